@@ -1,0 +1,68 @@
+// Diagnostics: located messages produced by every stage of the pipeline.
+//
+// The library never prints and never exits; it returns diagnostics as values and
+// the caller (the CLI, or a tool linking the library) decides how to show them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace safesubst {
+
+/// A position in a source text. `line` and `column` are 1-based (0 means
+/// "unknown"); columns count bytes, as GCC does. `offset` is 0-based.
+struct Location {
+  std::string file;
+  std::uint32_t line = 0;
+  std::uint32_t column = 0;
+  std::size_t offset = 0;
+};
+
+enum class Severity : std::uint8_t { kError, kWarning, kNote };
+
+/// One message about one place in one input.
+struct Diagnostic {
+  Severity severity = Severity::kError;
+  Location location;
+  std::string message;
+  /// What the user can do about it; may be empty.
+  std::string hint;
+};
+
+using Diagnostics = std::vector<Diagnostic>;
+
+/// True when any diagnostic in `diagnostics` is an error.
+bool HasErrors(const Diagnostics& diagnostics);
+
+/// Builds an error diagnostic; a small convenience used all over the library.
+Diagnostic MakeError(Location location, std::string message, std::string hint = {});
+Diagnostic MakeWarning(Location location, std::string message, std::string hint = {});
+
+/// Computes the 1-based line and column of `offset` in `text`.
+Location LocateOffset(std::string_view text, std::size_t offset, std::string file = {});
+
+/// Formats a diagnostic the way GCC does:
+///   file:line:col: error: message
+///     source line
+///          ^
+///   hint: ...
+/// `source` is the text the location points into (may be empty: then no snippet).
+/// With `color`, severity words are wrapped in ANSI colors.
+std::string FormatDiagnostic(const Diagnostic& diagnostic, std::string_view source, bool color);
+
+/// A value or the diagnostics that explain why there is none. Errors cross the
+/// library boundary as values, never as exceptions.
+template <typename T>
+struct Result {
+  std::optional<T> value;
+  Diagnostics diagnostics;
+
+  bool ok() const { return value.has_value() && !HasErrors(diagnostics); }
+};
+
+}  // namespace safesubst

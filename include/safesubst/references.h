@@ -1,0 +1,29 @@
+// Scanning `$` forms inside a span of text (a scalar body or a comment).
+//
+// Shared by the tokenizer, the envsubst SHELL-FORMAT argument and the fragment
+// loader, so that every part of safesubst agrees on what `${NAME:-x}` means.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string_view>
+
+#include "safesubst/tokenizer.h"
+
+namespace safesubst {
+
+/// Scans `text[begin, end)` for `$` forms. For each one, calls `emit` with a
+/// Reference whose offset/length/kind/name/op/operand are filled in (line,
+/// column, context and scalar are left for the caller). An unterminated `${`
+/// is reported through `on_unterminated(offset)` and scanning continues after it.
+void ScanReferences(std::string_view text, std::size_t begin, std::size_t end,
+                    const std::function<void(const Reference&)>& emit,
+                    const std::function<void(std::size_t offset)>& on_unterminated);
+
+/// True for a character that may start a shell/envsubst variable name.
+constexpr bool IsNameStart(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+}
+constexpr bool IsNameChar(char c) { return IsNameStart(c) || (c >= '0' && c <= '9'); }
+
+}  // namespace safesubst

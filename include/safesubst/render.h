@@ -1,0 +1,66 @@
+// Rendering: substitute declared variables into a template, encode each value
+// for where it lands, verify the structure invariant, and run the steps.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "safesubst/diagnostic.h"
+#include "safesubst/manifest.h"
+#include "safesubst/tokenizer.h"
+#include "safesubst/values.h"
+
+namespace safesubst {
+
+struct RenderOptions {
+  std::string file_name = "<stdin>";  ///< used in diagnostics
+  /// A kept undeclared reference in a data context is an error (not a warning).
+  bool strict = false;
+  /// An undeclared `${NAME}` in a data context is kept with a warning, not an error.
+  bool allow_undeclared = false;
+  /// Parse template and output and compare their structure.
+  bool check_structure = true;
+  /// Run the manifest's steps after substitution.
+  bool run_steps = true;
+};
+
+/// What rendering does (or would do) with one `$` form; the data behind
+/// `--explain` and `safesubst vars`.
+struct ReferenceReport {
+  enum class Action : std::uint8_t {
+    kSubstitute,      ///< declared, has a value
+    kKeepRuntime,     ///< undeclared (or listed runtime) in a script: kept
+    kKeepUndeclared,  ///< undeclared in data: kept with a warning
+    kEscape,          ///< `$${NAME}` written as `${NAME}`
+    kError,           ///< this reference makes the render fail
+    kIgnored,         ///< comment, `$(NAME)`, `$$`, shell syntax
+  };
+  std::string text;  ///< the form as written, e.g. `${EFS_IP_2A}`
+  std::string name;
+  std::uint32_t line = 0, column = 0;
+  ContextClass context = ContextClass::kData;
+  RefKind kind = RefKind::kBare;
+  std::string path;
+  Action action = Action::kIgnored;
+  /// In a shell script: the quoting state at the reference; else empty.
+  std::string shell_state;
+  std::string note;  ///< free text, e.g. "shell: raw, written unquoted"
+};
+
+struct RenderResult {
+  std::string output;
+  Diagnostics diagnostics;
+  std::vector<ReferenceReport> references;
+
+  bool ok() const { return !HasErrors(diagnostics); }
+};
+
+/// Renders one template. On error, `output` is empty and `diagnostics` say why.
+RenderResult Render(std::string_view template_text, const Manifest& manifest,
+                    const ValueSet& values, const RenderOptions& options);
+
+std::string_view ActionName(ReferenceReport::Action action);
+
+}  // namespace safesubst

@@ -1,0 +1,142 @@
+// The tokenizer: one forward pass over a YAML template that records, for every
+// scalar, comment and `$` reference, where it is and in which YAML context.
+//
+// It is not a full YAML parser: it builds no tree and never copies scalar text.
+// Spans are offsets into the caller's buffer, which must outlive the Tokens.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "safesubst/diagnostic.h"
+
+namespace safesubst {
+
+enum class ScalarStyle : std::uint8_t { kPlain, kSingleQuoted, kDoubleQuoted, kLiteral, kFolded };
+enum class Chomping : std::uint8_t { kClip, kStrip, kKeep };
+
+/// SPEC Rule 2: where a `$` stands decides how serious an undeclared reference is.
+enum class ContextClass : std::uint8_t {
+  kComment,  ///< inside a `#` comment: never substituted, never reported
+  kScript,   ///< block scalar, or a flow scalar item of a `command`/`args` sequence
+  kData,     ///< every other scalar, and keys
+};
+
+enum class RefKind : std::uint8_t {
+  kBare,           ///< $NAME
+  kBraced,         ///< ${NAME}
+  kBracedDefault,  ///< ${NAME:-x} ${NAME-x} ${NAME:=x} ${NAME=x} ${NAME:?m} ${NAME?m} ${NAME:+x} ${NAME+x}
+  kEscape,         ///< $${NAME}: renders as the literal ${NAME}
+  kKubernetes,     ///< $(NAME): Kubernetes env expansion, never touched
+  kDollarDollar,   ///< $$ not followed by `{`
+  kShell,          ///< $(cmd) $((expr)) $1 $@ $? ${#x} ${x[0]}...: shell syntax, not a reference
+};
+
+/// A `$` form found inside a scalar or a comment.
+struct Reference {
+  RefKind kind = RefKind::kBare;
+  ContextClass context = ContextClass::kData;
+  std::size_t offset = 0;  ///< byte offset of the `$` in the source
+  std::size_t length = 0;  ///< bytes covered by the whole form, e.g. 7 for `${NAME}`
+  std::uint32_t line = 0;  ///< 1-based
+  std::uint32_t column = 0;  ///< 1-based, in bytes
+  /// Index into Tokens::scalars, or kNoScalar for a reference inside a comment.
+  std::uint32_t scalar = 0;
+  std::string_view name;     ///< NAME (empty for kDollarDollar / kShell)
+  std::string_view op;       ///< ":-", "-", ":=", "=", ":?", "?", ":+", "+" for kBracedDefault
+  std::string_view operand;  ///< the text after `op`, up to the closing `}`
+
+  static constexpr std::uint32_t kNoScalar = 0xffffffffu;
+};
+
+/// One segment of a node path. Paths are stored as a tree of segments so that
+/// a scalar costs one index, not one string.
+struct PathSegment {
+  std::uint32_t parent = kRoot;  ///< index of the parent segment, or kRoot
+  std::string_view key;          ///< mapping key (raw source text, quotes stripped), or empty
+  std::int32_t index = -1;       ///< sequence index, or -1 for a mapping key
+
+  static constexpr std::uint32_t kRoot = 0xffffffffu;
+};
+
+/// A scalar node (key or value) of the template.
+struct Scalar {
+  ScalarStyle style = ScalarStyle::kPlain;
+  Chomping chomping = Chomping::kClip;  ///< block scalars only
+  ContextClass context = ContextClass::kData;
+  bool is_key = false;
+  bool in_flow = false;  ///< inside a flow collection ([...] or {...})
+  /// Set by ClassifyShell (classify.h): the scalar is a shell script (SPEC Rule 3).
+  bool is_shell = false;
+  std::uint8_t indent_indicator = 0;  ///< explicit indentation indicator of `|2-`, else 0
+  /// Block scalars: indentation (in spaces) of the content lines.
+  /// Flow scalars: indentation of the line the scalar starts on.
+  std::uint32_t indent = 0;
+  /// Raw span: from the opening quote or block indicator (or the first character
+  /// of a plain scalar) to the end of the last content character (closing quote
+  /// included; for block scalars the end of the last non-empty content line).
+  std::size_t offset = 0;
+  std::size_t length = 0;
+  std::uint32_t line = 0;
+  std::uint32_t column = 0;
+  std::uint32_t document = 0;  ///< 0-based index of the document in the stream
+  std::uint32_t path = PathSegment::kRoot;  ///< index into Tokens::paths
+};
+
+struct Comment {
+  std::size_t offset = 0;  ///< of the `#`
+  std::size_t length = 0;  ///< up to, not including, the line break
+  std::uint32_t line = 0;
+  std::uint32_t column = 0;
+};
+
+struct Marker {
+  enum class Kind : std::uint8_t { kDirective, kDocumentStart, kDocumentEnd };
+  Kind kind = Kind::kDocumentStart;
+  std::size_t offset = 0;
+  std::size_t length = 0;
+  std::uint32_t line = 0;
+  std::uint32_t column = 0;
+};
+
+/// Everything the tokenizer found, in source order within each vector.
+struct Tokens {
+  std::vector<Scalar> scalars;
+  std::vector<Reference> references;
+  std::vector<Comment> comments;
+  std::vector<Marker> markers;
+  std::vector<PathSegment> paths;
+  /// Located errors (unterminated `${`, unterminated quotes, ...). Tokenizing
+  /// continues after an error so that all of them are reported at once.
+  Diagnostics diagnostics;
+
+  /// The dotted path of a scalar, e.g. `spec.template.spec.containers[0].args[0]`.
+  /// A key scalar has the path of the entry it names.
+  std::string PathString(std::uint32_t path) const;
+};
+
+struct TokenizerOptions {
+  /// File name used in diagnostics.
+  std::string file_name = "<stdin>";
+};
+
+/// Tokenizes `text` (UTF-8, optional BOM, LF or CRLF line ends).
+Tokens Tokenize(std::string_view text, const TokenizerOptions& options = {});
+
+/// Decodes a scalar's value as a YAML parser would: escapes, line folding,
+/// block indentation and chomping. Used by tests and by re-encoding; allocates.
+/// With `source_offsets`, also records for every decoded byte the offset in
+/// `text` it came from (an escape's bytes all map to its backslash), so that a
+/// position in the value (say, a `$` the shell lexer looks at) maps back to
+/// the template.
+std::string DecodeScalar(std::string_view text, const Scalar& scalar,
+                         std::vector<std::size_t>* source_offsets = nullptr);
+
+/// Returns the human name of a context class: "comment", "script" or "data".
+std::string_view ContextName(ContextClass context);
+std::string_view StyleName(ScalarStyle style);
+
+}  // namespace safesubst

@@ -1,0 +1,108 @@
+#include "safesubst/diagnostic.h"
+
+#include <algorithm>
+
+namespace safesubst {
+
+bool HasErrors(const Diagnostics& diagnostics) {
+  return std::any_of(diagnostics.begin(), diagnostics.end(),
+                     [](const Diagnostic& d) { return d.severity == Severity::kError; });
+}
+
+Diagnostic MakeError(Location location, std::string message, std::string hint) {
+  return Diagnostic{Severity::kError, std::move(location), std::move(message), std::move(hint)};
+}
+
+Diagnostic MakeWarning(Location location, std::string message, std::string hint) {
+  return Diagnostic{Severity::kWarning, std::move(location), std::move(message), std::move(hint)};
+}
+
+Location LocateOffset(std::string_view text, std::size_t offset, std::string file) {
+  offset = std::min(offset, text.size());
+  Location location{std::move(file), 1, 1, offset};
+  std::size_t line_start = 0;
+  for (std::size_t i = 0; i < offset; ++i) {
+    if (text[i] == '\n') {
+      ++location.line;
+      line_start = i + 1;
+    }
+  }
+  location.column = static_cast<std::uint32_t>(offset - line_start + 1);
+  return location;
+}
+
+namespace {
+
+std::string_view SeverityWord(Severity severity) {
+  switch (severity) {
+    case Severity::kError: return "error";
+    case Severity::kWarning: return "warning";
+    case Severity::kNote: return "note";
+  }
+  return "error";
+}
+
+std::string_view SeverityColor(Severity severity) {
+  switch (severity) {
+    case Severity::kError: return "\033[1;31m";
+    case Severity::kWarning: return "\033[1;35m";
+    case Severity::kNote: return "\033[1;36m";
+  }
+  return "";
+}
+
+// The text of the 1-based `line` of `source`, without its line break.
+std::string_view SourceLine(std::string_view source, std::uint32_t line) {
+  std::size_t start = 0;
+  for (std::uint32_t current = 1; current < line; ++current) {
+    std::size_t newline = source.find('\n', start);
+    if (newline == std::string_view::npos) return {};
+    start = newline + 1;
+  }
+  std::size_t end = source.find('\n', start);
+  std::string_view text = source.substr(start, end == std::string_view::npos ? source.npos : end - start);
+  if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
+  return text;
+}
+
+}  // namespace
+
+std::string FormatDiagnostic(const Diagnostic& diagnostic, std::string_view source, bool color) {
+  const Location& at = diagnostic.location;
+  std::string out;
+  if (color) out += "\033[1m";
+  out += at.file.empty() ? "safesubst" : at.file;
+  if (at.line > 0) {
+    out += ':' + std::to_string(at.line);
+    if (at.column > 0) out += ':' + std::to_string(at.column);
+  }
+  out += ": ";
+  if (color) out += "\033[0m";
+  if (color) out += SeverityColor(diagnostic.severity);
+  out += SeverityWord(diagnostic.severity);
+  out += ':';
+  if (color) out += "\033[0m";
+  out += ' ';
+  out += diagnostic.message;
+  out += '\n';
+  std::string_view line = at.line > 0 ? SourceLine(source, at.line) : std::string_view{};
+  if (!line.empty()) {
+    out += "  ";
+    out += line;
+    out += "\n  ";
+    // Keep tabs in the caret line so the caret lines up under tabbed source.
+    for (std::uint32_t i = 1; i < at.column && i - 1 < line.size(); ++i) out += line[i - 1] == '\t' ? '\t' : ' ';
+    if (color) out += "\033[1;32m";
+    out += '^';
+    if (color) out += "\033[0m";
+    out += '\n';
+  }
+  if (!diagnostic.hint.empty()) {
+    out += "  hint: ";
+    out += diagnostic.hint;
+    out += '\n';
+  }
+  return out;
+}
+
+}  // namespace safesubst
