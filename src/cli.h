@@ -2,11 +2,75 @@
 // files, streams and exit codes; the rules live in the library.
 #pragma once
 
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "safesubst/diagnostic.h"
+#include "safesubst/manifest.h"
+#include "safesubst/render.h"
+#include "safesubst/values.h"
+
 namespace safesubst::cli {
 
 /// Exit codes, as SPEC's Failure behaviour says.
 enum ExitCode : int { kExitOk = 0, kExitInputError = 1, kExitUsage = 2 };
 
 int Main(int argc, char** argv);
+
+/// Options shared by every command that renders or inspects templates.
+struct InputOptions {
+  std::string manifest;  ///< -m; SAFESUBST_MANIFEST when empty
+  std::string shell_format;  ///< envsubst SHELL-FORMAT, declares exactly its names
+  std::vector<std::string> values_files;
+  std::vector<std::string> sets;
+  std::vector<std::string> templates;  ///< empty: standard input
+  bool strict = false;
+  bool allow_undeclared = false;
+  std::string color = "auto";
+};
+
+/// Texts read so far, by the name diagnostics use, for the caret snippets.
+class Sources {
+ public:
+  /// Reads `path` ("-" is standard input). Returns false with an error diagnostic added to `out`.
+  bool Read(const std::string& path, std::string* text, Diagnostics* out);
+  void Remember(const std::string& name, std::string text);
+  /// The text of `name`, read lazily from disk when it was not seen yet.
+  std::string_view Get(const std::string& name);
+
+ private:
+  std::map<std::string, std::string> texts_;
+};
+
+/// Prints diagnostics to stderr, GCC style, with snippets from `sources`.
+void PrintDiagnostics(const Diagnostics& diagnostics, Sources& sources, bool color);
+
+/// Whether to color stderr: `mode` is auto|always|never; auto honours NO_COLOR and isatty.
+bool UseColor(std::string_view mode);
+
+/// Writes `data` to `path` through a temporary file in the same directory and a rename,
+/// so that readers see the old file or the whole new one, never a part.
+bool WriteFileAtomically(const std::string& path, std::string_view data, std::string* error);
+
+/// Writes all of `data` to stdout; false (with `error`) on a write error such as EPIPE or ENOSPC.
+bool WriteStdout(std::string_view data, std::string* error);
+
+/// Loads the manifest the options name (or builds the SHELL-FORMAT or environment one)
+/// and collects the values. Returns false when diagnostics hold errors.
+bool LoadInputs(const InputOptions& options, Manifest* manifest, ValueSet* values, Diagnostics* diagnostics);
+
+/// The ways `render` writes its results.
+struct OutputOptions {
+  std::string output;   ///< -o FILE
+  bool in_place = false;
+  std::string out_dir;  ///< --out-dir DIR
+  bool explain = false;
+  int jobs = 0;  ///< 0: one per core
+};
+
+int RunRender(const InputOptions& inputs, const OutputOptions& outputs);
+int RunExplain(const InputOptions& inputs, bool json, bool only_variables);
 
 }  // namespace safesubst::cli

@@ -1,0 +1,157 @@
+#include "classify.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "safesubst/shell.h"
+
+namespace safesubst {
+
+namespace {
+
+constexpr std::string_view kShells[] = {"sh", "bash", "dash", "ash", "zsh"};
+
+bool IsShellProgram(std::string_view argv0) {
+  std::size_t slash = argv0.rfind('/');
+  if (slash != std::string_view::npos) argv0.remove_prefix(slash + 1);
+  return std::find(std::begin(kShells), std::end(kShells), argv0) != std::end(kShells);
+}
+
+// `-c`, or a bundle of single-letter options containing c such as `-ec`.
+bool IsDashC(std::string_view arg) {
+  return arg.size() >= 2 && arg[0] == '-' && arg[1] != '-' && arg.find('c') != std::string_view::npos;
+}
+
+bool EndsWith(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+// The scalars of one container command line: `command` items then `args` items.
+struct CommandLine {
+  std::vector<std::uint32_t> items;  // indexes into Tokens::scalars
+  std::vector<std::string> values;   // decoded
+};
+
+// Groups the non-key flow scalars that are items of `command`/`args`
+// sequences by the mapping that holds those sequences (the container).
+std::vector<CommandLine> CollectCommandLines(std::string_view text, const Tokens& tokens) {
+  struct Entry { std::uint32_t container; bool is_args; std::int32_t index; std::uint32_t scalar; };
+  std::vector<Entry> entries;
+  for (std::uint32_t i = 0; i < tokens.scalars.size(); ++i) {
+    const Scalar& scalar = tokens.scalars[i];
+    if (scalar.is_key || scalar.path == PathSegment::kRoot) continue;
+    const PathSegment& item = tokens.paths[scalar.path];
+    if (item.index < 0 || item.parent == PathSegment::kRoot) continue;
+    const PathSegment& sequence = tokens.paths[item.parent];
+    if (sequence.key != "command" && sequence.key != "args") continue;
+    entries.push_back({sequence.parent, sequence.key == "args", item.index, i});
+  }
+  std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+    if (a.container != b.container) return a.container < b.container;
+    if (a.is_args != b.is_args) return !a.is_args;
+    return a.index < b.index;
+  });
+  std::vector<CommandLine> lines;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    if (i == 0 || entries[i].container != entries[i - 1].container) lines.emplace_back();
+    lines.back().items.push_back(entries[i].scalar);
+    lines.back().values.push_back(DecodeScalar(text, tokens.scalars[entries[i].scalar]));
+  }
+  return lines;
+}
+
+void MarkShellCommandLines(std::string_view text, Tokens* tokens) {
+  for (const CommandLine& line : CollectCommandLines(text, *tokens)) {
+    if (line.values.empty() || !IsShellProgram(line.values.front())) continue;
+    for (std::size_t i = 1; i + 1 < line.values.size(); ++i) {
+      if (IsDashC(line.values[i])) {
+        tokens->scalars[line.items[i + 1]].is_shell = true;
+        break;
+      }
+    }
+  }
+}
+
+// The decoded value of the top-level `kind` of each document, by document index.
+std::vector<std::string> DocumentKinds(std::string_view text, const Tokens& tokens) {
+  std::vector<std::string> kinds;
+  for (std::size_t i = 0; i + 1 < tokens.scalars.size(); ++i) {
+    const Scalar& key = tokens.scalars[i];
+    const Scalar& value = tokens.scalars[i + 1];
+    if (!key.is_key || value.is_key || key.path != value.path) continue;
+    if (tokens.PathString(key.path) != "kind") continue;
+    if (kinds.size() <= key.document) kinds.resize(key.document + 1);
+    kinds[key.document] = DecodeScalar(text, value);
+  }
+  return kinds;
+}
+
+bool IsConfigMapShellKey(const Tokens& tokens, const Scalar& scalar,
+                         const std::vector<std::string>& kinds) {
+  if (scalar.document >= kinds.size() || kinds[scalar.document] != "ConfigMap") return false;
+  if (scalar.path == PathSegment::kRoot) return false;
+  const PathSegment& entry = tokens.paths[scalar.path];
+  if (entry.parent == PathSegment::kRoot || tokens.paths[entry.parent].key != "data") return false;
+  return tokens.paths[entry.parent].parent == PathSegment::kRoot && EndsWith(entry.key, ".sh");
+}
+
+template <typename Predicate>
+void MarkScalars(Tokens* tokens, Predicate predicate, bool set_script, bool set_shell) {
+  for (std::uint32_t i = 0; i < tokens->scalars.size(); ++i) {
+    Scalar& scalar = tokens->scalars[i];
+    if (scalar.is_key || !predicate(scalar)) continue;
+    if (set_script) scalar.context = ContextClass::kScript;
+    if (set_shell) scalar.is_shell = true;
+  }
+}
+
+bool MatchesAny(const Tokens& tokens, const Scalar& scalar, const std::vector<std::string>& patterns) {
+  if (patterns.empty()) return false;
+  std::string path = tokens.PathString(scalar.path);
+  return std::any_of(patterns.begin(), patterns.end(),
+                     [&](const std::string& pattern) { return PathMatches(path, pattern); });
+}
+
+}  // namespace
+
+bool PathMatches(std::string_view path, std::string_view pattern) {
+  if (!pattern.empty() && pattern.front() == '.') pattern.remove_prefix(1);
+  std::size_t p = 0, q = 0;
+  while (p < path.size() && q < pattern.size()) {
+    if (pattern.substr(q, 3) == "[*]" && path[p] == '[') {
+      std::size_t close = path.find(']', p);
+      if (close == std::string_view::npos) return false;
+      p = close + 1;
+      q += 3;
+    } else if (path[p] == pattern[q]) {
+      ++p;
+      ++q;
+    } else {
+      return false;
+    }
+  }
+  return p == path.size() && q == pattern.size();
+}
+
+void Classify(std::string_view text, const Manifest& manifest, Tokens* tokens) {
+  MarkScalars(tokens, [&](const Scalar& s) { return MatchesAny(*tokens, s, manifest.script_paths); },
+              /*set_script=*/true, /*set_shell=*/false);
+  MarkScalars(tokens, [&](const Scalar& s) { return MatchesAny(*tokens, s, manifest.shell_paths); },
+              /*set_script=*/true, /*set_shell=*/true);
+  MarkShellCommandLines(text, tokens);
+  std::vector<std::string> kinds = DocumentKinds(text, *tokens);
+  MarkScalars(
+      tokens,
+      [&](const Scalar& s) {
+        bool block = s.style == ScalarStyle::kLiteral || s.style == ScalarStyle::kFolded;
+        return (block && HasShellShebang(DecodeScalar(text, s))) || IsConfigMapShellKey(*tokens, s, kinds);
+      },
+      /*set_script=*/false, /*set_shell=*/true);
+  // References carry their scalar's context; the manifest may have changed it.
+  for (Reference& reference : tokens->references) {
+    if (reference.scalar != Reference::kNoScalar) reference.context = tokens->scalars[reference.scalar].context;
+  }
+}
+
+}  // namespace safesubst

@@ -1,0 +1,24 @@
+// Classification after tokenizing: which scalars are scripts the manifest
+// marks, and which scripts are known to be shell (SPEC Rule 3).
+#pragma once
+
+#include <string_view>
+
+#include "safesubst/manifest.h"
+#include "safesubst/tokenizer.h"
+
+namespace safesubst {
+
+/// Marks the scalars (and their references) at the manifest's `scripts:`
+/// paths as script context, then sets `Scalar::is_shell` on every script that
+/// is known to be shell: the item after `-c` in the command line of a
+/// container whose command is a shell, a block scalar starting with a shell
+/// `#!`, a ConfigMap `data` key ending in `.sh`, or a path the manifest lists
+/// under `shell:`.
+void Classify(std::string_view text, const Manifest& manifest, Tokens* tokens);
+
+/// True when `path` (as Tokens::PathString writes it) equals `pattern`,
+/// where the pattern may start with `.` and use `[*]` for any index.
+bool PathMatches(std::string_view path, std::string_view pattern);
+
+}  // namespace safesubst

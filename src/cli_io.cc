@@ -1,0 +1,142 @@
+// Files, streams and terminal details of the CLI.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+
+#include "cli.h"
+
+namespace safesubst::cli {
+
+namespace {
+
+bool ReadStream(std::istream& in, std::string* text) {
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  *text = std::move(buffer).str();
+  return !in.bad();
+}
+
+bool WriteAll(int fd, std::string_view data, std::string* error) {
+  while (!data.empty()) {
+    ssize_t written = ::write(fd, data.data(), data.size());
+    if (written < 0) {
+      if (errno == EINTR) continue;
+      *error = std::strerror(errno);
+      return false;
+    }
+    data.remove_prefix(static_cast<std::size_t>(written));
+  }
+  return true;
+}
+
+std::string DirectoryOf(const std::string& path) {
+  std::size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+}  // namespace
+
+bool Sources::Read(const std::string& path, std::string* text, Diagnostics* out) {
+  bool ok;
+  if (path == "-") {
+    ok = ReadStream(std::cin, text);
+  } else {
+    struct stat info;
+    if (::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode)) {
+      out->push_back(MakeError(Location{path}, "is a directory, not a file"));
+      return false;
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+      out->push_back(MakeError(Location{path}, std::string("cannot open: ") + std::strerror(errno)));
+      return false;
+    }
+    ok = ReadStream(in, text);
+  }
+  if (!ok) {
+    out->push_back(MakeError(Location{path}, "read error"));
+    return false;
+  }
+  Remember(path == "-" ? "<stdin>" : path, *text);
+  return true;
+}
+
+void Sources::Remember(const std::string& name, std::string text) { texts_[name] = std::move(text); }
+
+std::string_view Sources::Get(const std::string& name) {
+  auto found = texts_.find(name);
+  if (found != texts_.end()) return found->second;
+  std::string text;
+  std::ifstream in(name, std::ios::binary);
+  if (in) ReadStream(in, &text);
+  return texts_.emplace(name, std::move(text)).first->second;
+}
+
+void PrintDiagnostics(const Diagnostics& diagnostics, Sources& sources, bool color) {
+  for (const Diagnostic& diagnostic : diagnostics) {
+    std::string_view source = diagnostic.location.line > 0 ? sources.Get(diagnostic.location.file) : "";
+    std::string text = FormatDiagnostic(diagnostic, source, color);
+    std::fwrite(text.data(), 1, text.size(), stderr);
+  }
+}
+
+bool UseColor(std::string_view mode) {
+  if (mode == "always") return true;
+  if (mode == "never") return false;
+  const char* no_color = std::getenv("NO_COLOR");
+  if (no_color != nullptr && *no_color != '\0') return false;
+  const char* term = std::getenv("TERM");
+  if (term != nullptr && std::string_view(term) == "dumb") return false;
+  return ::isatty(STDERR_FILENO) != 0;
+}
+
+bool WriteFileAtomically(const std::string& path, std::string_view data, std::string* error) {
+  struct stat info;
+  bool exists = ::stat(path.c_str(), &info) == 0;
+  if (exists && S_ISDIR(info.st_mode)) {
+    *error = "is a directory";
+    return false;
+  }
+  std::string temporary = DirectoryOf(path) + "/.safesubst-XXXXXX";
+  int fd = ::mkstemp(temporary.data());
+  if (fd < 0) {
+    *error = std::string("cannot create a temporary file in ") + DirectoryOf(path) + ": " + std::strerror(errno);
+    return false;
+  }
+  // Keep the mode of the file we replace; a new file gets 0644 minus umask.
+  mode_t mask = ::umask(0);
+  ::umask(mask);
+  ::fchmod(fd, exists ? (info.st_mode & 07777) : (0644 & ~mask));
+  bool ok = WriteAll(fd, data, error);
+  if (ok && ::fsync(fd) != 0) {
+    *error = std::strerror(errno);
+    ok = false;
+  }
+  if (::close(fd) != 0 && ok) {
+    *error = std::strerror(errno);
+    ok = false;
+  }
+  if (ok && ::rename(temporary.c_str(), path.c_str()) != 0) {
+    *error = std::strerror(errno);
+    ok = false;
+  }
+  if (!ok) ::unlink(temporary.c_str());
+  return ok;
+}
+
+bool WriteStdout(std::string_view data, std::string* error) {
+  std::fflush(stdout);
+  return WriteAll(STDOUT_FILENO, data, error);
+}
+
+}  // namespace safesubst::cli

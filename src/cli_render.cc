@@ -1,0 +1,225 @@
+// `safesubst render`, the envsubst drop-in, and `explain`/`vars`.
+#include <cstdio>
+#include <cstdlib>
+
+#include "cli.h"
+
+extern char** environ;
+
+namespace safesubst::cli {
+
+namespace {
+
+std::vector<std::string> Environment() {
+  std::vector<std::string> entries;
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) entries.emplace_back(*entry);
+  return entries;
+}
+
+Manifest ChooseManifest(const InputOptions& options, Diagnostics* diagnostics) {
+  std::string path = options.manifest;
+  if (path.empty() && options.shell_format.empty()) {
+    const char* from_environment = std::getenv("SAFESUBST_MANIFEST");
+    if (from_environment != nullptr) path = from_environment;
+  }
+  if (!path.empty()) {
+    Result<Manifest> loaded = LoadManifestFile(path);
+    diagnostics->insert(diagnostics->end(), loaded.diagnostics.begin(), loaded.diagnostics.end());
+    return loaded.value ? std::move(*loaded.value) : Manifest{};
+  }
+  if (!options.shell_format.empty()) return ManifestFromShellFormat(options.shell_format);
+  Manifest implicit;
+  implicit.mode = DeclarationMode::kEnvironment;
+  return implicit;
+}
+
+// The file a template's output goes to with --in-place or --out-dir.
+std::string OutputPathFor(const std::string& template_path, const OutputOptions& outputs) {
+  if (outputs.in_place) return template_path;
+  std::size_t slash = template_path.rfind('/');
+  return outputs.out_dir + "/" + (slash == std::string::npos ? template_path : template_path.substr(slash + 1));
+}
+
+void PrintExplanation(const std::string& file, const std::vector<ReferenceReport>& references, FILE* to) {
+  for (const ReferenceReport& reference : references) {
+    std::string context(ContextName(reference.context));
+    if (!reference.shell_state.empty()) context += " (shell: " + reference.shell_state + ")";
+    std::fprintf(to, "%s:%u:%u: %-28s %-22s %-18s %s%s%s\n", file.c_str(), reference.line, reference.column,
+                 reference.text.c_str(), context.c_str(), std::string(ActionName(reference.action)).c_str(),
+                 reference.path.empty() ? "-" : reference.path.c_str(), reference.note.empty() ? "" : "  # ",
+                 reference.note.c_str());
+  }
+}
+
+std::string JsonString(std::string_view text) {
+  std::string out = "\"";
+  for (unsigned char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      default:
+        if (c < 0x20) {
+          char escaped[8];
+          std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
+          out += escaped;
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  return out + "\"";
+}
+
+void PrintJson(const std::string& file, const std::vector<ReferenceReport>& references, bool first_file) {
+  for (std::size_t i = 0; i < references.size(); ++i) {
+    const ReferenceReport& reference = references[i];
+    std::printf("%s\n  {\"file\": %s, \"line\": %u, \"column\": %u, \"text\": %s, \"name\": %s, "
+                "\"context\": %s, \"path\": %s, \"action\": %s, \"shell_state\": %s}",
+                (first_file && i == 0) ? "" : ",", JsonString(file).c_str(), reference.line, reference.column,
+                JsonString(reference.text).c_str(), JsonString(reference.name).c_str(),
+                JsonString(ContextName(reference.context)).c_str(), JsonString(reference.path).c_str(),
+                JsonString(ActionName(reference.action)).c_str(), JsonString(reference.shell_state).c_str());
+  }
+}
+
+// Renders every template; outputs are kept in memory until all succeeded, so
+// that nothing is written when anything failed.
+struct Rendered {
+  std::string file;
+  std::string output;
+  bool ok = false;
+};
+
+// Several templates rendered to one stream become one multi-document stream.
+std::string Concatenate(const std::vector<Rendered>& rendered) {
+  std::string stream;
+  for (const Rendered& one : rendered) {
+    if (!stream.empty() && stream.back() != '\n') stream += '\n';
+    if (!stream.empty() && one.output.rfind("---", 0) != 0) stream += "---\n";
+    stream += one.output;
+  }
+  return stream;
+}
+
+}  // namespace
+
+bool LoadInputs(const InputOptions& options, Manifest* manifest, ValueSet* values, Diagnostics* diagnostics) {
+  *manifest = ChooseManifest(options, diagnostics);
+  if (HasErrors(*diagnostics)) return false;
+  Result<ValueSet> collected = CollectValues(*manifest, ValueInputs{Environment(), options.values_files, options.sets});
+  diagnostics->insert(diagnostics->end(), collected.diagnostics.begin(), collected.diagnostics.end());
+  if (collected.value) *values = std::move(*collected.value);
+  return !HasErrors(*diagnostics);
+}
+
+int RunRender(const InputOptions& inputs, const OutputOptions& outputs) {
+  bool color = UseColor(inputs.color);
+  Sources sources;
+  Diagnostics diagnostics;
+  Manifest manifest;
+  ValueSet values;
+  if (!LoadInputs(inputs, &manifest, &values, &diagnostics)) {
+    PrintDiagnostics(diagnostics, sources, color);
+    return kExitInputError;
+  }
+  PrintDiagnostics(diagnostics, sources, color);  // warnings
+  std::vector<std::string> templates = inputs.templates.empty() ? std::vector<std::string>{"-"} : inputs.templates;
+  std::vector<Rendered> rendered;
+  bool all_ok = true;
+  for (const std::string& path : templates) {
+    Rendered one{path == "-" ? "<stdin>" : path, {}, false};
+    std::string text;
+    Diagnostics read_errors;
+    if (!sources.Read(path, &text, &read_errors)) {
+      PrintDiagnostics(read_errors, sources, color);
+      all_ok = false;
+      rendered.push_back(std::move(one));
+      continue;
+    }
+    RenderOptions options;
+    options.file_name = one.file;
+    options.strict = inputs.strict;
+    options.allow_undeclared = inputs.allow_undeclared;
+    RenderResult result = Render(text, manifest, values, options);
+    PrintDiagnostics(result.diagnostics, sources, color);
+    if (outputs.explain) PrintExplanation(one.file, result.references, stderr);
+    one.ok = result.ok();
+    one.output = std::move(result.output);
+    all_ok = all_ok && one.ok;
+    rendered.push_back(std::move(one));
+  }
+  // With --out-dir every good template is written even when another failed;
+  // otherwise one failure means nothing is written at all.
+  bool per_file = !outputs.out_dir.empty();
+  if (!all_ok && !per_file) return kExitInputError;
+  std::string error;
+  if (outputs.in_place || per_file) {
+    for (const Rendered& one : rendered) {
+      if (!one.ok) continue;
+      std::string target = OutputPathFor(one.file, outputs);
+      if (!WriteFileAtomically(target, one.output, &error)) {
+        std::fprintf(stderr, "%s: error: cannot write: %s\n", target.c_str(), error.c_str());
+        all_ok = false;
+      }
+    }
+  } else {
+    std::string stream = Concatenate(rendered);
+    bool ok = outputs.output.empty() ? WriteStdout(stream, &error)
+                                     : WriteFileAtomically(outputs.output, stream, &error);
+    if (!ok) {
+      std::fprintf(stderr, "%s: error: cannot write: %s\n",
+                   outputs.output.empty() ? "<stdout>" : outputs.output.c_str(), error.c_str());
+      return kExitInputError;
+    }
+  }
+  return all_ok ? kExitOk : kExitInputError;
+}
+
+int RunExplain(const InputOptions& inputs, bool json, bool only_variables) {
+  bool color = UseColor(inputs.color);
+  Sources sources;
+  Diagnostics diagnostics;
+  Manifest manifest;
+  ValueSet values;
+  // Explaining needs no values: a missing one shows as an error action.
+  LoadInputs(inputs, &manifest, &values, &diagnostics);
+  if (HasErrors(diagnostics) && !manifest.file.empty() && manifest.variables.empty()) {
+    PrintDiagnostics(diagnostics, sources, color);
+    return kExitInputError;
+  }
+  std::vector<std::string> templates = inputs.templates.empty() ? std::vector<std::string>{"-"} : inputs.templates;
+  if (json) std::printf("[");
+  int status = kExitOk;
+  bool first = true;
+  for (const std::string& path : templates) {
+    std::string text;
+    Diagnostics read_errors;
+    if (!sources.Read(path, &text, &read_errors)) {
+      PrintDiagnostics(read_errors, sources, color);
+      status = kExitInputError;
+      continue;
+    }
+    RenderOptions options;
+    options.file_name = path == "-" ? "<stdin>" : path;
+    options.check_structure = false;
+    options.run_steps = false;
+    RenderResult result = Render(text, manifest, values, options);
+    std::vector<ReferenceReport> shown;
+    for (ReferenceReport& reference : result.references) {
+      if (!only_variables || reference.action != ReferenceReport::Action::kIgnored) shown.push_back(std::move(reference));
+    }
+    if (json) {
+      PrintJson(options.file_name, shown, first);
+      first = first && shown.empty();
+    } else {
+      PrintExplanation(options.file_name, shown, stdout);
+    }
+  }
+  if (json) std::printf("\n]\n");
+  return status;
+}
+
+}  // namespace safesubst::cli

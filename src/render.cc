@@ -1,0 +1,403 @@
+// Rendering, in the order of the pipeline: tokenize, classify, decide what
+// each reference becomes, encode the values for where they land, splice them
+// into the template's bytes, verify the structure, run the steps.
+#include "safesubst/render.h"
+
+#include <algorithm>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "classify.h"
+#include "safesubst/invariant.h"
+#include "safesubst/shell.h"
+#include "safesubst/yaml_encoding.h"
+#include "substitution.h"
+
+namespace safesubst {
+
+namespace {
+
+// One piece of the output that differs from the template: the bytes
+// [offset, offset + length) of the template are replaced by `text`.
+struct Splice {
+  std::size_t offset;
+  std::size_t length;
+  std::string text;
+};
+
+// A declared reference with its value, grouped by scalar for encoding.
+struct Substitution {
+  const Reference* reference;
+  const Variable* variable;  // nullptr in environment mode
+  std::string value;
+};
+
+class Renderer {
+ public:
+  Renderer(std::string_view text, const Manifest& manifest, const ValueSet& values,
+           const RenderOptions& options)
+      : text_(text), manifest_(manifest), values_(values), options_(options) {}
+
+  RenderResult Run();
+
+ private:
+  Location At(const Reference& reference) const {
+    return Location{options_.file_name, reference.line, reference.column, reference.offset};
+  }
+  Location At(const Scalar& scalar) const {
+    return Location{options_.file_name, scalar.line, scalar.column, scalar.offset};
+  }
+  void Error(Location at, std::string message, std::string hint = {}) {
+    result_.diagnostics.push_back(MakeError(std::move(at), std::move(message), std::move(hint)));
+  }
+  void Warn(Location at, std::string message, std::string hint = {}) {
+    result_.diagnostics.push_back(MakeWarning(std::move(at), std::move(message), std::move(hint)));
+  }
+
+  void LexShellScripts();
+  std::vector<std::size_t> DecodedPositions(const std::vector<std::size_t>& source_offsets,
+                                            std::size_t first, std::size_t last) const;
+  void DecideAll();
+  ReferenceReport::Action Decide(const Reference& reference);
+  void EncodeScalar(std::uint32_t scalar_index, std::vector<Substitution>& substitutions);
+  bool ShellEncode(std::vector<Substitution>& substitutions);
+  void EncodeInPlace(const Scalar& scalar, const std::vector<Substitution>& substitutions);
+  void Requote(const Scalar& scalar, const std::vector<Substitution>& substitutions);
+  bool PlainChangesType(const Scalar& scalar, const std::vector<Substitution>& substitutions) const;
+  bool EncodeYamlVariable(const Scalar& scalar, const Substitution& substitution);
+  std::string Assemble() const;
+  void CheckStructure(const std::string& output);
+
+  std::string_view text_;
+  const Manifest& manifest_;
+  const ValueSet& values_;
+  const RenderOptions& options_;
+  Tokens tokens_;
+  RenderResult result_;
+  std::vector<Splice> splices_;
+  // Substitutions by scalar index, in reference order.
+  std::vector<std::pair<std::uint32_t, Substitution>> substitutions_;
+  std::vector<std::string> yaml_paths_;  // exempt from the structure check
+  // The shell quoting state at each reference of a shell script, by reference index.
+  std::vector<std::optional<ShellContext>> shell_contexts_;
+};
+
+RenderResult Renderer::Run() {
+  tokens_ = Tokenize(text_, TokenizerOptions{options_.file_name});
+  result_.diagnostics = tokens_.diagnostics;
+  if (HasErrors(result_.diagnostics)) return std::move(result_);
+  Classify(text_, manifest_, &tokens_);
+  LexShellScripts();
+  DecideAll();
+  // Encode scalar by scalar; substitutions_ is in reference (= source) order.
+  for (std::size_t begin = 0; begin < substitutions_.size();) {
+    std::size_t end = begin;
+    std::vector<Substitution> group;
+    while (end < substitutions_.size() && substitutions_[end].first == substitutions_[begin].first) {
+      group.push_back(substitutions_[end++].second);
+    }
+    EncodeScalar(substitutions_[begin].first, group);
+    begin = end;
+  }
+  if (HasErrors(result_.diagnostics)) return std::move(result_);
+  std::string output = Assemble();
+  if (options_.check_structure && !splices_.empty()) CheckStructure(output);
+  if (!HasErrors(result_.diagnostics)) result_.output = std::move(output);
+  return std::move(result_);
+}
+
+// Lexes every shell script once and records the quoting state at each of its
+// references. A reference in a shell comment becomes a comment reference:
+// like a YAML comment, it is never substituted.
+void Renderer::LexShellScripts() {
+  shell_contexts_.assign(tokens_.references.size(), std::nullopt);
+  std::vector<Reference>& references = tokens_.references;
+  for (std::size_t first = 0; first < references.size();) {
+    std::size_t last = first;
+    std::uint32_t scalar_index = references[first].scalar;
+    while (last < references.size() && references[last].scalar == scalar_index) ++last;
+    if (scalar_index != Reference::kNoScalar && tokens_.scalars[scalar_index].is_shell) {
+      std::vector<std::size_t> source_offsets;
+      std::string script = DecodeScalar(text_, tokens_.scalars[scalar_index], &source_offsets);
+      std::vector<ShellContext> contexts =
+          ShellContextsAt(script, DecodedPositions(source_offsets, first, last));
+      for (std::size_t i = first; i < last; ++i) {
+        shell_contexts_[i] = contexts[i - first];
+        if (contexts[i - first].state == ShellState::kComment) references[i].context = ContextClass::kComment;
+      }
+    }
+    first = last;
+  }
+}
+
+// The position in the decoded scalar of each reference's `$`, for references [first, last).
+std::vector<std::size_t> Renderer::DecodedPositions(const std::vector<std::size_t>& source_offsets,
+                                                    std::size_t first, std::size_t last) const {
+  std::vector<std::size_t> positions;
+  for (std::size_t i = first; i < last; ++i) {
+    auto it = std::lower_bound(source_offsets.begin(), source_offsets.end(), tokens_.references[i].offset);
+    positions.push_back(static_cast<std::size_t>(it - source_offsets.begin()));
+  }
+  return positions;
+}
+
+void Renderer::DecideAll() {
+  for (const Reference& reference : tokens_.references) {
+    ReferenceReport report;
+    report.text = std::string(text_.substr(reference.offset, reference.length));
+    report.name = std::string(reference.name);
+    report.line = reference.line;
+    report.column = reference.column;
+    report.context = reference.context;
+    report.kind = reference.kind;
+    if (reference.scalar != Reference::kNoScalar) {
+      report.path = tokens_.PathString(tokens_.scalars[reference.scalar].path);
+    }
+    const std::optional<ShellContext>& shell = shell_contexts_[result_.references.size()];
+    if (shell) report.shell_state = std::string(ShellStateName(shell->state));
+    report.action = Decide(reference);
+    result_.references.push_back(std::move(report));
+  }
+}
+
+ReferenceReport::Action Renderer::Decide(const Reference& reference) {
+  using Action = ReferenceReport::Action;
+  Resolution resolution = ResolveReference(reference, manifest_, values_);
+  switch (resolution.outcome) {
+    case Resolution::Outcome::kIgnore:
+      return Action::kIgnored;
+    case Resolution::Outcome::kEscape:
+      splices_.push_back({reference.offset, 1, ""});  // drop one `$` of `$${NAME}`
+      return Action::kEscape;
+    case Resolution::Outcome::kRuntime:
+      return Action::kKeepRuntime;
+    case Resolution::Outcome::kSubstitute:
+      substitutions_.push_back(
+          {reference.scalar, Substitution{&reference, resolution.variable, std::move(resolution.value)}});
+      return Action::kSubstitute;
+    case Resolution::Outcome::kFail:
+      Error(At(reference), resolution.message, resolution.hint);
+      return Action::kError;
+    case Resolution::Outcome::kUndeclared:
+      break;
+  }
+  // An undeclared name: SPEC Rule 2 decides by context.
+  if (reference.context == ContextClass::kScript) return Action::kKeepRuntime;
+  std::string name(reference.name);
+  bool braced = reference.kind == RefKind::kBraced || reference.kind == RefKind::kBracedDefault;
+  bool implicit = manifest_.mode == DeclarationMode::kEnvironment;
+  std::string hint = implicit ? "set " + name + " in the environment, or write $${" + name +
+                                    "} for a literal ${" + name + "}"
+                              : "declare " + name + " under `variables:` in the manifest, list it under "
+                                "`runtime:`, or write $${" + name + "} for a literal ${" + name + "}";
+  if (options_.strict || (braced && !implicit && !options_.allow_undeclared)) {
+    Error(At(reference), "undeclared variable '" + name + "' in a data context", hint);
+    return Action::kError;
+  }
+  Warn(At(reference), "undeclared variable '" + name + "' kept as written", hint);
+  return Action::kKeepUndeclared;
+}
+
+void Renderer::EncodeScalar(std::uint32_t scalar_index, std::vector<Substitution>& substitutions) {
+  const Scalar& scalar = tokens_.scalars[scalar_index];
+  for (const Substitution& substitution : substitutions) {
+    if (substitution.variable && substitution.variable->type == VarType::kYaml) {
+      if (substitutions.size() != 1 || !EncodeYamlVariable(scalar, substitution)) return;
+      yaml_paths_.push_back(tokens_.PathString(scalar.path));
+      return;
+    }
+  }
+  if (scalar.is_shell && !ShellEncode(substitutions)) return;
+  EncodeInPlace(scalar, substitutions);
+}
+
+// Shell layer first (SPEC Rule 3): each value is encoded for the quoting state
+// at its `$` (computed by LexShellScripts), before the YAML layer.
+bool Renderer::ShellEncode(std::vector<Substitution>& substitutions) {
+  bool ok = true;
+  for (Substitution& substitution : substitutions) {
+    std::size_t index = static_cast<std::size_t>(substitution.reference - tokens_.references.data());
+    const ShellContext& context = *shell_contexts_[index];
+    ShellMode mode = substitution.variable ? substitution.variable->shell : ShellMode::kSafe;
+    ReferenceReport& report = result_.references[index];
+    if (mode == ShellMode::kRaw) report.note = "shell: raw, written as is";
+    std::string encoded;
+    std::string problem = AppendShellEncoded(context, substitution.value, mode, &encoded);
+    if (!problem.empty()) {
+      std::string name(substitution.reference->name);
+      Error(At(*substitution.reference), "value of '" + name + "' cannot be written here: " + problem,
+            "quote the reference in the script (\"${" + name + "}\"), or declare it `shell: raw` "
+            "if the value is meant to be shell code");
+      report.action = ReferenceReport::Action::kError;
+      ok = false;
+      continue;
+    }
+    substitution.value = std::move(encoded);
+  }
+  return ok;
+}
+
+// The value written where the reference stands, encoded for the scalar's style;
+// plain and single-quoted scalars fall back to requoting the whole scalar.
+void Renderer::EncodeInPlace(const Scalar& scalar, const std::vector<Substitution>& substitutions) {
+  std::vector<Splice> pieces;
+  for (const Substitution& substitution : substitutions) {
+    const Reference& reference = *substitution.reference;
+    std::string encoded;
+    switch (scalar.style) {
+      case ScalarStyle::kPlain: {
+        std::string_view before = text_.substr(scalar.offset, reference.offset - scalar.offset);
+        std::string_view after = text_.substr(reference.offset + reference.length,
+                                              scalar.offset + scalar.length - reference.offset - reference.length);
+        if (!SplicedPlainIsSafe(before, substitution.value, after, scalar.in_flow)) {
+          return Requote(scalar, substitutions);
+        }
+        encoded = substitution.value;
+        break;
+      }
+      case ScalarStyle::kSingleQuoted:
+        if (substitution.value.find_first_of("\r\n") != std::string::npos) return Requote(scalar, substitutions);
+        AppendSingleQuotedBody(substitution.value, &encoded);
+        break;
+      case ScalarStyle::kDoubleQuoted:
+        AppendDoubleQuotedBody(substitution.value, &encoded);
+        break;
+      case ScalarStyle::kLiteral:
+      case ScalarStyle::kFolded:
+        AppendBlockBody(substitution.value, scalar.indent, scalar.style == ScalarStyle::kFolded, &encoded);
+        break;
+    }
+    pieces.push_back({reference.offset, reference.length, std::move(encoded)});
+  }
+  if (scalar.style == ScalarStyle::kPlain && PlainChangesType(scalar, substitutions)) {
+    return Requote(scalar, substitutions);
+  }
+  splices_.insert(splices_.end(), pieces.begin(), pieces.end());
+}
+
+bool Renderer::PlainChangesType(const Scalar& scalar, const std::vector<Substitution>& substitutions) const {
+  std::string rendered(text_.substr(scalar.offset, scalar.length));
+  for (auto it = substitutions.rbegin(); it != substitutions.rend(); ++it) {
+    rendered.replace(it->reference->offset - scalar.offset, it->reference->length, it->value);
+  }
+  PlainKind kind = ResolvePlain(rendered);
+  if (kind == PlainKind::kString) return false;
+  // A lone int or bool variable is meant to land as a number or a bool.
+  if (substitutions.size() == 1 && substitutions[0].variable &&
+      rendered == substitutions[0].value) {
+    VarType type = substitutions[0].variable->type;
+    if (type == VarType::kInt && kind == PlainKind::kInt) return false;
+    if (type == VarType::kBool && kind == PlainKind::kBool) return false;
+  }
+  return true;
+}
+
+// Rewrites the whole scalar double-quoted: its decoded value with the
+// references replaced by the values.
+void Renderer::Requote(const Scalar& scalar, const std::vector<Substitution>& substitutions) {
+  std::vector<std::size_t> source_offsets;
+  std::string decoded = DecodeScalar(text_, scalar, &source_offsets);
+  std::string value;
+  std::size_t cursor = 0;
+  for (const Substitution& substitution : substitutions) {
+    const Reference& reference = *substitution.reference;
+    auto first = std::lower_bound(source_offsets.begin(), source_offsets.end(), reference.offset);
+    std::size_t begin = static_cast<std::size_t>(first - source_offsets.begin());
+    std::size_t end = begin;
+    while (end < source_offsets.size() && source_offsets[end] < reference.offset + reference.length) ++end;
+    if (end - begin != reference.length) {
+      Error(At(reference), "reference '" + std::string(reference.name) + "' is split across lines",
+            "write the reference on one line");
+      return;
+    }
+    value.append(decoded, cursor, begin - cursor);
+    value += substitution.value;
+    cursor = end;
+  }
+  value.append(decoded, cursor, std::string::npos);
+  splices_.push_back({scalar.offset, scalar.length, DoubleQuoted(value)});
+}
+
+bool Renderer::EncodeYamlVariable(const Scalar& scalar, const Substitution& substitution) {
+  const Reference& reference = *substitution.reference;
+  std::string name(reference.name);
+  bool whole_scalar = scalar.style == ScalarStyle::kPlain && reference.offset == scalar.offset &&
+                      reference.length == scalar.length && !scalar.is_key;
+  if (!whole_scalar) {
+    Error(At(reference), "'" + name + "' has type yaml and must be the whole value of a node",
+          "write it alone as a plain value, e.g. `resources: ${" + name + "}`");
+    return false;
+  }
+  std::size_t line_end = text_.find_first_of("\r\n", scalar.offset + scalar.length);
+  std::string_view rest = text_.substr(scalar.offset + scalar.length,
+                                       (line_end == std::string_view::npos ? text_.size() : line_end) -
+                                           scalar.offset - scalar.length);
+  bool block_allowed = !scalar.in_flow && rest.find_first_not_of(" \t") == std::string_view::npos;
+  std::string encoded, error;
+  if (!EncodeYamlNode(substitution.value, scalar.indent, block_allowed, &encoded, &error)) {
+    Error(At(reference), "value of '" + name + "' is not valid YAML: " + error);
+    return false;
+  }
+  splices_.push_back({scalar.offset, scalar.length, std::move(encoded)});
+  return true;
+}
+
+std::string Renderer::Assemble() const {
+  std::vector<Splice> ordered = splices_;
+  std::stable_sort(ordered.begin(), ordered.end(),
+                   [](const Splice& a, const Splice& b) { return a.offset < b.offset; });
+  std::string out;
+  out.reserve(text_.size() + text_.size() / 16);
+  std::size_t cursor = 0;
+  for (const Splice& splice : ordered) {
+    out.append(text_.substr(cursor, splice.offset - cursor));
+    out += splice.text;
+    cursor = splice.offset + splice.length;
+  }
+  out.append(text_.substr(cursor));
+  return out;
+}
+
+void Renderer::CheckStructure(const std::string& output) {
+  Result<std::vector<StructureDifference>> compared =
+      CompareStructure(text_, output, yaml_paths_, options_.file_name);
+  for (Diagnostic& diagnostic : compared.diagnostics) result_.diagnostics.push_back(std::move(diagnostic));
+  if (!compared.value) return;
+  for (const StructureDifference& difference : *compared.value) {
+    // Name the variables substituted at or under the changed node.
+    std::set<std::string> names;
+    for (const auto& [scalar_index, substitution] : substitutions_) {
+      std::string path = tokens_.PathString(tokens_.scalars[scalar_index].path);
+      if (path.rfind(difference.path, 0) == 0) names.insert(std::string(substitution.reference->name));
+    }
+    std::string culprits;
+    for (const std::string& name : names) culprits += (culprits.empty() ? "" : ", ") + name;
+    Error(Location{options_.file_name, difference.template_line, difference.template_column, 0},
+          "rendering changed the document's structure at '" + difference.path + "': " + difference.message +
+              (culprits.empty() ? "" : " (substituted here: " + culprits + ")"),
+          "declare the variable `type: yaml` if it is meant to inject structure");
+  }
+}
+
+}  // namespace
+
+RenderResult Render(std::string_view template_text, const Manifest& manifest, const ValueSet& values,
+                    const RenderOptions& options) {
+  return Renderer(template_text, manifest, values, options).Run();
+}
+
+std::string_view ActionName(ReferenceReport::Action action) {
+  switch (action) {
+    case ReferenceReport::Action::kSubstitute: return "substitute";
+    case ReferenceReport::Action::kKeepRuntime: return "keep (runtime)";
+    case ReferenceReport::Action::kKeepUndeclared: return "keep (undeclared)";
+    case ReferenceReport::Action::kEscape: return "escape";
+    case ReferenceReport::Action::kError: return "error";
+    case ReferenceReport::Action::kIgnored: return "ignore";
+  }
+  return "ignore";
+}
+
+}  // namespace safesubst

@@ -1,0 +1,91 @@
+#include "substitution.h"
+
+namespace safesubst {
+
+namespace {
+
+bool IsDeclared(const Reference& reference, const Manifest& manifest, const ValueSet& values) {
+  if (manifest.mode != DeclarationMode::kEnvironment) return manifest.Find(reference.name) != nullptr;
+  // Without declarations, set environment variables are declared implicitly,
+  // but in scripts only the braced form: a bare `$HOME` there is the script's.
+  if (values.Find(reference.name) == nullptr) return false;
+  return reference.context != ContextClass::kScript || reference.kind != RefKind::kBare;
+}
+
+Resolution Substitute(const Variable* variable, std::string value) {
+  Resolution resolution;
+  resolution.outcome = Resolution::Outcome::kSubstitute;
+  resolution.variable = variable;
+  resolution.value = std::move(value);
+  return resolution;
+}
+
+Resolution Fail(std::string message, std::string hint) {
+  Resolution resolution;
+  resolution.outcome = Resolution::Outcome::kFail;
+  resolution.message = std::move(message);
+  resolution.hint = std::move(hint);
+  return resolution;
+}
+
+// The shell's default forms. `op` starting with ':' also treats an empty value as unset.
+Resolution ApplyDefaultForm(const Reference& reference, const Variable* variable, const Value* value) {
+  std::string_view op = reference.op;
+  bool colon = !op.empty() && op.front() == ':';
+  char form = op.empty() ? '\0' : op.back();
+  bool unset = value == nullptr || (colon && value->text.empty());
+  std::string name(reference.name);
+  switch (form) {
+    case '-':
+    case '=':
+      return Substitute(variable, unset ? std::string(reference.operand) : value->text);
+    case '+':
+      return Substitute(variable, unset ? std::string() : std::string(reference.operand));
+    case '?':
+      if (!unset) return Substitute(variable, value->text);
+      return Fail(name + (reference.operand.empty() ? std::string(": parameter null or not set")
+                                                    : ": " + std::string(reference.operand)),
+                  "set " + name + " with --set, a values file or the environment");
+    default:
+      break;
+  }
+  return Fail("unknown default form '" + std::string(op) + "' in reference to '" + name + "'", {});
+}
+
+}  // namespace
+
+Resolution ResolveReference(const Reference& reference, const Manifest& manifest, const ValueSet& values) {
+  Resolution resolution;
+  if (reference.context == ContextClass::kComment) return resolution;
+  switch (reference.kind) {
+    case RefKind::kKubernetes:
+    case RefKind::kDollarDollar:
+    case RefKind::kShell:
+      return resolution;
+    default:
+      break;
+  }
+  if (manifest.IsRuntime(reference.name)) {
+    resolution.outcome = Resolution::Outcome::kRuntime;
+    return resolution;
+  }
+  if (!IsDeclared(reference, manifest, values)) {
+    if (reference.kind != RefKind::kEscape) resolution.outcome = Resolution::Outcome::kUndeclared;
+    return resolution;
+  }
+  if (reference.kind == RefKind::kEscape) {
+    resolution.outcome = Resolution::Outcome::kEscape;
+    return resolution;
+  }
+  const Variable* variable = manifest.Find(reference.name);
+  const Value* value = values.Find(reference.name);
+  if (reference.kind == RefKind::kBracedDefault) return ApplyDefaultForm(reference, variable, value);
+  if (value != nullptr) return Substitute(variable, value->text);
+  // envsubst would blank it; SPEC Rule 1 never does.
+  std::string name(reference.name);
+  return Fail("variable '" + name + "' is declared but has no value",
+              "set it with --set " + name + "=..., a values file or the environment, or give it a "
+              "`default:` in the manifest");
+}
+
+}  // namespace safesubst

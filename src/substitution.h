@@ -1,0 +1,33 @@
+// What one reference becomes: SPEC Rule 1 (only declared names) and the shell
+// default forms, decided from the manifest and the values alone.
+#pragma once
+
+#include <string>
+
+#include "safesubst/manifest.h"
+#include "safesubst/tokenizer.h"
+#include "safesubst/values.h"
+
+namespace safesubst {
+
+struct Resolution {
+  enum class Outcome : std::uint8_t {
+    kIgnore,      ///< not a deploy-time reference: comment, $(NAME), $$, shell syntax
+    kEscape,      ///< `$${NAME}` of a declared name: written as `${NAME}`
+    kRuntime,     ///< listed under `runtime:`, or undeclared in environment mode script
+    kSubstitute,  ///< `value` replaces the reference
+    kFail,        ///< an error: `message` and `hint` say why
+    kUndeclared,  ///< not declared: the caller applies SPEC Rule 2 by context
+  };
+  Outcome outcome = Outcome::kIgnore;
+  const Variable* variable = nullptr;  ///< the declaration, when there is one
+  std::string value;
+  std::string message;
+  std::string hint;
+};
+
+/// Decides what `reference` becomes. Default forms (`${NAME:-x}` ...) are
+/// evaluated for declared names; their operand is taken literally.
+Resolution ResolveReference(const Reference& reference, const Manifest& manifest, const ValueSet& values);
+
+}  // namespace safesubst
