@@ -1,0 +1,83 @@
+// Helpers shared by tests that run programs: the safesubst binary, /bin/sh,
+// GNU envsubst, shellcheck.
+#pragma once
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace safesubst::testing {
+
+inline std::string ReadFile(const std::filesystem::path& path, const std::string& fallback = "") {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return fallback;
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+inline void WriteFile(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+/// Quotes `text` for /bin/sh.
+inline std::string ShellQuote(const std::string& text) {
+  std::string quoted = "'";
+  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+/// A fresh directory removed at scope exit.
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "safesubst-test-XXXXXX").string();
+    path_ = ::mkdtemp(pattern.data());
+  }
+  ~TempDir() { std::filesystem::remove_all(path_); }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+struct CommandResult {
+  std::string out;
+  std::string err;
+  int code = -1;
+};
+
+/// Runs `command` with /bin/sh, feeding `input` on stdin; captures both streams.
+inline CommandResult RunShell(const std::string& command, const std::string& input = "") {
+  TempDir scratch;
+  WriteFile(scratch / "in", input);
+  std::string full = "( " + command + " ) <" + ShellQuote((scratch / "in").string()) + " >" +
+                     ShellQuote((scratch / "out").string()) + " 2>" + ShellQuote((scratch / "err").string());
+  int status = std::system(full.c_str());
+  CommandResult result;
+  result.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.out = ReadFile(scratch / "out");
+  result.err = ReadFile(scratch / "err");
+  return result;
+}
+
+/// True when `program` is on PATH.
+inline bool HaveProgram(const std::string& program) {
+  return std::system(("command -v " + ShellQuote(program) + " >/dev/null 2>&1").c_str()) == 0;
+}
+
+/// The safesubst binary under test, quoted for the shell.
+inline std::string Safesubst() { return ShellQuote(SAFESUBST_BINARY); }
+
+/// The repository root.
+inline std::filesystem::path SourceDir() { return SAFESUBST_SOURCE_DIR; }
+
+}  // namespace safesubst::testing
