@@ -1,0 +1,7 @@
+#include "safesubst/version.h"
+
+namespace safesubst {
+
+const char* Version() { return SAFESUBST_VERSION; }
+
+}  // namespace safesubst
