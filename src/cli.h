@@ -70,7 +70,17 @@ struct OutputOptions {
   int jobs = 0;  ///< 0: one per core
 };
 
+/// `safesubst init`: survey templates, write a starter manifest.
+struct InitOptions {
+  std::vector<std::string> templates;
+  std::string output;  ///< -o FILE; stdout when empty
+  bool force = false;
+  std::string color = "auto";
+};
+
 int RunRender(const InputOptions& inputs, const OutputOptions& outputs);
+int RunInit(const InitOptions& options);
+int RunAudit(const InputOptions& inputs);
 int RunExplain(const InputOptions& inputs, bool json, bool only_variables);
 
 }  // namespace safesubst::cli

@@ -24,6 +24,8 @@ Examples:
   safesubst '${TENANT_ID} ${APP}' < app.yaml                         # envsubst SHELL-FORMAT
   safesubst explain -m vars.yaml app.yaml       # how every $ was understood
   safesubst vars --format json -m vars.yaml app.yaml
+  safesubst init -o vars.yaml templates/*.yaml  # starter manifest from existing templates
+  safesubst audit templates/*.yaml              # what plain envsubst destroys in them
 
 Exit status: 0 rendered, 1 template/values/manifest error (nothing written), 2 usage error.
 Colors follow NO_COLOR and --color. Docs: man safesubst.)";
@@ -96,6 +98,16 @@ int Main(int argc, char** argv) {
   AddInputOptions(vars, &vars_inputs);
   vars->add_option("--format", vars_format, "text or json")->check(CLI::IsMember({"text", "json"}));
 
+  InitOptions init_options;
+  CLI::App* init = app.add_subcommand("init", "Survey templates and write a starter manifest");
+  init->add_option("templates", init_options.templates, "Template files")->required();
+  init->add_option("-o,--output", init_options.output, "Write the manifest here (default: stdout)");
+  init->add_flag("--force", init_options.force, "Replace an existing output file");
+
+  InputOptions audit_inputs;
+  CLI::App* audit = app.add_subcommand("audit", "Show what plain envsubst would destroy in templates");
+  AddInputOptions(audit, &audit_inputs);
+
   std::vector<std::string> arguments = NormalizeArguments(argc, argv);
   std::reverse(arguments.begin(), arguments.end());  // CLI11 takes them last-first
   try {
@@ -114,6 +126,8 @@ int Main(int argc, char** argv) {
   }
   if (explain->parsed()) return RunExplain(explain_inputs, /*json=*/false, /*only_variables=*/false);
   if (vars->parsed()) return RunExplain(vars_inputs, vars_format == "json", /*only_variables=*/true);
+  if (init->parsed()) return RunInit(init_options);
+  if (audit->parsed()) return RunAudit(audit_inputs);
   if (list_variables) {
     if (dropin.shell_format.empty()) {
       std::fprintf(stderr, "safesubst: error: --variables needs a SHELL-FORMAT argument\n");

@@ -35,6 +35,7 @@
 #include "safesubst/render.h"
 #include "safesubst/shell.h"
 #include "safesubst/steps.h"
+#include "safesubst/survey.h"
 #include "safesubst/tokenizer.h"
 #include "safesubst/values.h"
 #include "safesubst/version.h"
