@@ -29,6 +29,7 @@ struct InputOptions {
   bool strict = false;
   bool allow_undeclared = false;
   std::string color = "auto";
+  Limits limits;
 };
 
 /// Texts read so far, by the name diagnostics use, for the caret snippets.

@@ -42,6 +42,17 @@ void AddInputOptions(CLI::App* command, InputOptions* inputs) {
   command->add_option("--color", inputs->color, "Color diagnostics: auto, always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   command->add_option("templates", inputs->templates, "Template files (standard input when none)");
+  Limits& limits = inputs->limits;
+  command->add_option("--max-input-size", limits.max_input_bytes, "Largest template in bytes")
+      ->capture_default_str()->group("Limits");
+  command->add_option("--max-depth", limits.max_depth, "Deepest collection nesting")
+      ->capture_default_str()->group("Limits");
+  command->add_option("--max-aliases", limits.max_aliases, "Most alias nodes in a template")
+      ->capture_default_str()->group("Limits");
+  command->add_option("--max-value-size", limits.max_value_bytes, "Largest substituted value in bytes")
+      ->capture_default_str()->group("Limits");
+  command->add_option("--max-documents", limits.max_documents, "Most documents in one stream")
+      ->capture_default_str()->group("Limits");
 }
 
 // `safesubst --explain FILE` is accepted as a spelling of `safesubst explain FILE`.

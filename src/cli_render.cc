@@ -143,6 +143,7 @@ int RunRender(const InputOptions& inputs, const OutputOptions& outputs) {
     options.file_name = one.file;
     options.strict = inputs.strict;
     options.allow_undeclared = inputs.allow_undeclared;
+    options.limits = inputs.limits;
     RenderResult result = Render(text, manifest, values, options);
     PrintDiagnostics(result.diagnostics, sources, color);
     if (outputs.explain) PrintExplanation(one.file, result.references, stderr);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "classify.h"
+#include "limits.h"
 #include "safesubst/invariant.h"
 #include "safesubst/shell.h"
 #include "safesubst/yaml_encoding.h"
@@ -56,6 +57,7 @@ class Renderer {
     result_.diagnostics.push_back(MakeWarning(std::move(at), std::move(message), std::move(hint)));
   }
 
+  void CheckDocumentCount();
   void LexShellScripts();
   std::vector<std::size_t> DecodedPositions(const std::vector<std::size_t>& source_offsets,
                                             std::size_t first, std::size_t last) const;
@@ -85,8 +87,11 @@ class Renderer {
 };
 
 RenderResult Renderer::Run() {
+  result_.diagnostics = CheckInputLimits(text_, options_.limits, options_.file_name);
+  if (HasErrors(result_.diagnostics)) return std::move(result_);
   tokens_ = Tokenize(text_, TokenizerOptions{options_.file_name});
   result_.diagnostics = tokens_.diagnostics;
+  CheckDocumentCount();
   if (HasErrors(result_.diagnostics)) return std::move(result_);
   Classify(text_, manifest_, &tokens_);
   LexShellScripts();
@@ -106,6 +111,13 @@ RenderResult Renderer::Run() {
   if (options_.check_structure && !splices_.empty()) CheckStructure(output);
   if (!HasErrors(result_.diagnostics)) result_.output = std::move(output);
   return std::move(result_);
+}
+
+void Renderer::CheckDocumentCount() {
+  if (tokens_.scalars.empty() || tokens_.scalars.back().document < options_.limits.max_documents) return;
+  const Scalar& last = tokens_.scalars.back();
+  Error(At(last), "more than " + std::to_string(options_.limits.max_documents) + " documents in one stream",
+        "raise the limit with --max-documents, or split the stream");
 }
 
 // Lexes every shell script once and records the quoting state at each of its
@@ -174,6 +186,13 @@ ReferenceReport::Action Renderer::Decide(const Reference& reference) {
     case Resolution::Outcome::kRuntime:
       return Action::kKeepRuntime;
     case Resolution::Outcome::kSubstitute:
+      if (resolution.value.size() > options_.limits.max_value_bytes) {
+        Error(At(reference), "value of '" + std::string(reference.name) + "' is " +
+                                 std::to_string(resolution.value.size()) + " bytes, over the limit of " +
+                                 std::to_string(options_.limits.max_value_bytes),
+              "raise it with --max-value-size");
+        return Action::kError;
+      }
       substitutions_.push_back(
           {reference.scalar, Substitution{&reference, resolution.variable, std::move(resolution.value)}});
       return Action::kSubstitute;

@@ -2,6 +2,7 @@
 // for where it lands, verify the structure invariant, and run the steps.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -14,6 +15,18 @@
 
 namespace safesubst {
 
+/// Bounds on hostile input. Each is checked before the work it protects, and
+/// exceeding one is an error that names the limit and the option to raise it.
+struct Limits {
+  std::size_t max_input_bytes = std::size_t{256} << 20;  ///< template size (256 MiB)
+  /// Nesting of collections. yaml-cpp's parser is recursive, so a deeply
+  /// nested input would overflow its stack: checked before yaml-cpp sees it.
+  std::uint32_t max_depth = 256;
+  std::uint32_t max_aliases = 10000;  ///< `*alias` nodes (billion laughs)
+  std::size_t max_value_bytes = std::size_t{1} << 20;  ///< one substituted value (1 MiB)
+  std::uint32_t max_documents = 100000;  ///< documents in one stream
+};
+
 struct RenderOptions {
   std::string file_name = "<stdin>";  ///< used in diagnostics
   /// A kept undeclared reference in a data context is an error (not a warning).
@@ -24,6 +37,7 @@ struct RenderOptions {
   bool check_structure = true;
   /// Run the manifest's steps after substitution.
   bool run_steps = true;
+  Limits limits;
 };
 
 /// What rendering does (or would do) with one `$` form; the data behind

@@ -1,0 +1,169 @@
+#include "limits.h"
+
+#include <vector>
+
+namespace safesubst {
+
+namespace {
+
+// Scans YAML text well enough to bound its nesting and count its aliases,
+// without building anything: flow brackets, block indentation levels, quoted
+// scalars (which may span lines), comments and block scalar bodies.
+class StructureScanner {
+ public:
+  explicit StructureScanner(std::string_view text) : text_(text) {}
+
+  void Run() {
+    std::size_t position = 0;
+    while (position < text_.size()) {
+      std::size_t end = text_.find('\n', position);
+      if (end == std::string_view::npos) end = text_.size();
+      ScanLine(position, end);
+      position = end + 1;
+    }
+  }
+
+  std::uint32_t deepest() const { return deepest_; }
+  std::size_t deepest_offset() const { return deepest_offset_; }
+  std::uint32_t aliases() const { return aliases_; }
+
+ private:
+  static bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+  static bool IsFlowIndicator(char c) { return c == '[' || c == ']' || c == '{' || c == '}' || c == ','; }
+
+  // True when the character at `i` starts a token: at line start or after
+  // white space or a flow indicator.
+  bool AtTokenStart(std::size_t line_start, std::size_t i) const {
+    if (i == line_start) return true;
+    char previous = text_[i - 1];
+    return IsSpace(previous) || IsFlowIndicator(previous);
+  }
+
+  void Record(std::uint32_t depth, std::size_t offset) {
+    if (depth > deepest_) {
+      deepest_ = depth;
+      deepest_offset_ = offset;
+    }
+  }
+
+  void ScanLine(std::size_t start, std::size_t end) {
+    std::size_t i = start;
+    while (i < end && text_[i] == ' ') ++i;
+    std::uint32_t indent = static_cast<std::uint32_t>(i - start);
+    bool blank = i == end || text_[i] == '#' || text_[i] == '\r';
+    if (block_scalar_parent_ >= 0) {
+      if (blank || static_cast<std::int64_t>(indent) > block_scalar_parent_) return;
+      block_scalar_parent_ = -1;
+    }
+    if (quote_ == 0 && flow_depth_ == 0 && !blank) {
+      while (!indents_.empty() && indents_.back() > indent) indents_.pop_back();
+      if (indents_.empty() || indents_.back() < indent) indents_.push_back(indent);
+    }
+    std::uint32_t compact = 0;  // `- - x` and `? ` open a level each on one line
+    for (; i < end; ++i) {
+      char c = text_[i];
+      if (quote_ != 0) {
+        i = SkipQuoted(i, end);
+        continue;
+      }
+      if ((c == '"' || c == '\'') && AtTokenStart(start, i)) {
+        quote_ = c;
+        continue;
+      }
+      if (c == '#' && AtTokenStart(start, i)) break;
+      if ((c == '-' || c == '?') && flow_depth_ == 0 && AtTokenStart(start, i) &&
+          (i + 1 == end || IsSpace(text_[i + 1]))) {
+        ++compact;
+      } else if ((c == '[' || c == '{') && (flow_depth_ > 0 || AtTokenStart(start, i))) {
+        ++flow_depth_;
+      } else if ((c == ']' || c == '}') && flow_depth_ > 0) {
+        --flow_depth_;
+      } else if (c == '*' && AtTokenStart(start, i) && i + 1 < end && !IsSpace(text_[i + 1])) {
+        ++aliases_;
+      } else if ((c == '|' || c == '>') && flow_depth_ == 0 && AtTokenStart(start, i) && OnlyIndicatorsFollow(i + 1, end)) {
+        block_scalar_parent_ = indent;
+      }
+      Record(static_cast<std::uint32_t>(indents_.size()) + compact + flow_depth_, i);
+    }
+  }
+
+  // Skips quoted text from `i`; returns the index of the closing quote or `end - 1`.
+  std::size_t SkipQuoted(std::size_t i, std::size_t end) {
+    for (; i < end; ++i) {
+      char c = text_[i];
+      if (quote_ == '"' && c == '\\') {
+        ++i;
+      } else if (c == quote_) {
+        if (quote_ == '\'' && i + 1 < end && text_[i + 1] == '\'') {
+          ++i;
+          continue;
+        }
+        quote_ = 0;
+        return i;
+      }
+    }
+    return end - 1;
+  }
+
+  // After `|` or `>`: only indentation/chomping indicators, spaces and a comment.
+  bool OnlyIndicatorsFollow(std::size_t i, std::size_t end) const {
+    for (; i < end; ++i) {
+      char c = text_[i];
+      if (c == '#') return i > 0 && IsSpace(text_[i - 1]);
+      if (!(c == '-' || c == '+' || (c >= '1' && c <= '9') || IsSpace(c))) return false;
+    }
+    return true;
+  }
+
+  std::string_view text_;
+  std::vector<std::uint32_t> indents_;
+  std::uint32_t flow_depth_ = 0;
+  char quote_ = 0;
+  std::int64_t block_scalar_parent_ = -1;
+  std::uint32_t deepest_ = 0;
+  std::size_t deepest_offset_ = 0;
+  std::uint32_t aliases_ = 0;
+};
+
+std::string Size(std::size_t bytes) { return std::to_string(bytes) + " bytes"; }
+
+}  // namespace
+
+std::uint32_t NestingDepth(std::string_view text, std::size_t* deepest_offset) {
+  StructureScanner scanner(text);
+  scanner.Run();
+  if (deepest_offset != nullptr) *deepest_offset = scanner.deepest_offset();
+  return scanner.deepest();
+}
+
+std::uint32_t CountAliases(std::string_view text) {
+  StructureScanner scanner(text);
+  scanner.Run();
+  return scanner.aliases();
+}
+
+Diagnostics CheckInputLimits(std::string_view text, const Limits& limits, const std::string& file) {
+  Diagnostics errors;
+  if (text.size() > limits.max_input_bytes) {
+    errors.push_back(MakeError(Location{file}, "input is " + Size(text.size()) + ", over the limit of " +
+                                                   Size(limits.max_input_bytes),
+                               "raise it with --max-input-size"));
+    return errors;
+  }
+  StructureScanner scanner(text);
+  scanner.Run();
+  if (scanner.deepest() > limits.max_depth) {
+    errors.push_back(MakeError(LocateOffset(text, scanner.deepest_offset(), file),
+                               "nesting depth " + std::to_string(scanner.deepest()) + " exceeds the limit of " +
+                                   std::to_string(limits.max_depth),
+                               "raise it with --max-depth"));
+  }
+  if (scanner.aliases() > limits.max_aliases) {
+    errors.push_back(MakeError(Location{file}, std::to_string(scanner.aliases()) +
+                                                   " aliases exceed the limit of " + std::to_string(limits.max_aliases),
+                               "raise it with --max-aliases"));
+  }
+  return errors;
+}
+
+}  // namespace safesubst

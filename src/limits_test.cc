@@ -1,0 +1,108 @@
+#include "limits.h"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "safesubst/render.h"
+
+using namespace safesubst;
+
+namespace {
+
+std::string FlowNested(std::uint32_t depth) { return "a: " + std::string(depth - 1, '[') + std::string(depth - 1, ']') + "\n"; }
+
+std::string BlockNested(std::uint32_t depth) {
+  std::string text;
+  for (std::uint32_t level = 0; level < depth; ++level) text += std::string(level, ' ') + "k:\n";
+  return text;
+}
+
+Manifest OneVariable(VarType type = VarType::kString) {
+  Manifest manifest;
+  Variable variable;
+  variable.name = "V";
+  variable.type = type;
+  manifest.variables.push_back(variable);
+  return manifest;
+}
+
+RenderResult RenderWith(const std::string& text, const Limits& limits, const std::string& value = "x") {
+  ValueSet values;
+  values.Set("V", Value{value, ValueSource::kCommandLine, {}});
+  RenderOptions options;
+  options.file_name = "t.yaml";
+  options.limits = limits;
+  return Render(text, OneVariable(), values, options);
+}
+
+bool MentionsLimit(const RenderResult& result, const std::string& option) {
+  for (const Diagnostic& diagnostic : result.diagnostics) {
+    if (diagnostic.hint.find(option) != std::string::npos) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("limits: nesting depth counts flow brackets and block levels") {
+  CHECK(NestingDepth("a: b\n", nullptr) == 1);
+  CHECK(NestingDepth(FlowNested(10), nullptr) == 10);
+  CHECK(NestingDepth(BlockNested(10), nullptr) == 10);
+  CHECK(NestingDepth("- - - x\n", nullptr) == 3);
+  // Brackets inside quotes, comments and block scalars are text, not structure.
+  CHECK(NestingDepth("a: \"[[[[\"\nb: '{{{{'\n# [[[[\nc: |\n  [[[[\n  {{{{\n", nullptr) == 1);
+  CHECK(NestingDepth("a: x[0]\n", nullptr) == 1);
+}
+
+TEST_CASE("limits: aliases are counted outside quotes and comments") {
+  CHECK(CountAliases("a: &x 1\nb: [*x, *x]\nc: *x\n# *x\nd: '*x'\ne: 2*3\n") == 3);
+}
+
+TEST_CASE("limits: input size just under and just over") {
+  std::string text = "a: ${V}\n";
+  Limits limits;
+  limits.max_input_bytes = text.size();
+  CHECK(RenderWith(text, limits).ok());
+  limits.max_input_bytes = text.size() - 1;
+  RenderResult over = RenderWith(text, limits);
+  CHECK_FALSE(over.ok());
+  CHECK(MentionsLimit(over, "--max-input-size"));
+}
+
+TEST_CASE("limits: nesting depth just under and just over, before yaml-cpp parses") {
+  Limits limits;  // default 256
+  CHECK(RenderWith(FlowNested(256) + "v: ${V}\n", limits).ok());
+  RenderResult flow_over = RenderWith(FlowNested(257) + "v: ${V}\n", limits);
+  CHECK_FALSE(flow_over.ok());
+  CHECK(MentionsLimit(flow_over, "--max-depth"));
+  CHECK(flow_over.diagnostics[0].location.line == 1);
+  limits.max_depth = 20;
+  CHECK(RenderWith(BlockNested(20), limits).ok());
+  CHECK(MentionsLimit(RenderWith(BlockNested(21), limits), "--max-depth"));
+  // Far beyond what yaml-cpp's recursion survives: refused, not a crash.
+  CHECK(MentionsLimit(RenderWith(FlowNested(200000), Limits{}), "--max-depth"));
+}
+
+TEST_CASE("limits: alias count just under and just over") {
+  Limits limits;
+  limits.max_aliases = 3;
+  CHECK(RenderWith("a: &x ${V}\nb: [*x, *x, *x]\n", limits).ok());
+  CHECK(MentionsLimit(RenderWith("a: &x ${V}\nb: [*x, *x, *x, *x]\n", limits), "--max-aliases"));
+}
+
+TEST_CASE("limits: value size just under and just over") {
+  Limits limits;
+  limits.max_value_bytes = 64;
+  CHECK(RenderWith("a: ${V}\n", limits, std::string(64, 'v')).ok());
+  RenderResult over = RenderWith("a: ${V}\n", limits, std::string(65, 'v'));
+  CHECK_FALSE(over.ok());
+  CHECK(MentionsLimit(over, "--max-value-size"));
+}
+
+TEST_CASE("limits: number of documents just under and just over") {
+  Limits limits;
+  limits.max_documents = 3;
+  CHECK(RenderWith("a: ${V}\n---\nb: 1\n---\nc: 2\n", limits).ok());
+  CHECK(MentionsLimit(RenderWith("a: ${V}\n---\nb: 1\n---\nc: 2\n---\nd: 3\n", limits), "--max-documents"));
+}
