@@ -2,6 +2,7 @@
 // manifest before anything is rendered.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
@@ -40,14 +41,49 @@ struct ValueInputs {
   std::vector<std::string> sets;          ///< "NAME=VALUE" from --set
 };
 
-/// Parses a values file: a YAML mapping, or dotenv lines (`K=V`, `export K=V`,
-/// `# comments`, single/double quoting). `file` names it in diagnostics.
+/// The two formats of a values file.
+enum class ValuesFormat : std::uint8_t { kDotenv, kYaml };
+
+/// Decides how a values file is read. By name first: `.yaml`, `.yml` and
+/// `.json` are YAML, `.env` is dotenv. Otherwise by content: the first line
+/// that is neither blank nor a `#` comment decides; it is YAML when it starts
+/// with `---` or `{`, or with a name (optionally quoted) followed by `:`; it
+/// is dotenv otherwise (`NAME=`, `export NAME=`, or a malformed line that the
+/// dotenv reader then reports with its position).
+ValuesFormat DetectValuesFormat(std::string_view text, std::string_view file);
+
+/// Parses a values file (format chosen by DetectValuesFormat). `file` names it
+/// in diagnostics; each Value's origin is the position of its value.
+///
+/// YAML: a mapping of NAME to value. A null value (`NAME:`) is the empty
+/// string; a sequence of scalars is its items joined with `,` (a `list`); a
+/// mapping or nested sequence is kept as YAML text (for `type: yaml`).
+///
+/// dotenv: `NAME=VALUE` or `export NAME=VALUE` lines; blank lines and lines
+/// starting with `#` are skipped. An unquoted value runs to the end of the
+/// line, surrounding blanks trimmed, and a `#` after a blank starts a comment.
+/// `'single'` quotes are literal; `"double"` quotes understand `\n` `\t`
+/// `\r` `\"` `\\` `\$` (any other backslash is kept as is). Quoted values
+/// may span lines. No `${...}` expansion is done. A line without `=`, a bad
+/// name, blanks around `=` or text after a closing quote is an error.
+///
+/// A name set twice is a warning; the later value wins.
 Result<std::vector<std::pair<std::string, Value>>> ParseValuesText(std::string_view text,
                                                                    const std::string& file);
 
 /// Resolves every declared variable's value by precedence, then validates all of
 /// them (type, pattern, required). Every failing variable is reported at once;
 /// sensitive values appear as `***` in messages.
+///
+/// Only declared names get values; a name in `sets` or a values file that the
+/// manifest does not declare is a warning. In DeclarationMode::kEnvironment
+/// every name given (environment, values files, `--set`) is declared, as a
+/// string. `required` means set and not empty. Each validation error points at
+/// where the value came from: the values file position, `--set`, or the
+/// manifest declaration (environment and defaults).
+///
+/// `value` is filled even when there are errors, so that callers can still
+/// redact (RedactSensitive) or explain; use `ok()` to decide whether to render.
 Result<ValueSet> CollectValues(const Manifest& manifest, const ValueInputs& inputs);
 
 /// Checks one value against its declaration. Returns an empty string when it is
@@ -59,5 +95,10 @@ std::vector<std::string> SplitList(std::string_view value);
 
 /// The text to show for a value in messages: the value, or `***` when sensitive.
 std::string DisplayValue(const Variable& variable, std::string_view value);
+
+/// Replaces every occurrence of a sensitive variable's value in `text` with
+/// `***`. For text the library does not control, e.g. a values file line shown
+/// under a diagnostic.
+std::string RedactSensitive(std::string_view text, const Manifest& manifest, const ValueSet& values);
 
 }  // namespace safesubst

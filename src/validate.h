@@ -1,0 +1,57 @@
+// Internal helpers shared by the manifest loader and value validation: type
+// names, RE2 pattern cache, identifier checks and did-you-mean suggestions.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "safesubst/manifest.h"
+
+namespace re2 {
+class RE2;
+}
+namespace YAML {
+class Node;
+}
+
+namespace safesubst::detail {
+
+/// Parses a type name as written in a manifest (`dns-label`, `ipv4`, ...).
+std::optional<VarType> ParseVarType(std::string_view name);
+
+/// Every type name, in declaration order, for hints.
+const std::vector<std::string_view>& VarTypeNames();
+
+/// True for a shell/envsubst variable name: `[A-Za-z_][A-Za-z0-9_]*`.
+bool IsIdentifier(std::string_view name);
+
+/// Returns the compiled pattern, compiling it on first use. Patterns are cached
+/// for the life of the process (a manifest has few, and values are validated
+/// many times), and the cache is safe to use from several threads. Returns
+/// nullptr and sets `error` when the pattern does not compile.
+const re2::RE2* CompiledPattern(const std::string& pattern, std::string* error);
+
+/// The candidate closest to `word` by edit distance, or empty when none is
+/// close enough to be a plausible typo (at most 2 edits, and fewer than half
+/// of the word's length).
+std::string_view ClosestMatch(std::string_view word, const std::vector<std::string_view>& candidates);
+
+/// "valid keys: a, b, c" plus "; did you mean 'b'?" when one is close to `word`.
+std::string KeysHint(std::string_view word, const std::vector<std::string_view>& candidates,
+                     std::string_view what = "valid keys");
+
+/// A value as it appears in a message: `"text"` with control characters and
+/// quotes escaped and long values shortened, or `***` for a sensitive variable.
+std::string QuoteForMessage(const Variable& variable, std::string_view value);
+
+/// Reads a whole file into `text`. Returns an empty string on success, else
+/// why it could not be read ("No such file or directory", "is a directory").
+std::string ReadTextFile(const std::string& path, std::string* text);
+
+/// Writes a YAML node back as YAML text. Unlike a plain re-emit, a scalar that
+/// was quoted in the source (`"31"`) stays quoted, so it stays a string.
+std::string NodeAsYaml(const YAML::Node& node);
+
+}  // namespace safesubst::detail

@@ -1,0 +1,543 @@
+// Values: reading values files (YAML or dotenv), resolving each declared
+// variable's value by precedence, and validating all of them at once.
+#include "safesubst/values.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <deque>
+
+#include "safesubst/references.h"
+#include "validate.h"
+
+namespace safesubst {
+
+const Value* ValueSet::Find(std::string_view name) const {
+  auto it = values_.find(name);
+  return it == values_.end() ? nullptr : &it->second;
+}
+
+void ValueSet::Set(std::string name, Value value) { values_.insert_or_assign(std::move(name), std::move(value)); }
+
+namespace {
+
+constexpr std::string_view kNameHint = "a name is a letter or '_' followed by letters, digits or '_'";
+
+bool IsBlank(char c) { return c == ' ' || c == '\t'; }
+
+bool EndsWith(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+std::string Quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
+
+// One entry of a values file, with what CollectValues needs beyond the text.
+struct ValuesEntry {
+  std::string name;
+  Value value;         ///< text: the scalar, list items joined with ',', or YAML text
+  std::string yaml;    ///< the node as YAML text, when it was a sequence or mapping
+  bool structured = false;  ///< a mapping, or a sequence holding collections
+};
+
+// Maps offsets to 1-based line/column without rescanning the text each time.
+class LineIndex {
+ public:
+  LineIndex(std::string_view text, std::string file) : file_(std::move(file)) {
+    starts_.push_back(0);
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      if (text[i] == '\n') starts_.push_back(i + 1);
+    }
+  }
+  Location At(std::size_t offset) const {
+    auto it = std::upper_bound(starts_.begin(), starts_.end(), offset);
+    std::size_t line = static_cast<std::size_t>(it - starts_.begin());  // 1-based
+    return Location{file_, static_cast<std::uint32_t>(line), static_cast<std::uint32_t>(offset - starts_[line - 1] + 1),
+                    offset};
+  }
+
+ private:
+  std::string file_;
+  std::vector<std::size_t> starts_;
+};
+
+// ---- dotenv -----------------------------------------------------------------
+
+class DotenvReader {
+ public:
+  DotenvReader(std::string_view text, const std::string& file, std::vector<ValuesEntry>* entries,
+               Diagnostics* diagnostics)
+      : text_(text), lines_(text, file), entries_(*entries), diagnostics_(*diagnostics) {}
+
+  void Read() {
+    while (pos_ < text_.size()) ReadLine();
+  }
+
+ private:
+  bool AtLineEnd() const { return pos_ >= text_.size() || text_[pos_] == '\n' || Crlf(pos_); }
+  bool Crlf(std::size_t at) const { return text_[at] == '\r' && at + 1 < text_.size() && text_[at + 1] == '\n'; }
+  void SkipBlanks() {
+    while (pos_ < text_.size() && IsBlank(text_[pos_])) ++pos_;
+  }
+  void SkipLine() {
+    while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
+    if (pos_ < text_.size()) ++pos_;
+  }
+  std::string_view RestOfLine() const {
+    std::size_t end = text_.find('\n', pos_);
+    return text_.substr(pos_, end == text_.npos ? text_.npos : end - pos_);
+  }
+  void Error(std::size_t offset, std::string message, std::string hint = {}) {
+    diagnostics_.push_back(MakeError(lines_.At(offset), std::move(message), std::move(hint)));
+  }
+
+  void ReadLine() {
+    SkipBlanks();
+    if (AtLineEnd() || text_[pos_] == '#') {
+      SkipLine();
+      return;
+    }
+    if (text_.substr(pos_, 6) == "export" && pos_ + 6 < text_.size() && IsBlank(text_[pos_ + 6])) {
+      pos_ += 6;
+      SkipBlanks();
+    }
+    const std::size_t name_start = pos_;
+    while (pos_ < text_.size() && IsNameChar(text_[pos_])) ++pos_;
+    std::string_view name = text_.substr(name_start, pos_ - name_start);
+    if (!CheckNameAndEquals(name, name_start)) {
+      SkipLine();
+      return;
+    }
+    ++pos_;  // '='
+    const std::size_t value_start = pos_;
+    SkipBlanks();
+    const bool blank_before_value = pos_ > value_start;
+    ValuesEntry entry;
+    entry.name = std::string(name);
+    entry.value.source = ValueSource::kValuesFile;
+    entry.value.origin = lines_.At(pos_);
+    if (pos_ < text_.size() && text_[pos_] == '\'') {
+      if (!ReadSingleQuoted(&entry.value.text) || !CheckAfterQuote()) return;
+    } else if (pos_ < text_.size() && text_[pos_] == '"') {
+      if (!ReadDoubleQuoted(&entry.value.text) || !CheckAfterQuote()) return;
+    } else {
+      entry.value.text = ReadUnquoted(blank_before_value);
+    }
+    SkipLine();
+    entries_.push_back(std::move(entry));
+  }
+
+  // Reports why `name` at `name_start` does not begin a NAME=VALUE line.
+  bool CheckNameAndEquals(std::string_view name, std::size_t name_start) {
+    const bool has_equals = RestOfLine().find('=') != std::string_view::npos;
+    if (name.empty() && pos_ < text_.size() && text_[pos_] == '=') {
+      Error(name_start, "missing variable name before '='", "write NAME=VALUE");
+      return false;
+    }
+    if (name.empty() || !IsNameStart(name.front())) {
+      if (!has_equals) {
+        Error(name_start, "expected NAME=VALUE", "dotenv files hold NAME=VALUE lines and # comments");
+      } else {
+        Error(name_start, "invalid variable name", std::string(kNameHint));
+      }
+      return false;
+    }
+    if (pos_ < text_.size() && text_[pos_] == '=') return true;
+    if (pos_ < text_.size() && IsBlank(text_[pos_])) {
+      std::size_t next = pos_;
+      while (next < text_.size() && IsBlank(text_[next])) ++next;
+      if (next < text_.size() && text_[next] == '=') {
+        Error(pos_, "blank between " + Quoted(name) + " and '='", "write NAME=VALUE with no blanks around '='");
+        return false;
+      }
+    }
+    if (!has_equals) {
+      Error(pos_, "expected '=' after " + Quoted(name), "dotenv files hold NAME=VALUE lines and # comments");
+    } else {
+      Error(pos_, "invalid character in variable name " + Quoted(name) + "...", std::string(kNameHint));
+    }
+    return false;
+  }
+
+  bool ReadSingleQuoted(std::string* out) {
+    const std::size_t open = pos_;
+    std::size_t close = text_.find('\'', open + 1);
+    if (close == text_.npos) {
+      Error(open, "unterminated single-quoted value", "add the closing '");
+      pos_ = text_.size();
+      return false;
+    }
+    *out = std::string(text_.substr(open + 1, close - open - 1));
+    pos_ = close + 1;
+    return true;
+  }
+
+  bool ReadDoubleQuoted(std::string* out) {
+    const std::size_t open = pos_++;
+    while (pos_ < text_.size()) {
+      char c = text_[pos_++];
+      if (c == '"') return true;
+      if (c != '\\' || pos_ >= text_.size()) {
+        *out += c;
+        continue;
+      }
+      char escaped = text_[pos_++];
+      switch (escaped) {
+        case 'n': *out += '\n'; break;
+        case 't': *out += '\t'; break;
+        case 'r': *out += '\r'; break;
+        case '"': *out += '"'; break;
+        case '\\': *out += '\\'; break;
+        case '$': *out += '$'; break;
+        default:  // not an escape we know: keep it as written, as the shell does
+          *out += '\\';
+          *out += escaped;
+      }
+    }
+    Error(open, "unterminated double-quoted value", "add the closing \"");
+    return false;
+  }
+
+  // After a closing quote only blanks and a comment may follow.
+  bool CheckAfterQuote() {
+    SkipBlanks();
+    if (AtLineEnd() || text_[pos_] == '#') return true;
+    Error(pos_, "unexpected text after the closing quote", "quote the whole value, or add a blank before a # comment");
+    SkipLine();
+    return false;
+  }
+
+  // `blank_before`: blanks separated the value from '=', so a leading '#' starts a comment.
+  std::string ReadUnquoted(bool blank_before) {
+    std::string_view rest = RestOfLine();
+    for (std::size_t i = 0; i < rest.size(); ++i) {
+      if (rest[i] == '#' && (i == 0 ? blank_before : IsBlank(rest[i - 1]))) {
+        rest = rest.substr(0, i);
+        break;
+      }
+    }
+    while (!rest.empty() && (IsBlank(rest.back()) || rest.back() == '\r')) rest.remove_suffix(1);
+    return std::string(rest);
+  }
+
+  std::string_view text_;
+  std::size_t pos_ = 0;
+  LineIndex lines_;
+  std::vector<ValuesEntry>& entries_;
+  Diagnostics& diagnostics_;
+};
+
+// ---- YAML -------------------------------------------------------------------
+
+Location MarkLocation(const YAML::Mark& mark, const std::string& file) {
+  if (mark.line < 0) return Location{file, 0, 0, 0};
+  return Location{file, static_cast<std::uint32_t>(mark.line + 1), static_cast<std::uint32_t>(mark.column + 1),
+                  static_cast<std::size_t>(std::max(mark.pos, 0))};
+}
+
+ValuesEntry YamlEntry(const std::string& name, const YAML::Node& node, Location origin) {
+  ValuesEntry entry;
+  entry.name = name;
+  entry.value.source = ValueSource::kValuesFile;
+  entry.value.origin = std::move(origin);
+  if (node.IsScalar()) {
+    entry.value.text = node.Scalar();
+  } else if (node.IsSequence() || node.IsMap()) {
+    entry.yaml = detail::NodeAsYaml(node);
+    entry.structured = node.IsMap();
+    std::string joined;
+    for (const YAML::Node& item : node) {
+      if (node.IsMap() || !item.IsScalar()) {
+        entry.structured = true;
+        break;
+      }
+      if (!joined.empty()) joined += ',';
+      joined += item.Scalar();
+    }
+    entry.value.text = entry.structured ? entry.yaml : joined;
+  }  // null: the empty string
+  return entry;
+}
+
+void ReadYamlValues(std::string_view text, const std::string& file, std::vector<ValuesEntry>* entries,
+                    Diagnostics* diagnostics) {
+  std::vector<YAML::Node> documents;
+  try {
+    documents = YAML::LoadAll(std::string(text));
+  } catch (const YAML::Exception& error) {
+    diagnostics->push_back(MakeError(MarkLocation(error.mark, file), "invalid YAML: " + error.msg));
+    return;
+  }
+  if (documents.empty() || documents[0].IsNull()) return;
+  if (documents.size() > 1) {
+    diagnostics->push_back(MakeError(MarkLocation(documents[1].Mark(), file),
+                                     "a values file is a single YAML document", "remove the '---' separator"));
+  }
+  const YAML::Node& root = documents[0];
+  if (!root.IsMap()) {
+    diagnostics->push_back(MakeError(MarkLocation(root.Mark(), file), "a YAML values file must be a mapping",
+                                     "write one NAME: value per line"));
+    return;
+  }
+  for (const auto& pair : root) {
+    Location key_location = MarkLocation(pair.first.Mark(), file);
+    if (!pair.first.IsScalar() || !detail::IsIdentifier(pair.first.Scalar())) {
+      diagnostics->push_back(MakeError(key_location, "invalid variable name", std::string(kNameHint)));
+      continue;
+    }
+    Location origin = pair.second.IsNull() ? key_location : MarkLocation(pair.second.Mark(), file);
+    entries->push_back(YamlEntry(pair.first.Scalar(), pair.second, std::move(origin)));
+  }
+}
+
+// Parses either format and warns about names set twice.
+Result<std::vector<ValuesEntry>> ReadValuesEntries(std::string_view text, const std::string& file) {
+  Result<std::vector<ValuesEntry>> result;
+  std::vector<ValuesEntry> entries;
+  if (DetectValuesFormat(text, file) == ValuesFormat::kYaml) {
+    ReadYamlValues(text, file, &entries, &result.diagnostics);
+  } else {
+    DotenvReader(text, file, &entries, &result.diagnostics).Read();
+  }
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      if (entries[j].name != entries[i].name) continue;
+      result.diagnostics.push_back(MakeWarning(entries[i].value.origin,
+                                               Quoted(entries[i].name) + " is set twice in this file; the later value wins",
+                                               "first set at line " + std::to_string(entries[j].value.origin.line)));
+      break;
+    }
+  }
+  std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    return a.location.line < b.location.line;
+  });
+  result.value = std::move(entries);
+  return result;
+}
+
+// ---- collecting -------------------------------------------------------------
+
+// "NAME=VALUE" as in environ and --set; nullopt when there is no '='.
+std::optional<std::pair<std::string_view, std::string_view>> SplitAssignment(std::string_view entry) {
+  std::size_t equals = entry.find('=');
+  if (equals == entry.npos) return std::nullopt;
+  return std::make_pair(entry.substr(0, equals), entry.substr(equals + 1));
+}
+
+std::string Declaration(const Variable& variable) {
+  std::string text = "declared";
+  if (!variable.location.file.empty() && variable.location.line > 0) {
+    text += " at " + variable.location.file + ":" + std::to_string(variable.location.line);
+  }
+  text += " as type " + std::string(VarTypeName(variable.type));
+  if (!variable.pattern.empty()) text += " with pattern '" + variable.pattern + "'";
+  return text;
+}
+
+std::string SourceHint(const Variable& variable, const Value& value) {
+  switch (value.source) {
+    case ValueSource::kDefault: return "the value is the manifest's default; fix it there";
+    case ValueSource::kEnvironment:
+      return "the value comes from the environment variable " + variable.name + "; " + Declaration(variable);
+    case ValueSource::kValuesFile:
+    case ValueSource::kCommandLine: return Declaration(variable);
+  }
+  return {};
+}
+
+class Collector {
+ public:
+  Collector(const Manifest& manifest, Result<ValueSet>* result)
+      : manifest_(manifest), values_(result->value.emplace()), diagnostics_(result->diagnostics) {
+    implicit_ = manifest.mode == DeclarationMode::kEnvironment;
+  }
+
+  void Run(const ValueInputs& inputs) {
+    for (const Variable& variable : manifest_.variables) {
+      if (variable.default_value) {
+        values_.Set(variable.name, Value{*variable.default_value, ValueSource::kDefault, variable.location});
+      }
+    }
+    for (const std::string& entry : inputs.environment) AddEnvironment(entry);
+    for (const std::string& path : inputs.values_files) AddValuesFile(path);
+    for (std::size_t i = 0; i < inputs.sets.size(); ++i) AddSet(inputs.sets[i], i + 1);
+    ValidateAll();
+  }
+
+ private:
+  const Variable* Declared(std::string_view name) {
+    if (const Variable* variable = manifest_.Find(name)) return variable;
+    if (!implicit_ || !detail::IsIdentifier(name)) return nullptr;
+    auto it = std::find_if(implicit_variables_.begin(), implicit_variables_.end(),
+                           [name](const Variable& v) { return v.name == name; });
+    if (it != implicit_variables_.end()) return &*it;
+    Variable variable;
+    variable.name = std::string(name);
+    implicit_variables_.push_back(std::move(variable));
+    return &implicit_variables_.back();
+  }
+
+  void AddEnvironment(std::string_view entry) {
+    auto assignment = SplitAssignment(entry);
+    if (!assignment) return;
+    const Variable* variable = Declared(assignment->first);
+    if (variable == nullptr) return;  // the environment is full of unrelated names
+    values_.Set(variable->name, Value{std::string(assignment->second), ValueSource::kEnvironment, variable->location});
+  }
+
+  void AddValuesFile(const std::string& path) {
+    std::string text;
+    if (std::string error = detail::ReadTextFile(path, &text); !error.empty()) {
+      diagnostics_.push_back(MakeError(Location{path}, "cannot read values file " + Quoted(path) + ": " + error));
+      return;
+    }
+    Result<std::vector<ValuesEntry>> parsed = ReadValuesEntries(text, path);
+    diagnostics_.insert(diagnostics_.end(), parsed.diagnostics.begin(), parsed.diagnostics.end());
+    // Entries that did parse still count, so that their problems are reported
+    // together with the file's syntax errors.
+    for (ValuesEntry& entry : *parsed.value) AddEntry(std::move(entry));
+  }
+
+  void AddEntry(ValuesEntry entry) {
+    const Variable* variable = DeclaredOrWarn(entry.name, entry.value.origin);
+    if (variable == nullptr) return;
+    if (variable->type == VarType::kYaml && !entry.yaml.empty()) {
+      entry.value.text = entry.yaml;
+    } else if (entry.structured) {
+      diagnostics_.push_back(MakeError(entry.value.origin,
+                                       variable->name + ": a YAML mapping or nested list is not a " +
+                                           std::string(VarTypeName(variable->type)),
+                                       "only type: yaml variables take structured values; " + Declaration(*variable)));
+      structured_error_.push_back(variable->name);
+    }
+    values_.Set(variable->name, std::move(entry.value));
+  }
+
+  void AddSet(std::string_view entry, std::size_t index) {
+    Location origin{"--set"};
+    auto assignment = SplitAssignment(entry);
+    if (!assignment) {
+      // The argument is not echoed: it may be a secret passed in the wrong place.
+      diagnostics_.push_back(MakeError(origin, "--set argument " + std::to_string(index) + " has no '='",
+                                       "write --set NAME=VALUE"));
+      return;
+    }
+    if (!detail::IsIdentifier(assignment->first)) {
+      diagnostics_.push_back(MakeError(origin, "--set " + Quoted(assignment->first) + ": invalid variable name",
+                                       std::string(kNameHint)));
+      return;
+    }
+    origin.file = "--set " + std::string(assignment->first);
+    const Variable* variable = DeclaredOrWarn(assignment->first, origin);
+    if (variable == nullptr) return;
+    values_.Set(variable->name, Value{std::string(assignment->second), ValueSource::kCommandLine, origin});
+  }
+
+  const Variable* DeclaredOrWarn(std::string_view name, const Location& origin) {
+    if (const Variable* variable = Declared(name)) return variable;
+    if (manifest_.IsRuntime(name)) {
+      diagnostics_.push_back(MakeWarning(origin, Quoted(name) + " is a runtime name in the manifest; this value is ignored",
+                                         "runtime names are never substituted"));
+      return nullptr;
+    }
+    std::vector<std::string_view> names;
+    for (const Variable& variable : manifest_.variables) names.push_back(variable.name);
+    std::string_view close = detail::ClosestMatch(name, names);
+    std::string hint = close.empty() ? "declare it under 'variables' in the manifest, or remove it"
+                                     : "did you mean '" + std::string(close) + "'?";
+    diagnostics_.push_back(MakeWarning(origin, Quoted(name) + " is not declared in the manifest; ignored", hint));
+    return nullptr;
+  }
+
+  void ValidateAll() {
+    for (const Variable& variable : manifest_.variables) Validate(variable);
+    for (const Variable& variable : implicit_variables_) Validate(variable);
+  }
+
+  void Validate(const Variable& variable) {
+    const Value* value = values_.Find(variable.name);
+    if (value == nullptr) {
+      if (variable.required) {
+        diagnostics_.push_back(MakeError(variable.location, variable.name + " is required but has no value",
+                                         "set it with --set " + variable.name + "=..., a values file, or the "
+                                         "environment"));
+      }
+      return;
+    }
+    if (std::find(structured_error_.begin(), structured_error_.end(), variable.name) != structured_error_.end()) {
+      return;  // already reported
+    }
+    if (variable.required && value->text.empty()) {
+      diagnostics_.push_back(MakeError(value->origin, variable.name + " is required but its value is empty",
+                                       SourceHint(variable, *value)));
+      return;
+    }
+    std::string problem = ValidateValue(variable, value->text);
+    if (!problem.empty()) diagnostics_.push_back(MakeError(value->origin, problem, SourceHint(variable, *value)));
+  }
+
+  const Manifest& manifest_;
+  ValueSet& values_;
+  Diagnostics& diagnostics_;
+  bool implicit_ = false;
+  // Names declared by being given, in kEnvironment mode. A deque, so that
+  // pointers handed out by Declared() stay valid as more names arrive.
+  std::deque<Variable> implicit_variables_;
+  std::vector<std::string> structured_error_;
+};
+
+}  // namespace
+
+ValuesFormat DetectValuesFormat(std::string_view text, std::string_view file) {
+  if (EndsWith(file, ".yaml") || EndsWith(file, ".yml") || EndsWith(file, ".json")) return ValuesFormat::kYaml;
+  if (EndsWith(file, ".env")) return ValuesFormat::kDotenv;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    std::string_view line = text.substr(pos, end == text.npos ? text.npos : end - pos);
+    pos = end == text.npos ? text.size() : end + 1;
+    std::size_t first = line.find_first_not_of(" \t\r");
+    if (first == line.npos || line[first] == '#') continue;
+    line.remove_prefix(first);
+    if (line.substr(0, 3) == "---" || line.front() == '{') return ValuesFormat::kYaml;
+    if (line.front() == '"' || line.front() == '\'') {
+      std::size_t close = line.find(line.front(), 1);
+      return close != line.npos && line.substr(close + 1, 1) == ":" ? ValuesFormat::kYaml : ValuesFormat::kDotenv;
+    }
+    std::size_t name_end = 0;
+    while (name_end < line.size() && IsNameChar(line[name_end])) ++name_end;
+    return name_end > 0 && name_end < line.size() && line[name_end] == ':' ? ValuesFormat::kYaml
+                                                                           : ValuesFormat::kDotenv;
+  }
+  return ValuesFormat::kDotenv;
+}
+
+Result<std::vector<std::pair<std::string, Value>>> ParseValuesText(std::string_view text, const std::string& file) {
+  Result<std::vector<ValuesEntry>> entries = ReadValuesEntries(text, file);
+  Result<std::vector<std::pair<std::string, Value>>> result;
+  result.diagnostics = std::move(entries.diagnostics);
+  if (HasErrors(result.diagnostics)) return result;
+  auto& pairs = result.value.emplace();
+  for (ValuesEntry& entry : *entries.value) pairs.emplace_back(std::move(entry.name), std::move(entry.value));
+  return result;
+}
+
+Result<ValueSet> CollectValues(const Manifest& manifest, const ValueInputs& inputs) {
+  Result<ValueSet> result;
+  Collector(manifest, &result).Run(inputs);
+  return result;
+}
+
+std::string RedactSensitive(std::string_view text, const Manifest& manifest, const ValueSet& values) {
+  std::string out(text);
+  for (const Variable& variable : manifest.variables) {
+    if (!variable.sensitive) continue;
+    const Value* value = values.Find(variable.name);
+    if (value == nullptr || value->text.empty()) continue;
+    for (std::size_t at = out.find(value->text); at != std::string::npos; at = out.find(value->text, at + 3)) {
+      out.replace(at, value->text.size(), "***");
+    }
+  }
+  return out;
+}
+
+}  // namespace safesubst
