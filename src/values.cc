@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <unordered_map>
 
 #include "safesubst/references.h"
 #include "validate.h"
@@ -298,14 +299,13 @@ Result<std::vector<ValuesEntry>> ReadValuesEntries(std::string_view text, const 
   } else {
     DotenvReader(text, file, &entries, &result.diagnostics).Read();
   }
-  for (std::size_t i = 0; i < entries.size(); ++i) {
-    for (std::size_t j = 0; j < i; ++j) {
-      if (entries[j].name != entries[i].name) continue;
-      result.diagnostics.push_back(MakeWarning(entries[i].value.origin,
-                                               Quoted(entries[i].name) + " is set twice in this file; the later value wins",
-                                               "first set at line " + std::to_string(entries[j].value.origin.line)));
-      break;
-    }
+  std::unordered_map<std::string_view, const ValuesEntry*> first_set;
+  for (const ValuesEntry& entry : entries) {
+    auto [it, inserted] = first_set.emplace(entry.name, &entry);
+    if (inserted) continue;
+    result.diagnostics.push_back(MakeWarning(entry.value.origin,
+                                             Quoted(entry.name) + " is set twice in this file; the later value wins",
+                                             "first set at line " + std::to_string(it->second->value.origin.line)));
   }
   std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
     return a.location.line < b.location.line;
@@ -349,6 +349,8 @@ class Collector {
   Collector(const Manifest& manifest, Result<ValueSet>* result)
       : manifest_(manifest), values_(result->value.emplace()), diagnostics_(result->diagnostics) {
     implicit_ = manifest.mode == DeclarationMode::kEnvironment;
+    // The environment has hundreds of entries; look names up by hash, not by scan.
+    for (const Variable& variable : manifest.variables) declared_.emplace(variable.name, &variable);
   }
 
   void Run(const ValueInputs& inputs) {
@@ -365,14 +367,12 @@ class Collector {
 
  private:
   const Variable* Declared(std::string_view name) {
-    if (const Variable* variable = manifest_.Find(name)) return variable;
+    if (auto it = declared_.find(name); it != declared_.end()) return it->second;
     if (!implicit_ || !detail::IsIdentifier(name)) return nullptr;
-    auto it = std::find_if(implicit_variables_.begin(), implicit_variables_.end(),
-                           [name](const Variable& v) { return v.name == name; });
-    if (it != implicit_variables_.end()) return &*it;
     Variable variable;
     variable.name = std::string(name);
     implicit_variables_.push_back(std::move(variable));
+    declared_.emplace(implicit_variables_.back().name, &implicit_variables_.back());
     return &implicit_variables_.back();
   }
 
@@ -483,6 +483,8 @@ class Collector {
   // pointers handed out by Declared() stay valid as more names arrive.
   std::deque<Variable> implicit_variables_;
   std::vector<std::string> structured_error_;
+  // Keys view the names owned by the manifest or by implicit_variables_.
+  std::unordered_map<std::string_view, const Variable*> declared_;
 };
 
 }  // namespace
