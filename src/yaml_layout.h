@@ -1,0 +1,155 @@
+// The block layout of one YAML document: where every block-structure node of a
+// document starts and ends in the source bytes, so that edits can splice bytes
+// instead of re-emitting the document (SPEC Rule 4, byte preservation).
+//
+// Approach: a small recursive scanner over the text that understands only what
+// it must to find extents: block mappings (implicit single-line keys), block
+// sequences (including compact `key:\n- item` sequences), block scalars, quoted
+// and multi-line plain scalars, flow collections (kept as opaque spans),
+// aliases, anchors and tags, comments and document markers. It records byte
+// offsets, the way rapidyaml does, and copies nothing but decoded keys.
+//
+// The scanner is not trusted on its own: the same document is parsed by
+// yaml-cpp, and the two trees must agree node by node (kinds, keys in order,
+// sequence lengths). Each layout node then carries its yaml-cpp node, which is
+// where scalar values come from (for `[name=app]` selectors and document
+// matches). A disagreement, or a construct the scanner does not handle
+// (explicit `?` keys, multi-line or flow keys, tabs as indentation), is
+// reported as an error instead of risking a wrong edit.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+namespace safesubst::detail {
+
+/// One document of a stream. `[begin, end)` is the whole piece: directives,
+/// leading comments, its `---` line, its body and a closing `...` line.
+struct DocumentSpan {
+  std::size_t begin = 0;
+  std::size_t end = 0;
+  /// The piece holds some content besides comments, markers and directives.
+  bool has_content = false;
+};
+
+/// Splits a YAML stream into its documents. The pieces cover the stream
+/// without gaps, in order, so that joining them gives the stream back.
+std::vector<DocumentSpan> SplitDocuments(std::string_view stream);
+
+enum class LayoutKind : std::uint8_t {
+  kEmpty,        ///< no content at all (`key:` with nothing after it)
+  kScalar,       ///< a plain or quoted scalar, possibly multi-line; or properties alone
+  kBlockScalar,  ///< `|` or `>` with its content lines
+  kAlias,        ///< `*name`
+  kFlowMap,      ///< `{...}`, kept as one opaque span
+  kFlowSeq,      ///< `[...]`, kept as one opaque span
+  kBlockMap,
+  kBlockSeq,
+};
+
+/// How a node hangs in its parent.
+enum class SlotKind : std::uint8_t {
+  kRoot,      ///< the document's root node
+  kMapValue,  ///< after `key:`
+  kSeqItem,   ///< after `-`
+};
+
+inline constexpr std::uint32_t kNoNode = 0xffffffffu;
+
+struct LayoutNode {
+  LayoutKind kind = LayoutKind::kEmpty;
+  SlotKind slot_kind = SlotKind::kRoot;
+  std::uint32_t parent = kNoNode;
+  std::size_t begin = 0;    ///< first byte, properties (`&anchor`, `!tag`) included
+  std::size_t content = 0;  ///< first byte after the properties
+  std::size_t end = 0;      ///< one past the last content byte; `== begin` for kEmpty
+  /// 0-based column of `content`; for a block mapping the column of its keys,
+  /// for a block sequence the column of its dashes.
+  std::uint32_t column = 0;
+  /// kMapValue: the first byte of the key; kSeqItem: the dash; kRoot: the body start.
+  std::size_t entry = 0;
+  /// kMapValue: just after the `:`; kSeqItem: just after the `-`; kRoot: the body start.
+  std::size_t slot = 0;
+  std::string key;  ///< kMapValue: the decoded key
+  std::vector<std::uint32_t> children;  ///< kBlockMap values / kBlockSeq items, in order
+  YAML::Node yaml;  ///< the same node, as yaml-cpp parsed it
+};
+
+/// Why a document could not be laid out.
+struct LayoutError {
+  std::size_t offset = 0;  ///< in the document text
+  std::string message;
+};
+
+/// The layout of one document (one piece of SplitDocuments; the text may also
+/// be a whole single-document stream).
+class Layout {
+ public:
+  /// Scans `text`, which must outlive the layout. Returns false and fills
+  /// `error` when the text is not valid YAML, holds more than one document, or
+  /// uses a construct the scanner does not handle.
+  bool Scan(std::string_view text, LayoutError* error);
+
+  std::string_view text() const { return text_; }
+  const LayoutNode& node(std::uint32_t index) const { return nodes_[index]; }
+  const LayoutNode& root() const { return nodes_[0]; }
+  std::uint32_t size() const { return static_cast<std::uint32_t>(nodes_.size()); }
+  /// The line break the document uses: "\r\n" when its first line ends so.
+  const std::string& eol() const { return eol_; }
+  /// The document has no content (empty, or only comments).
+  bool empty() const { return nodes_.empty() || nodes_[0].kind == LayoutKind::kEmpty; }
+
+  // Line geometry, all in offsets of text().
+  std::size_t LineStart(std::size_t offset) const;
+  /// End of the line holding `offset`, before its `\r\n` or `\n`.
+  std::size_t LineEnd(std::size_t offset) const;
+  /// Start of the next line, or the text size on the last line.
+  std::size_t NextLineStart(std::size_t offset) const;
+  std::uint32_t Column(std::size_t offset) const;
+  /// Only spaces stand between the start of the line and `offset`.
+  bool AtLineStart(std::size_t offset) const;
+
+  /// The end of the last line that holds content of `index` (before its line
+  /// break); a comment on that line is included.
+  std::size_t LastLineEnd(std::uint32_t index) const;
+  /// LastLineEnd, extended over the comment lines right after it (no blank
+  /// line between) that are indented deeper than the node's parent collection:
+  /// they belong to this entry.
+  std::size_t ExtentEnd(std::uint32_t index) const;
+  /// Where the entry or item `index` starts, counting the full-line comments
+  /// directly above it at its own indentation; `entry` when the entry does not
+  /// start its line (the first key of `- key: v`).
+  std::size_t ExtentStart(std::uint32_t index) const;
+  /// True when `begin` and `end` of the node lie on one line.
+  bool SingleLine(std::uint32_t index) const;
+  /// The column of the key or dash of `index` (its parent's column), -1 for the root.
+  int ParentColumn(std::uint32_t index) const;
+  /// The YAML core meaning of the node: a mapping (block or flow), a sequence, or null.
+  bool IsMapping(std::uint32_t index) const;
+  bool IsSequence(std::uint32_t index) const;
+  bool IsNull(std::uint32_t index) const;
+  /// A flow collection with no items: `{}` or `[]`.
+  bool IsEmptyFlow(std::uint32_t index) const;
+  /// Finds the value of `key` in block mapping `map`, or kNoNode.
+  std::uint32_t FindKey(std::uint32_t map, std::string_view key) const;
+  /// A human name for the node kind ("a mapping", "a sequence", "a scalar", ...).
+  std::string KindName(std::uint32_t index) const;
+
+ private:
+  friend class LayoutScanner;
+  std::string_view text_;
+  std::vector<LayoutNode> nodes_;
+  std::vector<std::size_t> line_starts_;
+  std::string eol_ = "\n";
+};
+
+/// Decodes a single-line key as written (plain, '...' or "..."), without properties.
+/// Returns false when it cannot (the caller then trusts yaml-cpp's reading).
+bool DecodeKeyText(std::string_view raw, std::string* out);
+
+}  // namespace safesubst::detail
