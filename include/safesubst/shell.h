@@ -1,6 +1,27 @@
 // Shell-aware encoding for script contexts (SPEC Rule 3, shell part): the POSIX
 // sh quoting state at each placeholder, and how a value is written in it so
 // that it can neither break the script nor inject a command.
+//
+// Usage, for one shell script (the DECODED scalar text, placeholders still in it):
+//
+//   std::vector<std::size_t> dollars = ...;  // offset of the `$` of each placeholder, ascending
+//   std::vector<ShellContext> contexts = ShellContextsAt(script, dollars);
+//   for (i...) {
+//     std::string encoded;
+//     std::string error = AppendShellEncoded(contexts[i], value_i, variable_i.shell, &encoded);
+//     if (!error.empty()) report(error);   // never contains the value
+//     else splice `encoded` in place of placeholder i, then YAML-encode the whole scalar
+//   }
+//
+// All placeholders of one script are looked up with ONE call: the lexer reads
+// the template, never a partly substituted text, so a value can never change
+// the state seen at a later placeholder. `DescribeShellContext` gives the text
+// for `--explain`.
+//
+// The lexer follows POSIX sh (as dash, bash, busybox ash and zsh read it) and
+// knows a few bash-isms: `$'...'`, `$"..."`, `${x/a/b}`, `((...))`, `$[...]`.
+// Encoding is for `sh -c` scripts run non-interactively: `!` history expansion
+// does not happen there, so `!` is an ordinary character inside quotes.
 #pragma once
 
 #include <cstddef>
@@ -9,44 +30,103 @@
 #include <string_view>
 #include <vector>
 
+#include "safesubst/diagnostic.h"
 #include "safesubst/manifest.h"
 
 namespace safesubst {
 
 enum class ShellState : std::uint8_t {
-  kUnquoted,         ///< in an unquoted word (also inside $(...) / backticks)
-  kSingleQuoted,     ///< inside '...'
-  kDoubleQuoted,     ///< inside "..."
-  kComment,          ///< after a `#` at the start of a word
-  kHeredocLiteral,   ///< body of a here-document with a quoted delimiter
-  kHeredocExpanding, ///< body of a here-document with an unquoted delimiter
+  kUnquoted,           ///< in an unquoted word (also inside $(...) / backticks)
+  kSingleQuoted,       ///< inside '...'
+  kDoubleQuoted,       ///< inside "..." (also `$"..."`, and the word of `"${x:-word}"`)
+  kComment,            ///< after a `#` at the start of a word
+  kHeredocLiteral,     ///< body of a here-document with a quoted delimiter
+  kHeredocExpanding,   ///< body of a here-document with an unquoted delimiter
+  kArithmetic,         ///< inside $((...)), $[...] or ((...))
+  kDollarSingleQuoted, ///< inside bash's $'...' (dash reads it as `$` and '...')
 };
 
-/// The quoting state at one position of a script.
+/// Which part of a `${...}` parameter expansion a position is in.
+enum class ParameterWord : std::uint8_t {
+  kNone,     ///< not directly inside `${...}`
+  kValue,    ///< the word of `${x:-word}` `${x=word}` `${x+word}` `${x?word}`, bash's `${x/p/word}`
+  kPattern,  ///< the pattern of `${x#p}` `${x%p}` `${x/p/...}`, or bash's `${x:1:2}` `${x^p}`
+};
+
+/// The quoting state at one position of a script, and what else the encoder
+/// needs to know there.
 struct ShellContext {
   ShellState state = ShellState::kUnquoted;
   /// Nesting depth of command substitutions ($(...) and backticks) around the position.
   std::uint8_t substitution_depth = 0;
   /// The innermost substitution is a backtick one (backslashes are special there).
   bool in_backticks = false;
-  bool in_case_pattern = false;  ///< unquoted word in a `case` pattern list
+  bool in_case_pattern = false;  ///< in a `case` pattern (before its `)`)
+  /// Every backtick substitution around the position, outermost first; true
+  /// when that substitution stands inside double quotes. Each one is a layer of
+  /// backslash processing the encoder must add (`\\` `\`` `\$`, and `\"` in
+  /// double quotes).
+  std::vector<bool> backtick_layers;
+  ParameterWord parameter_word = ParameterWord::kNone;
+  /// kUnquoted only: the placeholder begins a word (a value's leading `#` would
+  /// start a comment, a leading `=` is zsh's `=cmd`).
+  bool word_start = false;
+  /// kUnquoted only: the placeholder is the whole word (an empty value would remove it).
+  bool whole_word = false;
+  /// kUnquoted only: the word is a command name (a value `if` or `a=b` changes its meaning).
+  bool command_word = false;
+  /// Somewhere inside a here-document body: directly (the two kHeredoc states)
+  /// or nested in a `$(...)`, `${...}` or backticks there. A value line equal
+  /// to the delimiter would end the body early.
+  bool inside_heredoc = false;
+  /// kHeredoc states: the delimiter (quotes removed), whether it is `<<-`
+  /// (leading tabs stripped), and the text of the body line before and after
+  /// the placeholder (the placeholder form itself excluded).
+  std::string heredoc_delimiter;
+  bool heredoc_strip_tabs = false;
+  std::string line_before;
+  std::string line_after;
+  /// Non-empty when no value can be written at this position at all (for
+  /// example right after a backslash, or in a here-document delimiter); says why.
+  std::string unsupported;
 };
 
 /// Lexes `script` (the decoded script text) once and returns the context at
-/// each offset of `offsets`, which must be ascending.
+/// each offset of `offsets`, which must be ascending. An offset should be the
+/// `$` of a placeholder (`$NAME`, `${NAME}`, `${NAME:-x}`): the lexer reads the
+/// form there to know what follows it. With `problems`, malformed syntax
+/// (an unterminated quote, `$(`, `${` or here-document) is reported as warnings
+/// whose offsets are into `script`.
 std::vector<ShellContext> ShellContextsAt(std::string_view script,
-                                          const std::vector<std::size_t>& offsets);
+                                          const std::vector<std::size_t>& offsets,
+                                          Diagnostics* problems = nullptr);
 
 /// Appends `value` encoded for `context`. Returns an empty string on success,
 /// otherwise a message (not containing the value) saying why it cannot be
 /// written there; then nothing is appended.
+///
+/// kSafe: in "..." the value's `\ " $ \`` are backslash-escaped; in '...' a `'`
+/// becomes `'\''`; in an unquoted word (and a case pattern, a `${x-word}`
+/// outside quotes) only "ordinary" values are accepted (no blank, control
+/// character, `; & | < > ( ) $ \` " ' * ? [ ] { } ! ~`, no leading `#` or `=`
+/// at a word start, no empty whole word, no reserved word or assignment as a
+/// command name); a here-document body gets `\ $ \`` escaped when its
+/// delimiter is unquoted, and a value line that would end the here-document is
+/// an error; a comment takes anything but a newline; arithmetic takes only a
+/// decimal integer. Backtick layers are added last. A NUL byte is always an error.
+/// kRaw: written as is everywhere (only NUL is refused).
 std::string AppendShellEncoded(const ShellContext& context, std::string_view value, ShellMode mode,
                                std::string* out);
 
 std::string_view ShellStateName(ShellState state);
 
+/// A one-line description of `context` for `--explain`, e.g.
+/// "double-quoted, inside $(...), in a case pattern".
+std::string DescribeShellContext(const ShellContext& context);
+
 /// True when `text` is a shell script by SPEC Rule 3's cheap tests: its first
-/// line is a `#!` naming sh, bash, dash, ash or zsh.
+/// line is a `#!` naming sh, bash, dash, ash or zsh (directly, as in
+/// `#!/bin/sh -e`, or through `env`, as in `#!/usr/bin/env bash`).
 bool HasShellShebang(std::string_view text);
 
 }  // namespace safesubst

@@ -1,0 +1,91 @@
+// Names and descriptions of shell states, and the `#!` test. The lexer is in
+// shell_lexer.cc, the encoder in shell_encoding.cc.
+#include "safesubst/shell.h"
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+namespace safesubst {
+
+std::string_view ShellStateName(ShellState state) {
+  switch (state) {
+    case ShellState::kUnquoted: return "unquoted";
+    case ShellState::kSingleQuoted: return "single-quoted";
+    case ShellState::kDoubleQuoted: return "double-quoted";
+    case ShellState::kComment: return "comment";
+    case ShellState::kHeredocLiteral: return "here-document (quoted delimiter)";
+    case ShellState::kHeredocExpanding: return "here-document";
+    case ShellState::kArithmetic: return "arithmetic";
+    case ShellState::kDollarSingleQuoted: return "$'...'";
+  }
+  return "unknown";
+}
+
+std::string DescribeShellContext(const ShellContext& context) {
+  std::string text(ShellStateName(context.state));
+  if (context.parameter_word == ParameterWord::kValue) text += ", in the word of ${...}";
+  if (context.parameter_word == ParameterWord::kPattern) text += ", in a ${...} pattern";
+  if (context.state == ShellState::kUnquoted && context.command_word) text += ", command name";
+  if (context.in_case_pattern) text += ", in a case pattern";
+  std::size_t backticks = context.backtick_layers.size();
+  std::size_t parens = context.substitution_depth >= backticks ? context.substitution_depth - backticks : 0;
+  if (parens == 1) text += ", inside $(...)";
+  if (parens > 1) text += ", inside " + std::to_string(parens) + " levels of $(...)";
+  if (backticks == 1) text += ", inside backticks";
+  if (backticks > 1) text += ", inside " + std::to_string(backticks) + " levels of backticks";
+  if (!context.unsupported.empty()) text += " (no value can go here: " + context.unsupported + ")";
+  return text;
+}
+
+namespace {
+
+constexpr std::array<std::string_view, 5> kShellNames = {"sh", "bash", "dash", "ash", "zsh"};
+
+bool IsShellName(std::string_view program) {
+  std::size_t slash = program.rfind('/');
+  if (slash != std::string_view::npos) program.remove_prefix(slash + 1);
+  return std::find(kShellNames.begin(), kShellNames.end(), program) != kShellNames.end();
+}
+
+std::string_view Basename(std::string_view path) {
+  std::size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+// Splits a `#!` line into blank-separated words.
+std::vector<std::string_view> Words(std::string_view line) {
+  std::vector<std::string_view> words;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    std::size_t start = i;
+    while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
+    if (i > start) words.push_back(line.substr(start, i - start));
+  }
+  return words;
+}
+
+}  // namespace
+
+bool HasShellShebang(std::string_view text) {
+  if (text.substr(0, 2) != "#!") return false;
+  std::size_t end = std::min(text.find('\n'), text.size());
+  std::string_view line = text.substr(2, end - 2);
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  std::vector<std::string_view> words = Words(line);
+  if (words.empty()) return false;
+  if (IsShellName(words[0])) return true;
+  // `#!/usr/bin/env bash`, `#!/usr/bin/env -S bash -e`, `#!/bin/busybox sh`:
+  // the program is the first word after the launcher's own options.
+  std::string_view launcher = Basename(words[0]);
+  if (launcher != "env" && launcher != "busybox") return false;
+  for (std::size_t i = 1; i < words.size(); ++i) {
+    if (words[i].front() == '-') continue;
+    if (launcher == "env" && words[i].find('=') != std::string_view::npos) continue;  // env NAME=value
+    return IsShellName(words[i]);
+  }
+  return false;
+}
+
+}  // namespace safesubst

@@ -1,0 +1,336 @@
+// AppendShellEncoded: writes a value so that the shell reads it back as
+// exactly that value, in the quoting state the lexer found at the placeholder,
+// or refuses with a reason. Every message describes characters by name and
+// never quotes the value, which may be sensitive.
+//
+// Why each unquoted-word character is refused (values are literal script
+// text there, so IFS and field splitting of expansions do not matter; the
+// shell's tokenizer, glob and expansions do):
+//   blank, newline    end the word: the value becomes several arguments
+//   other controls    invisible; CR and friends confuse logs and some shells
+//   ; & |             end the command and start another one
+//   < >               add a redirection (create or overwrite a file)
+//   ( )               subshell or syntax error
+//   $ `               parameter expansion, command substitution
+//   \ " '             change the quoting of the rest of the script
+//   * ? [ ]           pathname expansion (glob)
+//   { }               brace expansion in bash, ksh and zsh (`{a,b}`, `{1..9}`),
+//                     and reserved words in command position everywhere
+//   !                 the `!` reserved word; history expansion in interactive
+//                     bash and zsh; `!(...)` with extglob
+//   ~                 tilde expansion at a word start and after `=`/`:` in assignments
+//   leading #         starts a comment (only at a word start: `a#b` is one word)
+//   leading =         zsh's `=cmd` expands to the path of cmd
+// Accepted: letters, digits, non-ASCII bytes, and `% + , - . / : = @ ^ _`.
+// `^` was a pipe in the pre-POSIX Bourne shell and is a glob operator in zsh
+// with EXTENDED_GLOB; neither applies to `sh -c` on a current system.
+// Option injection (a value `-n` or `--help` where a command takes options)
+// is not a quoting problem and is not detected here.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "safesubst/shell.h"
+
+namespace safesubst {
+namespace {
+
+constexpr std::string_view kQuoteAdvice =
+    "; put the placeholder inside double quotes, or declare the variable `shell: raw` if the value is "
+    "meant to be shell code";
+
+bool IsControl(unsigned char c) { return c < 0x20 || c == 0x7f; }
+
+// The reason the byte `c` cannot stand in an unquoted word, or empty.
+std::string_view UnquotedProblem(char c) {
+  switch (c) {
+    case ' ':
+    case '\t':
+    case '\n':
+      return "whitespace (a space, tab or line break), which would split the word into several arguments";
+    case ';':
+    case '&':
+    case '|':
+      return "a semicolon, ampersand or vertical bar, which would end the command and start another one";
+    case '<':
+    case '>': return "an angle bracket, which would add a redirection";
+    case '(':
+    case ')': return "a parenthesis, which would start a subshell or end the construct around it";
+    case '$':
+    case '`': return "a dollar sign or backquote, which would start an expansion or a command substitution";
+    case '\\':
+    case '"':
+    case '\'': return "a quote or backslash, which would change the quoting of the rest of the script";
+    case '*':
+    case '?':
+    case '[':
+    case ']':
+      return "a glob character (asterisk, question mark or square bracket), which would expand to file names";
+    case '{':
+    case '}': return "a curly brace, which bash and zsh use for brace expansion";
+    case '!': return "an exclamation mark, which negates a command and is history expansion in interactive shells";
+    case '~': return "a tilde, which would expand to a home directory";
+    default: break;
+  }
+  if (IsControl(static_cast<unsigned char>(c))) return "a control character";
+  return {};
+}
+
+bool IsAssignmentPrefix(std::string_view value) {
+  std::size_t i = 0;
+  auto name_start = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; };
+  auto name_char = [&](char c) { return name_start(c) || (c >= '0' && c <= '9'); };
+  if (value.empty() || !name_start(value[0])) return false;
+  while (i < value.size() && name_char(value[i])) ++i;
+  if (i < value.size() && value[i] == '+') ++i;
+  return i < value.size() && value[i] == '=';
+}
+
+bool IsReservedWord(std::string_view word) {
+  for (std::string_view reserved : {"if", "then", "else", "elif", "fi", "do", "done", "case", "esac", "while",
+                                    "until", "for", "in", "function", "select", "time", "coproc"}) {
+    if (word == reserved) return true;
+  }
+  return false;
+}
+
+// An unquoted word, a case pattern, an unquoted `${x-word}`, or any pattern
+// of `${x#pattern}`: only values that the shell takes literally.
+std::string CheckOrdinaryWord(const ShellContext& context, std::string_view value) {
+  std::string where = context.parameter_word == ParameterWord::kPattern ? "in the pattern of a ${...} expansion"
+                      : context.in_case_pattern                        ? "in an unquoted case pattern"
+                                                                       : "in an unquoted shell word";
+  if (value.empty() && context.whole_word) {
+    return where + ", an empty value would remove the whole word (the command would get one argument less)" +
+           std::string(kQuoteAdvice);
+  }
+  for (char c : value) {
+    std::string_view problem = UnquotedProblem(c);
+    if (!problem.empty()) return where + ", the value contains " + std::string(problem) + std::string(kQuoteAdvice);
+  }
+  if (context.word_start && !value.empty() && value[0] == '#') {
+    return where + ", a value starting with a number sign would begin a comment" + std::string(kQuoteAdvice);
+  }
+  if (context.word_start && !value.empty() && value[0] == '=') {
+    return where + ", a value starting with an equals sign is expanded by zsh as =command" +
+           std::string(kQuoteAdvice);
+  }
+  if (context.command_word && IsAssignmentPrefix(value)) {
+    return "as a command name, a value of the form NAME=... would become a variable assignment" +
+           std::string(kQuoteAdvice);
+  }
+  if ((context.command_word || context.in_case_pattern) && context.whole_word && IsReservedWord(value)) {
+    return where + ", the value is a shell reserved word, which would change the syntax of the script" +
+           std::string(kQuoteAdvice);
+  }
+  return {};
+}
+
+std::string EncodeDoubleQuoted(const ShellContext& context, std::string_view value, std::string* out) {
+  bool parameter_value = context.parameter_word == ParameterWord::kValue;
+  for (char c : value) {
+    if (parameter_value && c == '\'') {
+      // dash reads a `'` in "${x:-...}" literally, bash looks for its closing quote.
+      return "in the word of a double-quoted ${...} expansion, a value with a single quote is read "
+             "differently by dash and bash; move the placeholder out of the ${...}";
+    }
+    if (c == '\\' || c == '"' || c == '$' || c == '`' || (parameter_value && c == '}')) *out += '\\';
+    *out += c;
+  }
+  return {};
+}
+
+void EncodeSingleQuoted(std::string_view value, std::string* out) {
+  for (char c : value) {
+    if (c == '\'') {
+      *out += "'\\''";  // close the quote, an escaped quote, reopen
+    } else {
+      *out += c;
+    }
+  }
+}
+
+std::string EncodeArithmetic(std::string_view value, std::string* out) {
+  std::string_view digits = value.substr(!value.empty() && value[0] == '-' ? 1 : 0);
+  bool ok = !digits.empty() && digits.size() <= 18 && (digits == "0" || digits[0] != '0') &&
+            digits.find_first_not_of("0123456789") == std::string_view::npos && value != "-0";
+  if (!ok) {
+    return "in an arithmetic expansion only a decimal integer is accepted (optional minus sign, no leading "
+           "zero, at most 18 digits): anything else would be evaluated as an expression";
+  }
+  *out += value;
+  return {};
+}
+
+std::string EncodeForState(const ShellContext& context, std::string_view value, std::string* out) {
+  if (context.parameter_word == ParameterWord::kPattern) {
+    std::string error = CheckOrdinaryWord(context, value);
+    if (error.empty()) *out += value;
+    return error;
+  }
+  switch (context.state) {
+    case ShellState::kDoubleQuoted: return EncodeDoubleQuoted(context, value, out);
+    case ShellState::kSingleQuoted: EncodeSingleQuoted(value, out); return {};
+    case ShellState::kDollarSingleQuoted:
+      if (value.find_first_of("\\'") != std::string_view::npos) {
+        return "inside $'...' (a bash extension that dash reads as a dollar sign and a single-quoted string), a "
+               "value with a backslash or single quote cannot be written the same way for both; use '...' or "
+               "\"...\" around the placeholder";
+      }
+      *out += value;
+      return {};
+    case ShellState::kUnquoted: {
+      std::string error = CheckOrdinaryWord(context, value);
+      if (error.empty()) *out += value;
+      return error;
+    }
+    case ShellState::kComment:
+      if (value.find('\n') != std::string_view::npos) {
+        return "in a shell comment, a line break in the value would end the comment and run the rest as commands";
+      }
+      *out += value;
+      return {};
+    case ShellState::kHeredocLiteral: *out += value; return {};
+    case ShellState::kHeredocExpanding:
+      for (char c : value) {
+        if (c == '\\' || c == '$' || c == '`') *out += '\\';
+        *out += c;
+      }
+      return {};
+    case ShellState::kArithmetic: return EncodeArithmetic(value, out);
+  }
+  return "unknown shell state";
+}
+
+// ---- here-document lines ------------------------------------------------
+
+// A line of template text with its other placeholders as wildcards: the
+// template may hold several placeholders on one body line, whose values are
+// not known here.
+struct Piece {
+  bool wildcard = false;
+  std::string text;
+};
+
+void AppendPieces(std::string_view text, std::vector<Piece>* pieces) {
+  auto literal = [&](char c) {
+    if (pieces->empty() || pieces->back().wildcard) pieces->push_back(Piece{});
+    pieces->back().text += c;
+  };
+  auto name_start = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; };
+  auto name_char = [&](char c) { return name_start(c) || (c >= '0' && c <= '9'); };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    bool braced = text[i] == '$' && i + 1 < text.size() && text[i + 1] == '{';
+    bool bare = text[i] == '$' && i + 1 < text.size() && name_start(text[i + 1]);
+    if (!braced && !bare) {
+      literal(text[i]);
+      continue;
+    }
+    if (braced) {
+      std::size_t close = text.find('}', i);
+      i = close == std::string_view::npos ? text.size() : close;
+    } else {
+      ++i;
+      while (i + 1 < text.size() && name_char(text[i + 1])) ++i;
+    }
+    if (pieces->empty() || !pieces->back().wildcard) pieces->push_back(Piece{true, {}});
+  }
+}
+
+// True when some text for the wildcards makes `pieces` equal to `target`.
+bool CanMatch(const std::vector<Piece>& pieces, std::string_view target) {
+  std::vector<bool> reachable(target.size() + 1, false);
+  reachable[0] = true;
+  for (const Piece& piece : pieces) {
+    std::vector<bool> next(target.size() + 1, false);
+    for (std::size_t at = 0; at <= target.size(); ++at) {
+      if (!reachable[at]) continue;
+      if (piece.wildcard) {
+        for (std::size_t end = at; end <= target.size(); ++end) next[end] = true;
+        break;
+      }
+      if (target.substr(at, piece.text.size()) == piece.text) next[at + piece.text.size()] = true;
+    }
+    reachable = std::move(next);
+  }
+  return reachable[target.size()];
+}
+
+bool AllTabs(std::string_view text) { return text.find_first_not_of('\t') == std::string_view::npos; }
+
+// `encoded` is the value as it will stand in the body. Refuses a value that
+// would put a line equal to the delimiter into the body, or lose leading tabs to `<<-`.
+std::string CheckHeredocLines(const ShellContext& context, std::string_view encoded) {
+  bool direct = context.state == ShellState::kHeredocLiteral || context.state == ShellState::kHeredocExpanding;
+  if (!direct) {
+    if (encoded.find('\n') == std::string_view::npos) return {};
+    return "inside a construct within a here-document body, a multi-line value could end the here-document "
+           "early; put the placeholder directly in the body or use a single-line value";
+  }
+  std::vector<std::string_view> lines;
+  for (std::size_t start = 0;;) {
+    std::size_t end = encoded.find('\n', start);
+    lines.push_back(encoded.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
+    if (end == std::string_view::npos) break;
+    start = end + 1;
+  }
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    bool first = i == 0;
+    bool last = i + 1 == lines.size();
+    bool at_line_start = !first || AllTabs(context.line_before);
+    if (context.heredoc_strip_tabs && at_line_start && !lines[i].empty() && lines[i][0] == '\t') {
+      return "in a <<- here-document, a value line starting with a tab would lose the tab (the shell strips "
+             "leading tabs there)";
+    }
+    std::vector<Piece> pieces;
+    if (first) AppendPieces(context.line_before, &pieces);
+    if (pieces.empty() || pieces.back().wildcard) pieces.push_back(Piece{});
+    pieces.back().text += lines[i];
+    if (last) AppendPieces(context.line_after, &pieces);
+    if (context.heredoc_strip_tabs && !pieces.empty() && !pieces.front().wildcard) {
+      std::string& head = pieces.front().text;
+      head.erase(0, std::min(head.find_first_not_of('\t'), head.size()));
+    }
+    if (CanMatch(pieces, context.heredoc_delimiter)) {
+      return "in a here-document body, the value would make a line equal to the here-document's delimiter, "
+             "which would end it early and run the rest as commands";
+    }
+  }
+  return {};
+}
+
+void AddBacktickLayer(bool in_double_quotes, std::string* text) {
+  std::string escaped;
+  escaped.reserve(text->size() + text->size() / 8);
+  for (char c : *text) {
+    if (c == '\\' || c == '`' || c == '$' || (in_double_quotes && c == '"')) escaped += '\\';
+    escaped += c;
+  }
+  *text = std::move(escaped);
+}
+
+}  // namespace
+
+std::string AppendShellEncoded(const ShellContext& context, std::string_view value, ShellMode mode,
+                               std::string* out) {
+  if (value.find('\0') != std::string_view::npos) {
+    return "the value contains a NUL byte, which no shell script can hold";
+  }
+  if (mode == ShellMode::kRaw) {
+    out->append(value);
+    return {};
+  }
+  if (!context.unsupported.empty()) return "no value can be written at this place of the script: " + context.unsupported;
+  std::string encoded;
+  std::string error = EncodeForState(context, value, &encoded);
+  if (error.empty() && context.inside_heredoc) error = CheckHeredocLines(context, encoded);
+  if (!error.empty()) return error;
+  // Innermost backticks first: the outermost shell removes the outermost layer.
+  for (auto layer = context.backtick_layers.rbegin(); layer != context.backtick_layers.rend(); ++layer) {
+    AddBacktickLayer(*layer, &encoded);
+  }
+  out->append(encoded);
+  return {};
+}
+
+}  // namespace safesubst

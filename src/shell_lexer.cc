@@ -1,0 +1,925 @@
+// The shell lexer behind ShellContextsAt: one forward pass over a POSIX sh
+// script that knows, at every byte, the quoting state a placeholder there
+// would be in.
+//
+// It is a recursive-descent reader over the *template* text. Each construct
+// (a quoted string, `${...}`, `$(...)`, a comment, a here-document body)
+// pushes a Frame while it is being read; the context at a position is built
+// from the frame stack. Backtick substitutions are special: their text is
+// first un-escaped (`\\` `\`` `\$`, and `\"` inside double quotes), exactly as
+// the shell does, and the result is read by a child Lexer; offsets are mapped
+// back so that contexts and problems still point into the caller's script.
+//
+// The lexer never fails: malformed input (an unterminated quote, `$(`, `${`,
+// here-document) is reported as a problem and lexing continues to the end.
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "safesubst/references.h"
+#include "safesubst/shell.h"
+
+namespace safesubst {
+namespace {
+
+// Nesting deeper than this is refused rather than risking the stack on a
+// hostile template; real scripts nest a handful of levels.
+constexpr std::size_t kMaxNesting = 100;
+
+bool IsBlank(char c) { return c == ' ' || c == '\t'; }
+bool IsOperatorChar(char c) {
+  return c == ';' || c == '&' || c == '|' || c == '<' || c == '>' || c == '(' || c == ')';
+}
+// A character that ends an unquoted word.
+bool EndsWord(char c) { return IsBlank(c) || c == '\n' || IsOperatorChar(c); }
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+bool IsSpecialParameter(char c) {
+  return c == '@' || c == '*' || c == '#' || c == '?' || c == '-' || c == '$' || c == '!' || IsDigit(c);
+}
+
+struct Heredoc {
+  std::string delimiter;
+  bool quoted = false;      // any quoting in the delimiter word: the body is literal
+  bool strip_tabs = false;  // `<<-`
+};
+
+// Where a `case` command is: `case SUBJECT in PATTERN) BODY ;; ... esac`.
+enum class CaseStep : std::uint8_t { kSubject, kIn, kPattern, kInPattern, kBody };
+
+// The reading state of one command list: the script itself, or the inside of
+// a `$(...)` or of backticks.
+struct CommandList {
+  bool command_start = true;     // the next word is in command position
+  bool redirect_target = false;  // the next word is a redirection's operand
+  bool word_started = false;     // some of the current word has been read
+  bool word_is_command = false;  // the current word is a command name
+  bool in_pattern_word = false;  // the current word is a case pattern
+  int paren_depth = 0;           // open `(` subshells
+  std::vector<CaseStep> cases;   // innermost last
+  std::vector<Heredoc> pending;  // here-documents whose bodies start at the next newline
+};
+
+enum class FrameKind : std::uint8_t {
+  kCommands, kSingle, kDollarSingle, kDouble, kParameter, kArithmetic, kComment, kHeredoc, kDelimiter
+};
+
+struct Frame {
+  FrameKind kind = FrameKind::kCommands;
+  CommandList* commands = nullptr;  // kCommands
+  bool substitution = false;        // kCommands: the inside of `$(...)`
+  bool in_double_quotes = false;    // kParameter: the `${` stands in double quotes (or a here-document)
+  ParameterWord word = ParameterWord::kNone;  // kParameter
+  const Heredoc* heredoc = nullptr;           // kHeredoc
+};
+
+// What surrounds a Lexer's whole text: nothing for the script itself, the
+// enclosing constructs for the inside of a backtick substitution.
+struct Surroundings {
+  std::size_t substitution_depth = 0;
+  std::vector<bool> backtick_layers;
+  bool in_backticks = false;
+  bool inside_heredoc = false;
+  std::size_t nesting = 0;
+};
+
+struct Query {
+  std::size_t offset = 0;  // into the Lexer's text
+  std::size_t index = 0;   // into the result vector
+  std::string unsupported;  // set by a parent Lexer (a placeholder right after an escaping backslash)
+};
+
+// Shared by a Lexer and its children.
+struct Output {
+  std::vector<ShellContext>* contexts = nullptr;
+  std::vector<std::pair<std::size_t, std::string>> problems;  // root offset, message
+  bool too_deep = false;
+};
+
+constexpr std::string_view kAfterBackslash =
+    "the placeholder follows a backslash, which would escape the value's first character";
+
+class Lexer {
+ public:
+  // `to_root` maps an offset of `text` to an offset of the root script (empty: identity).
+  Lexer(std::string_view text, std::vector<Query> queries, Surroundings around,
+        std::vector<std::size_t> to_root, Output* output)
+      : text_(text), limit_(text.size()), queries_(std::move(queries)), around_(std::move(around)),
+        to_root_(std::move(to_root)), output_(output) {}
+
+  void Run() {
+    CommandList top;
+    LexCommands(&top, /*substitution=*/false);
+    if (!top.pending.empty()) Problem(text_.size(), "a here-document has no body (no line follows its <<)");
+    CommandList end;
+    frames_.push_back(Frame{FrameKind::kCommands, &end});
+    pos_ = text_.size();
+    while (next_ < queries_.size()) Record(queries_[next_++], {});
+    frames_.pop_back();
+  }
+
+ private:
+  // ---- positions and queries --------------------------------------------
+  char At(std::size_t i) const { return i < limit_ ? text_[i] : '\0'; }
+  char Peek(std::size_t ahead = 0) const { return At(pos_ + ahead); }
+  bool LooksAt(std::string_view s) const {
+    return pos_ + s.size() <= limit_ && text_.substr(pos_, s.size()) == s;
+  }
+
+  // Records every query at or before the current position.
+  void Visit() {
+    while (next_ < queries_.size() && queries_[next_].offset <= pos_) Record(queries_[next_++], {});
+  }
+
+  // At a backslash that escapes the next character: a placeholder right after
+  // it would lose its first character to the escape.
+  void SkipEscape() {
+    Visit();
+    if (next_ < queries_.size() && queries_[next_].offset == pos_ + 1) Record(queries_[next_++], kAfterBackslash);
+    pos_ = std::min(pos_ + 2, limit_);
+  }
+
+  void Record(const Query& query, std::string_view unsupported) {
+    ShellContext context = MakeContext(query.offset);
+    if (!query.unsupported.empty()) context.unsupported = query.unsupported;
+    if (!unsupported.empty()) context.unsupported = std::string(unsupported);
+    if (output_->too_deep) context.unsupported = "the script nests constructs too deeply to be read safely";
+    (*output_->contexts)[query.index] = std::move(context);
+  }
+
+  void Problem(std::size_t offset, std::string message) {
+    std::size_t root = offset;
+    if (!to_root_.empty()) root = offset < to_root_.size() ? to_root_[offset] : to_root_.back() + 1;
+    output_->problems.emplace_back(root, std::move(message));
+  }
+
+  // The end of the `$NAME` / `${...}` form at `offset` (or `offset` itself).
+  std::size_t PlaceholderEnd(std::size_t offset) const {
+    if (At(offset) != '$') return offset;
+    if (At(offset + 1) == '{') {
+      int depth = 0;
+      for (std::size_t i = offset + 1; i < limit_; ++i) {
+        if (text_[i] == '{') ++depth;
+        if (text_[i] == '}' && --depth == 0) return i + 1;
+      }
+      return limit_;
+    }
+    std::size_t i = offset + 1;
+    if (!IsNameStart(At(i))) return i;
+    while (IsNameChar(At(i))) ++i;
+    return i;
+  }
+
+  ShellContext MakeContext(std::size_t offset) const {
+    ShellContext context;
+    context.backtick_layers = around_.backtick_layers;
+    context.inside_heredoc = around_.inside_heredoc;
+    std::size_t depth = around_.substitution_depth;
+    bool in_backticks = around_.in_backticks;
+    for (const Frame& frame : frames_) {
+      if (frame.kind == FrameKind::kCommands && frame.substitution) {
+        ++depth;
+        in_backticks = false;
+      }
+      if (frame.kind == FrameKind::kHeredoc) context.inside_heredoc = true;
+    }
+    context.substitution_depth = static_cast<std::uint8_t>(std::min<std::size_t>(depth, 255));
+    context.in_backticks = in_backticks;
+    for (auto frame = frames_.rbegin(); frame != frames_.rend(); ++frame) {
+      if (frame->kind == FrameKind::kCommands) {
+        context.in_case_pattern = frame->commands->in_pattern_word;
+        break;
+      }
+    }
+    const Frame& top = frames_.back();
+    switch (top.kind) {
+      case FrameKind::kCommands: {
+        const CommandList& commands = *top.commands;
+        context.state = ShellState::kUnquoted;
+        context.word_start = !commands.word_started;
+        context.command_word = context.word_start && commands.word_is_command;
+        std::size_t end = PlaceholderEnd(offset);
+        context.whole_word = context.word_start && (end >= limit_ || EndsWord(text_[end]));
+        break;
+      }
+      case FrameKind::kSingle: context.state = ShellState::kSingleQuoted; break;
+      case FrameKind::kDollarSingle: context.state = ShellState::kDollarSingleQuoted; break;
+      case FrameKind::kDouble: context.state = ShellState::kDoubleQuoted; break;
+      case FrameKind::kParameter:
+        context.state = top.in_double_quotes ? ShellState::kDoubleQuoted : ShellState::kUnquoted;
+        context.parameter_word = top.word;
+        if (top.word == ParameterWord::kNone) context.unsupported = "inside the name part of a ${...} expansion";
+        break;
+      case FrameKind::kArithmetic: context.state = ShellState::kArithmetic; break;
+      case FrameKind::kComment: context.state = ShellState::kComment; break;
+      case FrameKind::kHeredoc: {
+        context.state = top.heredoc->quoted ? ShellState::kHeredocLiteral : ShellState::kHeredocExpanding;
+        context.heredoc_delimiter = top.heredoc->delimiter;
+        context.heredoc_strip_tabs = top.heredoc->strip_tabs;
+        std::size_t line_start = text_.rfind('\n', offset == 0 ? 0 : offset - 1);
+        line_start = (line_start == std::string_view::npos || offset == 0) ? 0 : line_start + 1;
+        context.line_before = std::string(text_.substr(line_start, offset - line_start));
+        std::size_t end = std::min(PlaceholderEnd(offset), limit_);
+        std::size_t line_end = std::min(text_.find('\n', end), limit_);
+        context.line_after = std::string(text_.substr(end, line_end - end));
+        break;
+      }
+      case FrameKind::kDelimiter:
+        context.state = ShellState::kUnquoted;
+        context.unsupported = "in a here-document delimiter, which decides where the here-document ends";
+        break;
+    }
+    return context;
+  }
+
+  // ---- nesting guard ----------------------------------------------------
+  // Returns false (and stops lexing) when nesting gets too deep.
+  bool Enter() {
+    if (frames_.size() + around_.nesting < kMaxNesting && !output_->too_deep) return true;
+    if (!output_->too_deep) Problem(pos_, "constructs nested too deeply; the rest of the script is not read");
+    output_->too_deep = true;
+    pos_ = text_.size();
+    return false;
+  }
+
+  // ---- command lists ----------------------------------------------------
+  // Reads commands up to the end of the text, or (for `$(`) up to and
+  // including the closing `)`.
+  void LexCommands(CommandList* commands, bool substitution) {
+    if (!Enter()) return;
+    std::size_t open = pos_;
+    frames_.push_back(Frame{FrameKind::kCommands, commands, substitution});
+    bool closed = false;
+    while (pos_ < limit_ && !closed) {
+      char c = Peek();
+      bool continuation = c == '\\' && Peek(1) == '\n';
+      if (!IsBlank(c) && c != '\n' && c != '#' && !IsOperatorChar(c) && !continuation) {
+        LexWord(commands);  // it records its own positions once it knows the word's role
+        continue;
+      }
+      Visit();
+      if (IsBlank(c)) {
+        ++pos_;
+      } else if (continuation) {
+        pos_ += 2;
+      } else if (c == '\n') {
+        ++pos_;
+        if (!commands->pending.empty()) LexHeredocBodies(commands);
+        commands->command_start = true;
+        commands->redirect_target = false;
+      } else if (c == '#') {
+        LexComment();
+      } else if (c == ')') {
+        closed = LexCloseParen(commands, substitution);
+      } else if (c == '(') {
+        LexOpenParen(commands);
+      } else {
+        LexOperator(commands);
+      }
+    }
+    frames_.pop_back();
+    if (substitution && !closed && !output_->too_deep) Problem(open, "unterminated $(...)");
+  }
+
+  // Returns true when the `)` closes the `$(` being read.
+  bool LexCloseParen(CommandList* commands, bool substitution) {
+    ++pos_;
+    if (!commands->cases.empty() && commands->cases.back() == CaseStep::kInPattern) {
+      commands->cases.back() = CaseStep::kBody;
+      commands->command_start = true;
+      return false;
+    }
+    if (commands->paren_depth > 0) {
+      --commands->paren_depth;
+      commands->command_start = false;
+      return false;
+    }
+    if (substitution) return true;
+    Problem(pos_ - 1, "unmatched )");
+    return false;
+  }
+
+  void LexOpenParen(CommandList* commands) {
+    if (!commands->cases.empty() && commands->cases.back() == CaseStep::kPattern) {
+      commands->cases.back() = CaseStep::kInPattern;  // the optional `(` before a pattern
+      ++pos_;
+      return;
+    }
+    if (commands->command_start && Peek(1) == '(') {  // `(( expr ))`, bash/ksh/zsh arithmetic
+      pos_ += 2;
+      LexArithmetic("))");
+      commands->command_start = false;
+      return;
+    }
+    std::size_t after = pos_ + 1;
+    while (IsBlank(At(after))) ++after;
+    if (At(after) == ')') {  // `name ()`: a function definition, its body follows
+      pos_ = after + 1;
+      commands->command_start = true;
+      return;
+    }
+    ++commands->paren_depth;
+    ++pos_;
+    commands->command_start = true;
+  }
+
+  void LexOperator(CommandList* commands) {
+    bool in_case_body = !commands->cases.empty() && commands->cases.back() == CaseStep::kBody;
+    bool in_pattern = !commands->cases.empty() && commands->cases.back() == CaseStep::kInPattern;
+    for (std::string_view end : {";;&", ";;", ";&"}) {
+      if (LooksAt(end)) {
+        pos_ += end.size();
+        if (in_case_body) commands->cases.back() = CaseStep::kPattern;
+        commands->command_start = true;
+        return;
+      }
+    }
+    if (LooksAt("<<-") || (LooksAt("<<") && !LooksAt("<<<"))) {
+      bool strip_tabs = LooksAt("<<-");
+      pos_ += strip_tabs ? 3 : 2;
+      LexHeredocDelimiter(commands, strip_tabs);
+      return;
+    }
+    // Redirections: the next word is a file name (or a here-string), and the
+    // command position is unchanged (`>f cmd` is legal).
+    for (std::string_view redirect : {"<<<", "&>>", ">>", ">&", ">|", "<&", "<>", "&>", "<", ">"}) {
+      if (LooksAt(redirect)) {
+        pos_ += redirect.size();
+        commands->redirect_target = true;
+        return;
+      }
+    }
+    if (in_pattern && Peek() == '|') {  // `a|b)`: the next pattern of the same item
+      ++pos_;
+      return;
+    }
+    for (std::string_view separator : {"&&", "||", "|&", ";", "&", "|"}) {
+      if (LooksAt(separator)) {
+        pos_ += separator.size();
+        commands->command_start = true;
+        commands->redirect_target = false;
+        return;
+      }
+    }
+    ++pos_;  // not reached: every operator character is handled above
+  }
+
+  // ---- words ------------------------------------------------------------
+  enum class WordRole : std::uint8_t { kNormal, kCaseSubject, kCaseIn, kPattern };
+
+  // The next word if it is made of plain characters only, else empty.
+  std::string_view PlainWordAhead() const {
+    std::size_t end = pos_;
+    while (end < limit_ && !EndsWord(text_[end])) {
+      char c = text_[end];
+      if (c == '\\' || c == '\'' || c == '"' || c == '$' || c == '`') return {};
+      ++end;
+    }
+    return text_.substr(pos_, end - pos_);
+  }
+
+  static bool IsAssignment(std::string_view word) {
+    if (word.empty() || !IsNameStart(word[0])) return false;
+    std::size_t i = 1;
+    while (i < word.size() && IsNameChar(word[i])) ++i;
+    if (i < word.size() && word[i] == '[') i = word.find(']', i) == std::string_view::npos ? i : word.find(']', i) + 1;
+    if (i < word.size() && word[i] == '+') ++i;
+    return i < word.size() && word[i] == '=';
+  }
+
+  static bool KeepsCommandPosition(std::string_view word) {
+    for (std::string_view reserved : {"if", "then", "else", "elif", "do", "while", "until", "!", "{", "time"}) {
+      if (word == reserved) return true;
+    }
+    return false;
+  }
+
+  WordRole StartWord(CommandList* commands) {
+    if (commands->cases.empty()) return WordRole::kNormal;
+    switch (commands->cases.back()) {
+      case CaseStep::kSubject: return WordRole::kCaseSubject;
+      case CaseStep::kIn: return WordRole::kCaseIn;
+      case CaseStep::kPattern:
+        commands->cases.back() = CaseStep::kInPattern;
+        return WordRole::kPattern;
+      case CaseStep::kInPattern: return WordRole::kPattern;
+      case CaseStep::kBody: return WordRole::kNormal;
+    }
+    return WordRole::kNormal;
+  }
+
+  void LexWord(CommandList* commands) {
+    if (!commands->cases.empty() && commands->cases.back() == CaseStep::kPattern && PlainWordAhead() == "esac") {
+      pos_ += 4;
+      commands->cases.pop_back();
+      commands->command_start = false;
+      return;
+    }
+    WordRole role = StartWord(commands);
+    commands->in_pattern_word = role == WordRole::kPattern;
+    commands->word_is_command = role == WordRole::kNormal && commands->command_start && !commands->redirect_target;
+    commands->word_started = false;
+    std::size_t start = pos_;
+    bool plain = true;
+    while (pos_ < limit_ && !EndsWord(Peek())) {
+      Visit();
+      char c = Peek();
+      if (c == '\\' && Peek(1) == '\n') {
+        pos_ += 2;
+        continue;
+      }
+      if (c == '\\') {
+        SkipEscape();
+      } else if (c == '\'') {
+        LexSingleQuoted();
+      } else if (c == '"') {
+        ++pos_;
+        LexDoubleQuoted();
+      } else if (c == '$') {
+        LexDollar(/*in_double_quotes=*/false);
+      } else if (c == '`') {
+        LexBacktick(/*in_double_quotes=*/false);
+      } else {
+        ++pos_;
+      }
+      if (c == '\\' || c == '\'' || c == '"' || c == '$' || c == '`') plain = false;
+      commands->word_started = true;
+    }
+    commands->word_started = false;
+    commands->in_pattern_word = false;
+    commands->word_is_command = false;
+    std::string_view word = text_.substr(start, pos_ - start);
+    AfterWord(commands, role, word, plain);
+  }
+
+  void AfterWord(CommandList* commands, WordRole role, std::string_view word, bool plain) {
+    switch (role) {
+      case WordRole::kCaseSubject:
+        commands->cases.back() = CaseStep::kIn;
+        return;
+      case WordRole::kCaseIn:
+        commands->cases.back() = CaseStep::kPattern;
+        if (word != "in") Problem(pos_, "expected `in` after the word of a case command");
+        return;
+      case WordRole::kPattern: return;
+      case WordRole::kNormal: break;
+    }
+    if (commands->redirect_target) {
+      commands->redirect_target = false;
+      return;
+    }
+    if (!commands->command_start) return;
+    if (plain && word == "case") {
+      commands->cases.push_back(CaseStep::kSubject);
+      commands->command_start = false;
+      return;
+    }
+    if (plain && word == "esac" && !commands->cases.empty() && commands->cases.back() == CaseStep::kBody) {
+      commands->cases.pop_back();
+      commands->command_start = false;
+      return;
+    }
+    if (plain && KeepsCommandPosition(word)) return;
+    if (IsAssignment(word)) return;
+    // An IO number: `2>file`.
+    if (plain && std::all_of(word.begin(), word.end(), IsDigit) && (Peek() == '<' || Peek() == '>')) return;
+    commands->command_start = false;
+  }
+
+  // ---- quoting ----------------------------------------------------------
+  // At the opening `'`.
+  void LexSingleQuoted() {
+    std::size_t open = pos_++;
+    frames_.push_back(Frame{FrameKind::kSingle});
+    bool closed = false;
+    while (pos_ < limit_) {
+      Visit();
+      if (text_[pos_++] == '\'') {
+        closed = true;
+        break;
+      }
+    }
+    frames_.pop_back();
+    if (!closed) Problem(open, "unterminated single-quoted string");
+  }
+
+  // After `$'`.
+  void LexDollarSingleQuoted() {
+    std::size_t open = pos_ - 2;
+    frames_.push_back(Frame{FrameKind::kDollarSingle});
+    bool closed = false;
+    while (pos_ < limit_) {
+      Visit();
+      char c = Peek();
+      if (c == '\\') {
+        SkipEscape();
+        continue;
+      }
+      ++pos_;
+      if (c == '\'') {
+        closed = true;
+        break;
+      }
+    }
+    frames_.pop_back();
+    if (!closed) Problem(open, "unterminated $'...' string");
+  }
+
+  // After the opening `"`.
+  void LexDoubleQuoted() {
+    if (!Enter()) return;
+    std::size_t open = pos_ - 1;
+    frames_.push_back(Frame{FrameKind::kDouble});
+    bool closed = false;
+    while (pos_ < limit_) {
+      Visit();
+      char c = Peek();
+      if (c == '"') {
+        ++pos_;
+        closed = true;
+        break;
+      }
+      if (c == '\\') {
+        char next = Peek(1);
+        if (next == '$' || next == '`' || next == '"' || next == '\\' || next == '\n') {
+          SkipEscape();
+        } else {
+          ++pos_;
+        }
+      } else if (c == '$') {
+        LexDollar(/*in_double_quotes=*/true);
+      } else if (c == '`') {
+        LexBacktick(/*in_double_quotes=*/true);
+      } else {
+        ++pos_;
+      }
+    }
+    frames_.pop_back();
+    if (!closed && !output_->too_deep) Problem(open, "unterminated double-quoted string");
+  }
+
+  // At a `$`. `in_double_quotes`: inside "..." or an unquoted here-document body.
+  void LexDollar(bool in_double_quotes) {
+    char next = Peek(1);
+    if (next == '{') {
+      pos_ += 2;
+      LexParameter(in_double_quotes);
+    } else if (next == '(' && Peek(2) == '(') {
+      pos_ += 3;
+      LexArithmetic("))");
+    } else if (next == '(') {
+      pos_ += 2;
+      CommandList inner;
+      LexCommands(&inner, /*substitution=*/true);
+      if (!inner.pending.empty()) Problem(pos_, "a here-document inside $(...) has no body");
+    } else if (next == '[') {
+      pos_ += 2;
+      LexArithmetic("]");
+    } else if (next == '\'' && !in_double_quotes) {
+      pos_ += 2;
+      LexDollarSingleQuoted();
+    } else if (next == '"' && !in_double_quotes) {  // bash's $"...": a double-quoted string
+      pos_ += 2;
+      LexDoubleQuoted();
+    } else if (IsNameStart(next)) {
+      ++pos_;
+      while (IsNameChar(Peek())) ++pos_;
+    } else if (IsSpecialParameter(next)) {
+      pos_ += 2;
+    } else {
+      ++pos_;  // a lone `$` is an ordinary character
+    }
+  }
+
+  // After `${`.
+  void LexParameter(bool in_double_quotes) {
+    if (!Enter()) return;
+    std::size_t open = pos_ - 2;
+    std::size_t frame = frames_.size();
+    frames_.push_back(Frame{FrameKind::kParameter});
+    frames_[frame].in_double_quotes = in_double_quotes;
+    // The parameter: `#x` (length), `!x` (bash indirection), a name, digits, or a special parameter.
+    if ((Peek() == '#' || Peek() == '!') && Peek(1) != '}') ++pos_;
+    if (IsNameStart(Peek())) {
+      while (IsNameChar(Peek())) ++pos_;
+    } else if (IsDigit(Peek())) {
+      while (IsDigit(Peek())) ++pos_;
+    } else if (IsSpecialParameter(Peek())) {
+      ++pos_;
+    }
+    if (Peek() == '[') {  // bash arrays: ${a[i]}
+      while (pos_ < limit_ && Peek() != ']') {
+        Visit();
+        ++pos_;
+      }
+      if (pos_ < limit_) ++pos_;
+    }
+    bool replacement_follows = StartParameterWord(frame);
+    bool closed = false;
+    while (pos_ < limit_) {
+      Visit();
+      char c = Peek();
+      if (c == '}') {
+        ++pos_;
+        closed = true;
+        break;
+      }
+      if (c == '\\') {
+        SkipEscape();
+      } else if (c == '"') {
+        ++pos_;
+        LexDoubleQuoted();
+      } else if (c == '\'' && !(in_double_quotes && frames_[frame].word == ParameterWord::kValue)) {
+        LexSingleQuoted();  // inside "${x:-'a'}" the quotes are literal (dash, bash)
+      } else if (c == '$') {
+        LexDollar(in_double_quotes);
+      } else if (c == '`') {
+        LexBacktick(in_double_quotes);
+      } else if (c == '/' && replacement_follows) {  // ${x/pattern/replacement}
+        ++pos_;
+        frames_[frame].word = ParameterWord::kValue;
+        replacement_follows = false;
+      } else {
+        ++pos_;
+      }
+    }
+    frames_.pop_back();
+    if (!closed && !output_->too_deep) Problem(open, "unterminated ${...}");
+  }
+
+  // Reads the operator of `${x<op>word}` and sets the frame's word kind.
+  // Returns true for bash's `${x/pattern/replacement}`.
+  bool StartParameterWord(std::size_t frame) {
+    char c = Peek();
+    ParameterWord word = ParameterWord::kPattern;
+    bool replacement = false;
+    if (c == '}') return false;
+    if (c == ':' && (Peek(1) == '-' || Peek(1) == '=' || Peek(1) == '?' || Peek(1) == '+')) {
+      pos_ += 2;
+      word = ParameterWord::kValue;
+    } else if (c == '-' || c == '=' || c == '?' || c == '+') {
+      ++pos_;
+      word = ParameterWord::kValue;
+    } else if (c == '#' || c == '%' || c == '^' || c == ',') {
+      ++pos_;
+      if (Peek() == c) ++pos_;
+    } else if (c == '/') {
+      ++pos_;
+      if (Peek() == '/' || Peek() == '#' || Peek() == '%') ++pos_;
+      replacement = true;
+    } else if (c == ':' || c == '@') {
+      ++pos_;  // ${x:1:2}, ${x@Q}: the rest is not a plain word
+    }
+    frames_[frame].word = word;
+    return replacement;
+  }
+
+  // After `$((`, `$[` or `((`; reads up to and including `closing`.
+  void LexArithmetic(std::string_view closing) {
+    if (!Enter()) return;
+    std::size_t open = pos_;
+    frames_.push_back(Frame{FrameKind::kArithmetic});
+    int depth = 0;
+    bool closed = false;
+    while (pos_ < limit_) {
+      Visit();
+      if (depth == 0 && LooksAt(closing)) {
+        pos_ += closing.size();
+        closed = true;
+        break;
+      }
+      char c = Peek();
+      if (c == '(' || c == '[') {
+        ++depth;
+        ++pos_;
+      } else if (c == ')' || c == ']') {
+        if (depth > 0) --depth;
+        ++pos_;
+      } else if (c == '\\') {
+        SkipEscape();
+      } else if (c == '$') {
+        LexDollar(/*in_double_quotes=*/true);
+      } else if (c == '`') {
+        LexBacktick(/*in_double_quotes=*/true);
+      } else {
+        ++pos_;
+      }
+    }
+    frames_.pop_back();
+    if (!closed && !output_->too_deep) Problem(open, "unterminated arithmetic expression");
+  }
+
+  // At a `#` that starts a word: up to, not including, the end of the line.
+  void LexComment() {
+    frames_.push_back(Frame{FrameKind::kComment});
+    while (pos_ < limit_ && Peek() != '\n') {
+      Visit();
+      ++pos_;
+    }
+    frames_.pop_back();
+  }
+
+  // ---- backticks --------------------------------------------------------
+  // At the opening backtick. The text up to the closing one is un-escaped as
+  // the shell does and read by a child Lexer as a command list of its own.
+  void LexBacktick(bool in_double_quotes) {
+    if (!Enter()) return;
+    std::size_t open = pos_;
+    std::string inner;
+    std::vector<std::size_t> inner_to_outer;    // offset in inner → offset in text_
+    std::vector<std::size_t> escape_backslashes;  // offsets of removed backslashes
+    std::size_t i = open + 1;
+    bool closed = false;
+    while (i < limit_) {
+      char c = text_[i];
+      if (c == '\\' && i + 1 < limit_) {
+        char next = text_[i + 1];
+        if (next == '\\' || next == '`' || next == '$' || (in_double_quotes && next == '"')) {
+          escape_backslashes.push_back(i);
+          inner += next;
+          inner_to_outer.push_back(i + 1);
+          i += 2;
+          continue;
+        }
+      }
+      if (c == '`') {
+        closed = true;
+        break;
+      }
+      inner += c;
+      inner_to_outer.push_back(i);
+      ++i;
+    }
+    std::size_t close = i;
+    if (!closed) Problem(open, "unterminated backtick command substitution");
+
+    std::vector<Query> queries;
+    while (next_ < queries_.size() && queries_[next_].offset < close) {
+      const Query& query = queries_[next_++];
+      Query mapped;
+      mapped.index = query.index;
+      mapped.offset = static_cast<std::size_t>(
+          std::lower_bound(inner_to_outer.begin(), inner_to_outer.end(), query.offset) - inner_to_outer.begin());
+      mapped.unsupported = query.unsupported;
+      if (query.offset > 0 &&
+          std::binary_search(escape_backslashes.begin(), escape_backslashes.end(), query.offset - 1)) {
+        mapped.unsupported = std::string(kAfterBackslash);
+      }
+      queries.push_back(std::move(mapped));
+    }
+    std::vector<std::size_t> to_root;
+    to_root.reserve(inner_to_outer.size());
+    for (std::size_t outer : inner_to_outer) to_root.push_back(RootOffset(outer));
+
+    Surroundings around;
+    ShellContext here = MakeContext(open);
+    around.substitution_depth = here.substitution_depth + 1u;
+    around.backtick_layers = here.backtick_layers;
+    around.backtick_layers.push_back(in_double_quotes);
+    around.in_backticks = true;
+    around.inside_heredoc = here.inside_heredoc;
+    around.nesting = around_.nesting + frames_.size() + 1;
+    Lexer child(inner, std::move(queries), std::move(around), std::move(to_root), output_);
+    child.Run();
+    pos_ = closed ? close + 1 : close;
+  }
+
+  std::size_t RootOffset(std::size_t offset) const {
+    if (to_root_.empty()) return offset;
+    return offset < to_root_.size() ? to_root_[offset] : to_root_.back() + 1;
+  }
+
+  // ---- here-documents ---------------------------------------------------
+  // After `<<` or `<<-`: the delimiter word.
+  void LexHeredocDelimiter(CommandList* commands, bool strip_tabs) {
+    while (IsBlank(Peek())) ++pos_;
+    Heredoc heredoc;
+    heredoc.strip_tabs = strip_tabs;
+    std::size_t start = pos_;
+    frames_.push_back(Frame{FrameKind::kDelimiter});
+    while (pos_ < limit_ && !EndsWord(Peek())) {
+      Visit();
+      char c = Peek();
+      if (c == '\\') {
+        heredoc.quoted = true;
+        if (pos_ + 1 < limit_) heredoc.delimiter += text_[pos_ + 1];
+        SkipEscape();
+      } else if (c == '\'' || c == '"') {
+        heredoc.quoted = true;
+        ++pos_;
+        while (pos_ < limit_ && Peek() != c) {
+          Visit();
+          if (c == '"' && Peek() == '\\' && std::string_view("\"\\$`").find(Peek(1)) != std::string_view::npos) ++pos_;
+          heredoc.delimiter += Peek();
+          ++pos_;
+        }
+        if (pos_ < limit_) ++pos_;
+      } else {
+        heredoc.delimiter += c;
+        ++pos_;
+      }
+    }
+    frames_.pop_back();
+    if (pos_ == start) Problem(start, "a here-document operator without a delimiter word");
+    commands->pending.push_back(std::move(heredoc));
+  }
+
+  // After the newline that ends the line of the `<<` operators: every
+  // pending body in order, each up to its delimiter line.
+  void LexHeredocBodies(CommandList* commands) {
+    std::vector<Heredoc> heredocs = std::move(commands->pending);
+    commands->pending.clear();
+    for (const Heredoc& heredoc : heredocs) {
+      std::size_t body_end = limit_;
+      std::size_t after = limit_;
+      bool terminated = false;
+      for (std::size_t line = pos_; line < limit_;) {
+        std::size_t eol = std::min(text_.find('\n', line), limit_);
+        std::string_view text = text_.substr(line, eol - line);
+        if (heredoc.strip_tabs) text.remove_prefix(std::min(text.find_first_not_of('\t'), text.size()));
+        if (text == heredoc.delimiter) {
+          body_end = line;
+          after = eol < limit_ ? eol + 1 : eol;
+          terminated = true;
+          break;
+        }
+        line = eol + 1;
+      }
+      if (!terminated) Problem(pos_, "here-document not terminated by its delimiter line");
+      LexHeredocBody(heredoc, body_end, after);
+    }
+  }
+
+  void LexHeredocBody(const Heredoc& heredoc, std::size_t body_end, std::size_t after) {
+    if (!Enter()) return;
+    frames_.push_back(Frame{FrameKind::kHeredoc});
+    frames_.back().heredoc = &heredoc;
+    std::size_t saved_limit = limit_;
+    limit_ = body_end;
+    while (pos_ < limit_) {
+      Visit();
+      char c = Peek();
+      if (heredoc.quoted) {
+        ++pos_;
+      } else if (c == '\\') {
+        char next = Peek(1);
+        if (next == '$' || next == '`' || next == '\\' || next == '\n') {
+          SkipEscape();
+        } else {
+          ++pos_;
+        }
+      } else if (c == '$') {
+        LexDollar(/*in_double_quotes=*/true);
+      } else if (c == '`') {
+        // Backticks in a here-document: dash un-escapes `\"` there, bash does
+        // not; the layer never escapes `"` so that both read the same text.
+        LexBacktick(/*in_double_quotes=*/false);
+      } else {
+        ++pos_;
+      }
+    }
+    limit_ = saved_limit;
+    while (pos_ < after) {  // the delimiter line
+      Visit();
+      ++pos_;
+    }
+    frames_.pop_back();
+  }
+
+  std::string_view text_;
+  std::size_t pos_ = 0;
+  std::size_t limit_;
+  std::vector<Query> queries_;
+  std::size_t next_ = 0;
+  Surroundings around_;
+  std::vector<std::size_t> to_root_;
+  Output* output_;
+  std::vector<Frame> frames_;
+};
+
+}  // namespace
+
+std::vector<ShellContext> ShellContextsAt(std::string_view script, const std::vector<std::size_t>& offsets,
+                                          Diagnostics* problems) {
+  std::vector<ShellContext> contexts(offsets.size());
+  // Queries are answered in text order; sort defensively so that an
+  // unsorted caller still gets every answer in its own order.
+  std::vector<Query> queries(offsets.size());
+  for (std::size_t i = 0; i < offsets.size(); ++i) queries[i] = Query{offsets[i], i, {}};
+  std::stable_sort(queries.begin(), queries.end(),
+                   [](const Query& a, const Query& b) { return a.offset < b.offset; });
+  Output output;
+  output.contexts = &contexts;
+  Lexer lexer(script, std::move(queries), Surroundings{}, {}, &output);
+  lexer.Run();
+  if (problems != nullptr) {
+    std::sort(output.problems.begin(), output.problems.end());
+    for (auto& [offset, message] : output.problems) {
+      problems->push_back(MakeWarning(LocateOffset(script, offset), "shell script: " + message));
+    }
+  }
+  return contexts;
+}
+
+}  // namespace safesubst
