@@ -1,0 +1,730 @@
+// YAML-level value encoding (SPEC Rule 3).
+//
+// Sources of truth for plain scalar resolution (ResolvePlain):
+//  * YAML 1.1 type repository, https://yaml.org/type/ : bool, null, int, float,
+//    timestamp, merge (`<<`) and value (`=`). Its published float regex
+//    (`[-+]?([0-9][0-9_]*)?\.[0-9.]*([eE][-+][0-9]+)?`) also matches `1.2.3`
+//    and `.`; no implementation uses it as printed, so the regexes that
+//    implementations do use are followed instead:
+//  * PyYAML's resolver (YAML 1.1): bool yes/no/true/false/on/off in three
+//    casings; int `[-+]?0b[0-1_]+`, `[-+]?0[0-7_]+`, `[-+]?(0|[1-9][0-9_]*)`,
+//    `[-+]?0x[0-9a-fA-F_]+`, `[-+]?[1-9][0-9_]*(:[0-5]?[0-9])+`; float
+//    `[-+]?[0-9][0-9_]*\.[0-9_]*([eE][-+][0-9]+)?`, `\.[0-9][0-9_]*([eE][-+][0-9]+)?`,
+//    `[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+\.[0-9_]*`, `[-+]?\.(inf|Inf|INF)`,
+//    `\.(nan|NaN|NAN)`; null `~|null|Null|NULL|`; timestamps; `<<`; `=`.
+//  * go-yaml v2 (kubectl, helm via sigs.k8s.io/yaml): also `y Y n N` as bools;
+//    for text starting with a sign or digit it removes every `_` and then tries
+//    Go's strconv.ParseInt(s, 0, 64) (so `0x`, `0X`, `0o`, `0O`, `0b`, `0B`
+//    and a leading `0` for octal, signs allowed) and the YAML 1.2 float
+//    pattern; timestamps `2006-1-2` with optional time.
+//  * YAML 1.2.2 core schema (10.3.2): null `null|Null|NULL|~|`, bool
+//    `true|True|TRUE|false|False|FALSE`, int `[-+]?[0-9]+`, `0o[0-7]+`,
+//    `0x[0-9a-fA-F]+`, float `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`,
+//    `[-+]?\.(inf|Inf|INF)`, `\.(nan|NaN|NAN)`.
+// Where these disagree the union is taken, slightly generously (for instance a
+// sexagesimal `0:30` counts as an int): a string wrongly taken for a number is
+// merely quoted, a number wrongly taken for a string would change type.
+//
+// Plain scalar syntax (FitsPlain): YAML 1.2.2 section 7.3.3 (ns-plain-first,
+// ns-plain-char), tightened where libyaml 0.1 (go-yaml v2) and PyYAML are
+// stricter in flow context, and YAML 1.1's extra line breaks (NEL, LS, PS).
+#include "safesubst/yaml_encoding.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <initializer_list>
+#include <optional>
+#include <vector>
+
+#include "yaml_tree.h"
+
+namespace safesubst {
+
+namespace {
+
+// ---------------------------------------------------------------------------
+// Characters
+
+constexpr bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+constexpr bool IsHexDigit(char c) {
+  return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+constexpr bool IsBlank(char c) { return c == ' ' || c == '\t'; }
+
+// Decodes the UTF-8 sequence starting at text[i]. Returns its length and sets
+// `code_point`, or returns 0 for a malformed sequence (overlong, surrogate,
+// above U+10FFFF, truncated).
+std::size_t DecodeUtf8(std::string_view text, std::size_t i, char32_t* code_point) {
+  auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  unsigned char lead = byte(i);
+  if (lead < 0x80) {
+    *code_point = lead;
+    return 1;
+  }
+  std::size_t length;
+  char32_t value;
+  char32_t minimum;
+  if ((lead & 0xE0) == 0xC0) {
+    length = 2, value = lead & 0x1F, minimum = 0x80;
+  } else if ((lead & 0xF0) == 0xE0) {
+    length = 3, value = lead & 0x0F, minimum = 0x800;
+  } else if ((lead & 0xF8) == 0xF0) {
+    length = 4, value = lead & 0x07, minimum = 0x10000;
+  } else {
+    return 0;
+  }
+  if (i + length > text.size()) return 0;
+  for (std::size_t k = 1; k < length; ++k) {
+    if ((byte(i + k) & 0xC0) != 0x80) return 0;
+    value = (value << 6) | (byte(i + k) & 0x3F);
+  }
+  if (value < minimum || value > 0x10FFFF || (value >= 0xD800 && value <= 0xDFFF)) return 0;
+  *code_point = value;
+  return length;
+}
+
+// What a code point is to YAML, for the encoders' purposes.
+enum class CharKind : std::uint8_t {
+  kText,       // printable, no special meaning as a character
+  kTab,
+  kLineFeed,   // \n
+  kOtherBreak, // \r, and YAML 1.1's NEL, LS, PS (YAML 1.2 reads them as text)
+  kNonPrintable,  // C0 controls, DEL, C1 controls, BOM, U+FFFE, U+FFFF
+};
+
+CharKind Classify(char32_t c) {
+  if (c >= 0x20 && c < 0x7F) return CharKind::kText;
+  if (c == '\t') return CharKind::kTab;
+  if (c == '\n') return CharKind::kLineFeed;
+  if (c == '\r' || c == 0x85 || c == 0x2028 || c == 0x2029) return CharKind::kOtherBreak;
+  if (c < 0xA0) return CharKind::kNonPrintable;  // C0, DEL, C1
+  if (c == 0xFEFF || c == 0xFFFE || c == 0xFFFF) return CharKind::kNonPrintable;
+  return CharKind::kText;
+}
+
+// Calls `visit(kind, code_point, begin, length)` for every character; a
+// malformed byte is reported as kNonPrintable with length 1. Stops early when
+// `visit` returns false; returns whether it ran to the end.
+template <typename Visit>
+bool ForEachChar(std::string_view text, Visit visit) {
+  for (std::size_t i = 0; i < text.size();) {
+    char32_t c = 0;
+    std::size_t length = DecodeUtf8(text, i, &c);
+    bool ok = length == 0 ? visit(CharKind::kNonPrintable, char32_t{0xFFFD}, i, std::size_t{1})
+                          : visit(Classify(c), c, i, length);
+    if (!ok) return false;
+    i += length == 0 ? 1 : length;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------
+// ResolvePlain
+
+bool IsOneOf(std::string_view text, std::initializer_list<std::string_view> words) {
+  return std::find(words.begin(), words.end(), text) != words.end();
+}
+
+bool IsNullWord(std::string_view t) { return IsOneOf(t, {"~", "null", "Null", "NULL"}); }
+
+bool IsBoolWord(std::string_view t) {
+  return IsOneOf(t, {"true", "True", "TRUE", "false", "False", "FALSE",  // 1.1 and 1.2
+                     "yes", "Yes", "YES", "no", "No", "NO",              // 1.1
+                     "on", "On", "ON", "off", "Off", "OFF",              // 1.1
+                     "y", "Y", "n", "N"});                               // 1.1, go-yaml
+}
+
+bool IsInfOrNan(std::string_view t) {
+  return IsOneOf(t, {".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF",
+                     ".nan", ".NaN", ".NAN"});
+}
+
+bool HasSign(std::string_view t) { return !t.empty() && (t[0] == '+' || t[0] == '-'); }
+
+bool AllOf(std::string_view t, bool (*accept)(char)) {
+  return !t.empty() && std::all_of(t.begin(), t.end(), accept);
+}
+
+// Sexagesimal (YAML 1.1 base 60): [0-9][0-9_]*(:[0-5]?[0-9])+ and, for a
+// float, a trailing \.[0-9_]*. (1.1 wants the first digit of an int to be
+// 1-9; accepting 0 too only quotes a little more.)
+bool MatchesSexagesimal(std::string_view t, bool fraction) {
+  std::size_t i = 0, n = t.size();
+  if (n == 0 || !IsDigit(t[0])) return false;
+  while (i < n && (IsDigit(t[i]) || t[i] == '_')) ++i;
+  int groups = 0;
+  while (i < n && t[i] == ':') {
+    ++i;
+    if (i >= n || !IsDigit(t[i])) return false;
+    bool two_digits = i + 1 < n && IsDigit(t[i + 1]);
+    if (two_digits && t[i] > '5') return false;  // `:60` is not a base-60 digit
+    i += two_digits ? 2 : 1;
+    ++groups;
+  }
+  if (groups == 0) return false;
+  if (!fraction) return i == n;
+  if (i >= n || t[i] != '.') return false;
+  return std::all_of(t.begin() + static_cast<std::ptrdiff_t>(i) + 1, t.end(),
+                     [](char c) { return IsDigit(c) || c == '_'; });
+}
+
+bool IsInt(std::string_view t) {
+  std::string_view rest = HasSign(t) ? t.substr(1) : t;
+  if (rest.empty()) return false;
+  if (rest.size() >= 2 && rest[0] == '0') {
+    std::string_view digits = rest.substr(2);
+    switch (rest[1]) {
+      case 'x': case 'X':
+        return AllOf(digits, [](char c) { return IsHexDigit(c) || c == '_'; });
+      case 'o': case 'O':
+        return AllOf(digits, [](char c) { return (c >= '0' && c <= '7') || c == '_'; });
+      case 'b': case 'B':
+        return AllOf(digits, [](char c) { return c == '0' || c == '1' || c == '_'; });
+      default:
+        break;
+    }
+  }
+  // Decimal, 1.1 octal `017`, 1.2 `007`, and go-yaml's `-_1` (underscores are
+  // removed after the sign/digit check): digits and underscores, one digit at least.
+  if (rest.size() == t.size() && !IsDigit(rest[0])) return false;
+  bool digits_only = std::all_of(rest.begin(), rest.end(), [](char c) { return IsDigit(c) || c == '_'; });
+  if (digits_only) return std::any_of(rest.begin(), rest.end(), IsDigit);
+  return MatchesSexagesimal(rest, /*fraction=*/false);
+}
+
+// [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)? with every `_` ignored,
+// which is how go-yaml reads text that starts with a sign or a digit; it also
+// covers PyYAML's `[-+]?[0-9][0-9_]*\.[0-9_]*([eE][-+][0-9]+)?`.
+bool MatchesFloatIgnoringUnderscores(std::string_view t) {
+  std::size_t i = 0, n = t.size();
+  auto skip = [&] { while (i < n && t[i] == '_') ++i; };
+  auto digits = [&] {
+    std::size_t count = 0;
+    for (skip(); i < n && IsDigit(t[i]); skip()) ++i, ++count;
+    return count;
+  };
+  skip();
+  if (i < n && (t[i] == '+' || t[i] == '-')) ++i;
+  std::size_t mantissa = digits();
+  skip();
+  if (i < n && t[i] == '.') {
+    ++i;
+    mantissa += digits();
+  }
+  if (mantissa == 0) return false;
+  skip();
+  if (i < n && (t[i] == 'e' || t[i] == 'E')) {
+    ++i;
+    skip();
+    if (i < n && (t[i] == '+' || t[i] == '-')) ++i;
+    if (digits() == 0) return false;
+  }
+  skip();
+  return i == n;
+}
+
+// Text starting with `.`: PyYAML's \.[0-9][0-9_]*([eE][-+][0-9]+)? and YAML
+// 1.2's \.[0-9]+([eE][-+]?[0-9]+)? (go-yaml does not strip `_` here).
+bool MatchesLeadingDotFloat(std::string_view t) {
+  std::size_t i = 1, n = t.size();
+  if (n < 2 || t[0] != '.' || !IsDigit(t[1])) return false;
+  while (i < n && (IsDigit(t[i]) || t[i] == '_')) ++i;
+  if (i == n) return true;
+  if (t[i] != 'e' && t[i] != 'E') return false;
+  ++i;
+  if (i < n && (t[i] == '+' || t[i] == '-')) ++i;
+  if (i >= n) return false;
+  return std::all_of(t.begin() + static_cast<std::ptrdiff_t>(i), t.end(), IsDigit);
+}
+
+bool IsFloat(std::string_view t) {
+  if (IsInfOrNan(t)) return true;
+  if (t[0] == '.') return MatchesLeadingDotFloat(t);
+  std::string_view rest = HasSign(t) ? t.substr(1) : t;
+  return MatchesSexagesimal(rest, /*fraction=*/true) || MatchesFloatIgnoringUnderscores(t);
+}
+
+// Reads 1 to `max` digits at t[*i].
+bool ReadDigits(std::string_view t, std::size_t* i, std::size_t min, std::size_t max) {
+  std::size_t count = 0;
+  while (*i < t.size() && count < max && IsDigit(t[*i])) ++*i, ++count;
+  return count >= min;
+}
+
+bool ReadChar(std::string_view t, std::size_t* i, char c) {
+  if (*i < t.size() && t[*i] == c) {
+    ++*i;
+    return true;
+  }
+  return false;
+}
+
+// YAML 1.1 timestamp, with go-yaml's one-digit month, day, minute and second:
+//   [0-9]{4}-[0-9]{1,2}-[0-9]{1,2}
+//   ( ([Tt]|[ \t]+) [0-9]{1,2}:[0-9]{1,2}:[0-9]{1,2} (\.[0-9]*)?
+//     ([ \t]*(Z|[-+][0-9]{1,2}(:[0-9]{2})?))? )?
+bool IsTimestamp(std::string_view t) {
+  std::size_t i = 0;
+  if (!ReadDigits(t, &i, 4, 4) || !ReadChar(t, &i, '-') || !ReadDigits(t, &i, 1, 2) ||
+      !ReadChar(t, &i, '-') || !ReadDigits(t, &i, 1, 2)) {
+    return false;
+  }
+  if (i == t.size()) return true;
+  if (t[i] == 'T' || t[i] == 't') {
+    ++i;
+  } else {
+    if (!IsBlank(t[i])) return false;
+    while (i < t.size() && IsBlank(t[i])) ++i;
+  }
+  if (!ReadDigits(t, &i, 1, 2) || !ReadChar(t, &i, ':') || !ReadDigits(t, &i, 1, 2) ||
+      !ReadChar(t, &i, ':') || !ReadDigits(t, &i, 1, 2)) {
+    return false;
+  }
+  if (ReadChar(t, &i, '.')) ReadDigits(t, &i, 0, t.size());
+  while (i < t.size() && IsBlank(t[i])) ++i;
+  if (i == t.size()) return true;
+  if (ReadChar(t, &i, 'Z')) return i == t.size();
+  if (!ReadChar(t, &i, '+') && !ReadChar(t, &i, '-')) return false;
+  if (!ReadDigits(t, &i, 1, 2)) return false;
+  if (ReadChar(t, &i, ':') && !ReadDigits(t, &i, 2, 2)) return false;
+  return i == t.size();
+}
+
+// ---------------------------------------------------------------------------
+// Plain scalars
+
+constexpr std::string_view kFlowIndicators = ",[]{}";
+// c-indicator minus `-?:`, which may start a plain scalar when followed by a
+// non-space character.
+constexpr std::string_view kNeverFirst = ",[]{}#&*!|>'\"%@`";
+
+bool PlainCharactersOk(std::string_view text, bool in_flow) {
+  return ForEachChar(text, [in_flow](CharKind kind, char32_t c, std::size_t, std::size_t) {
+    if (kind != CharKind::kText) return false;
+    if (in_flow && c < 0x80 &&
+        (kFlowIndicators.find(static_cast<char>(c)) != std::string_view::npos || c == ':' || c == '?')) {
+      return false;
+    }
+    return true;
+  });
+}
+
+bool PlainStartOk(std::string_view t) {
+  char first = t[0];
+  if (first == ' ') return false;
+  if (kNeverFirst.find(first) != std::string_view::npos) return false;
+  if ((first == '-' || first == '?' || first == ':') && (t.size() == 1 || t[1] == ' ')) return false;
+  bool marker = t.substr(0, 3) == "---" || t.substr(0, 3) == "...";
+  return !(marker && (t.size() == 3 || t[3] == ' '));
+}
+
+std::string_view TrimLeadingBlanks(std::string_view t) {
+  while (!t.empty() && IsBlank(t.front())) t.remove_prefix(1);
+  return t;
+}
+
+std::string_view TrimTrailingBlanks(std::string_view t) {
+  while (!t.empty() && IsBlank(t.back())) t.remove_suffix(1);
+  return t;
+}
+
+// ---------------------------------------------------------------------------
+// Escapes
+
+void AppendHex(std::string* out, char32_t value, int digits) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  for (int shift = (digits - 1) * 4; shift >= 0; shift -= 4) *out += kHex[(value >> shift) & 0xF];
+}
+
+// The escape for `c` inside a double-quoted scalar, or nullptr when `c` is
+// written as it is (code points above U+00FF are handled by the caller).
+const char* NamedEscape(char32_t c) {
+  switch (c) {
+    case '\\': return "\\\\";
+    case '"': return "\\\"";
+    case 0x00: return "\\0";
+    case 0x07: return "\\a";
+    case 0x08: return "\\b";
+    case 0x09: return "\\t";
+    case 0x0A: return "\\n";
+    case 0x0B: return "\\v";
+    case 0x0C: return "\\f";
+    case 0x0D: return "\\r";
+    case 0x1B: return "\\e";
+    // Not `\N`: yaml-cpp 0.7 decodes `\N` to a lone 0x85 byte (invalid UTF-8);
+    // `\x85` means the same code point to every reader.
+    case 0x85: return "\\x85";
+    case 0x2028: return "\\L";
+    case 0x2029: return "\\P";
+    default: return nullptr;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Block scalars
+
+// How a line of a folded block takes part in folding (YAML 1.2.2 8.1.3).
+enum class FoldLine : std::uint8_t { kEmpty, kText, kMoreIndented };
+
+FoldLine ClassifyFoldLine(std::string_view line) {
+  if (line.empty()) return FoldLine::kEmpty;
+  return IsBlank(line.front()) ? FoldLine::kMoreIndented : FoldLine::kText;
+}
+
+// ---------------------------------------------------------------------------
+// type: yaml nodes
+
+using detail::YamlNode;
+using detail::YamlStream;
+
+// Generous for real configuration values, small enough that an alias bomb
+// ("billion laughs") stops in milliseconds.
+constexpr std::size_t kMaxEmittedNodes = 100000;
+
+class NodeWriter {
+ public:
+  NodeWriter(const YamlStream& stream, std::string* out) : stream_(stream), out_(*out) {}
+
+  const std::string& error() const { return error_; }
+
+  // The node replaces the placeholder after `key: ` or `- `.
+  bool WriteTopLevel(std::uint32_t index, std::uint32_t parent_indent, bool block_allowed) {
+    index = Resolve(index);
+    if (index == kFailed) return false;
+    if (block_allowed && IsNonEmptyCollection(index)) {
+      WriteTag(Node(index).tag, /*space_after=*/false);
+      return WriteBlockCollection(index, parent_indent + 2);
+    }
+    return WriteFlow(index);
+  }
+
+ private:
+  static constexpr std::uint32_t kFailed = 0xffffffffu;
+
+  const YamlNode& Node(std::uint32_t index) const { return stream_.nodes[index]; }
+
+  // Follows aliases and counts the node against the expansion budget.
+  std::uint32_t Resolve(std::uint32_t index) {
+    if (++emitted_ > kMaxEmittedNodes) {
+      error_ = "the value expands to more than " + std::to_string(kMaxEmittedNodes) +
+               " nodes (aliases)";
+      return kFailed;
+    }
+    index = detail::ResolveAlias(stream_, index);
+    if (std::find(ancestors_.begin(), ancestors_.end(), index) != ancestors_.end()) {
+      error_ = "the value contains a recursive alias";
+      return kFailed;
+    }
+    return index;
+  }
+
+  bool IsCollection(std::uint32_t index) const {
+    return Node(index).kind == YamlNode::Kind::kSequence || Node(index).kind == YamlNode::Kind::kMapping;
+  }
+  bool IsNonEmptyCollection(std::uint32_t index) const {
+    return IsCollection(index) && !Node(index).children.empty();
+  }
+
+  void Indent(std::uint32_t indent) {
+    out_ += '\n';
+    out_.append(indent, ' ');
+  }
+
+  // A non-empty collection in block style, each entry on a new line at `indent`.
+  // With `first_inline`, the first entry continues the current line (after `- `).
+  bool WriteBlockCollection(std::uint32_t index, std::uint32_t indent, bool first_inline = false) {
+    ancestors_.push_back(index);
+    const YamlNode& node = Node(index);
+    bool mapping = node.kind == YamlNode::Kind::kMapping;
+    std::size_t step = mapping ? 2 : 1;
+    for (std::size_t i = 0; i < node.children.size(); i += step) {
+      if (i > 0 || !first_inline) Indent(indent);
+      if (mapping) {
+        if (!WriteBlockKey(node.children[i], indent)) return false;
+        out_ += ':';
+        if (!WriteAfterIndicator(node.children[i + 1], indent + 2, /*after_dash=*/false)) return false;
+      } else {
+        out_ += '-';
+        if (!WriteAfterIndicator(node.children[i], indent + 2, /*after_dash=*/true)) return false;
+      }
+    }
+    ancestors_.pop_back();
+    return true;
+  }
+
+  // The value after `key:` or `-` (no space written yet).
+  bool WriteAfterIndicator(std::uint32_t index, std::uint32_t child_indent, bool after_dash) {
+    index = Resolve(index);
+    if (index == kFailed) return false;
+    if (IsNonEmptyCollection(index)) {
+      bool tagged = HasExplicitTag(Node(index));
+      if (tagged) {
+        out_ += ' ';
+        WriteTag(Node(index).tag, /*space_after=*/false);
+      }
+      // Compact `- a: 1` and `- - x`; a tag must stay on the `-` line alone.
+      bool first_inline = after_dash && !tagged;
+      if (first_inline) out_ += ' ';
+      return WriteBlockCollection(index, child_indent, first_inline);
+    }
+    out_ += ' ';
+    return WriteFlow(index);
+  }
+
+  bool WriteBlockKey(std::uint32_t index, std::uint32_t indent) {
+    index = Resolve(index);
+    if (index == kFailed) return false;
+    std::size_t start = out_.size();
+    if (IsCollection(index)) {
+      // A complex key: `? [a, b]` then `:` on the next line.
+      out_ += "? ";
+      if (!WriteFlow(index)) return false;
+      Indent(indent);
+      return true;
+    }
+    WriteScalar(index, /*in_flow=*/false);
+    // An implicit key is limited to 1024 characters on one line.
+    if (out_.size() - start > 1000) {
+      std::string key = out_.substr(start);
+      out_.resize(start);
+      out_ += "? " + key;
+      Indent(indent);
+    }
+    return true;
+  }
+
+  bool WriteFlow(std::uint32_t index) {
+    const YamlNode& node = Node(index);
+    if (!IsCollection(index)) {
+      WriteScalar(index, /*in_flow=*/true);
+      return true;
+    }
+    ancestors_.push_back(index);
+    bool mapping = node.kind == YamlNode::Kind::kMapping;
+    WriteTag(node.tag);
+    out_ += mapping ? '{' : '[';
+    std::size_t step = mapping ? 2 : 1;
+    for (std::size_t i = 0; i < node.children.size(); i += step) {
+      if (i > 0) out_ += ", ";
+      std::uint32_t child = Resolve(node.children[i]);
+      if (child == kFailed) return false;
+      if (mapping && IsCollection(child)) out_ += "? ";
+      if (!WriteFlow(child)) return false;
+      if (mapping) {
+        out_ += ": ";
+        std::uint32_t value = Resolve(node.children[i + 1]);
+        if (value == kFailed || !WriteFlow(value)) return false;
+      }
+    }
+    out_ += mapping ? '}' : ']';
+    ancestors_.pop_back();
+    return true;
+  }
+
+  // Explicit tags are kept: `tag:yaml.org,2002:str` as `!!str`, local tags as
+  // written, anything else verbatim. `?` and `!` are the non-specific tags.
+  static bool HasExplicitTag(const YamlNode& node) {
+    return !node.tag.empty() && node.tag != "?" && node.tag != "!";
+  }
+
+  void WriteTag(const std::string& tag, bool space_after = true) {
+    if (tag.empty() || tag == "?" || tag == "!") return;
+    constexpr std::string_view kCore = "tag:yaml.org,2002:";
+    if (tag.compare(0, kCore.size(), kCore) == 0) {
+      out_ += "!!";
+      out_.append(tag, kCore.size(), std::string::npos);
+    } else if (tag[0] == '!') {
+      out_ += tag;
+    } else {
+      out_ += "!<" + tag + ">";
+    }
+    if (space_after) out_ += ' ';
+  }
+
+  void WriteScalar(std::uint32_t index, bool in_flow) {
+    const YamlNode& node = Node(index);
+    if (node.kind == YamlNode::Kind::kNull) {
+      out_ += "null";
+      return;
+    }
+    WriteTag(node.tag);
+    bool explicit_tag = HasExplicitTag(node);
+    // A plain scalar keeps its resolution when written plain again; a quoted one
+    // may go plain only when it reads as a string there.
+    bool plain = FitsPlain(node.text, in_flow) &&
+                 (explicit_tag || node.tag == "?" || ResolvePlain(node.text) == PlainKind::kString);
+    if (plain) {
+      out_ += node.text;
+    } else {
+      out_ += DoubleQuoted(node.text);
+    }
+  }
+
+  const YamlStream& stream_;
+  std::string& out_;
+  std::string error_;
+  std::size_t emitted_ = 0;
+  std::vector<std::uint32_t> ancestors_;
+};
+
+}  // namespace
+
+PlainKind ResolvePlain(std::string_view text) {
+  if (text.empty() || IsNullWord(text)) return PlainKind::kNull;
+  if (IsBoolWord(text)) return PlainKind::kBool;
+  if (text == "<<" || text == "=") return PlainKind::kOther;
+  // Every number and timestamp starts with one of these.
+  char first = text[0];
+  if (!IsDigit(first) && first != '-' && first != '+' && first != '.') return PlainKind::kString;
+  if (IsInt(text)) return PlainKind::kInt;
+  if (IsFloat(text)) return PlainKind::kFloat;
+  if (IsTimestamp(text)) return PlainKind::kTimestamp;
+  return PlainKind::kString;
+}
+
+bool FitsPlain(std::string_view text, bool in_flow) {
+  if (text.empty() || !PlainStartOk(text) || !PlainCharactersOk(text, in_flow)) return false;
+  if (text.back() == ' ' || text.back() == ':') return false;
+  return text.find(": ") == std::string_view::npos && text.find(" #") == std::string_view::npos;
+}
+
+bool SplicedPlainIsSafe(std::string_view before, std::string_view value, std::string_view after,
+                        bool in_flow) {
+  // A line break in the template text ends the line the value lands on: what
+  // lies beyond it cannot combine with the value, and the indentation (or the
+  // trailing white space) next to it is not part of the scalar's text.
+  std::size_t break_before = before.find_last_of("\r\n");
+  if (break_before != std::string_view::npos) before = TrimLeadingBlanks(before.substr(break_before + 1));
+  std::size_t break_after = after.find_first_of("\r\n");
+  if (break_after != std::string_view::npos) after = TrimTrailingBlanks(after.substr(0, break_after));
+  std::string line;
+  line.reserve(before.size() + value.size() + after.size());
+  line.append(before).append(value).append(after);
+  return FitsPlain(line, in_flow);
+}
+
+bool FitsSingleQuoted(std::string_view value) {
+  return ForEachChar(value, [](CharKind kind, char32_t, std::size_t, std::size_t) {
+    return kind == CharKind::kText || kind == CharKind::kTab;
+  });
+}
+
+bool FitsBlock(std::string_view value) {
+  return ForEachChar(value, [](CharKind kind, char32_t, std::size_t, std::size_t) {
+    return kind == CharKind::kText || kind == CharKind::kTab || kind == CharKind::kLineFeed;
+  });
+}
+
+bool IsValidUtf8(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    char32_t c;
+    std::size_t length = DecodeUtf8(text, i, &c);
+    if (length == 0) return false;
+    i += length;
+  }
+  return true;
+}
+
+void AppendDoubleQuotedBody(std::string_view value, std::string* out) {
+  out->reserve(out->size() + value.size() + 8);
+  ForEachChar(value, [&](CharKind kind, char32_t c, std::size_t begin, std::size_t length) {
+    if (const char* escape = NamedEscape(c)) {
+      *out += escape;
+    } else if (kind == CharKind::kNonPrintable && length == 1 &&
+               static_cast<unsigned char>(value[begin]) >= 0x80) {
+      out->append(value.substr(begin, 1));  // invalid UTF-8: copied, see header
+    } else if (kind == CharKind::kNonPrintable && c <= 0xFF) {
+      *out += "\\x";
+      AppendHex(out, c, 2);
+    } else if (kind == CharKind::kNonPrintable) {
+      *out += "\\u";
+      AppendHex(out, c, 4);
+    } else {
+      out->append(value.substr(begin, length));
+    }
+    return true;
+  });
+}
+
+void AppendSingleQuotedBody(std::string_view value, std::string* out) {
+  out->reserve(out->size() + value.size() + 2);
+  for (char c : value) {
+    if (c == '\'') *out += '\'';
+    *out += c;
+  }
+}
+
+void AppendBlockBody(std::string_view value, std::uint32_t indent, bool folded, std::string* out,
+                     std::string_view line_before, std::string_view line_after) {
+  out->reserve(out->size() + value.size() + value.size() / 8);
+  // Kind of the last non-empty line written, as folding sees it (the template
+  // text before the placeholder counts as part of the first line).
+  std::optional<FoldLine> previous;
+  std::size_t start = 0;
+  bool first = true;
+  while (true) {
+    std::size_t end = value.find('\n', start);
+    bool last = end == std::string_view::npos;
+    std::string_view line = value.substr(start, last ? std::string_view::npos : end - start);
+    if (folded) {
+      std::string effective;
+      std::string_view seen = line;
+      if (first || last) {
+        effective = std::string(first ? line_before : std::string_view{}) + std::string(line) +
+                    std::string(last ? line_after : std::string_view{});
+        seen = effective;
+      }
+      FoldLine kind = ClassifyFoldLine(seen);
+      if (kind != FoldLine::kEmpty) {
+        // A break between two text lines folds into a space: add an empty line.
+        if (!first && previous == FoldLine::kText && kind == FoldLine::kText) *out += '\n';
+        previous = kind;
+      }
+    }
+    // The last line is indented even when empty: template text may follow the
+    // placeholder on it. (A line of `indent` spaces alone is an empty line.)
+    if (!first && (!line.empty() || last)) out->append(indent, ' ');
+    out->append(line);
+    if (last) break;
+    *out += '\n';
+    start = end + 1;
+    first = false;
+  }
+}
+
+std::string DoubleQuoted(std::string_view value) {
+  std::string out = "\"";
+  AppendDoubleQuotedBody(value, &out);
+  out += '"';
+  return out;
+}
+
+bool EncodeYamlNode(std::string_view yaml_text, std::uint32_t parent_indent, bool block_allowed,
+                    std::string* out, std::string* error) {
+  YamlStream stream;
+  detail::YamlParseError parse_error;
+  if (!detail::ParseYamlStream(yaml_text, &stream, &parse_error)) {
+    *error = parse_error.message + " (line " + std::to_string(parse_error.line + 1) + ", column " +
+             std::to_string(parse_error.column + 1) + " of the value)";
+    return false;
+  }
+  if (stream.documents.size() > 1) {
+    *error = "the value holds " + std::to_string(stream.documents.size()) +
+             " documents; a type: yaml value must be a single node";
+    return false;
+  }
+  std::string encoded;
+  if (stream.documents.empty()) {
+    encoded = "null";
+  } else {
+    NodeWriter writer(stream, &encoded);
+    if (!writer.WriteTopLevel(stream.documents[0], parent_indent, block_allowed)) {
+      *error = writer.error();
+      return false;
+    }
+  }
+  *out += encoded;
+  return true;
+}
+
+}  // namespace safesubst

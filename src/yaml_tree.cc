@@ -1,0 +1,118 @@
+#include "yaml_tree.h"
+
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/exceptions.h>
+#include <yaml-cpp/mark.h>
+#include <yaml-cpp/parser.h>
+#include <yaml-cpp/yaml.h>
+
+#include <exception>
+#include <map>
+#include <sstream>
+
+namespace safesubst::detail {
+
+namespace {
+
+// Builds the arena from parser events. Collections are closed by the matching
+// End event, so a stack of open collections says where the next node goes.
+class TreeBuilder : public YAML::EventHandler {
+ public:
+  explicit TreeBuilder(YamlStream* stream) : stream_(stream) {}
+
+  void OnDocumentStart(const YAML::Mark&) override {
+    anchors_.clear();
+    open_.clear();
+  }
+  void OnDocumentEnd() override {}
+
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    Add(YamlNode::Kind::kNull, mark, anchor, {});
+  }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    std::uint32_t index = Add(YamlNode::Kind::kAlias, mark, YAML::NullAnchor, {});
+    auto found = anchors_.find(anchor);
+    // yaml-cpp rejects unknown anchors itself; point at the alias node (a
+    // harmless self reference that ResolveAlias stops at) just in case.
+    stream_->nodes[index].target = found == anchors_.end() ? index : found->second;
+  }
+  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                const std::string& value) override {
+    std::uint32_t index = Add(YamlNode::Kind::kScalar, mark, anchor, tag);
+    stream_->nodes[index].text = value;
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value) override {
+    open_.push_back(Add(YamlNode::Kind::kSequence, mark, anchor, tag));
+  }
+  void OnSequenceEnd() override { open_.pop_back(); }
+  void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value) override {
+    open_.push_back(Add(YamlNode::Kind::kMapping, mark, anchor, tag));
+  }
+  void OnMapEnd() override { open_.pop_back(); }
+
+ private:
+  std::uint32_t Add(YamlNode::Kind kind, const YAML::Mark& mark, YAML::anchor_t anchor,
+                    const std::string& tag) {
+    auto index = static_cast<std::uint32_t>(stream_->nodes.size());
+    YamlNode node;
+    node.kind = kind;
+    node.tag = tag;
+    if (!mark.is_null()) {
+      node.line = static_cast<std::uint32_t>(mark.line);
+      node.column = static_cast<std::uint32_t>(mark.column);
+      node.offset = static_cast<std::size_t>(mark.pos);
+    }
+    stream_->nodes.push_back(std::move(node));
+    if (open_.empty()) {
+      stream_->documents.push_back(index);
+    } else {
+      stream_->nodes[open_.back()].children.push_back(index);
+    }
+    if (anchor != YAML::NullAnchor) anchors_[anchor] = index;
+    return index;
+  }
+
+  YamlStream* stream_;
+  std::vector<std::uint32_t> open_;
+  std::map<YAML::anchor_t, std::uint32_t> anchors_;
+};
+
+}  // namespace
+
+bool ParseYamlStream(std::string_view text, YamlStream* stream, YamlParseError* error) {
+  *stream = YamlStream{};
+  std::istringstream input{std::string(text)};
+  try {
+    YAML::Parser parser(input);
+    TreeBuilder builder(stream);
+    while (parser.HandleNextDocument(builder)) {
+    }
+    return true;
+  } catch (const YAML::Exception& e) {
+    *error = YamlParseError{e.msg, 0, 0, 0};
+    if (!e.mark.is_null()) {
+      error->line = static_cast<std::uint32_t>(e.mark.line);
+      error->column = static_cast<std::uint32_t>(e.mark.column);
+      error->offset = static_cast<std::size_t>(e.mark.pos);
+    }
+  } catch (const std::exception& e) {
+    *error = YamlParseError{e.what(), 0, 0, 0};
+  }
+  *stream = YamlStream{};
+  return false;
+}
+
+std::uint32_t ResolveAlias(const YamlStream& stream, std::uint32_t index) {
+  // An alias always names a non-alias node; the bound only guards against a
+  // malformed arena.
+  for (int hops = 0; hops < 8 && stream.nodes[index].kind == YamlNode::Kind::kAlias; ++hops) {
+    std::uint32_t next = stream.nodes[index].target;
+    if (next == index) break;
+    index = next;
+  }
+  return index;
+}
+
+}  // namespace safesubst::detail

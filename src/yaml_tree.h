@@ -1,0 +1,53 @@
+// A small, flat YAML node tree built from yaml-cpp's parser events.
+//
+// yaml-cpp's YAML::Node expands aliases into shared nodes and hides whether a
+// scalar was plain or quoted. The structure invariant and the `type: yaml`
+// encoder need both: aliases kept as references (so that a "billion laughs"
+// stream costs its size, not its expansion) and the plain/quoted distinction
+// (so that a re-emitted scalar keeps its type). Internal to the library.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace safesubst::detail {
+
+struct YamlNode {
+  enum class Kind : std::uint8_t { kNull, kScalar, kSequence, kMapping, kAlias };
+  Kind kind = Kind::kNull;
+  /// As yaml-cpp reports it: `?` for a plain scalar or an untagged collection,
+  /// `!` for a quoted or block scalar, otherwise the resolved explicit tag
+  /// (`tag:yaml.org,2002:str`, `!local`). Empty for null and alias nodes.
+  std::string tag;
+  std::string text;  ///< kScalar: the decoded value
+  /// kSequence: the items; kMapping: key, value, key, value, ...
+  std::vector<std::uint32_t> children;
+  std::uint32_t target = 0;  ///< kAlias: index of the anchored node
+  /// Position of the node's first character (yaml-cpp marks, 0-based).
+  std::uint32_t line = 0, column = 0;
+  std::size_t offset = 0;
+};
+
+/// All nodes of a stream in one arena; `documents` holds each document's root.
+struct YamlStream {
+  std::vector<YamlNode> nodes;
+  std::vector<std::uint32_t> documents;
+};
+
+struct YamlParseError {
+  std::string message;
+  std::uint32_t line = 0, column = 0;  ///< 0-based, as yaml-cpp reports them
+  std::size_t offset = 0;
+};
+
+/// Parses `text` (every document of the stream). Returns false and fills
+/// `error` when yaml-cpp rejects it. Never throws.
+bool ParseYamlStream(std::string_view text, YamlStream* stream, YamlParseError* error);
+
+/// Follows `index` through alias nodes to the node they stand for.
+std::uint32_t ResolveAlias(const YamlStream& stream, std::uint32_t index);
+
+}  // namespace safesubst::detail
