@@ -1,0 +1,316 @@
+// `safesubst lint`: the rule table, the driver that walks a YAML stream and
+// hands each object to the rules, per-object disabling, and the output forms.
+// The rules themselves live in src/lint_rules_*.cc.
+#include "safesubst/lint.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "lint_internal.h"
+
+namespace safesubst {
+
+namespace {
+
+const std::vector<LintRule> kRules = {
+    {"etc-hosts-write", Severity::kError,
+     "A container script writes /etc/hosts, which kubelet rewrites whenever it starts a container of the pod.",
+     "A pod's /etc/hosts belongs to kubelet: it writes the file anew every time it starts one of the pod's "
+     "containers (restarts and the Istio sidecar included), from the pod's IP, hostname and spec.hostAliases. "
+     "A line a script appended lives only until the next container start. When a sidecar starts in the same "
+     "second the append loses the race at random: in the first write-up 5 of 8 pods lost their EFS line and "
+     "ran without the mount. An init container's write is always lost. Error when another container or an "
+     "Istio sidecar without holdApplicationUntilProxyStarts starts with the writer; otherwise a warning.",
+     "Declare the entry in spec.hostAliases (kubelet includes those in every rewrite). If the address is only "
+     "known at runtime, make the writer the last container to start: set holdApplicationUntilProxyStarts: true "
+     "in the proxy.istio.io/config annotation, run no other container beside it and never write from an init "
+     "container; a later restart of another container still drops the line."},
+    {"fsgroup-recursive-chown", Severity::kWarning,
+     "securityContext.fsGroup on a pod that mounts a PersistentVolumeClaim, without fsGroupChangePolicy: "
+     "OnRootMismatch.",
+     "With fsGroup set, kubelet makes every file and directory of each mounted volume group-owned by that GID "
+     "every time it mounts the volume (fsGroupChangePolicy defaults to Always). The pod waits in Init or "
+     "ContainerCreating for the whole recursive chgrp, which grows with the number of files: 30 minutes per "
+     "restart in the second write-up, 30 seconds after the fix.",
+     "Add fsGroupChangePolicy: OnRootMismatch next to fsGroup (Kubernetes 1.20+), so that kubelet changes "
+     "ownership only when the volume's root does not already match. Only do this when nothing on the volume "
+     "changes its group ownership behind kubelet's back."},
+    {"nfs-through-sidecar", Severity::kError,
+     "A container mounts NFS or EFS from inside a pod whose Istio sidecar captures port 2049.",
+     "istio-init redirects the pod's outbound TCP, port 2049 included, to istio-proxy, so an NFS mount made "
+     "from inside a container runs through the proxy. When the pod terminates the proxy can exit before the "
+     "application has flushed and unmounted, and the NFS client waits forever: the pod hangs in Terminating. "
+     "(Volumes of type nfs or CSI are mounted by kubelet in the node's network namespace and are not affected.)",
+     "Add the pod template annotation traffic.sidecar.istio.io/excludeOutboundPorts: \"2049\" (append 2049 to "
+     "an existing list), so that NFS traffic bypasses the proxy."},
+    {"leftover-placeholder", Severity::kError,
+     "Text a template step should have replaced: a __NAME__ sentinel, ${NAME} in a data field, or the shape a "
+     "blanked variable leaves in a shell script.",
+     "A __NAME__ sentinel or a ${NAME} in a data field means a substitution step did not run or did not know "
+     "the name. Kubernetes does not expand ${NAME} (only $(NAME), in command, args and env), so the text "
+     "reaches the cluster as it is. In scripts, an unrestricted envsubst replaces runtime variables with empty "
+     "strings and leaves `echo \"\" | cut`, `case \"\" in`, `[ \"\" -le 31 ]`, `grep -q \"\"`, "
+     "`echo \" \" >> /etc/hosts` or an `X=\"\"` that is never read: the script still runs and silently does "
+     "the wrong thing.",
+     "Render with safesubst, which substitutes only declared variables and keeps runtime ones; declare the "
+     "missing variable, or run the missing sed step. For a value the container should expand, write $(NAME) "
+     "in command, args or env."},
+    {"blank-runtime-var", Severity::kWarning,
+     "A shell script uses a variable that nothing sets: not assigned in the script, not in the container's env.",
+     "The variable expands to an empty string when the script runs. This is what a wrapper looks like after "
+     "the env entry it relies on was lost (a fragment merged into a container without NODE_IP) or after a "
+     "render removed the line that assigned it; the script carries on with an empty value, like the zone "
+     "wrapper of the first write-up falling back to one zone for every pod.",
+     "Add the variable to the container's env (from the Downward API when it describes the pod or node), "
+     "assign it in the script, or write ${NAME:?message} so that the script stops instead of running with an "
+     "empty value. If the image sets it, disable the rule for this object."},
+};
+
+// Splits "a, b,c" into trimmed, non-empty items.
+std::vector<std::string> SplitList(std::string_view list) {
+  std::vector<std::string> items;
+  std::size_t pos = 0;
+  while (pos <= list.size()) {
+    std::size_t comma = list.find(',', pos);
+    if (comma == std::string_view::npos) comma = list.size();
+    std::string_view item = list.substr(pos, comma - pos);
+    while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
+    while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
+    if (!item.empty()) items.emplace_back(item);
+    pos = comma + 1;
+  }
+  return items;
+}
+
+struct Disabled {
+  bool all = false;
+  std::set<std::string, std::less<>> ids;
+
+  bool Covers(std::string_view id) const { return all || ids.count(id) != 0; }
+};
+
+// Reads the disable annotation of one metadata block into `disabled`.
+void ReadDisableAnnotation(const YAML::Node& metadata, const lint::Source& source, Disabled* disabled,
+                           Diagnostics* diagnostics) {
+  YAML::Node value = lint::Get(lint::Get(metadata, "annotations"), kLintDisableAnnotation);
+  if (!value.IsScalar()) return;
+  for (const std::string& id : SplitList(value.Scalar())) {
+    if (id == "all") {
+      disabled->all = true;
+    } else if (FindLintRule(id) != nullptr) {
+      disabled->ids.insert(id);
+    } else {
+      std::string known;
+      for (const LintRule& rule : kRules) known += std::string(rule.id) + ", ";
+      diagnostics->push_back(MakeWarning(source.At(source.NodeOffset(value)),
+                                         "unknown lint rule '" + id + "' in " + std::string(kLintDisableAnnotation),
+                                         "known rules: " + known + "or all"));
+    }
+  }
+}
+
+bool IsIstioNamespace(const YAML::Node& document) {
+  if (lint::ScalarText(lint::Get(document, "kind")) != "Namespace") return false;
+  YAML::Node labels = lint::Path(document, {"metadata", "labels"});
+  if (lint::ScalarText(lint::Get(labels, "istio-injection")) == "enabled") return true;
+  return lint::Get(labels, "istio.io/rev").IsDefined() && !lint::ScalarText(lint::Get(labels, "istio.io/rev")).empty();
+}
+
+void LintObject(const YAML::Node& document, const lint::Context& context, std::vector<Finding>* findings,
+                Diagnostics* diagnostics) {
+  if (!document.IsDefined() || document.IsNull()) return;
+  if (document.IsMap() && lint::ScalarText(lint::Get(document, "kind")) == "List") {
+    YAML::Node items = lint::Get(document, "items");
+    if (items.IsSequence()) {
+      for (const YAML::Node& item : items) LintObject(item, context, findings, diagnostics);
+    }
+    return;
+  }
+  std::vector<Finding> found;
+  lint::Emitter emit(context.source, &found);
+  std::string object = lint::ObjectName(document);
+  lint::CheckPlaceholders(document, context.source, object, emit);
+
+  Disabled disabled;
+  ReadDisableAnnotation(lint::Get(document, "metadata"), context.source, &disabled, diagnostics);
+  lint::Pod pod;
+  if (lint::ExtractPod(document, context, &pod)) {
+    if (pod.metadata.IsDefined() && !pod.metadata.is(lint::Get(document, "metadata"))) {
+      ReadDisableAnnotation(pod.metadata, context.source, &disabled, diagnostics);
+    }
+    lint::CheckEtcHostsWrite(pod, emit);
+    lint::CheckFsGroupRecursiveChown(pod, context.source, emit);
+    lint::CheckNfsThroughSidecar(pod, context.source, emit);
+    lint::CheckBlankRuntimeVariables(pod, emit);
+    for (const lint::Container& container : pod.containers) {
+      for (const lint::Script& script : container.scripts) {
+        lint::CheckBlankedScript(script, pod.object, container.name, emit);
+      }
+    }
+  }
+  for (const lint::Script& script : lint::ConfigMapScripts(document, context.source)) {
+    lint::CheckBlankedScript(script, object, "", emit);
+  }
+  for (Finding& finding : found) {
+    if (context.options.disabled.count(finding.rule_id) != 0 || disabled.Covers(finding.rule_id)) continue;
+    findings->push_back(std::move(finding));
+  }
+}
+
+void AppendJsonString(std::string& out, std::string_view text) {
+  out += '"';
+  for (char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          char escaped[8];
+          std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+          out += escaped;
+        } else {
+          out += c;
+        }
+    }
+  }
+  out += '"';
+}
+
+std::string_view SeverityName(Severity severity) {
+  switch (severity) {
+    case Severity::kError: return "error";
+    case Severity::kWarning: return "warning";
+    case Severity::kNote: return "note";
+  }
+  return "error";
+}
+
+}  // namespace
+
+namespace lint {
+
+Finding& Emitter::Add(std::string_view rule_id, Severity severity, std::size_t offset, std::string object,
+                      std::string container, std::string message) {
+  Finding finding;
+  finding.rule_id = std::string(rule_id);
+  finding.severity = severity;
+  finding.location = source_.At(offset);
+  finding.object = std::move(object);
+  finding.container = std::move(container);
+  finding.message = std::move(message);
+  if (const LintRule* rule = FindLintRule(rule_id)) {
+    finding.explanation = std::string(rule->explanation);
+    finding.fix = std::string(rule->fix);
+  }
+  out_->push_back(std::move(finding));
+  return out_->back();
+}
+
+}  // namespace lint
+
+const std::vector<LintRule>& LintRules() { return kRules; }
+
+const LintRule* FindLintRule(std::string_view id) {
+  for (const LintRule& rule : kRules) {
+    if (rule.id == id) return &rule;
+  }
+  return nullptr;
+}
+
+Result<std::vector<Finding>> Lint(std::string_view text, const LintOptions& options) {
+  Result<std::vector<Finding>> result;
+  for (const std::string& id : options.disabled) {
+    if (FindLintRule(id) == nullptr) {
+      result.diagnostics.push_back(MakeWarning(Location{options.file_name, 0, 0, 0},
+                                               "unknown lint rule '" + id + "' in the disabled list"));
+    }
+  }
+  lint::Source source(text, options.file_name);
+  std::vector<YAML::Node> documents;
+  try {
+    documents = YAML::LoadAll(std::string(text));
+  } catch (const YAML::Exception& error) {
+    Location location = error.mark.is_null() ? Location{options.file_name, 0, 0, 0}
+                                             : source.At(static_cast<std::size_t>(std::max(error.mark.pos, 0)));
+    result.diagnostics.push_back(
+        MakeError(std::move(location), "cannot lint: the input is not valid YAML: " + error.msg));
+    return result;
+  }
+  lint::Context context{source, options, {}};
+  for (const YAML::Node& document : documents) {
+    if (document.IsMap() && IsIstioNamespace(document)) {
+      context.istio_namespaces.insert(lint::ScalarText(lint::Path(document, {"metadata", "name"})));
+    }
+  }
+  std::vector<Finding> findings;
+  try {
+    for (const YAML::Node& document : documents) LintObject(document, context, &findings, &result.diagnostics);
+  } catch (const std::exception& error) {
+    // yaml-cpp throws on access patterns the rules are written to avoid; if
+    // one slips through, report it instead of letting it cross the API.
+    result.diagnostics.push_back(
+        MakeError(Location{options.file_name, 0, 0, 0}, std::string("internal error while linting: ") + error.what()));
+    return result;
+  }
+  std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
+    if (a.location.offset != b.location.offset) return a.location.offset < b.location.offset;
+    return a.rule_id < b.rule_id;
+  });
+  result.value = std::move(findings);
+  return result;
+}
+
+Diagnostic FindingToDiagnostic(const Finding& finding) {
+  return Diagnostic{finding.severity, finding.location, finding.message + " [" + finding.rule_id + "]", finding.fix};
+}
+
+std::string FormatFinding(const Finding& finding, std::string_view source, bool color, bool verbose) {
+  std::string out = FormatDiagnostic(FindingToDiagnostic(finding), source, color);
+  if (verbose && !finding.explanation.empty()) out += "  why: " + finding.explanation + "\n";
+  return out;
+}
+
+std::string FindingsToJson(const std::vector<Finding>& findings) {
+  std::string out = "{\"findings\":[";
+  bool first = true;
+  for (const Finding& finding : findings) {
+    if (!first) out += ',';
+    first = false;
+    out += "\n  {\"rule\":";
+    AppendJsonString(out, finding.rule_id);
+    out += ",\"severity\":";
+    AppendJsonString(out, SeverityName(finding.severity));
+    out += ",\"file\":";
+    AppendJsonString(out, finding.location.file);
+    out += ",\"line\":" + std::to_string(finding.location.line);
+    out += ",\"column\":" + std::to_string(finding.location.column);
+    out += ",\"object\":";
+    AppendJsonString(out, finding.object);
+    out += ",\"container\":";
+    AppendJsonString(out, finding.container);
+    out += ",\"message\":";
+    AppendJsonString(out, finding.message);
+    out += ",\"explanation\":";
+    AppendJsonString(out, finding.explanation);
+    out += ",\"fix\":";
+    AppendJsonString(out, finding.fix);
+    out += '}';
+  }
+  out += findings.empty() ? "]," : "\n],";
+  out += "\"errors\":" + std::to_string(CountFindings(findings, Severity::kError));
+  out += ",\"warnings\":" + std::to_string(CountFindings(findings, Severity::kWarning));
+  out += "}\n";
+  return out;
+}
+
+std::size_t CountFindings(const std::vector<Finding>& findings, Severity severity) {
+  return static_cast<std::size_t>(std::count_if(findings.begin(), findings.end(),
+                                                [severity](const Finding& f) { return f.severity == severity; }));
+}
+
+}  // namespace safesubst

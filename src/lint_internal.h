@@ -1,0 +1,159 @@
+// Internals of `safesubst lint` shared by src/lint*.cc: source positions,
+// scalar views, the pod model the rules look at, and the rule entry points.
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstddef>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lint_shell.h"
+#include "safesubst/diagnostic.h"
+#include "safesubst/lint.h"
+
+namespace safesubst::lint {
+
+/// The input text, with what it takes to turn yaml-cpp marks into Locations.
+class Source {
+ public:
+  Source(std::string_view text, std::string file);
+
+  std::string_view text() const { return text_; }
+  /// Byte offset of the node's first character (its tag or anchor, if any).
+  std::size_t NodeOffset(const YAML::Node& node) const;
+  /// 1-based line and column of a byte offset.
+  Location At(std::size_t offset) const;
+
+ private:
+  std::string_view text_;
+  std::string file_;
+  std::size_t bom_ = 0;  // yaml-cpp does not count a UTF-8 byte order mark
+  std::vector<std::size_t> line_starts_;
+};
+
+/// A scalar's value with the source offset of every byte, so that a finding
+/// inside a script can name its own line and column.
+struct ScalarView {
+  std::string text;  ///< the decoded value
+  /// offsets[i] is where text[i] comes from. When the mapping could not be
+  /// rebuilt exactly (an alias, an unusual style), every entry is the node's offset.
+  std::vector<std::size_t> offsets;
+  std::size_t node_offset = 0;
+  bool block = false;  ///< a literal or folded block scalar
+  bool exact = false;
+
+  std::size_t Offset(std::size_t index) const;
+};
+
+/// Builds the view of a scalar node. Never fails: falls back to node offsets.
+ScalarView ViewScalar(const Source& source, const YAML::Node& node);
+
+/// The value of `key` in a mapping, or an undefined-safe null node.
+YAML::Node Get(const YAML::Node& map, std::string_view key);
+/// Same, also giving the key node (for its position). False when absent.
+bool GetWithKey(const YAML::Node& map, std::string_view key, YAML::Node* key_node, YAML::Node* value);
+/// The scalar text of a node, or "" when it is not a scalar.
+std::string ScalarText(const YAML::Node& node);
+/// Follows a dotted path of mapping keys: Path(doc, {"spec", "template"}).
+YAML::Node Path(const YAML::Node& node, std::initializer_list<std::string_view> keys);
+
+/// A shell script found in a manifest: the `-c` operand of a shell command,
+/// an item starting with a `#!` naming a shell, or a ConfigMap `*.sh` value.
+struct Script {
+  YAML::Node node;
+  ScalarView view;
+  ShScript shell;
+  std::string where;  ///< "args[0]", "command[2]", "lifecycle.postStart", "data[start.sh]"
+
+  std::size_t Offset(std::size_t script_offset) const { return view.Offset(script_offset); }
+};
+
+/// Parses the node as a script.
+Script MakeScript(const Source& source, const YAML::Node& node, std::string where);
+
+/// Index of the `-c` operand in a command line (`sh -c SCRIPT`,
+/// `/bin/bash -euo pipefail -c SCRIPT`, `env X=1 busybox sh -c SCRIPT`), or -1.
+int ShellScriptIndex(const std::vector<std::string>& argv);
+
+/// True when `text` begins with a `#!` line naming sh, bash, dash, ash, ksh or zsh.
+bool StartsWithShellShebang(std::string_view text);
+
+struct Container {
+  std::string name;
+  bool init = false;
+  bool native_sidecar = false;  ///< init container with restartPolicy: Always
+  bool is_istio_proxy = false;  ///< an already-injected `istio-proxy`
+  YAML::Node node;
+  std::set<std::string, std::less<>> env_names;
+  bool has_env_from = false;
+  std::vector<YAML::Node> env_values;  ///< env[].value scalars
+  std::set<std::string, std::less<>> mounted_volumes;
+  std::vector<Script> scripts;
+};
+
+/// A pod spec with what the rules ask about it.
+struct Pod {
+  std::string kind;
+  std::string object;  ///< "Deployment/mo-back"
+  YAML::Node spec;
+  YAML::Node metadata;  ///< the pod template's metadata (the Pod's own for kind Pod)
+  std::map<std::string, std::string, std::less<>> annotations;  ///< pod template annotations
+  std::map<std::string, std::string, std::less<>> labels;
+  std::vector<Container> containers;  ///< initContainers, then containers
+  YAML::Node volume_claim_templates;  ///< StatefulSet only
+  bool sidecar = false;
+  std::string sidecar_reason;  ///< why the pod is taken to have an Istio sidecar
+  bool hold_application = false;
+};
+
+/// What every rule may consult besides the document itself.
+struct Context {
+  const Source& source;
+  const LintOptions& options;
+  /// Namespaces labelled for injection by Namespace objects in the same input.
+  std::set<std::string, std::less<>> istio_namespaces;
+};
+
+/// The pod spec of a Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet,
+/// ReplicationController, Job, CronJob, PodTemplate or Argo Rollout. False for other kinds.
+bool ExtractPod(const YAML::Node& document, const Context& context, Pod* pod);
+
+/// "Kind/name" of a document, or "" when it has no kind.
+std::string ObjectName(const YAML::Node& document);
+
+/// Collects findings for one document; fills explanation and fix from the rule table.
+class Emitter {
+ public:
+  Emitter(const Source& source, std::vector<Finding>* out) : source_(source), out_(out) {}
+
+  Finding& Add(std::string_view rule_id, Severity severity, std::size_t offset, std::string object,
+               std::string container, std::string message);
+
+ private:
+  const Source& source_;
+  std::vector<Finding>* out_;
+};
+
+// The rules. Each reads one document (or one pod) and adds findings.
+void CheckEtcHostsWrite(const Pod& pod, Emitter& emit);
+void CheckFsGroupRecursiveChown(const Pod& pod, const Source& source, Emitter& emit);
+void CheckNfsThroughSidecar(const Pod& pod, const Source& source, Emitter& emit);
+void CheckBlankRuntimeVariables(const Pod& pod, Emitter& emit);
+/// leftover-placeholder, part 1: `__NAME__` anywhere, `${NAME}` in data contexts.
+void CheckPlaceholders(const YAML::Node& document, const Source& source, const std::string& object, Emitter& emit);
+/// leftover-placeholder, part 2: the shapes a blanked variable leaves in a shell script.
+void CheckBlankedScript(const Script& script, const std::string& object, const std::string& container,
+                        Emitter& emit);
+/// The shell scripts of a ConfigMap or Secret (`stringData`): `*.sh` keys and `#!` values.
+std::vector<Script> ConfigMapScripts(const YAML::Node& document, const Source& source);
+
+/// Text of an Istio pod annotation (or label) naming the sidecar, for messages.
+inline constexpr std::string_view kIstioInjectAnnotation = "sidecar.istio.io/inject";
+inline constexpr std::string_view kIstioProxyConfigAnnotation = "proxy.istio.io/config";
+inline constexpr std::string_view kIstioExcludeOutboundPorts = "traffic.sidecar.istio.io/excludeOutboundPorts";
+
+}  // namespace safesubst::lint

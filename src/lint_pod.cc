@@ -1,0 +1,207 @@
+// The pod model of `safesubst lint`: where a workload keeps its pod spec,
+// which containers it runs, which of their arguments are shell scripts, and
+// whether Istio injects a sidecar into it.
+#include <algorithm>
+#include <array>
+
+#include "lint_internal.h"
+
+namespace safesubst::lint {
+
+namespace {
+
+// The pod template of each workload kind, as a path from the document root.
+YAML::Node PodTemplate(const YAML::Node& document, std::string_view kind) {
+  static constexpr std::array<std::string_view, 7> kTemplateKinds = {
+      "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ReplicationController", "Job", "Rollout"};
+  if (std::find(kTemplateKinds.begin(), kTemplateKinds.end(), kind) != kTemplateKinds.end()) {
+    return Path(document, {"spec", "template"});
+  }
+  if (kind == "CronJob") return Path(document, {"spec", "jobTemplate", "spec", "template"});
+  if (kind == "PodTemplate") return Get(document, "template");
+  return YAML::Node(YAML::NodeType::Undefined);
+}
+
+std::map<std::string, std::string, std::less<>> StringMap(const YAML::Node& map) {
+  std::map<std::string, std::string, std::less<>> result;
+  if (!map.IsMap()) return result;
+  for (auto it = map.begin(); it != map.end(); ++it) {
+    if (it->first.IsScalar()) result[it->first.Scalar()] = ScalarText(it->second);
+  }
+  return result;
+}
+
+std::string Lookup(const std::map<std::string, std::string, std::less<>>& map, std::string_view key) {
+  auto it = map.find(key);
+  return it == map.end() ? std::string() : it->second;
+}
+
+// The items of a `command`/`args` sequence that are scalars, with their nodes.
+void AppendArgv(const YAML::Node& sequence, std::string_view key, std::vector<std::string>* argv,
+                std::vector<YAML::Node>* nodes, std::vector<std::string>* where) {
+  if (!sequence.IsSequence()) return;
+  for (std::size_t i = 0; i < sequence.size(); ++i) {
+    YAML::Node item = sequence[i];
+    argv->push_back(ScalarText(item));
+    nodes->push_back(item);
+    where->push_back(std::string(key) + "[" + std::to_string(i) + "]");
+  }
+}
+
+// The shell scripts of one command line: the `-c` operand of a shell, and
+// items that start with a shell `#!` line.
+void AddCommandScripts(const Source& source, const YAML::Node& command, const YAML::Node& args,
+                       std::string_view command_key, std::vector<Script>* scripts) {
+  std::vector<std::string> argv;
+  std::vector<YAML::Node> nodes;
+  std::vector<std::string> where;
+  AppendArgv(command, command_key, &argv, &nodes, &where);
+  AppendArgv(args, "args", &argv, &nodes, &where);
+  int script_index = ShellScriptIndex(argv);
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    bool is_script = static_cast<int>(i) == script_index || StartsWithShellShebang(argv[i]);
+    if (is_script && nodes[i].IsScalar()) scripts->push_back(MakeScript(source, nodes[i], where[i]));
+  }
+}
+
+Container ReadContainer(const YAML::Node& node, bool init, const Source& source) {
+  Container container;
+  container.node.reset(node);
+  container.init = init;
+  container.name = ScalarText(Get(node, "name"));
+  container.is_istio_proxy = container.name == "istio-proxy";
+  container.native_sidecar = init && ScalarText(Get(node, "restartPolicy")) == "Always";
+  YAML::Node env = Get(node, "env");
+  if (env.IsSequence()) {
+    for (const YAML::Node& variable : env) {
+      std::string name = ScalarText(Get(variable, "name"));
+      if (!name.empty()) container.env_names.insert(name);
+      YAML::Node value = Get(variable, "value");
+      if (value.IsScalar()) container.env_values.push_back(value);
+    }
+  }
+  YAML::Node env_from = Get(node, "envFrom");
+  container.has_env_from = env_from.IsSequence() && env_from.size() > 0;
+  YAML::Node mounts = Get(node, "volumeMounts");
+  if (mounts.IsSequence()) {
+    for (const YAML::Node& mount : mounts) container.mounted_volumes.insert(ScalarText(Get(mount, "name")));
+  }
+  AddCommandScripts(source, Get(node, "command"), Get(node, "args"), "command", &container.scripts);
+  for (std::string_view hook : {"postStart", "preStop"}) {
+    YAML::Node command = Path(node, {"lifecycle", hook, "exec", "command"});
+    std::size_t before = container.scripts.size();
+    AddCommandScripts(source, command, YAML::Node(YAML::NodeType::Undefined), "command", &container.scripts);
+    for (std::size_t i = before; i < container.scripts.size(); ++i) {
+      container.scripts[i].where = "lifecycle." + std::string(hook) + "." + container.scripts[i].where;
+    }
+  }
+  return container;
+}
+
+bool ProxyConfigHolds(const std::string& config) {
+  if (config.empty()) return false;
+  try {
+    YAML::Node parsed = YAML::Load(config);
+    std::string hold = ScalarText(Get(parsed, "holdApplicationUntilProxyStarts"));
+    return hold == "true" || hold == "True" || hold == "TRUE";
+  } catch (const std::exception&) {
+    return false;  // not YAML: Istio would reject it too, so nothing is held
+  }
+}
+
+// Decides whether Istio injects a sidecar, and says why (for messages).
+void DetectSidecar(const YAML::Node& document, const Context& context, Pod* pod) {
+  std::string annotation = Lookup(pod->annotations, kIstioInjectAnnotation);
+  std::string label = Lookup(pod->labels, kIstioInjectAnnotation);
+  const std::string& inject = !label.empty() ? label : annotation;
+  std::string_view inject_source = !label.empty() ? "label" : "annotation";
+  for (const Container& container : pod->containers) {
+    if (container.is_istio_proxy) {
+      pod->sidecar = true;
+      pod->sidecar_reason = "it has an istio-proxy container";
+      return;
+    }
+  }
+  if (inject == "false") return;  // an explicit opt-out beats the namespace
+  if (inject == "true") {
+    pod->sidecar = true;
+    pod->sidecar_reason = "the pod template has the " + std::string(inject_source) + " " +
+                          std::string(kIstioInjectAnnotation) + ": \"true\"";
+    return;
+  }
+  if (pod->labels.count("istio.io/rev") != 0) {
+    pod->sidecar = true;
+    pod->sidecar_reason = "the pod template has the label istio.io/rev";
+    return;
+  }
+  std::string namespace_name = ScalarText(Path(document, {"metadata", "namespace"}));
+  if (!namespace_name.empty() && context.istio_namespaces.count(namespace_name) != 0) {
+    pod->sidecar = true;
+    pod->sidecar_reason = "its namespace " + namespace_name + " is labelled for Istio injection";
+    return;
+  }
+  if (context.options.assume_istio_namespace) {
+    pod->sidecar = true;
+    pod->sidecar_reason = "its namespace is assumed to have Istio injection (--assume-istio-namespace)";
+  }
+}
+
+}  // namespace
+
+std::string ObjectName(const YAML::Node& document) {
+  std::string kind = ScalarText(Get(document, "kind"));
+  if (kind.empty()) return {};
+  std::string name = ScalarText(Path(document, {"metadata", "name"}));
+  if (name.empty()) name = ScalarText(Path(document, {"metadata", "generateName"}));
+  return name.empty() ? kind : kind + "/" + name;
+}
+
+bool ExtractPod(const YAML::Node& document, const Context& context, Pod* pod) {
+  if (!document.IsMap()) return false;
+  pod->kind = ScalarText(Get(document, "kind"));
+  pod->object = ObjectName(document);
+  if (pod->kind == "Pod") {
+    pod->spec.reset(Get(document, "spec"));
+    pod->metadata.reset(Get(document, "metadata"));
+  } else {
+    YAML::Node pod_template = PodTemplate(document, pod->kind);
+    pod->spec.reset(Get(pod_template, "spec"));
+    pod->metadata.reset(Get(pod_template, "metadata"));
+  }
+  if (!pod->spec.IsMap()) return false;
+  pod->annotations = StringMap(Get(pod->metadata, "annotations"));
+  pod->labels = StringMap(Get(pod->metadata, "labels"));
+  if (pod->kind == "StatefulSet") pod->volume_claim_templates.reset(Path(document, {"spec", "volumeClaimTemplates"}));
+  for (std::string_view key : {"initContainers", "containers"}) {
+    YAML::Node list = Get(pod->spec, key);
+    if (!list.IsSequence()) continue;
+    for (const YAML::Node& node : list) {
+      if (node.IsMap()) pod->containers.push_back(ReadContainer(node, key == "initContainers", context.source));
+    }
+  }
+  DetectSidecar(document, context, pod);
+  pod->hold_application = context.options.assume_hold_application ||
+                          ProxyConfigHolds(Lookup(pod->annotations, kIstioProxyConfigAnnotation));
+  return true;
+}
+
+std::vector<Script> ConfigMapScripts(const YAML::Node& document, const Source& source) {
+  std::vector<Script> scripts;
+  std::string kind = ScalarText(Get(document, "kind"));
+  if (kind != "ConfigMap" && kind != "Secret") return scripts;
+  // Secret `data` is base64; only `stringData` holds readable scripts.
+  YAML::Node data = Get(document, kind == "ConfigMap" ? "data" : "stringData");
+  if (!data.IsMap()) return scripts;
+  for (auto it = data.begin(); it != data.end(); ++it) {
+    std::string key = ScalarText(it->first);
+    std::string value = ScalarText(it->second);
+    bool shell_name = key.size() > 3 && (key.substr(key.size() - 3) == ".sh" ||
+                                         (key.size() > 5 && key.substr(key.size() - 5) == ".bash"));
+    if (it->second.IsScalar() && (shell_name || StartsWithShellShebang(value))) {
+      scripts.push_back(MakeScript(source, it->second, "data[" + key + "]"));
+    }
+  }
+  return scripts;
+}
+
+}  // namespace safesubst::lint

@@ -1,0 +1,298 @@
+// Rule leftover-placeholder: what a template step left behind.
+//
+// Part 1 looks at every scalar (and key) of every document: a `__NAME__`
+// sentinel (the sed convention of the first write-up) anywhere, and a
+// `${NAME}` in a data context, where nothing will ever expand it. Scripts
+// (block scalars, command/args items, ConfigMap *.sh values) are runtime
+// territory and keep their `${NAME}`.
+//
+// Part 2 looks inside shell scripts for the shapes an unrestricted envsubst
+// leaves when it blanks runtime variables. `X=""` and `echo ""` are common on
+// purpose, so only shapes nobody writes by hand count:
+//   echo "" | cmd           (was: echo "$VAR" | cmd)
+//   case "" in              (was: case "$VAR" in)
+//   [ "" -le 31 ], [ -z "" ], [ "" = "" ]   (a test of a constant)
+//   grep -q "" file         (an empty pattern matches every line)
+//   echo " " >> file        (only the blank between two blanked variables)
+//   X="" never read, never assigned anything else (was: X="$Y", and the later
+//        "$X" were blanked too)
+#include <algorithm>
+#include <array>
+
+#include "lint_internal.h"
+
+namespace safesubst::lint {
+
+namespace {
+
+bool IsWordChar(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
+bool IsUpperOrDigit(char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
+bool IsNameStart(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
+
+// Language dunders (__FILE__, __END__...) look like sentinels but are not.
+bool IsLanguageDunder(std::string_view name) {
+  static constexpr std::array<std::string_view, 17> kNames = {
+      "FILE", "LINE", "DIR", "END", "DATA", "PACKAGE", "FUNCTION", "CLASS", "METHOD", "NAMESPACE",
+      "TRAIT", "COMPILER", "SUB", "FUNC", "PRETTY_FUNCTION", "DATE", "TIME"};
+  return std::find(kNames.begin(), kNames.end(), name) != kNames.end();
+}
+
+struct Match {
+  std::size_t offset = 0;
+  std::string text;
+};
+
+// `__NAME__` with NAME = [A-Z][A-Z0-9_]*, not inside a longer word.
+std::vector<Match> FindSentinels(std::string_view text) {
+  std::vector<Match> found;
+  for (std::size_t i = text.find("__"); i != std::string_view::npos; i = text.find("__", i + 1)) {
+    if (i > 0 && IsWordChar(text[i - 1])) continue;
+    std::size_t j = i + 2;
+    if (j >= text.size() || !(text[j] >= 'A' && text[j] <= 'Z')) continue;
+    while (j < text.size() && IsUpperOrDigit(text[j])) ++j;
+    if (j < text.size() && IsWordChar(text[j])) continue;  // __FOO__bar
+    std::string_view run = text.substr(i + 2, j - i - 2);
+    if (run.size() < 3 || run.substr(run.size() - 2) != "__") continue;
+    std::string_view name = run.substr(0, run.size() - 2);
+    if (name.back() == '_' || IsLanguageDunder(name)) continue;
+    found.push_back(Match{i, std::string(text.substr(i, j - i))});
+    i = j - 1;
+  }
+  return found;
+}
+
+// `${NAME}` and `${NAME<op>...}` not preceded by `$` (`$${NAME}` is an escape).
+std::vector<Match> FindBracedReferences(std::string_view text) {
+  std::vector<Match> found;
+  for (std::size_t i = text.find("${"); i != std::string_view::npos; i = text.find("${", i + 1)) {
+    if (i > 0 && text[i - 1] == '$') continue;
+    std::size_t j = i + 2;
+    if (j >= text.size() || !IsNameStart(text[j])) continue;
+    while (j < text.size() && IsWordChar(text[j])) ++j;
+    if (j >= text.size() || std::string_view("}:-=?+").find(text[j]) == std::string_view::npos) continue;
+    std::size_t close = text.find('}', j);
+    std::size_t end = close == std::string_view::npos ? j : close + 1;
+    found.push_back(Match{i, std::string(text.substr(i, end - i))});
+  }
+  return found;
+}
+
+bool EndsWith(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+class PlaceholderWalker {
+ public:
+  PlaceholderWalker(const Source& source, std::string object, std::string kind, Emitter& emit)
+      : source_(source), object_(std::move(object)), kind_(std::move(kind)), emit_(emit) {}
+
+  void Walk(const YAML::Node& node, bool items_are_scripts, bool script_map, int depth) {
+    if (node.IsMap()) {
+      for (auto it = node.begin(); it != node.end(); ++it) {
+        std::string key = ScalarText(it->first);
+        if (it->first.IsScalar()) CheckScalar(it->first, /*data=*/true);
+        const YAML::Node& value = it->second;
+        if (value.IsScalar()) {
+          bool script = script_map && (EndsWith(key, ".sh") || EndsWith(key, ".bash") ||
+                                       StartsWithShellShebang(value.Scalar()));
+          CheckScalar(value, !script);
+        } else {
+          bool data_map = depth == 0 && ((kind_ == "ConfigMap" && key == "data") ||
+                                         (kind_ == "Secret" && key == "stringData"));
+          Walk(value, key == "command" || key == "args", data_map, depth + 1);
+        }
+      }
+    } else if (node.IsSequence()) {
+      for (const YAML::Node& item : node) {
+        if (item.IsScalar()) {
+          CheckScalar(item, !items_are_scripts);
+        } else {
+          Walk(item, false, false, depth + 1);
+        }
+      }
+    } else if (node.IsScalar()) {
+      CheckScalar(node, true);
+    }
+  }
+
+ private:
+  // `data`: not a script context. Block scalars are always scripts (or opaque text).
+  void CheckScalar(const YAML::Node& node, bool data) {
+    const std::string& value = node.Scalar();
+    bool has_sentinel = value.find("__") != std::string::npos;
+    bool has_braced = value.find("${") != std::string::npos;
+    if (!has_sentinel && !has_braced) return;
+    ScalarView view = ViewScalar(source_, node);
+    if (view.block) data = false;
+    for (const Match& match : FindSentinels(view.text)) {
+      emit_.Add("leftover-placeholder", Severity::kError, view.Offset(match.offset), object_, "",
+                "the sentinel " + match.text +
+                    " was never replaced: the step that substitutes it (sed, or a safesubst variable) did not "
+                    "run for this file");
+    }
+    if (!data) return;
+    for (const Match& match : FindBracedReferences(view.text)) {
+      emit_.Add("leftover-placeholder", Severity::kError, view.Offset(match.offset), object_, "",
+                match.text +
+                    " in a data field was not substituted, and Kubernetes will not expand it (only $(NAME) in "
+                    "command, args and env)");
+    }
+  }
+
+  const Source& source_;
+  std::string object_;
+  std::string kind_;
+  Emitter& emit_;
+};
+
+const ShWord* BlankEchoArgument(const ShCommand& command, std::size_t first_arg, bool need_blank_text) {
+  std::size_t i = first_arg;
+  while (i < command.words.size() && command.words[i].text.size() > 1 && command.words[i].text[0] == '-' &&
+         command.words[i].text.find_first_not_of("neE", 1) == std::string::npos) {
+    ++i;  // echo -n -e
+  }
+  if (i >= command.words.size()) return nullptr;
+  const ShWord* with_blank = nullptr;
+  for (std::size_t j = i; j < command.words.size(); ++j) {
+    const ShWord& word = command.words[j];
+    if (!word.blank_quoted) return nullptr;
+    if (with_blank == nullptr && !word.text.empty()) with_blank = &word;
+  }
+  return need_blank_text ? with_blank : &command.words[i];
+}
+
+bool IsNumericTest(std::string_view op) {
+  return op == "-eq" || op == "-ne" || op == "-lt" || op == "-le" || op == "-gt" || op == "-ge";
+}
+
+// In a `[`/`[[`/`test` command: the first operand that is a constant blank string.
+const ShWord* BlankTestOperand(const ShCommand& command, std::size_t first_arg) {
+  std::vector<const ShWord*> args;
+  for (std::size_t i = first_arg; i < command.words.size(); ++i) args.push_back(&command.words[i]);
+  if (!args.empty() && (args.back()->text == "]" || args.back()->text == "]]")) args.pop_back();
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& op = args[i]->text;
+    bool unquoted = !args[i]->quoted;
+    if (unquoted && (op == "-z" || op == "-n") && i + 1 < args.size() && args[i + 1]->blank_quoted) {
+      return args[i + 1];
+    }
+    if (unquoted && IsNumericTest(op)) {
+      if (i > 0 && args[i - 1]->blank_quoted) return args[i - 1];
+      if (i + 1 < args.size() && args[i + 1]->blank_quoted) return args[i + 1];
+    }
+    if (unquoted && (op == "=" || op == "==" || op == "!=") && i > 0 && i + 1 < args.size() &&
+        args[i - 1]->blank_quoted && args[i + 1]->blank_quoted) {
+      return args[i - 1];
+    }
+  }
+  return nullptr;
+}
+
+// The pattern operand of grep, when it is a constant blank string.
+const ShWord* BlankGrepPattern(const ShCommand& command, std::size_t first_arg) {
+  const ShWord* pattern = nullptr;
+  for (std::size_t i = first_arg; i < command.words.size(); ++i) {
+    const ShWord& word = command.words[i];
+    if (word.text == "-e" && i + 1 < command.words.size()) {
+      pattern = &command.words[i + 1];
+      break;
+    }
+    if (!word.quoted && word.text.size() > 1 && word.text[0] == '-') {
+      static constexpr std::array<std::string_view, 6> kWithArgument = {"-f", "-m", "-A", "-B", "-C", "-d"};
+      if (std::find(kWithArgument.begin(), kWithArgument.end(), word.text) != kWithArgument.end()) ++i;
+      continue;
+    }
+    pattern = &word;
+    break;
+  }
+  return pattern != nullptr && pattern->blank_quoted ? pattern : nullptr;
+}
+
+void CheckBlankedCommands(const Script& script, const std::string& object, const std::string& container,
+                          Emitter& emit) {
+  const std::string& text = script.view.text;
+  auto add = [&](const ShWord& word, std::string message) {
+    emit.Add("leftover-placeholder", Severity::kWarning, script.Offset(word.begin), object, container,
+             std::move(message));
+  };
+  for (const ShCommand& command : script.shell.commands) {
+    int name_index = CommandNameIndex(command, text);
+    if (name_index < 0) continue;
+    const ShWord& name_word = command.words[static_cast<std::size_t>(name_index)];
+    if (name_word.quoted) continue;
+    std::string_view name = CommandBaseName(name_word.text);
+    std::size_t first_arg = static_cast<std::size_t>(name_index) + 1;
+    if (name == "echo" && command.piped) {
+      if (const ShWord* word = BlankEchoArgument(command, first_arg, false)) {
+        add(*word, "`echo " + std::string(text, word->begin, word->end - word->begin) +
+                       " | ...` pipes a constant blank string: the shape of `echo \"$VAR\" | ...` after a "
+                       "renderer replaced $VAR with nothing");
+      }
+    } else if (name == "echo") {
+      if (const ShWord* word = BlankEchoArgument(command, first_arg, true)) {
+        add(*word, "`echo " + std::string(text, word->begin, word->end - word->begin) +
+                       "` writes only blanks: what is left of `echo \"$A $B\"` after a renderer replaced both "
+                       "variables with nothing");
+      }
+    } else if (name == "case" && command.words.size() > first_arg && command.words[first_arg].blank_quoted) {
+      add(command.words[first_arg],
+          "`case` on a constant blank string: the shape of `case \"$VAR\" in` after a renderer replaced $VAR "
+          "with nothing");
+    } else if (name == "[" || name == "[[" || name == "test") {
+      if (const ShWord* word = BlankTestOperand(command, first_arg)) {
+        add(*word, "a test of the constant blank string " +
+                       std::string(text, word->begin, word->end - word->begin) +
+                       ": the shape of `[ \"$VAR\" ... ]` after a renderer replaced $VAR with nothing");
+      }
+    } else if (name == "grep" || name == "egrep" || name == "fgrep" || name == "zgrep") {
+      if (const ShWord* word = BlankGrepPattern(command, first_arg)) {
+        add(*word, "`grep` with the constant empty pattern " +
+                       std::string(text, word->begin, word->end - word->begin) +
+                       " matches every line: the shape of `grep \"$VAR\"` after a renderer replaced $VAR with "
+                       "nothing");
+      }
+    }
+  }
+}
+
+// Variables only ever assigned a blank value and never read.
+void CheckBlankAssignments(const Script& script, const std::string& object, const std::string& container,
+                           Emitter& emit) {
+  const ShScript& shell = script.shell;
+  std::vector<std::string> reported;
+  for (const ShAssignment& assignment : shell.assignments) {
+    const std::string& name = assignment.name;
+    if (assignment.kind != AssignKind::kPlain || !assignment.empty_value) continue;
+    if (std::find(reported.begin(), reported.end(), name) != reported.end()) continue;
+    if (IsWellKnownVariable(name)) continue;
+    bool all_blank = std::all_of(shell.assignments.begin(), shell.assignments.end(), [&](const ShAssignment& a) {
+      return a.name != name ||
+             ((a.kind == AssignKind::kPlain || a.kind == AssignKind::kDeclare) && a.empty_value);
+    });
+    bool read = std::any_of(shell.refs.begin(), shell.refs.end(), [&](const ShRef& r) { return r.name == name; });
+    bool exported = std::find(shell.exported.begin(), shell.exported.end(), name) != shell.exported.end();
+    if (!all_blank || read || exported) continue;
+    reported.push_back(name);
+    emit.Add("leftover-placeholder", Severity::kWarning, script.Offset(assignment.begin), object, container,
+             name + " is only ever assigned an empty string and never read: the shape of `" + name +
+                 "=\"$OTHER\"` after a renderer replaced $OTHER, and every later $" + name +
+                 ", with nothing");
+  }
+}
+
+}  // namespace
+
+void CheckPlaceholders(const YAML::Node& document, const Source& source, const std::string& object, Emitter& emit) {
+  PlaceholderWalker walker(source, object, ScalarText(Get(document, "kind")), emit);
+  walker.Walk(document, false, false, 0);
+}
+
+void CheckBlankedScript(const Script& script, const std::string& object, const std::string& container,
+                        Emitter& emit) {
+  CheckBlankedCommands(script, object, container, emit);
+  CheckBlankAssignments(script, object, container, emit);
+}
+
+}  // namespace safesubst::lint

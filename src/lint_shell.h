@@ -1,0 +1,115 @@
+// A small POSIX sh reader for the lint rules (internal to safesubst lint).
+//
+// It is not an interpreter and not a full parser: it splits a script into
+// simple commands (words and redirections), and records every parameter
+// reference and every assignment with its byte offset in the script, which is
+// what the rules need to say "line 12, column 5". It knows quoting (so `'$X'`
+// is not a reference and `# ...` is a comment only at the start of a word),
+// command substitution, arithmetic, here-documents and `case` patterns.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace safesubst::lint {
+
+/// One shell word.
+struct ShWord {
+  std::size_t begin = 0;  ///< offset of the first byte in the script
+  std::size_t end = 0;    ///< one past the last byte
+  /// The word with quotes removed and escapes resolved; expansions are kept as
+  /// written (`"$X"` gives `$X`).
+  std::string text;
+  bool quoted = false;         ///< has quotes or backslash escapes
+  bool has_expansion = false;  ///< has `$...` or a command substitution outside single quotes
+  /// Only quotes around blanks: `""`, `" "`, `''`. What `"$A"` or `"$A $B"`
+  /// becomes when a renderer blanks the variables.
+  bool blank_quoted = false;
+};
+
+struct ShRedirect {
+  std::string op;         ///< ">", ">>", ">|", "&>", "&>>", "<", "<<", "<<-", "<<<", "<>", ">&", "<&"
+  std::size_t begin = 0;  ///< offset of the operator
+  ShWord target;          ///< the file (or here-document delimiter)
+};
+
+/// A simple command: reserved words (`if`, `then`, `do`, `!`, ...) in front
+/// are dropped, so `then EFS_IP=""` is the command `EFS_IP=""`.
+struct ShCommand {
+  std::vector<ShWord> words;
+  std::vector<ShRedirect> redirects;
+  bool piped = false;  ///< its output feeds the next command (`|`)
+};
+
+enum class RefOp : std::uint8_t {
+  kPlain,        ///< $X ${X}
+  kDefault,      ///< ${X-w} ${X:-w}
+  kAssign,       ///< ${X=w} ${X:=w}
+  kError,        ///< ${X?m} ${X:?m}
+  kAlternative,  ///< ${X+w} ${X:+w}
+  kLength,       ///< ${#X}
+  kIndirect,     ///< ${!X}
+  kOther,        ///< ${X%p} ${X/p/r} ${X:1:2} ${X^^} ...
+  kArithmetic,   ///< a bare name inside $((...)) or ((...))
+};
+
+/// A reference to a named parameter (positional and special ones are not recorded).
+struct ShRef {
+  std::string name;
+  std::size_t begin = 0;  ///< offset of the `$` (or of the name, for kArithmetic)
+  RefOp op = RefOp::kPlain;
+  /// Inside the operand of ${X:-...}, ${X:+...}, ${X:=...} or ${X:?...}:
+  /// only evaluated in some cases.
+  bool guarded = false;
+};
+
+enum class AssignKind : std::uint8_t {
+  kPlain,     ///< X=v as a whole command
+  kPrefix,    ///< X=v cmd: only in cmd's environment
+  kDeclare,   ///< local/declare/typeset/readonly X[=v]
+  kExport,    ///< export X=v, declare -x X=v
+  kRead,      ///< read X, getopts o X, mapfile X, printf -v X
+  kLoop,      ///< for X in, select X in
+  kArithmetic,  ///< let X=1, ((X++)), $((X=1))
+  kParamDefault,  ///< ${X:=v}
+};
+
+struct ShAssignment {
+  std::string name;
+  std::size_t begin = 0;  ///< offset of the name
+  AssignKind kind = AssignKind::kPlain;
+  /// The value is empty or only blanks after quote removal and has no expansion:
+  /// `X=`, `X=""`, `X=" "`.
+  bool empty_value = false;
+};
+
+struct ShScript {
+  std::vector<ShCommand> commands;  ///< in the order they end (inner substitutions first)
+  std::vector<ShRef> refs;          ///< in source order
+  std::vector<ShAssignment> assignments;
+  std::vector<std::string> exported;  ///< names given to `export` / `declare -x` without a value
+  std::vector<std::pair<std::size_t, std::size_t>> comments;  ///< [begin, end) of each `#` comment
+  /// The script runs code the reader cannot see: eval, source, `.`, or an
+  /// assignment whose name is computed (`export "$k=$v"`).
+  bool dynamic = false;
+};
+
+/// Reads `script`. Never fails: unterminated quotes or substitutions end at
+/// the end of the text.
+ShScript ParseShell(std::string_view script);
+
+/// The first word that is a command name (after prefix assignments), or -1.
+int CommandNameIndex(const ShCommand& command, std::string_view script);
+
+/// The last path component of a command name: "/usr/bin/tee" -> "tee".
+std::string_view CommandBaseName(std::string_view name);
+
+/// True when `name` is a variable the shell, the login environment or
+/// Kubernetes (service links) sets: HOME, PATH, IFS, RANDOM, KUBERNETES_SERVICE_HOST...
+bool IsWellKnownVariable(std::string_view name);
+
+}  // namespace safesubst::lint
