@@ -1,0 +1,1514 @@
+// The tokenizer is a recursive-descent reader of YAML 1.2 block and flow
+// structure that records spans instead of building a tree.
+//
+// Shape of the pass: a block node is read by looking at its first token. A
+// flow node in block context (scalar, alias, flow collection) is scanned first
+// and only then classified: when a `:` follows on the same line it was the
+// implicit key of a new block mapping, otherwise it is a value. Implicit keys
+// are single-line, so this needs no lookahead beyond the current line; the
+// only backtracking is to the end of a plain scalar's line. Flow collections
+// are read recursively with their own (simpler) rules.
+//
+// Conventions:
+//  - A line break is LF, CRLF, or a lone CR (as in YAML). Columns count bytes
+//    from the line start; on the first line, a UTF-8 BOM is not counted.
+//  - An empty node (`key:` with nothing) is recorded as a plain scalar of
+//    length 0 placed just after its indicator (or its properties).
+//  - Indentation is counted in spaces; a tab after the indentation is
+//    separation, as YAML allows.
+#include "safesubst/tokenizer.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cstring>
+#include <functional>
+#include <utility>
+
+#include "safesubst/references.h"
+
+namespace safesubst {
+
+namespace {
+
+// Character classes for the hot loops: one table lookup per byte.
+constexpr std::uint8_t kBlankClass = 1;  // space, tab
+constexpr std::uint8_t kBreakClass = 2;  // LF, CR
+constexpr std::uint8_t kFlowClass = 4;   // , [ ] { }
+constexpr std::uint8_t kColonClass = 8;
+constexpr std::uint8_t kHashClass = 16;
+
+constexpr std::array<std::uint8_t, 256> MakeClasses() {
+  std::array<std::uint8_t, 256> classes{};
+  classes[' '] = classes['\t'] = kBlankClass;
+  classes['\n'] = classes['\r'] = kBreakClass;
+  classes[','] = classes['['] = classes[']'] = classes['{'] = classes['}'] = kFlowClass;
+  classes[':'] = kColonClass;
+  classes['#'] = kHashClass;
+  return classes;
+}
+constexpr std::array<std::uint8_t, 256> kClasses = MakeClasses();
+
+std::uint8_t ClassOf(char c) { return kClasses[static_cast<unsigned char>(c)]; }
+bool IsBlank(char c) { return c == ' ' || c == '\t'; }
+bool IsBreak(char c) { return c == '\n' || c == '\r'; }
+bool IsFlowIndicator(char c) { return (ClassOf(c) & kFlowClass) != 0; }
+
+// Offset just after the line break that starts at `at`.
+std::size_t SkipBreak(std::string_view text, std::size_t at) {
+  if (text[at] == '\r' && at + 1 < text.size() && text[at + 1] == '\n') return at + 2;
+  return at + 1;
+}
+
+// Nesting beyond this is refused instead of risking the stack: no real
+// template comes anywhere near it.
+constexpr int kMaxDepth = 1000;
+
+// Everything needed to come back to a position.
+struct Cursor {
+  std::size_t pos = 0;
+  std::uint32_t line = 1;
+  std::size_t line_start = 0;
+};
+
+// Where a block node stands; decides what may start on the indicator's line.
+enum class Where : std::uint8_t {
+  kBareDocument,   // document content without `---`: starts on its own line
+  kDocumentStart,  // after `---`
+  kSequenceItem,   // after `- `
+  kMappingValue,   // after the `:` of an implicit key
+  kExplicitKey,    // after `? `
+  kExplicitValue,  // after the `:` of an explicit entry
+};
+
+// A node as read, before the caller decides whether it is a key or a value.
+struct Node {
+  enum class Kind : std::uint8_t { kEmpty, kScalar, kCollection, kAlias };
+  Kind kind = Kind::kEmpty;
+  bool has_properties = false;
+  std::size_t begin = 0, end = 0;  // raw span of the content, properties excluded
+  Scalar scalar;                   // kScalar: scanned, not yet recorded
+  Cursor empty_at;                 // kEmpty: where an empty scalar would stand
+};
+
+class Parser {
+ public:
+  Parser(std::string_view text, const TokenizerOptions& options, Tokens* out)
+      : text_(text), size_(text.size()), options_(options), out_(*out) {
+    emit_reference_ = [this](const Reference& found) { RecordReference(found); };
+    on_unterminated_ = [this](std::size_t offset) { ReportUnterminated(offset); };
+  }
+
+  void Run();
+
+ private:
+  // ---- cursor ----
+  char At(std::size_t i) const { return i < size_ ? text_[i] : '\0'; }
+  char Cur() const { return At(pos_); }
+  bool AtEnd() const { return pos_ >= size_; }
+  int Column() const { return static_cast<int>(pos_ - line_start_); }  // 0-based
+  Cursor Save() const { return Cursor{pos_, line_, line_start_}; }
+  void Restore(const Cursor& cursor) {
+    pos_ = cursor.pos;
+    line_ = cursor.line;
+    line_start_ = cursor.line_start;
+  }
+  bool BlankOrEndAt(std::size_t i) const { return i >= size_ || (ClassOf(text_[i]) & (kBlankClass | kBreakClass)); }
+  bool BlankOrFlowEndAt(std::size_t i) const { return BlankOrEndAt(i) || IsFlowIndicator(text_[i]); }
+  bool AtIndicator(char indicator) const { return Cur() == indicator && BlankOrEndAt(pos_ + 1); }
+  void ConsumeBreak() {
+    pos_ = SkipBreak(text_, pos_);
+    ++line_;
+    line_start_ = pos_;
+  }
+  void SkipBlanks() {
+    while (pos_ < size_ && IsBlank(text_[pos_])) ++pos_;
+  }
+  void SkipToLineEnd() {
+    while (pos_ < size_ && !IsBreak(text_[pos_])) ++pos_;
+  }
+  bool AtDocumentMarker() const;
+  bool AtBoundary() const { return AtEnd() || AtDocumentMarker(); }
+  bool SkipToNextToken();
+  std::uint32_t LineIndent() const;
+
+  // ---- diagnostics ----
+  Location LocationOf(std::size_t offset) const;
+  Location LocationOf(const Cursor& cursor) const;
+  void Error(Location at, std::string message, std::string hint = {}) {
+    out_.diagnostics.push_back(MakeError(std::move(at), std::move(message), std::move(hint)));
+  }
+  void ErrorHere(std::string message, std::string hint = {}) {
+    Error(LocationOf(Save()), std::move(message), std::move(hint));
+  }
+  void TooDeep();
+
+  // ---- recording ----
+  Scalar StartScalar(ScalarStyle style) const;
+  void RecordScalar(Scalar scalar, std::uint32_t path, bool is_key, ContextClass context);
+  void RecordEmpty(const Cursor& at, std::uint32_t path, bool is_key, ContextClass context);
+  void RecordKey(const Node& key, std::uint32_t segment);
+  void RecordValue(const Node& value, std::uint32_t path, ContextClass context);
+  void RecordComment();
+  void RecordMarker(Marker::Kind kind, std::size_t length);
+  void RecordReference(const Reference& found);
+  void ReportUnterminated(std::size_t offset);
+  void AdvanceCursor(Cursor* cursor, std::size_t to) const;
+  std::uint32_t NewKeySegment(std::uint32_t parent, std::string_view key);
+  std::uint32_t NewIndexSegment(std::uint32_t parent, std::int32_t index);
+  void Reparent(std::size_t first_segment, std::uint32_t from, std::uint32_t to);
+  std::string_view KeyText(const Node& key) const;
+  bool IsScriptSequence(std::uint32_t path) const;
+
+  // ---- documents ----
+  void ParseDirective();
+  void SkipTrailingContent();
+  void ExpectLineEnd();
+
+  // ---- block structure ----
+  Node ParseBlockNode(int n, std::uint32_t path, Where where, bool script_item, bool as_key);
+  Node ParseBlockNodeContent(int n, std::uint32_t path, Where where, bool script_item, bool as_key);
+  bool IndentAllows(int n, Where where) const;
+  void ParseBlockSequence(int m, std::uint32_t path);
+  void ParseBlockMapping(int m, std::uint32_t path, Node* first_key, std::size_t first_mark);
+  void ParseExplicitEntry(int m, std::uint32_t path);
+  void ParseImplicitEntry(int m, std::uint32_t path);
+  void ParseEntryValue(int m, std::uint32_t path, const Node& key, std::size_t segment_mark);
+  bool SkipToSiblingLine(int m, bool sequence);
+
+  // ---- flow structure and scalars ----
+  Node ScanFlowContent(int n, std::uint32_t path, bool flow);
+  Node ParseFlowNode(int n, std::uint32_t path);
+  void ParseFlowCollection(int n, std::uint32_t path);
+  void ParseFlowEntry(int n, std::uint32_t path, bool is_sequence, std::int32_t index, bool script,
+                      char close);
+  void SkipPropertyToken();
+  bool PlainFirstAt(std::size_t i, bool flow) const;
+  std::size_t ScanPlainLine(bool flow);
+  bool ContinuePlain(int n, bool flow);
+  void ExtendPlain(Scalar* scalar, int n, bool flow);
+  Scalar ScanQuoted(int n, bool flow);
+  void ScanEscape();
+  bool ContinuationTooShallow(int n) const;
+  Scalar ScanBlockScalar(int n);
+  int DetectBlockIndent(int n);
+
+  std::string_view text_;
+  std::size_t size_;
+  const TokenizerOptions& options_;
+  Tokens& out_;
+
+  std::size_t pos_ = 0;
+  std::uint32_t line_ = 1;
+  std::size_t line_start_ = 0;
+  std::uint32_t document_ = 0;
+  int flow_depth_ = 0;
+  int depth_ = 0;
+  std::size_t content_end_ = 0;  // end of the last scalar, alias or flow collection
+
+  // State of the reference scan in progress (ScanReferences calls back).
+  std::uint32_t ref_scalar_ = Reference::kNoScalar;
+  ContextClass ref_context_ = ContextClass::kData;
+  Cursor ref_cursor_;
+  std::function<void(const Reference&)> emit_reference_;
+  std::function<void(std::size_t)> on_unterminated_;
+};
+
+// ---------------------------------------------------------------------------
+// Cursor helpers
+
+bool Parser::AtDocumentMarker() const {
+  if (pos_ != line_start_ || pos_ + 3 > size_) return false;
+  const char c = text_[pos_];
+  if (c != '-' && c != '.') return false;
+  return text_[pos_ + 1] == c && text_[pos_ + 2] == c && BlankOrEndAt(pos_ + 3);
+}
+
+// Skips blanks, comments and line breaks; stops at a document marker. Returns
+// true when at least one line break was crossed.
+bool Parser::SkipToNextToken() {
+  bool crossed = false;
+  while (pos_ < size_) {
+    SkipBlanks();
+    if (Cur() == '#') RecordComment();
+    if (pos_ >= size_ || !IsBreak(text_[pos_])) break;
+    ConsumeBreak();
+    crossed = true;
+    if (AtDocumentMarker()) break;
+  }
+  return crossed;
+}
+
+std::uint32_t Parser::LineIndent() const {
+  std::size_t i = line_start_;
+  while (i < size_ && text_[i] == ' ') ++i;
+  return static_cast<std::uint32_t>(i - line_start_);
+}
+
+// Moves `cursor` forward to `to`, counting line breaks.
+void Parser::AdvanceCursor(Cursor* cursor, std::size_t to) const {
+  for (std::size_t i = cursor->pos; i < to; ++i) {
+    const char c = text_[i];
+    if (c == '\n' || (c == '\r' && At(i + 1) != '\n')) {
+      ++cursor->line;
+      cursor->line_start = i + 1;
+    }
+  }
+  cursor->pos = to;
+}
+
+// ---------------------------------------------------------------------------
+// Diagnostics
+
+Location Parser::LocationOf(const Cursor& cursor) const {
+  return Location{options_.file_name, cursor.line, static_cast<std::uint32_t>(cursor.pos - cursor.line_start + 1),
+                  cursor.pos};
+}
+
+// The location of any offset, found from the current position. Only used for
+// diagnostics, which are rare.
+Location Parser::LocationOf(std::size_t offset) const {
+  if (offset >= line_start_) {
+    Cursor cursor = Save();
+    cursor.pos = line_start_;
+    AdvanceCursor(&cursor, offset);
+    return LocationOf(cursor);
+  }
+  std::uint32_t line = line_;
+  for (std::size_t i = line_start_; i > offset;) {
+    --i;
+    if (text_[i] == '\n') {
+      --line;
+      if (i > offset && text_[i - 1] == '\r') --i;
+    } else if (text_[i] == '\r') {
+      --line;
+    }
+  }
+  std::size_t start = offset;
+  while (start > 0 && !IsBreak(text_[start - 1])) --start;
+  if (line == 1 && text_.substr(0, 3) == "\xEF\xBB\xBF") start = std::max<std::size_t>(start, 3);
+  return LocationOf(Cursor{offset, line, start});
+}
+
+void Parser::TooDeep() {
+  ErrorHere("nesting deeper than " + std::to_string(kMaxDepth) + " levels",
+            "flatten the document; safesubst stops reading here");
+  pos_ = size_;
+}
+
+// ---------------------------------------------------------------------------
+// Recording
+
+Scalar Parser::StartScalar(ScalarStyle style) const {
+  Scalar scalar;
+  scalar.style = style;
+  scalar.offset = pos_;
+  scalar.line = line_;
+  scalar.column = static_cast<std::uint32_t>(Column() + 1);
+  scalar.document = document_;
+  scalar.in_flow = flow_depth_ > 0;
+  scalar.indent = LineIndent();
+  return scalar;
+}
+
+void Parser::RecordScalar(Scalar scalar, std::uint32_t path, bool is_key, ContextClass context) {
+  scalar.path = path;
+  scalar.is_key = is_key;
+  scalar.context = context;
+  const auto index = static_cast<std::uint32_t>(out_.scalars.size());
+  out_.scalars.push_back(scalar);
+  std::size_t begin = scalar.offset;
+  const std::size_t end = scalar.offset + scalar.length;
+  content_end_ = std::max(content_end_, end);
+  if (scalar.style == ScalarStyle::kLiteral || scalar.style == ScalarStyle::kFolded) {
+    // The header line (indicators, comment) is not content.
+    while (begin < end && !IsBreak(text_[begin])) ++begin;
+  }
+  if (begin >= end || std::memchr(text_.data() + begin, '$', end - begin) == nullptr) return;
+  ref_scalar_ = index;
+  ref_context_ = context;
+  ref_cursor_ = Cursor{scalar.offset, scalar.line, scalar.offset - (scalar.column - 1)};
+  ScanReferences(text_, begin, end, emit_reference_, on_unterminated_);
+}
+
+void Parser::RecordEmpty(const Cursor& at, std::uint32_t path, bool is_key, ContextClass context) {
+  Scalar scalar;
+  scalar.offset = at.pos;
+  scalar.line = at.line;
+  scalar.column = static_cast<std::uint32_t>(at.pos - at.line_start + 1);
+  scalar.document = document_;
+  scalar.in_flow = flow_depth_ > 0;
+  std::size_t i = at.line_start;
+  while (i < size_ && text_[i] == ' ') ++i;
+  scalar.indent = static_cast<std::uint32_t>(i - at.line_start);
+  scalar.path = path;
+  scalar.is_key = is_key;
+  scalar.context = context;
+  out_.scalars.push_back(scalar);
+}
+
+void Parser::RecordKey(const Node& key, std::uint32_t segment) {
+  if (key.kind == Node::Kind::kScalar) {
+    const bool block = key.scalar.style == ScalarStyle::kLiteral || key.scalar.style == ScalarStyle::kFolded;
+    RecordScalar(key.scalar, segment, true, block ? ContextClass::kScript : ContextClass::kData);
+  } else if (key.kind == Node::Kind::kEmpty) {
+    RecordEmpty(key.empty_at, segment, true, ContextClass::kData);
+  }
+}
+
+void Parser::RecordValue(const Node& value, std::uint32_t path, ContextClass context) {
+  if (value.kind == Node::Kind::kScalar) {
+    RecordScalar(value.scalar, path, false, context);
+  } else if (value.kind == Node::Kind::kEmpty && value.has_properties) {
+    RecordEmpty(value.empty_at, path, false, context);
+  }
+}
+
+void Parser::RecordComment() {
+  const Cursor start = Save();
+  const std::size_t rest = size_ - pos_;
+  const void* newline = std::memchr(text_.data() + pos_, '\n', rest);
+  std::size_t end = newline ? static_cast<std::size_t>(static_cast<const char*>(newline) - text_.data()) : size_;
+  const void* cr = std::memchr(text_.data() + pos_, '\r', end - pos_);
+  if (cr != nullptr) end = static_cast<std::size_t>(static_cast<const char*>(cr) - text_.data());
+  pos_ = end;
+  out_.comments.push_back(Comment{start.pos, end - start.pos, start.line, static_cast<std::uint32_t>(start.pos - start.line_start + 1)});
+  if (std::memchr(text_.data() + start.pos, '$', end - start.pos) == nullptr) return;
+  ref_scalar_ = Reference::kNoScalar;
+  ref_context_ = ContextClass::kComment;
+  ref_cursor_ = start;
+  ScanReferences(text_, start.pos, end, emit_reference_, on_unterminated_);
+}
+
+void Parser::RecordMarker(Marker::Kind kind, std::size_t length) {
+  out_.markers.push_back(Marker{kind, pos_, length, line_, static_cast<std::uint32_t>(Column() + 1)});
+}
+
+void Parser::RecordReference(const Reference& found) {
+  Reference reference = found;
+  AdvanceCursor(&ref_cursor_, reference.offset);
+  reference.line = ref_cursor_.line;
+  reference.column = static_cast<std::uint32_t>(reference.offset - ref_cursor_.line_start + 1);
+  reference.context = ref_context_;
+  reference.scalar = ref_scalar_;
+  out_.references.push_back(reference);
+}
+
+void Parser::ReportUnterminated(std::size_t offset) {
+  AdvanceCursor(&ref_cursor_, offset);
+  Cursor at = ref_cursor_;
+  at.pos = offset;
+  if (ref_scalar_ == Reference::kNoScalar) {
+    // Comments are never substituted (SPEC Rule 2): worth a note, not a failure.
+    out_.diagnostics.push_back(MakeWarning(LocationOf(at), "unterminated '${' in a comment: expected '}'",
+                                           "comments are never substituted; close the brace to silence this"));
+    return;
+  }
+  Error(LocationOf(at), "unterminated '${': expected '}'",
+        "close the reference with '}' within the same scalar, or write '$$' for a literal '$'");
+}
+
+std::uint32_t Parser::NewKeySegment(std::uint32_t parent, std::string_view key) {
+  out_.paths.push_back(PathSegment{parent, key, -1});
+  return static_cast<std::uint32_t>(out_.paths.size() - 1);
+}
+
+std::uint32_t Parser::NewIndexSegment(std::uint32_t parent, std::int32_t index) {
+  out_.paths.push_back(PathSegment{parent, {}, index});
+  return static_cast<std::uint32_t>(out_.paths.size() - 1);
+}
+
+// A flow collection read before it was known to be a key hangs its entries
+// under the mapping; once it is known to be a key, they move under the entry.
+void Parser::Reparent(std::size_t first_segment, std::uint32_t from, std::uint32_t to) {
+  for (std::size_t i = first_segment; i < out_.paths.size(); ++i) {
+    if (i != to && out_.paths[i].parent == from) out_.paths[i].parent = to;
+  }
+}
+
+std::string_view Parser::KeyText(const Node& key) const {
+  switch (key.kind) {
+    case Node::Kind::kEmpty:
+      return {};
+    case Node::Kind::kScalar: {
+      std::string_view raw = text_.substr(key.scalar.offset, key.scalar.length);
+      if (key.scalar.style == ScalarStyle::kSingleQuoted || key.scalar.style == ScalarStyle::kDoubleQuoted) {
+        raw.remove_prefix(1);
+        if (!raw.empty() && raw.back() == text_[key.scalar.offset]) raw.remove_suffix(1);
+      }
+      return raw;
+    }
+    case Node::Kind::kCollection:
+    case Node::Kind::kAlias: {
+      std::string_view raw = text_.substr(key.begin, std::max(key.begin, key.end) - key.begin);
+      while (!raw.empty() && (ClassOf(raw.back()) & (kBlankClass | kBreakClass))) raw.remove_suffix(1);
+      return raw;
+    }
+  }
+  return {};
+}
+
+bool Parser::IsScriptSequence(std::uint32_t path) const {
+  if (path == PathSegment::kRoot) return false;
+  const PathSegment& segment = out_.paths[path];
+  return segment.index < 0 && (segment.key == "command" || segment.key == "args");
+}
+
+// ---------------------------------------------------------------------------
+// Documents
+
+void Parser::Run() {
+  if (text_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = line_start_ = 3;
+  bool directives_allowed = true;  // at the start, or after `...`
+  bool any_document = false;
+  auto begin_document = [&] {
+    if (any_document) ++document_;
+    any_document = true;
+    directives_allowed = false;
+  };
+  while (true) {
+    SkipToNextToken();
+    if (AtEnd()) break;
+    if (Column() == 0 && Cur() == '%' && directives_allowed) {
+      ParseDirective();
+      continue;
+    }
+    if (AtDocumentMarker()) {
+      const bool start = Cur() == '-';
+      RecordMarker(start ? Marker::Kind::kDocumentStart : Marker::Kind::kDocumentEnd, 3);
+      pos_ += 3;
+      if (!start) {
+        directives_allowed = true;
+        ExpectLineEnd();
+        continue;
+      }
+      begin_document();
+      ParseBlockNode(-1, PathSegment::kRoot, Where::kDocumentStart, false, false);
+    } else {
+      begin_document();
+      ParseBlockNode(-1, PathSegment::kRoot, Where::kBareDocument, false, false);
+    }
+    SkipTrailingContent();
+  }
+  // Comment references can be found while a flow key is still pending.
+  auto by_offset = [](const Reference& a, const Reference& b) { return a.offset < b.offset; };
+  if (!std::is_sorted(out_.references.begin(), out_.references.end(), by_offset)) {
+    std::stable_sort(out_.references.begin(), out_.references.end(), by_offset);
+  }
+}
+
+void Parser::ParseDirective() {
+  const std::size_t start = pos_;
+  std::size_t end = pos_;
+  while (pos_ < size_ && !IsBreak(text_[pos_])) {
+    if (text_[pos_] == '#' && IsBlank(text_[pos_ - 1])) break;
+    ++pos_;
+    if (!IsBlank(text_[pos_ - 1])) end = pos_;
+  }
+  pos_ = start;
+  RecordMarker(Marker::Kind::kDirective, end - start);
+  pos_ = end;
+  ExpectLineEnd();
+}
+
+// After a document's root node only comments, markers and the end may follow.
+void Parser::SkipTrailingContent() {
+  bool reported = false;
+  while (true) {
+    SkipToNextToken();
+    if (AtBoundary()) return;
+    if (!reported) {
+      if (Column() == 0 && Cur() == '%') {
+        ErrorHere("a directive must follow a '...' document end marker",
+                  "end the previous document with '...' before the directive");
+      } else {
+        ErrorHere("unexpected content after the document's root node",
+                  "check the indentation of this line against the lines above it");
+      }
+      reported = true;
+    }
+    SkipToLineEnd();
+  }
+}
+
+// After a complete node only a comment may follow on its line.
+void Parser::ExpectLineEnd() {
+  SkipBlanks();
+  if (AtEnd() || IsBreak(Cur()) || Cur() == '#') return;
+  if (Cur() == ':') {
+    ErrorHere("mapping values are not allowed here",
+              "a value on the line of its key cannot itself be `key: value`, and a plain scalar continued on "
+              "the next line cannot contain ': '; indent the nested mapping on its own line, or quote the value");
+  } else {
+    ErrorHere(std::string("unexpected '") + Cur() + "' after the end of a node",
+              "quote the whole value if this text belongs to it");
+  }
+  SkipToLineEnd();
+}
+
+// ---------------------------------------------------------------------------
+// Block structure
+
+Node Parser::ParseBlockNode(int n, std::uint32_t path, Where where, bool script_item, bool as_key) {
+  if (++depth_ > kMaxDepth) {
+    --depth_;
+    TooDeep();
+    return Node{};
+  }
+  Node node = ParseBlockNodeContent(n, path, where, script_item, as_key);
+  --depth_;
+  return node;
+}
+
+// True when the token at the cursor, on a line after its parent's indicator,
+// still belongs to the parent: more indented than `n`, or a `- ` at the same
+// indentation as the key of a mapping (YAML's compact "block-out" sequence).
+bool Parser::IndentAllows(int n, Where where) const {
+  const int column = Column();
+  if (column > n) return true;
+  const bool block_out = where == Where::kMappingValue || where == Where::kExplicitKey ||
+                         where == Where::kExplicitValue;
+  return block_out && column == n && AtIndicator('-');
+}
+
+Node Parser::ParseBlockNodeContent(int n, std::uint32_t path, Where where, bool script_item, bool as_key) {
+  const ContextClass flow_context = script_item ? ContextClass::kScript : ContextClass::kData;
+  Node empty;
+  empty.empty_at = Save();
+  bool crossed = SkipToNextToken() || where == Where::kBareDocument;
+  int props_column = -1;  // column of the first property on the content's line
+  while (true) {
+    if (AtBoundary() || (crossed && !IndentAllows(n, where))) {
+      RecordEmpty(empty.empty_at, path, as_key, as_key ? ContextClass::kData : flow_context);
+      return empty;
+    }
+    if (Cur() != '&' && Cur() != '!') break;
+    if (props_column < 0) props_column = Column();
+    empty.has_properties = true;
+    SkipPropertyToken();
+    empty.empty_at = Save();
+    if (SkipToNextToken()) {
+      crossed = true;
+      props_column = -1;
+    }
+  }
+  const int content_column = Column();
+  const int entry_column = props_column >= 0 ? props_column : content_column;
+  // A block collection may start on the indicator's line only after `- `, `? `
+  // and an explicit `: ` (YAML's compact forms).
+  const bool collection_allowed = crossed || where == Where::kSequenceItem || where == Where::kExplicitKey ||
+                                  where == Where::kExplicitValue;
+  Node node;
+  node.begin = pos_;
+  node.has_properties = empty.has_properties;
+  const char c = Cur();
+  if (AtIndicator('-') || AtIndicator('?')) {
+    if (!collection_allowed) {
+      ErrorHere(c == '-' ? "a block sequence cannot start on the same line as its key"
+                         : "a complex key '? ' cannot start on the same line as its key",
+                "start it on the next line, indented");
+    }
+    if (c == '-') {
+      ParseBlockSequence(content_column, path);
+    } else {
+      ParseBlockMapping(content_column, path, nullptr, 0);
+    }
+    node.kind = Node::Kind::kCollection;
+    node.end = content_end_;
+    return node;
+  }
+  if (c == '|' || c == '>') {
+    node.scalar = ScanBlockScalar(n);
+    node.kind = Node::Kind::kScalar;
+    node.end = node.scalar.offset + node.scalar.length;
+    RecordScalar(node.scalar, path, as_key, ContextClass::kScript);
+    return node;
+  }
+  const std::size_t segment_mark = out_.paths.size();
+  if (AtIndicator(':')) {
+    node.kind = Node::Kind::kEmpty;  // an entry with an empty key: `: value`
+    node.empty_at = Save();
+  } else {
+    node = ScanFlowContent(n, path, /*flow=*/false);
+    if (node.kind == Node::Kind::kEmpty) {
+      ErrorHere(std::string("unexpected '") + c + "': no YAML node starts with it",
+                "quote the value if this character is part of it");
+      SkipToLineEnd();
+      RecordEmpty(empty.empty_at, path, as_key, as_key ? ContextClass::kData : flow_context);
+      return empty;
+    }
+  }
+  const Cursor after = Save();
+  SkipBlanks();
+  if (AtIndicator(':')) {  // it was the first key of a block mapping
+    if (!collection_allowed) {
+      ErrorHere("mapping values are not allowed here",
+                where == Where::kDocumentStart
+                    ? "a mapping cannot start on the '---' line; put it on the next line"
+                    : "a value on the line of its key cannot itself be `key: value`; put the nested mapping on "
+                      "its own line, indented, or quote the value");
+      SkipToLineEnd();
+      return node;
+    }
+    ParseBlockMapping(entry_column, path, &node, segment_mark);
+    Node mapping;
+    mapping.kind = Node::Kind::kCollection;
+    mapping.begin = node.begin;
+    mapping.end = content_end_;
+    return mapping;
+  }
+  Restore(after);
+  if (node.kind == Node::Kind::kScalar) {
+    if (node.scalar.style == ScalarStyle::kPlain) ExtendPlain(&node.scalar, n, /*flow=*/false);
+    node.end = node.scalar.offset + node.scalar.length;
+    RecordScalar(node.scalar, path, as_key, as_key ? ContextClass::kData : flow_context);
+  }
+  ExpectLineEnd();
+  return node;
+}
+
+// Moves to the next line that continues a collection whose entries stand at
+// column `m`. Returns false when the collection has ended.
+bool Parser::SkipToSiblingLine(int m, bool sequence) {
+  bool reported = false;
+  while (true) {
+    SkipToNextToken();
+    if (AtBoundary()) return false;
+    const int column = Column();
+    if (column < m) return false;
+    if (column == m) {
+      if (!sequence || AtIndicator('-')) return true;
+      return false;  // e.g. the next key of the mapping holding a compact sequence
+    }
+    if (!reported) {
+      ErrorHere(sequence ? "unexpected indentation: expected a '- ' entry at column " + std::to_string(m + 1)
+                         : "unexpected indentation: expected a mapping key at column " + std::to_string(m + 1),
+                "align this line with the entries above it, or quote a value that continues here");
+      reported = true;
+    }
+    SkipToLineEnd();
+  }
+}
+
+void Parser::ParseBlockSequence(int m, std::uint32_t path) {
+  const bool script = IsScriptSequence(path);
+  std::int32_t index = 0;
+  do {
+    const std::uint32_t item = NewIndexSegment(path, index++);
+    ++pos_;  // the `-`
+    ParseBlockNode(m, item, Where::kSequenceItem, script, false);
+  } while (SkipToSiblingLine(m, /*sequence=*/true));
+}
+
+// Reads the entries of a block mapping at column `m`. When `first_key` is
+// given, the first key has been scanned and the cursor is at its `:`.
+void Parser::ParseBlockMapping(int m, std::uint32_t path, Node* first_key, std::size_t first_mark) {
+  if (first_key != nullptr) ParseEntryValue(m, path, *first_key, first_mark);
+  else if (AtIndicator('?')) ParseExplicitEntry(m, path);
+  else ParseImplicitEntry(m, path);
+  while (SkipToSiblingLine(m, /*sequence=*/false)) {
+    if (AtIndicator('-')) {
+      ErrorHere("a sequence entry cannot follow mapping entries at the same indentation",
+                "indent the sequence under a key");
+      SkipToLineEnd();
+    } else if (AtIndicator('?')) {
+      ParseExplicitEntry(m, path);
+    } else {
+      ParseImplicitEntry(m, path);
+    }
+  }
+}
+
+void Parser::ParseExplicitEntry(int m, std::uint32_t path) {
+  ++pos_;  // the `?`
+  const std::uint32_t segment = NewKeySegment(path, {});
+  const Node key = ParseBlockNode(m, segment, Where::kExplicitKey, false, true);
+  out_.paths[segment].key = KeyText(key);
+  const Cursor after_key = Save();
+  SkipToNextToken();
+  if (!AtBoundary() && Column() == m && AtIndicator(':')) {
+    ++pos_;
+    ParseBlockNode(m, segment, Where::kExplicitValue, false, false);
+  } else {
+    RecordEmpty(after_key, segment, false, ContextClass::kData);
+  }
+}
+
+void Parser::ParseImplicitEntry(int m, std::uint32_t path) {
+  while (Cur() == '&' || Cur() == '!') {
+    SkipPropertyToken();
+    SkipBlanks();
+  }
+  const std::size_t segment_mark = out_.paths.size();
+  Node key;
+  if (AtIndicator(':')) {
+    key.empty_at = Save();
+  } else {
+    const Cursor start = Save();
+    key = ScanFlowContent(m, path, /*flow=*/false);
+    if (key.kind == Node::Kind::kEmpty) {
+      ErrorHere(AtEnd() || IsBreak(Cur()) ? std::string("expected a mapping key after its properties")
+                                          : std::string("unexpected '") + Cur() + "': expected a mapping key",
+                "quote the key if this character is part of it");
+      SkipToLineEnd();
+      return;
+    }
+    SkipBlanks();
+    if (!AtIndicator(':')) {
+      Error(LocationOf(start), "could not find the ':' of this mapping entry",
+            "every line of a mapping must be `key: value`; check this line's indentation, or quote a value "
+            "that continues from the line above");
+      SkipToLineEnd();
+      return;
+    }
+  }
+  ParseEntryValue(m, path, key, segment_mark);
+}
+
+// The cursor is at the `:` after `key`.
+void Parser::ParseEntryValue(int m, std::uint32_t path, const Node& key, std::size_t segment_mark) {
+  const std::uint32_t segment = NewKeySegment(path, KeyText(key));
+  if (key.kind == Node::Kind::kCollection) Reparent(segment_mark, path, segment);
+  RecordKey(key, segment);
+  ++pos_;  // the `:`
+  ParseBlockNode(m, segment, Where::kMappingValue, false, false);
+}
+
+// ---------------------------------------------------------------------------
+// Flow structure
+
+// Scans the flow node at the cursor (properties already consumed): a flow
+// collection (recorded), an alias, or a scalar (scanned, not recorded). In
+// block context (`flow` false) a plain scalar is scanned to the end of its
+// first line only, so that the caller can check for a `:`.
+Node Parser::ScanFlowContent(int n, std::uint32_t path, bool flow) {
+  Node node;
+  node.begin = pos_;
+  node.empty_at = Save();
+  const char c = Cur();
+  if (c == '[' || c == '{') {
+    ParseFlowCollection(n, path);
+    node.kind = Node::Kind::kCollection;
+    node.end = content_end_;
+  } else if (c == '"' || c == '\'') {
+    node.scalar = ScanQuoted(n, flow);
+    node.kind = Node::Kind::kScalar;
+  } else if (c == '*') {
+    SkipPropertyToken();
+    node.kind = Node::Kind::kAlias;
+    node.end = content_end_ = pos_;
+  } else if (PlainFirstAt(pos_, flow)) {
+    node.scalar = StartScalar(ScalarStyle::kPlain);
+    node.scalar.length = ScanPlainLine(flow) - node.scalar.offset;
+    if (flow) ExtendPlain(&node.scalar, n, flow);
+    node.kind = Node::Kind::kScalar;
+  }
+  if (node.kind == Node::Kind::kScalar) node.end = node.scalar.offset + node.scalar.length;
+  return node;
+}
+
+// A flow node with its properties. An empty result (kEmpty) leaves the cursor
+// at whatever follows.
+Node Parser::ParseFlowNode(int n, std::uint32_t path) {
+  bool has_properties = false;
+  Cursor empty_at = Save();
+  while (Cur() == '&' || Cur() == '!') {
+    has_properties = true;
+    SkipPropertyToken();
+    empty_at = Save();
+    SkipToNextToken();
+  }
+  Node node;
+  if (!AtBoundary()) node = ScanFlowContent(n, path, /*flow=*/true);
+  if (node.kind == Node::Kind::kEmpty) node.empty_at = empty_at;
+  node.has_properties = has_properties;
+  return node;
+}
+
+void Parser::ParseFlowCollection(int n, std::uint32_t path) {
+  if (++depth_ > kMaxDepth) {
+    --depth_;
+    TooDeep();
+    return;
+  }
+  const bool is_sequence = Cur() == '[';
+  const char close = is_sequence ? ']' : '}';
+  const Cursor open = Save();
+  ++pos_;
+  ++flow_depth_;
+  const bool script = is_sequence && IsScriptSequence(path);
+  std::int32_t index = 0;
+  while (true) {
+    SkipToNextToken();
+    if (AtBoundary()) {
+      Error(LocationOf(open),
+            std::string("unterminated flow ") + (is_sequence ? "sequence: expected ']'" : "mapping: expected '}'"),
+            std::string("close it with '") + close + "'");
+      break;
+    }
+    const char c = Cur();
+    if (c == close) {
+      ++pos_;
+      break;
+    }
+    if (c == ']' || c == '}') {
+      ErrorHere(std::string("expected '") + close + "' to close the flow collection, found '" + c + "'");
+      ++pos_;
+      break;
+    }
+    if (c == ',') {
+      ErrorHere("empty entry in a flow collection", "remove the extra ','");
+      ++pos_;
+      continue;
+    }
+    const std::size_t entry_start = pos_;
+    ParseFlowEntry(n, path, is_sequence, index, script, close);
+    if (is_sequence) ++index;
+    SkipToNextToken();
+    if (AtBoundary()) continue;  // reported at the top of the loop
+    if (Cur() == ',') {
+      ++pos_;
+    } else if (Cur() != close && Cur() != ']' && Cur() != '}') {
+      ErrorHere(std::string("expected ',' or '") + close + "' in a flow collection",
+                "separate the entries with ','; quote a value that contains flow indicators");
+      if (pos_ == entry_start) ++pos_;
+    }
+  }
+  --flow_depth_;
+  --depth_;
+  content_end_ = std::max(content_end_, pos_);
+}
+
+void Parser::ParseFlowEntry(int n, std::uint32_t path, bool is_sequence, std::int32_t index, bool script,
+                            char close) {
+  const std::uint32_t item = is_sequence ? NewIndexSegment(path, index) : path;
+  const bool explicit_key = Cur() == '?' && BlankOrFlowEndAt(pos_ + 1);
+  if (explicit_key) {
+    ++pos_;
+    SkipToNextToken();
+  }
+  const std::size_t segment_mark = out_.paths.size();
+  const Node key = ParseFlowNode(n, item);
+  auto at_entry_end = [&] { return AtBoundary() || Cur() == ',' || Cur() == ']' || Cur() == '}'; };
+  if (key.kind == Node::Kind::kEmpty && !key.has_properties && !at_entry_end() && Cur() != ':') {
+    ErrorHere(std::string("unexpected '") + Cur() + "' in a flow collection",
+              "quote the value if this character is part of it");
+    ++pos_;
+    return;
+  }
+  const bool json_like = key.kind == Node::Kind::kCollection ||
+                         (key.kind == Node::Kind::kScalar && (key.scalar.style == ScalarStyle::kDoubleQuoted ||
+                                                              key.scalar.style == ScalarStyle::kSingleQuoted));
+  const Cursor after_key = Save();
+  SkipToNextToken();
+  const bool pair = !AtBoundary() && Cur() == ':' && (json_like || BlankOrFlowEndAt(pos_ + 1));
+  if (!pair && !explicit_key && is_sequence) {
+    RecordValue(key, item, script ? ContextClass::kScript : ContextClass::kData);
+    return;
+  }
+  // A mapping entry: of the flow mapping, or a single-pair mapping in a sequence.
+  const std::uint32_t segment = NewKeySegment(item, KeyText(key));
+  if (key.kind == Node::Kind::kCollection) Reparent(segment_mark, item, segment);
+  RecordKey(key, segment);
+  if (!pair) {
+    RecordEmpty(after_key, segment, false, ContextClass::kData);
+    return;
+  }
+  ++pos_;  // the `:`
+  const Cursor after_colon = Save();
+  SkipToNextToken();
+  if (at_entry_end()) {
+    RecordEmpty(after_colon, segment, false, ContextClass::kData);
+    return;
+  }
+  const Node value = ParseFlowNode(n, segment);
+  if (value.kind == Node::Kind::kEmpty && !value.has_properties) {
+    if (!at_entry_end()) {
+      ErrorHere(std::string("unexpected '") + Cur() + "' in a flow collection",
+                std::string("quote the value if this character is part of it; close with '") + close + "'");
+      ++pos_;
+    }
+    RecordEmpty(after_colon, segment, false, ContextClass::kData);
+    return;
+  }
+  RecordValue(value, segment, ContextClass::kData);
+}
+
+// Skips an anchor `&a`, a tag `!t` / `!<verbatim>`, or an alias `*a`.
+void Parser::SkipPropertyToken() {
+  if (Cur() == '!' && At(pos_ + 1) == '<') {
+    while (pos_ < size_ && text_[pos_] != '>' && !IsBreak(text_[pos_])) ++pos_;
+    if (Cur() == '>') ++pos_;
+    return;
+  }
+  ++pos_;
+  while (pos_ < size_ && !(ClassOf(text_[pos_]) & (kBlankClass | kBreakClass | kFlowClass))) ++pos_;
+}
+
+// ---------------------------------------------------------------------------
+// Plain scalars
+
+bool Parser::PlainFirstAt(std::size_t i, bool flow) const {
+  if (BlankOrEndAt(i)) return false;
+  switch (text_[i]) {
+    case '-':
+    case '?':
+    case ':':
+      return !BlankOrEndAt(i + 1) && !(flow && IsFlowIndicator(text_[i + 1]));
+    case ',': case '[': case ']': case '{': case '}': case '#': case '&': case '*': case '!':
+    case '|': case '>': case '\'': case '"': case '%': case '@': case '`':
+      return false;
+    default:
+      return true;
+  }
+}
+
+// Scans the rest of a plain scalar's line. Returns the end of its content
+// (trailing blanks excluded) and leaves the cursor there.
+std::size_t Parser::ScanPlainLine(bool flow) {
+  std::size_t p = pos_;
+  std::size_t end = p;
+  while (p < size_) {
+    const std::uint8_t cls = ClassOf(text_[p]);
+    if (cls == 0) {
+      end = ++p;
+      continue;
+    }
+    if (cls & kBlankClass) {
+      ++p;
+      continue;
+    }
+    if (cls & kBreakClass) break;
+    if (cls & kColonClass) {
+      if (BlankOrEndAt(p + 1) || (flow && IsFlowIndicator(text_[p + 1]))) break;
+    } else if (cls & kHashClass) {
+      if (IsBlank(text_[p - 1])) break;  // a comment; p > pos_ since `#` cannot start a plain scalar
+    } else if (flow) {
+      break;  // a flow indicator
+    }
+    end = ++p;
+  }
+  pos_ = end;
+  return end;
+}
+
+// At the end of a plain scalar's line: moves to the first character of its
+// next continuation line and returns true, or leaves the cursor unchanged.
+bool Parser::ContinuePlain(int n, bool flow) {
+  const Cursor save = Save();
+  SkipBlanks();
+  while (pos_ < size_ && IsBreak(text_[pos_])) {
+    ConsumeBreak();
+    if (AtDocumentMarker()) break;
+    int spaces = 0;
+    while (pos_ < size_ && text_[pos_] == ' ') {
+      ++pos_;
+      ++spaces;
+    }
+    SkipBlanks();
+    if (AtEnd()) break;
+    const char c = text_[pos_];
+    if (IsBreak(c)) continue;  // an empty line: folded into a line feed
+    if (!flow && spaces <= n) break;
+    if (c == '#') break;
+    if (c == ':' && (BlankOrEndAt(pos_ + 1) || (flow && IsFlowIndicator(At(pos_ + 1))))) break;
+    if (flow && IsFlowIndicator(c)) break;
+    return true;
+  }
+  Restore(save);
+  return false;
+}
+
+void Parser::ExtendPlain(Scalar* scalar, int n, bool flow) {
+  while (ContinuePlain(n, flow)) scalar->length = ScanPlainLine(flow) - scalar->offset;
+}
+
+// ---------------------------------------------------------------------------
+// Quoted scalars
+
+// At the start of a line inside a quoted scalar of block context: true when
+// the line has content but is not indented more than the parent (`n`), which
+// means the quote was never closed.
+bool Parser::ContinuationTooShallow(int n) const {
+  std::size_t i = pos_;
+  while (i < size_ && text_[i] == ' ') ++i;
+  if (i >= size_ || IsBreak(text_[i])) return false;
+  return static_cast<int>(i - pos_) <= n;
+}
+
+void Parser::ScanEscape() {
+  const Cursor at = Save();
+  const char e = At(pos_ + 1);
+  const int digits = e == 'x' ? 2 : e == 'u' ? 4 : e == 'U' ? 8 : 0;
+  if (digits > 0) {
+    pos_ += 2;
+    int found = 0;
+    while (found < digits && std::isxdigit(static_cast<unsigned char>(Cur()))) {
+      ++pos_;
+      ++found;
+    }
+    if (found < digits) {
+      Error(LocationOf(at), std::string("invalid escape sequence: '\\") + e + "' needs " + std::to_string(digits) +
+                                " hexadecimal digits");
+    }
+    return;
+  }
+  if (e != '\0' && std::strchr("0abt\tnvfre \"/\\N_LP", e) != nullptr) {
+    pos_ += 2;
+    return;
+  }
+  Error(LocationOf(at), e == '\0' ? std::string("a '\\' at the end of the input")
+                                  : std::string("invalid escape sequence '\\") + e + "' in a double-quoted scalar",
+        "write '\\\\' for a backslash");
+  pos_ += e == '\0' ? 1 : 2;
+}
+
+Scalar Parser::ScanQuoted(int n, bool flow) {
+  const char quote = Cur();
+  Scalar scalar = StartScalar(quote == '"' ? ScalarStyle::kDoubleQuoted : ScalarStyle::kSingleQuoted);
+  const Cursor open = Save();
+  ++pos_;
+  Cursor first_line_end;
+  bool multi_line = false;
+  bool closed = false;
+  while (pos_ < size_) {
+    const char c = text_[pos_];
+    if (c == quote) {
+      if (quote == '\'' && At(pos_ + 1) == '\'') {
+        pos_ += 2;
+        continue;
+      }
+      ++pos_;
+      closed = true;
+      break;
+    }
+    if (c == '\\' && quote == '"') {
+      if (IsBreak(At(pos_ + 1))) {
+        ++pos_;  // an escaped line break; the break itself is handled below
+      } else {
+        ScanEscape();
+      }
+      continue;
+    }
+    if (IsBreak(c)) {
+      if (!multi_line) first_line_end = Save();
+      multi_line = true;
+      ConsumeBreak();
+      if (AtDocumentMarker()) break;
+      if (!flow && n >= 0 && ContinuationTooShallow(n)) break;
+      continue;
+    }
+    ++pos_;
+  }
+  if (!closed) {
+    Error(LocationOf(open),
+          std::string("unterminated ") + (quote == '"' ? "double" : "single") + "-quoted scalar: expected a closing " +
+              quote,
+          multi_line ? "close the quote; the lines of a quoted scalar must be indented more than its key"
+                     : "close the quote");
+    if (multi_line) Restore(first_line_end);  // resume after the first line
+  }
+  scalar.length = pos_ - scalar.offset;
+  return scalar;
+}
+
+// ---------------------------------------------------------------------------
+// Block scalars
+
+// The indentation of a block scalar's content, from its first non-empty line
+// (the cursor is at the start of the line after the header). Returns -1 when
+// the scalar has no content lines.
+int Parser::DetectBlockIndent(int n) {
+  std::size_t p = pos_;
+  int max_empty = 0;
+  std::size_t widest_empty = 0;
+  while (p < size_) {
+    const std::size_t line_begin = p;
+    while (p < size_ && text_[p] == ' ') ++p;
+    const int spaces = static_cast<int>(p - line_begin);
+    if (p >= size_) return -1;
+    if (IsBreak(text_[p])) {
+      if (spaces > max_empty) {
+        max_empty = spaces;
+        widest_empty = line_begin;
+      }
+      p = SkipBreak(text_, p);
+      continue;
+    }
+    if (spaces <= n) return -1;
+    if (spaces == 0 && p + 3 <= size_ && (text_.substr(p, 3) == "---" || text_.substr(p, 3) == "...") &&
+        BlankOrEndAt(p + 3)) {
+      return -1;
+    }
+    if (max_empty > spaces) {
+      Error(LocationOf(widest_empty), "a leading empty line of this block scalar has more spaces than its first "
+                                      "content line",
+            "remove the trailing spaces, or give the indentation explicitly (e.g. '|2')");
+    }
+    return spaces;
+  }
+  return -1;
+}
+
+Scalar Parser::ScanBlockScalar(int n) {
+  Scalar scalar = StartScalar(Cur() == '|' ? ScalarStyle::kLiteral : ScalarStyle::kFolded);
+  ++pos_;
+  bool chomping_seen = false;
+  for (int i = 0; i < 2; ++i) {
+    const char c = Cur();
+    if (c >= '1' && c <= '9' && scalar.indent_indicator == 0) {
+      scalar.indent_indicator = static_cast<std::uint8_t>(c - '0');
+    } else if ((c == '+' || c == '-') && !chomping_seen) {
+      scalar.chomping = c == '+' ? Chomping::kKeep : Chomping::kStrip;
+      chomping_seen = true;
+    } else if (c == '0') {
+      ErrorHere("the indentation indicator of a block scalar must be 1 to 9");
+    } else {
+      break;
+    }
+    ++pos_;
+  }
+  const std::size_t header_end = pos_;
+  SkipBlanks();
+  if (Cur() == '#') RecordComment();
+  if (!AtEnd() && !IsBreak(Cur())) {
+    ErrorHere("unexpected text after a block scalar indicator",
+              "the content of '|' or '>' starts on the next line");
+    SkipToLineEnd();
+  }
+  std::size_t content_end = header_end;
+  int indent = -1;
+  if (!AtEnd()) {
+    ConsumeBreak();
+    indent = scalar.indent_indicator > 0 ? std::max(n, 0) + scalar.indent_indicator : DetectBlockIndent(n);
+  }
+  scalar.indent = static_cast<std::uint32_t>(indent >= 0 ? indent : std::max(n + 1, 0));
+  while (pos_ < size_) {
+    const Cursor line_begin = Save();
+    if (AtDocumentMarker()) break;
+    while (pos_ < size_ && text_[pos_] == ' ') ++pos_;
+    const int spaces = Column();
+    if (AtEnd()) {  // a last line of spaces without a line break
+      if (indent >= 0 && spaces > indent) content_end = pos_;
+      break;
+    }
+    if (IsBreak(text_[pos_])) {  // empty, or content made of spaces only
+      if (indent >= 0 && spaces > indent) content_end = pos_;
+      ConsumeBreak();
+      continue;
+    }
+    if (indent < 0 || spaces < indent) {  // the first line after the scalar
+      Restore(line_begin);
+      break;
+    }
+    SkipToLineEnd();
+    content_end = pos_;
+    if (AtEnd()) break;
+    ConsumeBreak();
+  }
+  scalar.length = content_end - scalar.offset;
+  return scalar;
+}
+
+// ---------------------------------------------------------------------------
+// Decoding (DecodeScalar)
+
+// Appends decoded bytes and, optionally, the source offset of each.
+class Decoded {
+ public:
+  explicit Decoded(std::vector<std::size_t>* offsets) : offsets_(offsets) {
+    if (offsets_ != nullptr) offsets_->clear();
+  }
+  void Put(char c, std::size_t from) {
+    value_.push_back(c);
+    if (offsets_ != nullptr) offsets_->push_back(from);
+  }
+  void Put(std::string_view bytes, std::size_t from) {
+    for (char c : bytes) Put(c, from);
+  }
+  void PutRange(std::string_view text, std::size_t begin, std::size_t end) {
+    value_.append(text.substr(begin, end - begin));
+    if (offsets_ != nullptr) {
+      for (std::size_t i = begin; i < end; ++i) offsets_->push_back(i);
+    }
+  }
+  void Truncate(std::size_t size) {
+    value_.resize(size);
+    if (offsets_ != nullptr) offsets_->resize(size);
+  }
+  std::size_t size() const { return value_.size(); }
+  std::string Take() { return std::move(value_); }
+
+ private:
+  std::string value_;
+  std::vector<std::size_t>* offsets_;
+};
+
+void AppendUtf8(std::uint32_t code_point, std::size_t from, Decoded* out) {
+  char bytes[4];
+  int length;
+  if (code_point < 0x80) {
+    bytes[0] = static_cast<char>(code_point);
+    length = 1;
+  } else if (code_point < 0x800) {
+    bytes[0] = static_cast<char>(0xC0 | (code_point >> 6));
+    bytes[1] = static_cast<char>(0x80 | (code_point & 0x3F));
+    length = 2;
+  } else if (code_point < 0x10000) {
+    bytes[0] = static_cast<char>(0xE0 | (code_point >> 12));
+    bytes[1] = static_cast<char>(0x80 | ((code_point >> 6) & 0x3F));
+    bytes[2] = static_cast<char>(0x80 | (code_point & 0x3F));
+    length = 3;
+  } else {
+    bytes[0] = static_cast<char>(0xF0 | ((code_point >> 18) & 0x07));
+    bytes[1] = static_cast<char>(0x80 | ((code_point >> 12) & 0x3F));
+    bytes[2] = static_cast<char>(0x80 | ((code_point >> 6) & 0x3F));
+    bytes[3] = static_cast<char>(0x80 | (code_point & 0x3F));
+    length = 4;
+  }
+  out->Put(std::string_view(bytes, static_cast<std::size_t>(length)), from);
+}
+
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Decodes the escape whose backslash is at `at`; returns the offset after it.
+std::size_t DecodeEscape(std::string_view text, std::size_t at, std::size_t end, Decoded* out) {
+  const char e = text[at + 1];
+  switch (e) {
+    case '0': out->Put('\0', at); return at + 2;
+    case 'a': out->Put('\a', at); return at + 2;
+    case 'b': out->Put('\b', at); return at + 2;
+    case 't': case '\t': out->Put('\t', at); return at + 2;
+    case 'n': out->Put('\n', at); return at + 2;
+    case 'v': out->Put('\v', at); return at + 2;
+    case 'f': out->Put('\f', at); return at + 2;
+    case 'r': out->Put('\r', at); return at + 2;
+    case 'e': out->Put('\x1b', at); return at + 2;
+    case ' ': case '"': case '/': case '\\': out->Put(e, at); return at + 2;
+    case 'N': AppendUtf8(0x85, at, out); return at + 2;
+    case '_': AppendUtf8(0xA0, at, out); return at + 2;
+    case 'L': AppendUtf8(0x2028, at, out); return at + 2;
+    case 'P': AppendUtf8(0x2029, at, out); return at + 2;
+    default: break;
+  }
+  const int digits = e == 'x' ? 2 : e == 'u' ? 4 : e == 'U' ? 8 : 0;
+  std::uint32_t code_point = 0;
+  bool valid = digits > 0 && at + 2 + static_cast<std::size_t>(digits) <= end;
+  for (int i = 0; valid && i < digits; ++i) {
+    const int value = HexValue(text[at + 2 + static_cast<std::size_t>(i)]);
+    valid = value >= 0;
+    code_point = code_point * 16 + static_cast<std::uint32_t>(std::max(value, 0));
+  }
+  if (!valid || code_point > 0x10FFFF) {  // invalid (reported by the tokenizer): kept as written
+    out->Put('\\', at);
+    out->Put(e, at + 1);
+    return at + 2;
+  }
+  AppendUtf8(code_point, at, out);
+  return at + 2 + static_cast<std::size_t>(digits);
+}
+
+// Skips the blank and empty lines after a line break at `at` (already
+// consumed up to `i`); returns how many empty lines there were and leaves `*i`
+// at the first character of the next content.
+int SkipEmptyLines(std::string_view text, std::size_t* i, std::size_t end) {
+  int empty = 0;
+  while (true) {
+    std::size_t j = *i;
+    while (j < end && IsBlank(text[j])) ++j;
+    if (j < end && IsBreak(text[j])) {
+      ++empty;
+      *i = SkipBreak(text, j);
+      continue;
+    }
+    *i = j;
+    return empty;
+  }
+}
+
+// Plain and quoted scalars: line folding, plus `''` or escapes.
+void DecodeFlowScalar(std::string_view text, std::size_t begin, std::size_t end, ScalarStyle style, Decoded* out) {
+  constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  std::size_t blanks_from = kNone;  // where the trailing run of literal blanks in `out` starts
+  std::size_t i = begin;
+  while (i < end) {
+    const char c = text[i];
+    if (IsBreak(c)) {
+      if (blanks_from != kNone) out->Truncate(blanks_from);
+      blanks_from = kNone;
+      const std::size_t break_at = i;
+      i = SkipBreak(text, i);
+      const int empty = SkipEmptyLines(text, &i, end);
+      if (empty == 0) out->Put(' ', break_at);
+      for (int k = 0; k < empty; ++k) out->Put('\n', break_at);
+      continue;
+    }
+    if (IsBlank(c)) {
+      if (blanks_from == kNone) blanks_from = out->size();
+      out->Put(c, i++);
+      continue;
+    }
+    blanks_from = kNone;
+    if (style == ScalarStyle::kSingleQuoted && c == '\'' && i + 1 < end && text[i + 1] == '\'') {
+      out->Put('\'', i);
+      i += 2;
+    } else if (style == ScalarStyle::kDoubleQuoted && c == '\\' && i + 1 < end) {
+      if (IsBreak(text[i + 1])) {  // an escaped line break joins the lines without a space
+        i = SkipBreak(text, i + 1);
+        const int empty = SkipEmptyLines(text, &i, end);
+        for (int k = 0; k < empty; ++k) out->Put('\n', i);
+      } else {
+        i = DecodeEscape(text, i, end, out);
+      }
+    } else {
+      out->Put(c, i++);
+    }
+  }
+}
+
+void DecodeBlockScalar(std::string_view text, const Scalar& scalar, Decoded* out) {
+  const std::size_t size = text.size();
+  const std::size_t content_end = std::min(scalar.offset + scalar.length, size);
+  std::size_t i = scalar.offset;
+  while (i < size && !IsBreak(text[i])) ++i;  // the header line
+  if (i >= size) return;
+  i = SkipBreak(text, i);
+  const std::size_t indent = scalar.indent;
+  const bool literal = scalar.style == ScalarStyle::kLiteral;
+  bool have_content = false;
+  bool previous_spaced = false;
+  int pending_empty = 0;
+  std::size_t last_break = 0;  // the line break after the last content line
+  bool ends_in_spaces = false;
+  while (i < content_end) {
+    const std::size_t line_begin = i;
+    std::size_t j = i;
+    while (j < size && text[j] == ' ' && j - line_begin < indent) ++j;
+    std::size_t line_end = j;
+    while (line_end < size && !IsBreak(text[line_end])) ++line_end;
+    i = line_end < size ? SkipBreak(text, line_end) : line_end;
+    if (j == line_end) {  // an empty line
+      ++pending_empty;
+      continue;
+    }
+    const bool spaced = IsBlank(text[j]);
+    if (!have_content) {
+      for (int k = 0; k < pending_empty; ++k) out->Put('\n', line_begin);
+    } else if (!literal && !previous_spaced && !spaced && pending_empty == 0) {
+      out->Put(' ', last_break);  // folding: a single line break becomes a space
+    } else {
+      // Literal, a folded break before/after a more-indented line, or a
+      // folded break followed by empty lines (the first break is dropped).
+      if (literal || previous_spaced || spaced) out->Put('\n', last_break);
+      for (int k = 0; k < pending_empty; ++k) out->Put('\n', last_break);
+    }
+    out->PutRange(text, j, line_end);
+    have_content = true;
+    previous_spaced = spaced;
+    pending_empty = 0;
+    last_break = line_end;
+    ends_in_spaces = line_end == size && text.find_first_not_of(' ', line_begin) == std::string_view::npos;
+  }
+  // A last line of spaces at the end of the input counts as ending in a line
+  // break, as in the YAML test suite (cases L24T/01, JEF9/02).
+  const bool final_break = have_content && (last_break < size || ends_in_spaces);
+  if (scalar.chomping == Chomping::kStrip) return;
+  if (final_break) out->Put('\n', std::min(last_break, size - 1));
+  if (scalar.chomping != Chomping::kKeep) return;
+  // Kept trailing empty lines: lines of spaces only, up to the next content.
+  while (i < size) {
+    std::size_t j = i;
+    while (j < size && text[j] == ' ') ++j;
+    if (j >= size) {  // spaces up to the end of the input: see final_break
+      out->Put('\n', size - 1);
+      break;
+    }
+    if (!IsBreak(text[j])) break;
+    out->Put('\n', j);
+    i = SkipBreak(text, j);
+  }
+}
+
+}  // namespace
+
+std::string Tokens::PathString(std::uint32_t path) const {
+  std::vector<std::uint32_t> chain;
+  while (path != PathSegment::kRoot && path < paths.size()) {
+    chain.push_back(path);
+    path = paths[path].parent;
+  }
+  std::string out;
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    const PathSegment& segment = paths[*it];
+    if (segment.index >= 0) {
+      out += '[';
+      out += std::to_string(segment.index);
+      out += ']';
+    } else {
+      if (it != chain.rbegin()) out += '.';
+      out += segment.key;
+    }
+  }
+  return out;
+}
+
+Tokens Tokenize(std::string_view text, const TokenizerOptions& options) {
+  Tokens tokens;
+  tokens.scalars.reserve(text.size() / 24);
+  tokens.paths.reserve(text.size() / 24);
+  Parser parser(text, options, &tokens);
+  parser.Run();
+  return tokens;
+}
+
+std::string DecodeScalar(std::string_view text, const Scalar& scalar, std::vector<std::size_t>* source_offsets) {
+  Decoded out(source_offsets);
+  const std::size_t begin = std::min(scalar.offset, text.size());
+  const std::size_t end = std::min(scalar.offset + scalar.length, text.size());
+  switch (scalar.style) {
+    case ScalarStyle::kPlain:
+      DecodeFlowScalar(text, begin, end, scalar.style, &out);
+      break;
+    case ScalarStyle::kSingleQuoted:
+    case ScalarStyle::kDoubleQuoted: {
+      const char quote = scalar.style == ScalarStyle::kDoubleQuoted ? '"' : '\'';
+      std::size_t body_end = end;
+      // A closing quote (absent when the scalar is unterminated).
+      if (end >= begin + 2 && text[end - 1] == quote) --body_end;
+      DecodeFlowScalar(text, std::min(begin + 1, end), body_end, scalar.style, &out);
+      break;
+    }
+    case ScalarStyle::kLiteral:
+    case ScalarStyle::kFolded:
+      DecodeBlockScalar(text, scalar, &out);
+      break;
+  }
+  return out.Take();
+}
+
+std::string_view ContextName(ContextClass context) {
+  switch (context) {
+    case ContextClass::kComment: return "comment";
+    case ContextClass::kScript: return "script";
+    case ContextClass::kData: return "data";
+  }
+  return "data";
+}
+
+std::string_view StyleName(ScalarStyle style) {
+  switch (style) {
+    case ScalarStyle::kPlain: return "plain";
+    case ScalarStyle::kSingleQuoted: return "single-quoted";
+    case ScalarStyle::kDoubleQuoted: return "double-quoted";
+    case ScalarStyle::kLiteral: return "literal";
+    case ScalarStyle::kFolded: return "folded";
+  }
+  return "plain";
+}
+
+}  // namespace safesubst
