@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "classify.h"
-#include "limits.h"
+#include "input_limits.h"
 #include "safesubst/invariant.h"
 #include "safesubst/shell.h"
 #include "safesubst/yaml_encoding.h"

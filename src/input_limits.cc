@@ -1,4 +1,4 @@
-#include "limits.h"
+#include "input_limits.h"
 
 #include <vector>
 
