@@ -13,18 +13,51 @@ namespace safesubst {
 
 /// One place where the rendered stream's shape differs from the template's.
 struct StructureDifference {
-  std::string path;     ///< node path, e.g. `spec.replicas`; documents as `[N]` prefix when more than one
+  /// Node path in the template, written as Tokens::PathString writes it
+  /// (`spec.template.spec.containers[0].args[0]`; empty for the document root
+  /// or the stream). The document is in `document`, not in the path.
+  std::string path;
   std::string message;  ///< e.g. "was a scalar, became a mapping"
+  std::uint32_t document = 0;  ///< 0-based index of the document in the stream
+  /// 1-based positions of the differing node (or of its nearest counterpart)
+  /// in the template and in the rendered output; 0 when there is none.
   std::uint32_t template_line = 0, template_column = 0;
   std::uint32_t output_line = 0, output_column = 0;
 };
 
-/// Parses both streams and compares keys, sequence lengths and node kinds.
-/// Differences under a path listed in `exempt_paths` (a `type: yaml`
-/// substitution) are ignored. A rendered stream that does not parse is
-/// reported as a diagnostic in the result (with the output location).
+/// A subtree whose shape may change, e.g. where a `type: yaml` value landed.
+struct ExemptPath {
+  std::string path;  ///< as in StructureDifference::path; a leading `.` is ignored
+  std::int32_t document = -1;  ///< 0-based document index, or -1 for every document
+};
+
+/// Parses both streams and compares, node by node and in order: the number of
+/// documents, node kinds (null, scalar, sequence, mapping; an alias where the
+/// other side has none; explicit tags when either side has one), sequence
+/// lengths and mapping keys (text and order; a key whose text changed is
+/// reported as "key changed"). Scalar values and quoting styles are not
+/// compared. Differences at or under a path in `exempt_paths` (in any
+/// document) are ignored. Aliases are compared through the nodes they stand
+/// for, each pair of nodes once, so a "billion laughs" stream costs its size.
+///
+/// In the template, `${...}` forms are read as opaque plain text (their braces,
+/// and flow indicators inside them, are masked before parsing), so that a
+/// template such as `args: [${A}, ${B}]` (which is not YAML as written: `{`
+/// ends a plain scalar in flow context) is compared as the list it means.
+/// Paths use the key text as written in the template (`name-${S}`).
+///
+/// A template that does not parse is an error diagnostic located in the
+/// template (`file`); a rendered stream that does not parse is an error
+/// "rendered output is not valid YAML" located in the output, with the file
+/// name `file` + " (rendered output)". In both cases the result has no value.
+/// An empty vector means the shapes agree.
 Result<std::vector<StructureDifference>> CompareStructure(
     std::string_view template_text, std::string_view rendered_text,
     const std::vector<std::string>& exempt_paths, const std::string& file);
+
+/// As above, with exemptions that can name one document.
+Result<std::vector<StructureDifference>> CompareStructureExempting(
+    std::string_view template_text, std::string_view rendered_text,
+    const std::vector<ExemptPath>& exempt_paths, const std::string& file);
 
 }  // namespace safesubst

@@ -1,0 +1,313 @@
+// The structure invariant: template and rendered output, parsed with yaml-cpp
+// into flat trees (yaml_tree.h), walked in parallel.
+#include "safesubst/invariant.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <unordered_set>
+
+#include "yaml_tree.h"
+
+namespace safesubst {
+
+namespace {
+
+using detail::YamlNode;
+using detail::YamlStream;
+
+// A render that changed everything would otherwise report every node; the
+// first differences are the useful ones.
+constexpr std::size_t kMaxDifferences = 100;
+
+std::string_view KindName(YamlNode::Kind kind) {
+  switch (kind) {
+    case YamlNode::Kind::kNull: return "null";
+    case YamlNode::Kind::kScalar: return "a scalar";
+    case YamlNode::Kind::kSequence: return "a sequence";
+    case YamlNode::Kind::kMapping: return "a mapping";
+    case YamlNode::Kind::kAlias: return "an alias";
+  }
+  return "a node";
+}
+
+bool HasExplicitTag(const YamlNode& node) {
+  return !node.tag.empty() && node.tag != "?" && node.tag != "!";
+}
+
+std::string TagName(const YamlNode& node) {
+  if (!HasExplicitTag(node)) return "none";
+  constexpr std::string_view kCore = "tag:yaml.org,2002:";
+  if (node.tag.compare(0, kCore.size(), kCore) == 0) return "!!" + node.tag.substr(kCore.size());
+  return node.tag;
+}
+
+std::string ChildPath(const std::string& parent, std::string_view key) {
+  if (parent.empty()) return std::string(key);
+  std::string path = parent;
+  path += '.';
+  path += key;
+  return path;
+}
+
+std::string ItemPath(const std::string& parent, std::size_t index) {
+  return parent + "[" + std::to_string(index) + "]";
+}
+
+// True when `path` is `prefix` or lies under it.
+bool IsUnder(std::string_view path, std::string_view prefix) {
+  if (prefix.empty()) return true;
+  if (path.substr(0, prefix.size()) != prefix) return false;
+  return path.size() == prefix.size() || path[prefix.size()] == '.' || path[prefix.size()] == '[';
+}
+
+class Comparer {
+ public:
+  Comparer(const YamlStream& before, const YamlStream& after, const std::vector<ExemptPath>& exempt)
+      : t_(before), o_(after), exempt_(exempt) {}
+
+  std::vector<StructureDifference> Run() {
+    std::size_t documents = std::min(t_.documents.size(), o_.documents.size());
+    for (std::size_t d = 0; d < documents; ++d) {
+      document_ = static_cast<std::uint32_t>(d);
+      Compare(t_.documents[d], o_.documents[d], "");
+    }
+    if (t_.documents.size() != o_.documents.size()) {
+      document_ = static_cast<std::uint32_t>(documents);
+      StructureDifference difference = Make("", nullptr, nullptr);
+      difference.message = "the template has " + Count(t_.documents.size(), "document") +
+                           ", the output has " + std::to_string(o_.documents.size());
+      if (documents < t_.documents.size()) SetTemplatePosition(&difference, &t_.nodes[t_.documents[documents]]);
+      if (documents < o_.documents.size()) SetOutputPosition(&difference, &o_.nodes[o_.documents[documents]]);
+      Report(std::move(difference));
+    }
+    return std::move(differences_);
+  }
+
+ private:
+  static std::string Count(std::size_t n, std::string_view noun) {
+    return std::to_string(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
+  }
+
+  bool Exempt(const std::string& path) const {
+    return std::any_of(exempt_.begin(), exempt_.end(), [&](const ExemptPath& e) {
+      if (e.document >= 0 && static_cast<std::uint32_t>(e.document) != document_) return false;
+      std::string_view prefix = e.path;
+      if (!prefix.empty() && prefix.front() == '.') prefix.remove_prefix(1);
+      return IsUnder(path, prefix);
+    });
+  }
+
+  static void SetTemplatePosition(StructureDifference* d, const YamlNode* node) {
+    d->template_line = node->line + 1;
+    d->template_column = node->column + 1;
+  }
+  static void SetOutputPosition(StructureDifference* d, const YamlNode* node) {
+    d->output_line = node->line + 1;
+    d->output_column = node->column + 1;
+  }
+
+  StructureDifference Make(std::string path, const YamlNode* template_node, const YamlNode* output_node) const {
+    StructureDifference difference;
+    difference.path = std::move(path);
+    difference.document = document_;
+    if (template_node) SetTemplatePosition(&difference, template_node);
+    if (output_node) SetOutputPosition(&difference, output_node);
+    return difference;
+  }
+
+  void Report(StructureDifference difference) {
+    if (differences_.size() < kMaxDifferences) differences_.push_back(std::move(difference));
+  }
+
+  void Report(const std::string& path, const YamlNode& template_node, const YamlNode& output_node,
+              std::string message) {
+    if (Exempt(path)) return;
+    StructureDifference difference = Make(path, &template_node, &output_node);
+    difference.message = std::move(message);
+    Report(std::move(difference));
+  }
+
+  // The text a key is known by in messages and paths.
+  static std::string KeyText(const YamlStream& stream, std::uint32_t index) {
+    const YamlNode& key = stream.nodes[detail::ResolveAlias(stream, index)];
+    switch (key.kind) {
+      case YamlNode::Kind::kScalar: return key.text;
+      case YamlNode::Kind::kNull: return "~";
+      default: return "?";  // a complex key
+    }
+  }
+
+  void Compare(std::uint32_t t_index, std::uint32_t o_index, const std::string& path) {
+    if (differences_.size() >= kMaxDifferences || Exempt(path)) return;
+    const YamlNode& t_written = t_.nodes[t_index];
+    const YamlNode& o_written = o_.nodes[o_index];
+    bool t_alias = t_written.kind == YamlNode::Kind::kAlias;
+    bool o_alias = o_written.kind == YamlNode::Kind::kAlias;
+    if (t_alias != o_alias) {
+      Report(path, t_written, o_written,
+             std::string("was ") + std::string(KindName(t_written.kind)) + ", became " +
+                 std::string(KindName(o_written.kind)));
+      return;
+    }
+    t_index = detail::ResolveAlias(t_, t_index);
+    o_index = detail::ResolveAlias(o_, o_index);
+    // Each pair of nodes is compared once: aliases cannot multiply the work.
+    if (!visited_.insert((std::uint64_t{t_index} << 32) | o_index).second) return;
+    const YamlNode& t = t_.nodes[t_index];
+    const YamlNode& o = o_.nodes[o_index];
+    if (t.kind != o.kind) {
+      Report(path, t, o,
+             std::string("was ") + std::string(KindName(t.kind)) + ", became " + std::string(KindName(o.kind)));
+      return;
+    }
+    if ((HasExplicitTag(t) || HasExplicitTag(o)) && t.tag != o.tag) {
+      Report(path, t, o, "tag changed from " + TagName(t) + " to " + TagName(o));
+    }
+    if (t.kind == YamlNode::Kind::kSequence) {
+      CompareSequences(t, o, path);
+    } else if (t.kind == YamlNode::Kind::kMapping) {
+      CompareMappings(t, o, path);
+    }
+  }
+
+  void CompareSequences(const YamlNode& t, const YamlNode& o, const std::string& path) {
+    if (t.children.size() != o.children.size()) {
+      Report(path, t, o,
+             "sequence had " + Count(t.children.size(), "item") + ", has " + std::to_string(o.children.size()));
+      return;
+    }
+    for (std::size_t i = 0; i < t.children.size(); ++i) {
+      Compare(t.children[i], o.children[i], ItemPath(path, i));
+    }
+  }
+
+  void CompareMappings(const YamlNode& t, const YamlNode& o, const std::string& path) {
+    std::size_t t_entries = t.children.size() / 2, o_entries = o.children.size() / 2;
+    if (t_entries == o_entries) {
+      // Entry by entry: a key whose text changed (a substitution in a key) is
+      // reported, and its value still compared with its counterpart.
+      for (std::size_t i = 0; i < t_entries; ++i) {
+        std::string t_key = KeyText(t_, t.children[2 * i]);
+        std::string o_key = KeyText(o_, o.children[2 * i]);
+        std::string entry_path = ChildPath(path, t_key);
+        if (t_key != o_key) {
+          Report(entry_path, t_.nodes[t.children[2 * i]], o_.nodes[o.children[2 * i]],
+                 "key changed: '" + t_key + "' became '" + o_key + "'");
+        } else if (t_key == "?") {
+          Compare(t.children[2 * i], o.children[2 * i], entry_path);  // complex keys: their shape
+        }
+        Compare(t.children[2 * i + 1], o.children[2 * i + 1], entry_path);
+      }
+      return;
+    }
+    // Different sizes: match entries by key to name what was added or removed.
+    std::vector<bool> matched(o_entries, false);
+    for (std::size_t i = 0; i < t_entries; ++i) {
+      std::string t_key = KeyText(t_, t.children[2 * i]);
+      std::string entry_path = ChildPath(path, t_key);
+      std::size_t j = 0;
+      while (j < o_entries && (matched[j] || KeyText(o_, o.children[2 * j]) != t_key)) ++j;
+      if (j == o_entries) {
+        Report(entry_path, t_.nodes[t.children[2 * i]], o, "key '" + t_key + "' was removed");
+        continue;
+      }
+      matched[j] = true;
+      Compare(t.children[2 * i + 1], o.children[2 * j + 1], entry_path);
+    }
+    for (std::size_t j = 0; j < o_entries; ++j) {
+      if (matched[j]) continue;
+      std::string o_key = KeyText(o_, o.children[2 * j]);
+      Report(ChildPath(path, o_key), t, o_.nodes[o.children[2 * j]], "key '" + o_key + "' was added");
+    }
+  }
+
+  const YamlStream& t_;
+  const YamlStream& o_;
+  const std::vector<ExemptPath>& exempt_;
+  std::uint32_t document_ = 0;
+  std::unordered_set<std::uint64_t> visited_;
+  std::vector<StructureDifference> differences_;
+};
+
+// `${...}` forms read as opaque plain text. As written they are not always
+// YAML: in a flow collection `{` ends a plain scalar, so `[${A}, ${B}]` does
+// not parse although it is meant as a two-item list. Each brace pair becomes
+// `$(...)` and flow indicators or `#` inside it become `_`; lengths, and so all
+// positions, stay the same. An unterminated `${` is left alone.
+std::string NeutralizeReferences(std::string_view text) {
+  std::string out(text);
+  for (std::size_t start = out.find("${"); start != std::string::npos; start = out.find("${", start + 1)) {
+    int depth = 0;
+    std::size_t end = start + 1;
+    for (; end < out.size() && out[end] != '\n' && out[end] != '\r'; ++end) {
+      if (out[end] == '{') ++depth;
+      if (out[end] == '}' && --depth == 0) break;
+    }
+    if (end >= out.size() || out[end] != '}') continue;
+    for (std::size_t i = start + 2; i < end; ++i) {
+      if (std::string_view(",[]{}#").find(out[i]) != std::string_view::npos) out[i] = '_';
+    }
+    out[start + 1] = '(';
+    out[end] = ')';
+  }
+  return out;
+}
+
+// Parses the template with its references neutralized, then gives plain
+// scalars that were written on one line their text as written (so that a key
+// `name-${S}` is known by that name, as Tokens::PathString knows it).
+bool ParseTemplate(std::string_view text, YamlStream* stream, detail::YamlParseError* error) {
+  if (text.find("${") == std::string_view::npos) return detail::ParseYamlStream(text, stream, error);
+  std::string neutral = NeutralizeReferences(text);
+  if (!detail::ParseYamlStream(neutral, stream, error)) return false;
+  for (YamlNode& node : stream->nodes) {
+    if (node.kind != YamlNode::Kind::kScalar || node.tag != "?" || node.offset + node.text.size() > text.size()) {
+      continue;
+    }
+    if (std::string_view(neutral).substr(node.offset, node.text.size()) == node.text) {
+      node.text = std::string(text.substr(node.offset, node.text.size()));
+    }
+  }
+  return true;
+}
+
+Location ParseErrorLocation(const detail::YamlParseError& error, std::string file) {
+  return Location{std::move(file), error.line + 1, error.column + 1, error.offset};
+}
+
+}  // namespace
+
+Result<std::vector<StructureDifference>> CompareStructureExempting(
+    std::string_view template_text, std::string_view rendered_text,
+    const std::vector<ExemptPath>& exempt_paths, const std::string& file) {
+  Result<std::vector<StructureDifference>> result;
+  YamlStream before, after;
+  detail::YamlParseError error;
+  if (!ParseTemplate(template_text, &before, &error)) {
+    result.diagnostics.push_back(MakeError(ParseErrorLocation(error, file),
+                                           "template is not valid YAML: " + error.message,
+                                           "fix the template; it must parse before anything is substituted"));
+    return result;
+  }
+  if (!detail::ParseYamlStream(rendered_text, &after, &error)) {
+    result.diagnostics.push_back(
+        MakeError(ParseErrorLocation(error, file + " (rendered output)"),
+                  "rendered output is not valid YAML: " + error.message,
+                  "a substituted value broke the document; quote the reference in the template, or "
+                  "declare the variable `type: yaml` if it is meant to be YAML"));
+    return result;
+  }
+  result.value = Comparer(before, after, exempt_paths).Run();
+  return result;
+}
+
+Result<std::vector<StructureDifference>> CompareStructure(
+    std::string_view template_text, std::string_view rendered_text,
+    const std::vector<std::string>& exempt_paths, const std::string& file) {
+  std::vector<ExemptPath> exempt;
+  exempt.reserve(exempt_paths.size());
+  for (const std::string& path : exempt_paths) exempt.push_back(ExemptPath{path, -1});
+  return CompareStructureExempting(template_text, rendered_text, exempt, file);
+}
+
+}  // namespace safesubst

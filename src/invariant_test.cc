@@ -1,0 +1,263 @@
+// Tests of the structure invariant: what counts as a change of shape, where it
+// is reported, exemptions, aliases and multi-document streams.
+#include "safesubst/invariant.h"
+
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace safesubst {
+namespace {
+
+std::string Describe(const std::vector<StructureDifference>& differences) {
+  std::string out;
+  for (const StructureDifference& d : differences) {
+    out += "[" + std::to_string(d.document) + "] '" + d.path + "': " + d.message + " (template " +
+           std::to_string(d.template_line) + ":" + std::to_string(d.template_column) + ", output " +
+           std::to_string(d.output_line) + ":" + std::to_string(d.output_column) + ")\n";
+  }
+  return out;
+}
+
+// The differences between two streams that both parse.
+std::vector<StructureDifference> Diff(std::string_view before, std::string_view after,
+                                      const std::vector<std::string>& exempt = {}) {
+  Result<std::vector<StructureDifference>> result = CompareStructure(before, after, exempt, "t.yaml");
+  REQUIRE_MESSAGE(result.ok(), (result.diagnostics.empty() ? "" : result.diagnostics[0].message));
+  CHECK(result.diagnostics.empty());
+  return *result.value;
+}
+
+// Exactly one difference, at `path`, whose message contains `words`.
+StructureDifference One(std::string_view before, std::string_view after, std::string_view path,
+                        std::string_view words) {
+  std::vector<StructureDifference> differences = Diff(before, after);
+  REQUIRE_MESSAGE(differences.size() == 1, Describe(differences));
+  CHECK(differences[0].path == path);
+  CHECK_MESSAGE(differences[0].message.find(words) != std::string::npos, differences[0].message);
+  return differences[0];
+}
+
+constexpr std::string_view kDeployment =
+    "apiVersion: apps/v1\n"
+    "kind: Deployment\n"
+    "metadata:\n"
+    "  name: ${APP}\n"
+    "spec:\n"
+    "  replicas: ${REPLICAS}\n"
+    "  template:\n"
+    "    spec:\n"
+    "      containers:\n"
+    "        - name: app\n"
+    "          image: repo/app:${TAG}\n"
+    "          args: [\"--port\", \"${PORT}\"]\n"
+    "          resources: ${RESOURCES}\n";
+
+TEST_CASE("identical streams have the same structure") {
+  CHECK(Diff(kDeployment, kDeployment).empty());
+  CHECK(Diff("", "").empty());
+  CHECK(Diff("# only a comment\n", "").empty());
+  CHECK(Diff("a: 1\n---\nb: [x]\n", "a: 1\n---\nb: [x]\n").empty());
+}
+
+TEST_CASE("changed scalar values and quoting styles are not structure") {
+  std::string rendered(kDeployment);
+  for (auto [from, to] : {std::pair<std::string, std::string>{"${APP}", "web"}, {"${REPLICAS}", "3"},
+                          {"app:${TAG}", "app:\"1.10\""}, {"${PORT}", "8080"}, {"${RESOURCES}", "'a: b'"}}) {
+    rendered.replace(rendered.find(from), from.size(), to);
+  }
+  CHECK(Diff(kDeployment, rendered).empty());
+  CHECK(Diff("a: ${X}\n", "a: |\n  multi\n  line\n").empty());
+  CHECK(Diff("a: ${X}\n", "a: \"#x\"\n").empty());
+}
+
+TEST_CASE("a scalar that became a mapping is reported with both positions") {
+  StructureDifference d = One("a: 1\nb: ${X}\n", "a: 1\nb:\n  c: 1\n", "b", "was a scalar, became a mapping");
+  CHECK(d.document == 0);
+  CHECK(d.template_line == 2);
+  CHECK(d.template_column == 4);
+  CHECK(d.output_line == 3);
+  CHECK(d.output_column == 3);
+  One("a: ${X}\n", "a: [1]\n", "a", "was a scalar, became a sequence");
+  One("a: [1]\n", "a: x\n", "a", "was a sequence, became a scalar");
+}
+
+TEST_CASE("the path is written as the tokenizer writes it") {
+  std::string rendered(kDeployment);
+  std::string from = "\"${PORT}\"";
+  rendered.replace(rendered.find(from), from.size(), "{evil: 1}");
+  One(kDeployment, rendered, "spec.template.spec.containers[0].args[1]", "became a mapping");
+  One("- a\n- [b, c]\n", "- a\n- [b, {c: 1}]\n", "[1][1]", "became a mapping");
+}
+
+TEST_CASE("keys: added, removed, changed, reordered") {
+  StructureDifference added = One("a: 1\nb: 2\n", "a: 1\nc: 3\nb: 2\n", "c", "key 'c' was added");
+  CHECK(added.output_line == 2);
+  CHECK(added.output_column == 1);
+  StructureDifference removed = One("a: 1\nb: 2\n", "a: 1\n", "b", "key 'b' was removed");
+  CHECK(removed.template_line == 2);
+  StructureDifference changed = One("x:\n  name-${S}: 1\n", "x:\n  name-a: 1\n", "x.name-${S}", "key changed");
+  CHECK(changed.message.find("'name-a'") != std::string::npos);
+  CHECK(changed.template_line == 2);
+  CHECK(changed.template_column == 3);
+  std::vector<StructureDifference> reordered = Diff("a: 1\nb: 2\n", "b: 2\na: 1\n");
+  CHECK_MESSAGE(reordered.size() == 2, Describe(reordered));
+  // A substitution that injected a key into a flow mapping.
+  One("m: {a: ${X}}\n", "m: {a: 1, b: 2}\n", "m.b", "was added");
+}
+
+TEST_CASE("references in flow collections: the template is read as it is meant") {
+  CHECK(Diff("args: [${A}, ${B}]\nm: {k: ${C:-x,y}}\n", "args: [a, b]\nm: {k: c}\n").empty());
+  One("args: [${A}, ${B}]\n", "args: [a, b, c]\n", "args", "sequence had 2 items, has 3");
+  One("m: {${K}: 1}\n", "m: {k: 1}\n", "m.${K}", "key changed: '${K}' became 'k'");
+  // Unterminated forms are left as they are (and here make the template invalid).
+  Result<std::vector<StructureDifference>> result = CompareStructure("a: [${A]\n", "a: [x]\n", {}, "t.yaml");
+  CHECK(!result.ok());
+}
+
+TEST_CASE("sequence length changes") {
+  StructureDifference d = One("l: [a, b, c]\n", "l: [a, b]\n", "l", "sequence had 3 items, has 2");
+  CHECK(d.template_line == 1);
+  CHECK(d.template_column == 4);
+  One("l:\n  - a\n", "l:\n  - a\n  - b\n", "l", "sequence had 1 item, has 2");
+  // A value with `- ` spliced raw into a block sequence item.
+  One("args:\n  - ${A}\n", "args:\n  - x\n  - y\n", "args", "had 1 item, has 2");
+}
+
+TEST_CASE("null and scalar are different kinds") {
+  One("a:\n", "a: x\n", "a", "was null, became a scalar");
+  One("a: ${X}\n", "a:\n", "a", "was a scalar, became null");
+}
+
+TEST_CASE("explicit tags count when either side has one") {
+  One("a: ${X}\n", "a: !!binary aGVsbG8=\n", "a", "tag changed from none to !!binary");
+  CHECK(Diff("a: !!str ${X}\n", "a: !!str \"5\"\n").empty());
+}
+
+TEST_CASE("document counts") {
+  std::vector<StructureDifference> extra = Diff("a: 1\n", "a: 1\n---\nb: 2\n");
+  REQUIRE_MESSAGE(extra.size() == 1, Describe(extra));
+  CHECK(extra[0].document == 1);
+  CHECK(extra[0].path.empty());
+  CHECK(extra[0].message.find("the template has 1 document, the output has 2") != std::string::npos);
+  CHECK(extra[0].output_line == 3);
+  CHECK(extra[0].template_line == 0);
+  std::vector<StructureDifference> fewer = Diff("a: 1\n---\nb: 2\n", "a: 1\n");
+  REQUIRE(fewer.size() == 1);
+  CHECK(fewer[0].template_line == 3);
+}
+
+TEST_CASE("multi-document streams: differences carry the document index") {
+  std::vector<StructureDifference> differences =
+      Diff("kind: A\nx: 1\n---\nkind: B\ny: ${Y}\n", "kind: A\nx: 1\n---\nkind: B\ny: [1, 2]\n");
+  REQUIRE_MESSAGE(differences.size() == 1, Describe(differences));
+  CHECK(differences[0].document == 1);
+  CHECK(differences[0].path == "y");
+  CHECK(differences[0].template_line == 5);
+}
+
+TEST_CASE("exempt paths") {
+  std::string rendered(kDeployment);
+  std::string from = "${RESOURCES}";
+  rendered.replace(rendered.find(from), from.size(), "\n            limits: {cpu: 1}");
+  CHECK(Diff(kDeployment, rendered).size() == 1);
+  CHECK(Diff(kDeployment, rendered, {"spec.template.spec.containers[0].resources"}).empty());
+  CHECK(Diff(kDeployment, rendered, {".spec.template.spec.containers[0].resources"}).empty());
+  CHECK(Diff(kDeployment, rendered, {"spec.template"}).empty());
+  // A prefix of a key name is not a parent path.
+  CHECK(Diff(kDeployment, rendered, {"spec.template.spec.containers[0].res"}).size() == 1);
+  CHECK(Diff(kDeployment, rendered, {"spec.template.spec.containers[1]"}).size() == 1);
+  // An exemption does not hide a change elsewhere.
+  std::string both = rendered;
+  both.replace(both.find("${REPLICAS}"), 11, "[3]");
+  std::vector<StructureDifference> rest = Diff(kDeployment, both, {"spec.template.spec.containers[0].resources"});
+  REQUIRE_MESSAGE(rest.size() == 1, Describe(rest));
+  CHECK(rest[0].path == "spec.replicas");
+}
+
+TEST_CASE("exempt paths that name one document") {
+  std::string before = "a: ${X}\n---\na: ${X}\n";
+  std::string after = "a: {b: 1}\n---\na: {b: 1}\n";
+  auto run = [&](const std::vector<ExemptPath>& exempt) {
+    Result<std::vector<StructureDifference>> result = CompareStructureExempting(before, after, exempt, "t.yaml");
+    REQUIRE(result.ok());
+    return *result.value;
+  };
+  CHECK(run({}).size() == 2);
+  std::vector<StructureDifference> second_only = run({{"a", 0}});
+  REQUIRE(second_only.size() == 1);
+  CHECK(second_only[0].document == 1);
+  CHECK(run({{"a", 0}, {"a", 1}}).empty());
+  CHECK(run({{"a", -1}}).empty());
+}
+
+TEST_CASE("a rendered stream that does not parse is an error located in the output") {
+  Result<std::vector<StructureDifference>> result =
+      CompareStructure("a: 1\nb: ${X}\n", "a: 1\nb: [unclosed\nc: 2\n", {}, "app.yaml");
+  CHECK(!result.ok());
+  CHECK(!result.value.has_value());
+  REQUIRE(result.diagnostics.size() == 1);
+  const Diagnostic& d = result.diagnostics[0];
+  CHECK(d.severity == Severity::kError);
+  CHECK(d.message.find("rendered output is not valid YAML") == 0);
+  CHECK(d.location.file == "app.yaml (rendered output)");
+  CHECK(d.location.line >= 2);
+  CHECK(d.location.column >= 1);
+  CHECK(!d.hint.empty());
+}
+
+TEST_CASE("a template that does not parse is an error located in the template") {
+  Result<std::vector<StructureDifference>> result = CompareStructure("a: 1\n b: 2\n", "a: 1\n", {}, "app.yaml");
+  CHECK(!result.ok());
+  REQUIRE(result.diagnostics.size() == 1);
+  CHECK(result.diagnostics[0].message.find("template is not valid YAML") == 0);
+  CHECK(result.diagnostics[0].location.file == "app.yaml");
+  CHECK(result.diagnostics[0].location.line == 2);
+}
+
+TEST_CASE("aliases are compared through their anchors") {
+  std::string_view anchored = "base: &b {x: 1, y: [1, 2]}\nuse: *b\nmerged:\n  <<: *b\n  z: 3\n";
+  CHECK(Diff(anchored, anchored).empty());
+  // The anchored node changes shape: reported where it is written, once.
+  std::vector<StructureDifference> differences =
+      Diff(anchored, "base: &b {x: 1, y: [1]}\nuse: *b\nmerged:\n  <<: *b\n  z: 3\n");
+  REQUIRE_MESSAGE(differences.size() == 1, Describe(differences));
+  CHECK(differences[0].path == "base.y");
+  // An alias where the template had a node (or the reverse) is a change.
+  One("a: &x 1\nb: ${X}\n", "a: &x 1\nb: *x\n", "b", "was a scalar, became an alias");
+  One("a: &x 1\nb: *x\n", "a: &x 1\nb: 1\n", "b", "was an alias, became a scalar");
+  // A self-referencing alias does not loop.
+  CHECK(Diff("a: &x [*x]\n", "a: &x [*x]\n").empty());
+}
+
+TEST_CASE("billion laughs: the comparison costs the text, not the expansion") {
+  std::string bomb = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
+  for (int level = 1; level <= 12; ++level) {
+    std::string previous = "*a" + std::to_string(level - 1);
+    bomb += "a" + std::to_string(level) + ": &a" + std::to_string(level) + " [";
+    for (int i = 0; i < 10; ++i) bomb += (i ? ", " : "") + previous;
+    bomb += "]\n";
+  }
+  auto start = std::chrono::steady_clock::now();
+  CHECK(Diff(bomb, bomb).empty());
+  std::string changed = bomb;
+  changed.replace(changed.find("[x, x,"), 6, "[{y: 1}, x,");
+  std::vector<StructureDifference> differences = Diff(bomb, changed);
+  CHECK_MESSAGE(differences.size() == 1, Describe(differences));
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK(seconds < 2.0);
+}
+
+TEST_CASE("the number of differences is bounded") {
+  std::string before, after;
+  for (int i = 0; i < 500; ++i) {
+    before += "k" + std::to_string(i) + ": x\n";
+    after += "k" + std::to_string(i) + ": [x]\n";
+  }
+  CHECK(Diff(before, after).size() == 100);
+}
+
+}  // namespace
+}  // namespace safesubst

@@ -1,0 +1,72 @@
+// Tests of the event-built YAML tree shared by the invariant and the encoder.
+#include "yaml_tree.h"
+
+#include <doctest/doctest.h>
+
+namespace safesubst::detail {
+namespace {
+
+YamlStream Parse(std::string_view text) {
+  YamlStream stream;
+  YamlParseError error;
+  bool ok = ParseYamlStream(text, &stream, &error);
+  REQUIRE_MESSAGE(ok, error.message);
+  return stream;
+}
+
+TEST_CASE("yaml tree: kinds, tags, text and positions") {
+  YamlStream stream = Parse("a: plain\nb: 'quoted'\nc: !!int 5\nd:\ne: [x, {f: g}]\n");
+  REQUIRE(stream.documents.size() == 1);
+  const YamlNode& root = stream.nodes[stream.documents[0]];
+  REQUIRE(root.kind == YamlNode::Kind::kMapping);
+  REQUIRE(root.children.size() == 10);
+  const YamlNode& plain = stream.nodes[root.children[1]];
+  CHECK(plain.kind == YamlNode::Kind::kScalar);
+  CHECK(plain.tag == "?");
+  CHECK(plain.text == "plain");
+  CHECK(plain.line == 0);
+  CHECK(plain.column == 3);
+  CHECK(plain.offset == 3);
+  CHECK(stream.nodes[root.children[3]].tag == "!");
+  CHECK(stream.nodes[root.children[5]].tag == "tag:yaml.org,2002:int");
+  CHECK(stream.nodes[root.children[7]].kind == YamlNode::Kind::kNull);
+  const YamlNode& list = stream.nodes[root.children[9]];
+  CHECK(list.kind == YamlNode::Kind::kSequence);
+  CHECK(list.line == 4);
+  REQUIRE(list.children.size() == 2);
+  CHECK(stream.nodes[list.children[1]].kind == YamlNode::Kind::kMapping);
+}
+
+TEST_CASE("yaml tree: aliases stay references to their anchors") {
+  YamlStream stream = Parse("a: &x [1, 2]\nb: *x\n---\nc: &x 3\nd: *x\n");
+  REQUIRE(stream.documents.size() == 2);
+  const YamlNode& first = stream.nodes[stream.documents[0]];
+  const YamlNode& alias = stream.nodes[first.children[3]];
+  CHECK(alias.kind == YamlNode::Kind::kAlias);
+  CHECK(ResolveAlias(stream, first.children[3]) == first.children[1]);
+  // Anchors are per document: the second `*x` names the second `&x`.
+  const YamlNode& second = stream.nodes[stream.documents[1]];
+  std::uint32_t target = ResolveAlias(stream, second.children[3]);
+  CHECK(stream.nodes[target].text == "3");
+  // A non-alias resolves to itself.
+  CHECK(ResolveAlias(stream, first.children[1]) == first.children[1]);
+}
+
+TEST_CASE("yaml tree: errors carry a position and never throw") {
+  YamlStream stream;
+  YamlParseError error;
+  CHECK(!ParseYamlStream("a: 1\nb: [x\n", &stream, &error));
+  CHECK(!error.message.empty());
+  CHECK(stream.nodes.empty());
+  CHECK(!ParseYamlStream("a: *nowhere\n", &stream, &error));
+  CHECK(!ParseYamlStream("a: 1\n b: 2\n", &stream, &error));
+  CHECK(error.line == 1);
+  // Deep nesting is refused by yaml-cpp's depth guard rather than overflowing.
+  std::string deep(5000, '[');
+  CHECK(!ParseYamlStream(deep, &stream, &error));
+  CHECK(ParseYamlStream("", &stream, &error));
+  CHECK(stream.documents.empty());
+}
+
+}  // namespace
+}  // namespace safesubst::detail
