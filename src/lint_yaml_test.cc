@@ -1,0 +1,168 @@
+#include <doctest/doctest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <string>
+#include <string_view>
+
+#include "lint_internal.h"
+
+namespace safesubst::lint {
+namespace {
+
+// "line:col" of the byte that `needle` (found in the decoded value) comes from.
+std::string PositionOf(const Source& source, const ScalarView& view, std::string_view needle) {
+  std::size_t index = view.text.find(needle);
+  REQUIRE_MESSAGE(index != std::string::npos, needle);
+  Location location = source.At(view.Offset(index));
+  return std::to_string(location.line) + ":" + std::to_string(location.column);
+}
+
+ScalarView ViewOfKey(const Source& source, const YAML::Node& root, std::string_view key) {
+  YAML::Node value = Get(root, key);
+  REQUIRE(value.IsScalar());
+  return ViewScalar(source, value);
+}
+
+TEST_CASE("lint yaml: literal block lines map to their own lines and columns") {
+  std::string text =
+      "a: 1\n"
+      "script: |\n"
+      "  first $A\n"
+      "\n"
+      "    indented $B\n"
+      "  last $C\n"
+      "after: 2\n";
+  Source source(text, "f.yaml");
+  YAML::Node root = YAML::Load(text);
+  ScalarView view = ViewOfKey(source, root, "script");
+  CHECK(view.block);
+  CHECK(view.exact);
+  CHECK(PositionOf(source, view, "$A") == "3:9");
+  CHECK(PositionOf(source, view, "$B") == "5:14");
+  CHECK(PositionOf(source, view, "$C") == "6:8");
+}
+
+TEST_CASE("lint yaml: block scalars in a sequence, with a header comment and keep chomping") {
+  std::string text =
+      "args:\n"
+      "  - |+ # the wrapper\n"
+      "    echo $X\n"
+      "\n"
+      "  - >-\n"
+      "    folded $Y\n"
+      "    joined $Z\n"
+      "\n"
+      "    para $W\n";
+  Source source(text, "f.yaml");
+  YAML::Node root = YAML::Load(text);
+  YAML::Node args = Get(root, "args");
+  ScalarView literal = ViewScalar(source, args[0]);
+  CHECK(literal.exact);
+  CHECK(PositionOf(source, literal, "$X") == "3:10");
+  ScalarView folded = ViewScalar(source, args[1]);
+  CHECK(folded.exact);
+  CHECK(folded.text == "folded $Y joined $Z\npara $W");
+  CHECK(PositionOf(source, folded, "$Y") == "6:12");
+  CHECK(PositionOf(source, folded, "$Z") == "7:12");
+  CHECK(PositionOf(source, folded, "$W") == "9:10");
+}
+
+TEST_CASE("lint yaml: explicit indentation indicator") {
+  std::string text =
+      "k: |2\n"
+      "    two more $A\n"
+      "  base $B\n";
+  Source source(text, "f.yaml");
+  YAML::Node root = YAML::Load(text);
+  ScalarView view = ViewOfKey(source, root, "k");
+  CHECK(view.exact);
+  CHECK(view.text == "  two more $A\nbase $B\n");
+  CHECK(PositionOf(source, view, "$A") == "2:14");
+  CHECK(PositionOf(source, view, "$B") == "3:8");
+}
+
+TEST_CASE("lint yaml: quoted scalars with escapes and folding") {
+  std::string text =
+      "dq: \"a\\t\\\"b\\\" \\u00e9 $X\"\n"
+      "sq: 'it''s $Y'\n"
+      "ml: \"one\n"
+      "  two $Z\n"
+      "\n"
+      "  three\\\n"
+      "  four $V\"\n"
+      "tagged: !!str &anchor \"$T\"\n";
+  Source source(text, "f.yaml");
+  YAML::Node root = YAML::Load(text);
+  ScalarView dq = ViewOfKey(source, root, "dq");
+  CHECK(dq.exact);
+  CHECK(PositionOf(source, dq, "$X") == "1:22");
+  ScalarView sq = ViewOfKey(source, root, "sq");
+  CHECK(sq.exact);
+  CHECK(PositionOf(source, sq, "$Y") == "2:12");
+  ScalarView ml = ViewOfKey(source, root, "ml");
+  CHECK(ml.exact);
+  CHECK(ml.text == "one two $Z\nthreefour $V");
+  CHECK(PositionOf(source, ml, "$Z") == "4:7");
+  CHECK(PositionOf(source, ml, "$V") == "7:8");
+  ScalarView tagged = ViewOfKey(source, root, "tagged");
+  CHECK(tagged.exact);
+  CHECK(PositionOf(source, tagged, "$T") == "8:24");
+}
+
+TEST_CASE("lint yaml: plain scalars, multi-line plain, CRLF and a byte order mark") {
+  std::string text = "\xEF\xBB\xBF" "a: x $P\r\nb: one\r\n  two $Q\r\n";
+  Source source(text, "f.yaml");
+  YAML::Node root = YAML::Load(text);
+  ScalarView a = ViewOfKey(source, root, "a");
+  CHECK(a.exact);
+  CHECK(PositionOf(source, a, "$P") == "1:9");  // columns count bytes, the BOM included
+  ScalarView b = ViewOfKey(source, root, "b");
+  CHECK(b.exact);
+  CHECK(b.text == "one two $Q");
+  CHECK(PositionOf(source, b, "$Q") == "3:7");
+}
+
+TEST_CASE("lint yaml: an alias falls back to its node's position") {
+  std::string text = "a: &x \"v $A\"\nb: *x\n";
+  Source source(text, "f.yaml");
+  YAML::Node root = YAML::Load(text);
+  ScalarView b = ViewOfKey(source, root, "b");
+  CHECK(b.text == "v $A");
+  CHECK(source.At(b.Offset(2)).line >= 1);  // some valid place, never out of range
+  CHECK(b.Offset(1000) <= text.size());
+}
+
+TEST_CASE("lint yaml: the -c operand of shell command lines") {
+  CHECK(ShellScriptIndex({"/bin/sh", "-c", "echo"}) == 2);
+  CHECK(ShellScriptIndex({"bash", "-euo", "pipefail", "-c", "echo", "arg0"}) == 4);
+  CHECK(ShellScriptIndex({"/bin/bash", "-ec", "echo"}) == 2);
+  CHECK(ShellScriptIndex({"/usr/bin/env", "A=1", "bash", "--noprofile", "-c", "x"}) == 5);
+  CHECK(ShellScriptIndex({"busybox", "sh", "-c", "x"}) == 3);
+  CHECK(ShellScriptIndex({"/bin/sh", "-c"}) == -1);           // the script is in args
+  CHECK(ShellScriptIndex({"/bin/sh", "-c", "x"}) == 2);
+  CHECK(ShellScriptIndex({"/bin/sh", "start.sh"}) == -1);     // a file, not a script text
+  CHECK(ShellScriptIndex({"python3", "-c", "print(1)"}) == -1);
+  CHECK(ShellScriptIndex({}) == -1);
+  CHECK(StartsWithShellShebang("#!/bin/sh\necho"));
+  CHECK(StartsWithShellShebang("#!/usr/bin/env bash\n"));
+  CHECK(StartsWithShellShebang("#! /bin/bash -e\n"));
+  CHECK_FALSE(StartsWithShellShebang("#!/usr/bin/env python3\n"));
+  CHECK_FALSE(StartsWithShellShebang("echo #!/bin/sh"));
+}
+
+TEST_CASE("lint yaml: Get tells an absent key from a null one, and never changes the document") {
+  YAML::Node root = YAML::Load("a: ~\nb:\n  c: 1\n");
+  CHECK_FALSE(Get(root, "missing").IsDefined());
+  CHECK(Get(root, "a").IsDefined());
+  CHECK(Get(root, "a").IsNull());
+  CHECK(ScalarText(Path(root, {"b", "c"})) == "1");
+  CHECK_FALSE(Path(root, {"b", "x"}).IsDefined());
+  CHECK_FALSE(Path(root, {"a", "x"}).IsDefined());
+  // Path must rebind, not assign through: the root still has its keys.
+  CHECK(ScalarText(Path(root, {"b", "c"})) == "1");
+  CHECK(root.IsMap());
+  CHECK(root.size() == 2);
+}
+
+}  // namespace
+}  // namespace safesubst::lint
