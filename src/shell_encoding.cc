@@ -134,6 +134,15 @@ std::string EncodeDoubleQuoted(const ShellContext& context, std::string_view val
       return "in the word of a double-quoted ${...} expansion, a value with a single quote is read "
              "differently by dash and bash; move the placeholder out of the ${...}";
     }
+    if (parameter_value && context.inside_heredoc && c == '"') {
+      // In ${x:-...} in a here-document, dash and bash read \" as a quote, zsh as a backslash and an opening quote.
+      return "in the word of a ${...} expansion inside a here-document, a value with a double quote is read "
+             "differently by dash, bash and zsh; move the placeholder out of the ${...}";
+    }
+    if (context.bash_brace_expansion && (c == '{' || c == '}' || c == ',' || value.find("..") != std::string_view::npos)) {
+      return "in a double-quoted string nested in \"${x-...}\", bash still applies brace expansion, so a value "
+             "with a curly brace, comma or `..` could become several words; move the placeholder out of the ${...}";
+    }
     if (c == '\\' || c == '"' || c == '$' || c == '`' || (parameter_value && c == '}')) *out += '\\';
     *out += c;
   }

@@ -71,6 +71,7 @@ struct Frame {
   bool substitution = false;        // kCommands: the inside of `$(...)`
   bool in_double_quotes = false;    // kParameter: the `${` stands in double quotes (or a here-document)
   ParameterWord word = ParameterWord::kNone;  // kParameter
+  bool saw_single_quote = false;              // kParameter: a literal `'` in "${x-...}" so far
   const Heredoc* heredoc = nullptr;           // kHeredoc
 };
 
@@ -205,11 +206,20 @@ class Lexer {
       }
       case FrameKind::kSingle: context.state = ShellState::kSingleQuoted; break;
       case FrameKind::kDollarSingle: context.state = ShellState::kDollarSingleQuoted; break;
-      case FrameKind::kDouble: context.state = ShellState::kDoubleQuoted; break;
+      case FrameKind::kDouble: {
+        context.state = ShellState::kDoubleQuoted;
+        const Frame* below = frames_.size() >= 2 ? &frames_[frames_.size() - 2] : nullptr;
+        context.bash_brace_expansion = below != nullptr && below->kind == FrameKind::kParameter &&
+                                       below->in_double_quotes && below->word == ParameterWord::kValue;
+        break;
+      }
       case FrameKind::kParameter:
         context.state = top.in_double_quotes ? ShellState::kDoubleQuoted : ShellState::kUnquoted;
         context.parameter_word = top.word;
         if (top.word == ParameterWord::kNone) context.unsupported = "inside the name part of a ${...} expansion";
+        if (top.saw_single_quote) {
+          context.unsupported = "after a single quote inside \"${x-...}\", which dash and bash read differently";
+        }
         break;
       case FrameKind::kArithmetic: context.state = ShellState::kArithmetic; break;
       case FrameKind::kComment: context.state = ShellState::kComment; break;
@@ -630,8 +640,13 @@ class Lexer {
       } else if (c == '"') {
         ++pos_;
         LexDoubleQuoted();
-      } else if (c == '\'' && !(in_double_quotes && frames_[frame].word == ParameterWord::kValue)) {
-        LexSingleQuoted();  // inside "${x:-'a'}" the quotes are literal (dash, bash)
+      } else if (c == '\'' && in_double_quotes && frames_[frame].word == ParameterWord::kValue) {
+        // Inside "${x:-'a'}" the quotes are literal for dash and zsh; for bash
+        // they still hide a `}`. Placeholders after one are refused.
+        frames_[frame].saw_single_quote = true;
+        ++pos_;
+      } else if (c == '\'') {
+        LexSingleQuoted();
       } else if (c == '$') {
         LexDollar(in_double_quotes);
       } else if (c == '`') {

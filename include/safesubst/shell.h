@@ -68,6 +68,9 @@ struct ShellContext {
   /// double quotes).
   std::vector<bool> backtick_layers;
   ParameterWord parameter_word = ParameterWord::kNone;
+  /// kDoubleQuoted only: a "..." nested in the word of "${x-...}", where bash
+  /// (alone) still performs brace expansion: `"${x-"{a,b}"}"` gives two words.
+  bool bash_brace_expansion = false;
   /// kUnquoted only: the placeholder begins a word (a value's leading `#` would
   /// start a comment, a leading `=` is zsh's `=cmd`).
   bool word_start = false;

@@ -1,0 +1,257 @@
+// Unit tests of AppendShellEncoded: the exact bytes written in each state,
+// and the values refused there. The end-to-end proof (running the encoded
+// scripts under real shells) is in shell_hostile_test.cc.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "safesubst/shell.h"
+
+namespace safesubst {
+namespace {
+
+struct Encoded {
+  std::string text;
+  std::string error;
+};
+
+Encoded Encode(const ShellContext& context, std::string_view value, ShellMode mode = ShellMode::kSafe) {
+  Encoded result;
+  result.text = "<";  // something already in the buffer, to see that it is appended to
+  result.error = AppendShellEncoded(context, value, mode, &result.text);
+  if (result.error.empty()) {
+    result.text.erase(0, 1);
+  } else {
+    CHECK(result.text == "<");  // nothing appended on error
+    result.text.clear();
+  }
+  return result;
+}
+
+ShellContext InState(ShellState state) {
+  ShellContext context;
+  context.state = state;
+  return context;
+}
+
+// The context at the `${P}` of `script`.
+ShellContext ContextIn(std::string_view script) {
+  std::size_t at = script.find("${P}");
+  REQUIRE(at != std::string_view::npos);
+  return ShellContextsAt(script, {at}).front();
+}
+
+TEST_CASE("shell encoding: double quotes escape \\ \" $ and backquote only") {
+  ShellContext context = InState(ShellState::kDoubleQuoted);
+  CHECK(Encode(context, "a\"b$c\\d`e").text == "a\\\"b\\$c\\\\d\\`e");
+  CHECK(Encode(context, "it's 50% {a,b} * ~ ! # ; \n\t").text == "it's 50% {a,b} * ~ ! # ; \n\t");
+  CHECK(Encode(context, "").text.empty());
+  CHECK(Encode(context, "trailing\\").text == "trailing\\\\");
+}
+
+TEST_CASE("shell encoding: single quotes") {
+  ShellContext context = InState(ShellState::kSingleQuoted);
+  CHECK(Encode(context, "it's").text == "it'\\''s");
+  CHECK(Encode(context, "'\\''").text == "'\\''\\'\\'''\\''");
+  CHECK(Encode(context, "$(x) `y` \\ \" \n").text == "$(x) `y` \\ \" \n");
+}
+
+TEST_CASE("shell encoding: ordinary values pass in an unquoted word") {
+  ShellContext context = ContextIn("[ \"$OCT3\" -le ${P} ]");
+  REQUIRE(context.state == ShellState::kUnquoted);
+  for (std::string_view value : {"31", "10.0.1.10", "a=b", "50%", "fs-0123.efs.ap-northeast-2.amazonaws.com",
+                                 "-n", "--help", "a#b", "user@host:/path", "x+y,z^w", "\xE2\x80\x9Cq\xE2\x80\x9D"}) {
+    CAPTURE(value);
+    Encoded encoded = Encode(context, value);
+    CHECK(encoded.error.empty());
+    CHECK(encoded.text == value);
+  }
+}
+
+TEST_CASE("shell encoding: values that would split, glob, redirect or run are refused unquoted") {
+  ShellContext context = ContextIn("echo ${P}");
+  struct Case {
+    std::string_view value;
+    std::string_view reason;
+  };
+  for (const Case& c : std::vector<Case>{{"a b", "whitespace"},
+                                         {"a\tb", "whitespace"},
+                                         {"a\nb", "whitespace"},
+                                         {"a;b", "semicolon"},
+                                         {"a&&b", "ampersand"},
+                                         {"a|b", "vertical bar"},
+                                         {"a>b", "redirection"},
+                                         {"(a)", "parenthesis"},
+                                         {"$HOME", "dollar sign"},
+                                         {"`id`", "backquote"},
+                                         {"a\\b", "backslash"},
+                                         {"a\"b", "quote"},
+                                         {"it's", "quote"},
+                                         {"*.yaml", "glob"},
+                                         {"a?", "glob"},
+                                         {"[ab]", "glob"},
+                                         {"{a,b}", "brace"},
+                                         {"!x", "exclamation"},
+                                         {"~root", "tilde"},
+                                         {"#x", "comment"},
+                                         {"=ls", "zsh"},
+                                         {"a\rb", "control"},
+                                         {"a\x7f", "control"}}) {
+    CAPTURE(c.value);
+    Encoded encoded = Encode(context, c.value);
+    CHECK(encoded.error.find(c.reason) != std::string::npos);
+    CHECK(encoded.error.find("unquoted") != std::string::npos);
+    CHECK(encoded.error.find(c.value) == std::string::npos);
+  }
+  // An empty value removes a whole word, but not part of one.
+  CHECK(!Encode(context, "").error.empty());
+  CHECK(Encode(ContextIn("echo x${P}"), "").error.empty());
+  // `#` and `=` only matter at a word start.
+  CHECK(Encode(ContextIn("echo x${P}"), "#x").error.empty());
+  CHECK(Encode(ContextIn("echo x${P}"), "=x").error.empty());
+}
+
+TEST_CASE("shell encoding: command names and case patterns") {
+  ShellContext command = ContextIn("${P} --version");
+  REQUIRE(command.command_word);
+  CHECK(Encode(command, "kubectl").error.empty());
+  CHECK(!Encode(command, "if").error.empty());
+  CHECK(!Encode(command, "done").error.empty());
+  CHECK(!Encode(command, "PATH=/tmp").error.empty());
+  CHECK(Encode(command, "/usr/bin/env").error.empty());
+  CHECK(Encode(ContextIn("echo ${P}"), "done").error.empty());  // just an argument
+
+  ShellContext pattern = ContextIn("case $x in ${P}) ;; esac");
+  REQUIRE(pattern.in_case_pattern);
+  CHECK(!Encode(pattern, "esac").error.empty());
+  CHECK(!Encode(pattern, "a|b").error.empty());
+  CHECK(!Encode(pattern, "a)").error.empty());
+  CHECK(!Encode(pattern, "*").error.empty());
+  CHECK(Encode(pattern, "web-portal").error.empty());
+  CHECK(Encode(pattern, "esac").error.find("unquoted case pattern") != std::string::npos);
+}
+
+TEST_CASE("shell encoding: ${...} words") {
+  ShellContext quoted_value = ContextIn("echo \"${x:-${P}}\"");
+  REQUIRE(quoted_value.parameter_word == ParameterWord::kValue);
+  CHECK(Encode(quoted_value, "a}b\"c$d").text == "a\\}b\\\"c\\$d");
+  CHECK(!Encode(quoted_value, "it's").error.empty());  // dash and bash disagree there
+  ShellContext unquoted_value = ContextIn("echo ${x:-${P}}");
+  CHECK(Encode(unquoted_value, "plain").text == "plain");
+  CHECK(!Encode(unquoted_value, "a}b").error.empty());
+  ShellContext pattern = ContextIn("echo \"${x#${P}}\"");
+  CHECK(Encode(pattern, "prefix-").text == "prefix-");
+  CHECK(!Encode(pattern, "*").error.empty());
+  CHECK(Encode(pattern, "*").error.find("pattern") != std::string::npos);
+}
+
+TEST_CASE("shell encoding: comments") {
+  ShellContext context = InState(ShellState::kComment);
+  CHECK(Encode(context, "anything ; $(x) ' \" `").text == "anything ; $(x) ' \" `");
+  CHECK(Encode(context, "a\rb").error.empty());
+  CHECK(Encode(context, "a\ntouch canary").error.find("line break") != std::string::npos);
+}
+
+TEST_CASE("shell encoding: here-document bodies") {
+  ShellContext expanding = ContextIn("cat <<EOF\n${P}\nEOF\n");
+  REQUIRE(expanding.state == ShellState::kHeredocExpanding);
+  CHECK(Encode(expanding, "a\"b'c $d `e` \\f").text == "a\"b'c \\$d \\`e\\` \\\\f");
+  CHECK(Encode(expanding, "line1\nline2\n").text == "line1\nline2\n");
+  CHECK(Encode(expanding, "EOFX\nXEOF\n EOF").error.empty());
+  for (std::string_view value : {"EOF", "x\nEOF", "x\nEOF\ntouch canary", "EOF\n"}) {
+    CAPTURE(value);
+    CHECK(Encode(expanding, value).error.find("delimiter") != std::string::npos);
+  }
+
+  ShellContext literal = ContextIn("cat <<'EOF'\n${P}\nEOF\n");
+  REQUIRE(literal.state == ShellState::kHeredocLiteral);
+  CHECK(Encode(literal, "$x `y` \\z").text == "$x `y` \\z");
+  CHECK(!Encode(literal, "a\nEOF\nb").error.empty());
+
+  // The template's text around the placeholder counts.
+  ShellContext prefixed = ContextIn("cat <<EOF\nE${P}\nEOF\n");
+  CHECK(!Encode(prefixed, "OF").error.empty());
+  CHECK(Encode(prefixed, "EOF").error.empty());
+  ShellContext suffixed = ContextIn("cat <<EOF\n${P}F\nEOF\n");
+  CHECK(!Encode(suffixed, "EO").error.empty());
+  CHECK(!Encode(suffixed, "x\nEO").error.empty());
+  CHECK(Encode(suffixed, "EO\nx").error.empty());
+  // Another placeholder on the same line could supply the rest.
+  ShellContext shared = ContextIn("cat <<EOF\n${A}${P}\nEOF\n");
+  CHECK(!Encode(shared, "F").error.empty());
+  CHECK(Encode(shared, "X").error.empty());
+
+  // <<- strips leading tabs: from the delimiter line and from the value's lines.
+  ShellContext tabs = ContextIn("cat <<-EOF\n\t${P}\n\tEOF\n");
+  REQUIRE(tabs.heredoc_strip_tabs);
+  CHECK(!Encode(tabs, "a\n\t\tEOF").error.empty());
+  CHECK(Encode(tabs, "a\n\tb").error.find("tab") != std::string::npos);
+  CHECK(Encode(tabs, "a\tb").error.empty());
+
+  // Nested in $(...) inside a body: only single-line values.
+  ShellContext nested = ContextIn("cat <<EOF\n$(echo \"${P}\")\nEOF\n");
+  REQUIRE(nested.state == ShellState::kDoubleQuoted);
+  REQUIRE(nested.inside_heredoc);
+  CHECK(Encode(nested, "a \"b\"").text == "a \\\"b\\\"");
+  CHECK(!Encode(nested, "a\nb").error.empty());
+}
+
+TEST_CASE("shell encoding: backtick layers") {
+  ShellContext plain = ContextIn("x=`printf '%s' \"${P}\"`");
+  // Inner text a\"b\$c\\d\`e, then every \ ` $ escaped once more (not " outside double quotes).
+  CHECK(Encode(plain, "a\"b$c\\d`e").text == "a\\\\\"b\\\\\\$c\\\\\\\\d\\\\\\`e");
+  ShellContext quoted = ContextIn("x=\"`printf '%s' \\\"${P}\\\"`\"");
+  REQUIRE(quoted.backtick_layers == std::vector<bool>{true});
+  CHECK(Encode(quoted, "a\"b").text == "a\\\\\\\"b");
+  ShellContext single = ContextIn("x=\"`printf '%s' '${P}'`\"");
+  CHECK(Encode(single, "it's").text == "it'\\\\''s");
+  CHECK(Encode(single, "a\"b").text == "a\\\"b");
+  ShellContext twice = ContextIn("x=`echo \\`echo '${P}'\\``");
+  CHECK(Encode(twice, "$").text == "\\\\\\$");
+}
+
+TEST_CASE("shell encoding: arithmetic takes decimal integers only") {
+  ShellContext context = InState(ShellState::kArithmetic);
+  for (std::string_view value : {"0", "31", "-5", "123456789012345678"}) {
+    CAPTURE(value);
+    CHECK(Encode(context, value).text == value);
+  }
+  for (std::string_view value : {"", "-", "-0", "007", "0x1F", "1+1", "a[$(id)]", "x", "1234567890123456789", " 1"}) {
+    CAPTURE(value);
+    CHECK(Encode(context, value).error.find("decimal integer") != std::string::npos);
+  }
+}
+
+TEST_CASE("shell encoding: $'...'") {
+  ShellContext context = InState(ShellState::kDollarSingleQuoted);
+  CHECK(Encode(context, "plain text \"ok\" $x").text == "plain text \"ok\" $x");
+  CHECK(!Encode(context, "a\\nb").error.empty());
+  CHECK(!Encode(context, "it's").error.empty());
+}
+
+TEST_CASE("shell encoding: NUL, raw mode and unsupported places") {
+  for (ShellState state : {ShellState::kUnquoted, ShellState::kDoubleQuoted, ShellState::kSingleQuoted,
+                           ShellState::kComment, ShellState::kHeredocLiteral}) {
+    CHECK(Encode(InState(state), std::string_view("a\0b", 3)).error.find("NUL") != std::string::npos);
+    CHECK(Encode(InState(state), std::string_view("a\0b", 3), ShellMode::kRaw).error.find("NUL") !=
+          std::string::npos);
+  }
+  CHECK(Encode(ContextIn("echo ${P}"), "--opt1 --opt2 $HOME", ShellMode::kRaw).text == "--opt1 --opt2 $HOME");
+  CHECK(Encode(InState(ShellState::kDoubleQuoted), "$HOME", ShellMode::kRaw).text == "$HOME");
+  ShellContext after_backslash = ContextIn("echo \"\\${P}\"");
+  CHECK(Encode(after_backslash, "x").error.find("backslash") != std::string::npos);
+}
+
+TEST_CASE("shell encoding: names and descriptions") {
+  CHECK(ShellStateName(ShellState::kDoubleQuoted) == "double-quoted");
+  CHECK(ShellStateName(ShellState::kHeredocLiteral) == "here-document (quoted delimiter)");
+  CHECK(DescribeShellContext(ContextIn("x=\"$(echo ${P})\"")) == "unquoted, inside $(...)");
+  CHECK(DescribeShellContext(ContextIn("case a in ${P}) ;; esac")) == "unquoted, in a case pattern");
+  CHECK(DescribeShellContext(ContextIn("x=`echo \"${x:-${P}}\"`")) ==
+        "double-quoted, in the word of ${...}, inside backticks");
+  CHECK(DescribeShellContext(ContextIn("${P} arg")) == "unquoted, command name");
+}
+
+}  // namespace
+}  // namespace safesubst

@@ -1,0 +1,570 @@
+// End-to-end proof of the shell encoder: every value of the hostile corpus
+// (tests/data/shell/hostile-values.txt) is encoded into every shell state of
+// a test script, and the script is RUN under /bin/sh, dash and bash (and any
+// other POSIX shell found). Each slot must print exactly the value and the
+// canary file must not appear, or the encoder must have refused the value
+// with a message that does not contain it.
+//
+// Also: shellcheck finds nothing new in scripts rendered with ordinary values.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "safesubst/shell.h"
+#include "test_support.h"
+
+namespace safesubst {
+namespace {
+
+using testing::ReadFile;
+using testing::ShellQuote;
+using testing::TempDir;
+using testing::WriteFile;
+
+constexpr std::string_view kPlaceholder = "${V}";
+constexpr std::string_view kBenign = "benign";
+
+// One line (or a few) of the test script that puts the placeholder in one
+// shell state and prints what the shell made of it.
+struct Slot {
+  std::string_view id;
+  std::string_view code;      // with one or more ${V}
+  std::string_view expected;  // the file's expected content, ${V} standing for the value
+  std::vector<ShellState> states;  // what the lexer must report at each ${V}
+  bool dollar_prefix_in_dash = false;  // $'...': dash reads `$` and '...'
+};
+
+using S = ShellState;
+
+// The test template: every state the encoder handles. `$v` holds the value at
+// run time for the slots that compare with it.
+const std::vector<Slot>& Slots() {
+  static const std::vector<Slot> slots = {
+      {"dq", "printf '%s' \"${V}\"", "${V}", {S::kDoubleQuoted}},
+      {"dq-mid", "printf '%s' \"pre ${V} post\"", "pre ${V} post", {S::kDoubleQuoted}},
+      {"sq", "printf '%s' '${V}'", "${V}", {S::kSingleQuoted}},
+      {"sq-mid", "printf '%s' 'a'\"b\"'${V}c'", "ab${V}c", {S::kSingleQuoted}},
+      {"unquoted", "printf '%s' ${V}", "${V}", {S::kUnquoted}},
+      {"unquoted-mid", "printf '%s' x${V}y", "x${V}y", {S::kUnquoted}},
+      {"assign", "a=${V}; printf '%s' \"$a\"", "${V}", {S::kUnquoted}},
+      {"for", "for w in ${V}; do printf '%s' \"$w\"; done", "${V}", {S::kUnquoted}},
+      {"test", "if [ \"$v\" = ${V} ]; then printf ok; else printf no; fi", "ok", {S::kUnquoted}},
+      {"cmdsub-dq", "r=\"$(printf '%s' \"${V}\"; echo x)\"; printf '%s' \"${r%x}\"", "${V}",
+       {S::kDoubleQuoted}},
+      {"cmdsub-sq", "r=\"$(printf '%s' '${V}'; echo x)\"; printf '%s' \"${r%x}\"", "${V}",
+       {S::kSingleQuoted}},
+      {"cmdsub-unquoted", "r=\"$(printf '%s' ${V}; echo x)\"; printf '%s' \"${r%x}\"",
+       "${V}", {S::kUnquoted}},
+      {"cmdsub-nested",
+       "r=\"$(printf '%s' \"$(printf '%s' \"${V}\"; echo x)\")\"; printf '%s' \"${r%x}\"",
+       "${V}", {S::kDoubleQuoted}},
+      {"bt-dq-in-dq", "r=\"`printf '%s' \\\"${V}\\\"; echo x`\"; printf '%s' \"${r%x}\"", "${V}",
+       {S::kDoubleQuoted}},
+      {"bt-dq", "r=`printf '%s' \"${V}\"; echo x`; printf '%s' \"${r%x}\"", "${V}", {S::kDoubleQuoted}},
+      {"bt-sq", "r=`printf '%s' '${V}'; echo x`; printf '%s' \"${r%x}\"", "${V}", {S::kSingleQuoted}},
+      {"bt-sq-in-dq", "r=\"`printf '%s' '${V}'; echo x`\"; printf '%s' \"${r%x}\"", "${V}",
+       {S::kSingleQuoted}},
+      {"bt-nested",
+       "r=`printf '%s' \"\\`printf '%s' \\\\\"${V}\\\\\"; echo x\\`\"`; printf '%s' \"${r%x}\"",
+       "${V}", {S::kDoubleQuoted}},
+      {"param-dq", "printf '%s' \"${unset_var-${V}}\"", "${V}", {S::kDoubleQuoted}},
+      {"param-unquoted", "printf '%s' ${unset_var-${V}}", "${V}", {S::kUnquoted}},
+      {"param-nested", "printf '%s' \"${unset_var-\"${V}\"}\"", "${V}", {S::kDoubleQuoted}},
+      {"heredoc", "show <<EOF\n${V}\nEOF", "${V}\n", {S::kHeredocExpanding}},
+      {"heredoc-mid", "show <<EOF\npre ${V} post\nEOF", "pre ${V} post\n", {S::kHeredocExpanding}},
+      {"heredoc-quoted", "show <<'EOF'\n${V}\nEOF", "${V}\n", {S::kHeredocLiteral}},
+      {"heredoc-backslash", "show <<\\END\nx${V}\nEND", "x${V}\n", {S::kHeredocLiteral}},
+      {"heredoc-tabs", "show <<-EOF\n\t${V}\n\tEOF", "${V}\n", {S::kHeredocExpanding}},
+      {"heredoc-tabs-quoted", "show <<-\"EOF\"\n\t\t${V}\n\tEOF", "${V}\n",
+       {S::kHeredocLiteral}},
+      {"heredoc-two", "{ show <<A; show <<'B'; }\n${V}\nA\n${V}\nB", "${V}\n${V}\n",
+       {S::kHeredocExpanding, S::kHeredocLiteral}},
+      {"heredoc-cmdsub", "show <<EOF\n$(printf '%s' \"${V}\")\nEOF", "${V}\n",
+       {S::kDoubleQuoted}},
+      {"heredoc-param", "show <<EOF\n${unset_var-${V}}\nEOF", "${V}\n", {S::kDoubleQuoted}},
+      {"heredoc-bt", "show <<EOF\n`printf '%s' \"${V}\"`\nEOF", "${V}\n", {S::kDoubleQuoted}},
+      {"comment", "# a comment ${V}\nprintf after", "after", {S::kComment}},
+      {"comment-cmdsub", "r=\"$(\n# ${V}\nprintf after)\"; printf '%s' \"$r\"", "after",
+       {S::kComment}},
+      {"comment-bt", "r=`# ${V}\nprintf after`; printf '%s' \"$r\"", "after", {S::kComment}},
+      {"case-pattern",
+       "case \"$v\" in\n  ${V}) printf '%s' \"$v\" ;;\n  *) printf nomatch ;;\n"
+       "esac",
+       "${V}", {S::kUnquoted}},
+      {"case-pattern-dq",
+       "case \"$v\" in \"${V}\") printf '%s' \"$v\" ;; *) printf nomatch ;; esac",
+       "${V}", {S::kDoubleQuoted}},
+      {"case-cmdsub",
+       "r=\"$(case \"$v\" in ${V}) printf '%s' \"$v\";; *) printf nomatch;; esac; echo x)\"; printf '%s' \"${r%x}\"",
+       "${V}", {S::kUnquoted}},
+      {"case-word",
+       "case ${V} in \"$v\") printf '%s' \"$v\" ;; *) printf nomatch ;; esac", "${V}",
+       {S::kUnquoted}},
+      {"arith", "printf '%s' \"$(( ${V} ))\"", "${V}", {S::kArithmetic}},
+      {"ansi", "printf '%s' $'${V}'", "${V}", {S::kDollarSingleQuoted}, true},
+  };
+  return slots;
+}
+
+// The script runs one block per value, each in its own directory v<N> with
+// its own canary. Every slot prints to stdout after a `\0<value>/<slot>\0`
+// marker (values never hold NUL), because creating files is slow on some
+// machines. `show` prints a here-document like cat, without forking, for
+// short values; long ones use cat (a `read` loop reads byte by byte).
+constexpr std::string_view kScriptHeader = "set -u\nroot=$PWD\n";
+
+// The marker printed before slot `slot`'s output.
+std::string Marker(std::size_t slot) { return "printf '\\000%s/%s\\000' \"$block\" " + std::string(Slots()[slot].id) + "\n"; }
+
+// ---- the corpus -----------------------------------------------------------
+
+std::string Unescape(std::string_view text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\\' || i + 1 == text.size()) {
+      out += text[i];
+      continue;
+    }
+    char c = text[++i];
+    switch (c) {
+      case 'n': out += '\n'; break;
+      case 't': out += '\t'; break;
+      case 'r': out += '\r'; break;
+      case '0': out += '\0'; break;
+      case '\\': out += '\\'; break;
+      case 'x':
+        REQUIRE(i + 2 < text.size());
+        out += static_cast<char>(std::stoi(std::string(text.substr(i + 1, 2)), nullptr, 16));
+        i += 2;
+        break;
+      default: FAIL("unknown escape in the corpus: \\" << c);
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> LoadCorpus() {
+  // SAFESUBST_HOSTILE_VALUES names another corpus (to try a few values quickly).
+  const char* other = std::getenv("SAFESUBST_HOSTILE_VALUES");
+  std::filesystem::path path =
+      other != nullptr ? std::filesystem::path(other) : testing::SourceDir() / "tests/data/shell/hostile-values.txt";
+  std::string text = ReadFile(path, "\x01missing");
+  REQUIRE(text != "\x01missing");
+  std::vector<std::string> values;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty() || line == "#" || line.rfind("# ", 0) == 0) continue;
+    if (line == "@empty") {
+      values.emplace_back();
+    } else if (line.rfind("@repeat ", 0) == 0) {
+      std::size_t space = line.find(' ', 8);
+      int count = std::stoi(line.substr(8, space - 8));
+      std::string unit = Unescape(line.substr(space + 1));
+      std::string value;
+      for (int i = 0; i < count; ++i) value += unit;
+      values.push_back(value);
+    } else {
+      values.push_back(Unescape(line));
+    }
+  }
+  return values;
+}
+
+// A printable, short rendering of a value for failure messages.
+std::string Show(std::string_view value) {
+  std::string out;
+  for (char c : value.substr(0, 60)) {
+    auto byte = static_cast<unsigned char>(c);
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\\') {
+      out += "\\\\";
+    } else if (byte < 0x20 || byte >= 0x7f) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", byte);
+      out += hex;
+    } else {
+      out += c;
+    }
+  }
+  if (value.size() > 60) out += "... (" + std::to_string(value.size()) + " bytes)";
+  return out;
+}
+
+std::string ReplaceAll(std::string_view text, std::string_view from, std::string_view to) {
+  std::string out;
+  std::size_t start = 0;
+  for (std::size_t at = text.find(from); at != std::string_view::npos; at = text.find(from, start)) {
+    out.append(text.substr(start, at - start)).append(to);
+    start = at + from.size();
+  }
+  out.append(text.substr(start));
+  return out;
+}
+
+// ---- rendering ----------------------------------------------------------
+
+struct Template {
+  std::string text;
+  std::vector<std::size_t> offsets;   // of every ${V}
+  std::vector<std::size_t> slot_of;   // the slot of each placeholder
+};
+
+Template BuildTemplate() {
+  Template result;
+  for (std::size_t s = 0; s < Slots().size(); ++s) {
+    result.text += Marker(s);
+    std::size_t base = result.text.size();
+    std::string_view code = Slots()[s].code;
+    for (std::size_t at = code.find(kPlaceholder); at != std::string_view::npos;
+         at = code.find(kPlaceholder, at + 1)) {
+      result.offsets.push_back(base + at);
+      result.slot_of.push_back(s);
+    }
+    result.text.append(code).append("\n");
+  }
+  return result;
+}
+
+struct Rendering {
+  std::string script;
+  std::vector<bool> slot_refused;           // per slot
+  std::vector<std::string> errors;          // per placeholder, empty when encoded
+  std::vector<std::size_t> value_begin;     // per placeholder, offset in `script`
+  std::vector<std::size_t> value_end;
+};
+
+// Encodes `value` at every placeholder; a slot with any refusal gets the
+// benign value in all of its placeholders instead (so that the script stays runnable).
+Rendering Render(const Template& tmpl, const std::vector<ShellContext>& contexts, std::string_view value) {
+  Rendering rendering;
+  rendering.slot_refused.assign(Slots().size(), false);
+  std::vector<std::string> encoded(tmpl.offsets.size());
+  rendering.errors.resize(tmpl.offsets.size());
+  for (std::size_t i = 0; i < tmpl.offsets.size(); ++i) {
+    rendering.errors[i] = AppendShellEncoded(contexts[i], value, ShellMode::kSafe, &encoded[i]);
+    if (!rendering.errors[i].empty()) rendering.slot_refused[tmpl.slot_of[i]] = true;
+  }
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < tmpl.offsets.size(); ++i) {
+    rendering.script.append(tmpl.text, start, tmpl.offsets[i] - start);
+    rendering.value_begin.push_back(rendering.script.size());
+    if (rendering.slot_refused[tmpl.slot_of[i]]) {
+      std::string benign;
+      std::string_view stand_in = contexts[i].state == ShellState::kArithmetic ? "1" : kBenign;
+      REQUIRE(AppendShellEncoded(contexts[i], stand_in, ShellMode::kSafe, &benign).empty());
+      rendering.script += benign;
+    } else {
+      rendering.script += encoded[i];
+    }
+    rendering.value_end.push_back(rendering.script.size());
+    start = tmpl.offsets[i] + kPlaceholder.size();
+  }
+  rendering.script.append(tmpl.text, start);
+  return rendering;
+}
+
+// The lexer's own check of an encoding: right after each substituted value
+// the rendered script must be in the same state as the template right after
+// the placeholder.
+void CheckStatesKept(const Template& tmpl, const Rendering& rendering, std::string_view value) {
+  std::vector<std::size_t> template_after, rendered_after;
+  for (std::size_t i = 0; i < tmpl.offsets.size(); ++i) {
+    template_after.push_back(tmpl.offsets[i] + kPlaceholder.size());
+    rendered_after.push_back(rendering.value_end[i]);
+  }
+  std::vector<ShellContext> expected = ShellContextsAt(tmpl.text, template_after);
+  std::vector<ShellContext> actual = ShellContextsAt(rendering.script, rendered_after);
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    CAPTURE(Show(value));
+    CAPTURE(Slots()[tmpl.slot_of[i]].id);
+    CHECK(ShellStateName(actual[i].state) == ShellStateName(expected[i].state));
+    CHECK(actual[i].substitution_depth == expected[i].substitution_depth);
+    CHECK(actual[i].backtick_layers == expected[i].backtick_layers);
+    CHECK(actual[i].in_case_pattern == expected[i].in_case_pattern);
+    CHECK(actual[i].inside_heredoc == expected[i].inside_heredoc);
+    CHECK(actual[i].heredoc_delimiter == expected[i].heredoc_delimiter);
+  }
+}
+
+// ---- shells ---------------------------------------------------------------
+
+struct Shell {
+  std::string name;
+  std::string command;
+  bool is_dash_like;  // reads $'...' as `$` and '...'
+};
+
+bool AllowMissingTools() {
+  const char* allow = std::getenv("SAFESUBST_ALLOW_MISSING_TOOLS");
+  return allow != nullptr && std::string_view(allow) == "1";
+}
+
+// /bin/sh, dash and bash are required (a missing one fails the test unless
+// SAFESUBST_ALLOW_MISSING_TOOLS=1); other POSIX shells run when installed.
+std::vector<Shell> FindShells() {
+  struct Candidate {
+    std::string name, command, program;
+    bool required, dash_like;
+  };
+  const std::vector<Candidate> candidates = {
+      {"/bin/sh", "/bin/sh", "/bin/sh", true, false},
+      {"dash", "dash", "dash", true, true},
+      {"bash", "bash", "bash", true, false},
+      {"bash --posix", "bash --posix", "bash", false, false},
+      {"busybox sh", "busybox sh", "busybox", false, true},
+      {"mksh", "mksh", "mksh", false, false},
+      {"zsh --emulate sh", "zsh --emulate sh", "zsh", false, false},
+  };
+  std::vector<Shell> shells;
+  for (const Candidate& candidate : candidates) {
+    if (testing::HaveProgram(candidate.program)) {
+      bool dash_like = candidate.dash_like;
+      if (candidate.name == "/bin/sh") {
+        // Whether /bin/sh knows $'...' depends on which shell it is.
+        dash_like = testing::RunShell("/bin/sh -c \"printf '%s' \\$'x'\"").out == "$x";
+      }
+      shells.push_back(Shell{candidate.name, candidate.command, dash_like});
+    } else if (candidate.required) {
+      MESSAGE("SKIPPING shell " << candidate.name << ": not installed");
+      if (!AllowMissingTools()) FAIL_CHECK("required shell missing: " << candidate.name);
+    } else {
+      MESSAGE("optional shell not installed, not run: " << candidate.name);
+    }
+  }
+  return shells;
+}
+
+// One value of the corpus, rendered into every slot.
+struct Case {
+  std::size_t index = 0;
+  std::string value;
+  Rendering rendering;
+};
+
+// The script block of one value: into its own directory, with its own
+// canary, `$v` holding the value (quoted by the test's own simple quoting,
+// not by the encoder under test), then the rendered slots.
+std::string Block(const Case& c) {
+  std::string dir = "\"$root/v" + std::to_string(c.index) + "\"";
+  std::string show = c.value.size() > 4096 ? "show() { cat; }\n"
+                                           : "show() { while IFS= read -r line; do printf '%s\\n' \"$line\"; done; }\n";
+  // A subshell per block: a failing value ends its own block only, so that
+  // every later value is still run and checked for its canary.
+  return "block=" + std::to_string(c.index) + "\nmkdir " + dir + " && cd " + dir +
+         " || exit 1\n(\nCANARY=$PWD/canary\nv=" + ShellQuote(c.value) + "\n" + show + c.rendering.script +
+         ")\nprintf '\\000%s/status\\000%s' \"$block\" \"$?\"\ncd \"$root\"\n";
+}
+
+struct Counts {
+  std::size_t triples = 0, encoded = 0, refused = 0, runs = 0;
+};
+
+// Runs one script per shell (all shells at once), each in its own directory.
+// Returns the directories.
+std::vector<std::filesystem::path> RunScripts(const TempDir& work, const std::vector<Shell>& shells,
+                                              const std::string& script, Counts* counts) {
+  std::string command = "true";  // each shell in the background, then wait for all
+  std::string timeout = testing::HaveProgram("timeout") ? "timeout 300 " : "";
+  std::vector<std::filesystem::path> dirs;
+  for (std::size_t i = 0; i < shells.size(); ++i) {
+    std::filesystem::path dir = work / ("shell" + std::to_string(i));
+    std::filesystem::create_directories(dir);
+    WriteFile(dir / "script.sh", script);
+    std::string quoted = ShellQuote(dir.string());
+    // The timeout only matters when the encoder is broken: then a hostile
+    // value may run thousands of commands.
+    command += " & (cd " + quoted + " && " + timeout + shells[i].command + " ./script.sh >stdout 2>stderr; echo $? >rc)";
+    dirs.push_back(dir);
+    ++counts->runs;
+  }
+  testing::RunShell(command + "; wait");
+  return dirs;
+}
+
+// Splits a script's stdout into the output of each `<value>/<slot>` marker.
+std::map<std::string, std::string> SplitOutputs(const std::string& stdout_text) {
+  std::map<std::string, std::string> outputs;
+  std::size_t at = stdout_text.find('\0');
+  while (at != std::string::npos) {
+    std::size_t id_end = stdout_text.find('\0', at + 1);
+    if (id_end == std::string::npos) break;
+    std::size_t next = stdout_text.find('\0', id_end + 1);
+    std::size_t content_end = next == std::string::npos ? stdout_text.size() : next;
+    outputs[stdout_text.substr(at + 1, id_end - at - 1)] = stdout_text.substr(id_end + 1, content_end - id_end - 1);
+    at = next;
+  }
+  return outputs;
+}
+
+// Checks the outputs of one value's block in one shell's run.
+void CheckCase(const Shell& shell, const std::filesystem::path& dir, const std::map<std::string, std::string>& outputs,
+               const Case& c, Counts* counts) {
+  CAPTURE(shell.name);
+  CAPTURE(Show(c.value));
+  CHECK_FALSE(std::filesystem::exists(dir / ("v" + std::to_string(c.index)) / "canary"));
+  CHECK_FALSE(std::filesystem::exists(dir / "canary"));
+  auto status = outputs.find(std::to_string(c.index) + "/status");
+  CHECK((status == outputs.end() ? "<block did not finish>" : status->second) == "0");
+  for (std::size_t s = 0; s < Slots().size(); ++s) {
+    const Slot& slot = Slots()[s];
+    ++counts->triples;
+    if (c.rendering.slot_refused[s]) {
+      ++counts->refused;
+      continue;
+    }
+    ++counts->encoded;
+    std::string expected = ReplaceAll(slot.expected, kPlaceholder, c.value);
+    if (slot.dollar_prefix_in_dash && shell.is_dash_like) expected = "$" + expected;
+    auto output = outputs.find(std::to_string(c.index) + "/" + std::string(slot.id));
+    std::string actual = output == outputs.end() ? "<no output>" : output->second;
+    CAPTURE(slot.id);
+    CHECK_MESSAGE(actual == expected, "printed: " << Show(actual) << "  expected: " << Show(expected));
+  }
+}
+
+TEST_CASE("shell encoding: hostile values under real shells") {
+  auto started = std::chrono::steady_clock::now();
+  std::vector<std::string> corpus = LoadCorpus();
+  REQUIRE(corpus.size() >= 40);
+  std::vector<Shell> shells = FindShells();
+  REQUIRE(!shells.empty());
+
+  Template tmpl = BuildTemplate();
+  std::vector<ShellContext> contexts = ShellContextsAt(tmpl.text, tmpl.offsets);
+  for (std::size_t i = 0, k = 0; i < tmpl.offsets.size(); ++i) {
+    const Slot& slot = Slots()[tmpl.slot_of[i]];
+    k = (i > 0 && tmpl.slot_of[i - 1] == tmpl.slot_of[i]) ? k + 1 : 0;
+    CAPTURE(slot.id);
+    CHECK(ShellStateName(contexts[i].state) == ShellStateName(slot.states.at(k)));
+    CHECK(contexts[i].unsupported.empty());
+  }
+
+  // Encode every value everywhere; check the refusals and the lexer's view.
+  Counts counts;
+  std::map<std::string, std::size_t> refusals_by_slot;
+  std::vector<Case> cases;
+  std::string script(kScriptHeader);
+  for (const std::string& value : corpus) {
+    Case c{cases.size(), value, Render(tmpl, contexts, value)};
+    for (std::size_t i = 0; i < tmpl.offsets.size(); ++i) {
+      const std::string& error = c.rendering.errors[i];
+      if (error.empty()) continue;
+      CAPTURE(Show(value));
+      CHECK(error.size() > 10);
+      // A message names the problem, never the value (short values are
+      // substrings of ordinary words and cannot be avoided).
+      if (value.size() >= 3) CHECK_MESSAGE(error.find(value) == std::string::npos, error);
+    }
+    for (std::size_t s = 0; s < Slots().size(); ++s) {
+      if (c.rendering.slot_refused[s]) ++refusals_by_slot[std::string(Slots()[s].id)];
+    }
+    CheckStatesKept(tmpl, c.rendering, value);
+    bool all_refused =
+        std::find(c.rendering.slot_refused.begin(), c.rendering.slot_refused.end(), false) == c.rendering.slot_refused.end();
+    if (all_refused) {  // nothing to run (a NUL byte): every triple is a refusal
+      counts.triples += Slots().size() * shells.size();
+      counts.refused += Slots().size() * shells.size();
+      continue;
+    }
+    script += Block(c);
+    cases.push_back(std::move(c));
+  }
+
+  // Run all values in one script per shell.
+  auto run_started = std::chrono::steady_clock::now();
+  TempDir work;
+  std::vector<std::filesystem::path> dirs = RunScripts(work, shells, script, &counts);
+  double run_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_started).count();
+  for (std::size_t i = 0; i < shells.size(); ++i) {
+    CAPTURE(shells[i].name);
+    std::string rc = ReadFile(dirs[i] / "rc", "<none>");
+    std::string err = ReadFile(dirs[i] / "stderr", "<none>");
+    CHECK(rc == "0\n");
+    CHECK_MESSAGE(err.empty(), err.substr(0, 2000));
+    std::map<std::string, std::string> outputs = SplitOutputs(ReadFile(dirs[i] / "stdout"));
+    for (const Case& c : cases) CheckCase(shells[i], dirs[i], outputs, c, &counts);
+  }
+
+  // Ordinary values are written everywhere but in arithmetic.
+  for (std::string_view ordinary : {"10.0.1.10", "a=b", "50%", "fs-0123.efs.ap-northeast-2.amazonaws.com"}) {
+    Rendering rendering = Render(tmpl, contexts, ordinary);
+    for (std::size_t s = 0; s < Slots().size(); ++s) {
+      CAPTURE(ordinary);
+      CAPTURE(Slots()[s].id);
+      CHECK(rendering.slot_refused[s] == (Slots()[s].id == "arith"));
+    }
+  }
+  CHECK(Render(tmpl, contexts, "31").slot_refused == std::vector<bool>(Slots().size(), false));
+
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  std::ostringstream shell_names;
+  for (const Shell& shell : shells) shell_names << " [" << shell.name << "]";
+  std::ostringstream by_slot;
+  for (const auto& [slot, refused] : refusals_by_slot) by_slot << " " << slot << "=" << refused;
+  MESSAGE("hostile corpus: " << corpus.size() << " values x " << Slots().size() << " shell states x "
+                             << shells.size() << " shells = " << counts.triples
+                             << " (value, state, shell) triples: " << counts.encoded
+                             << " encoded, run and verified; " << counts.refused << " refused. " << counts.runs
+                             << " script runs (" << script.size() / 1024 << " KiB each), " << seconds << " s in all, "
+                             << run_seconds << " s running shells. Shells:" << shell_names.str()
+                             << ". Refusals per state (of " << corpus.size() << " values):" << by_slot.str());
+}
+
+// ---- shellcheck -------------------------------------------------------------
+
+// shellcheck's findings as (line, code) pairs: values without line breaks
+// keep line numbers, so the sets of two renderings compare directly.
+std::multiset<std::pair<int, std::string>> ShellcheckFindings(const std::string& script, std::string* raw) {
+  TempDir dir;
+  WriteFile(dir / "script.sh", script);
+  testing::CommandResult result =
+      testing::RunShell("shellcheck -s sh -f gcc " + ShellQuote((dir / "script.sh").string()));
+  *raw = result.out + result.err;
+  std::multiset<std::pair<int, std::string>> findings;
+  std::istringstream lines(result.out);
+  for (std::string line; std::getline(lines, line);) {
+    // script.sh:12:5: warning: ... [SC2086]
+    std::size_t first = line.find(':');
+    std::size_t second = line.find(':', first + 1);
+    std::size_t code = line.rfind("[SC");
+    if (first == std::string::npos || second == std::string::npos || code == std::string::npos) continue;
+    findings.emplace(std::stoi(line.substr(first + 1, second - first - 1)), line.substr(code + 1, 6));
+  }
+  return findings;
+}
+
+TEST_CASE("shell encoding: shellcheck finds nothing new with ordinary values") {
+  if (!testing::HaveProgram("shellcheck")) {
+    MESSAGE("SKIPPING shellcheck comparison: shellcheck is not installed");
+    if (!AllowMissingTools()) FAIL("shellcheck missing (set SAFESUBST_ALLOW_MISSING_TOOLS=1 to allow)");
+    return;
+  }
+  Template tmpl = BuildTemplate();
+  std::vector<ShellContext> contexts = ShellContextsAt(tmpl.text, tmpl.offsets);
+  std::string raw;
+  std::multiset<std::pair<int, std::string>> baseline = ShellcheckFindings(Render(tmpl, contexts, kBenign).script, &raw);
+  REQUIRE_MESSAGE(raw.find("error") == std::string::npos, raw);
+  std::size_t checked = 0;
+  for (std::string_view value : {"31", "10.0.1.10", "a=b", "50%", "fs-0123.efs.ap-northeast-2.amazonaws.com",
+                                 "web-portal"}) {
+    Rendering rendering = Render(tmpl, contexts, value);
+    std::multiset<std::pair<int, std::string>> findings = ShellcheckFindings(rendering.script, &raw);
+    CAPTURE(value);
+    CHECK_MESSAGE(findings == baseline, raw);
+    ++checked;
+  }
+  MESSAGE("shellcheck: " << checked << " renderings compared with the benign baseline (" << baseline.size()
+                         << " baseline findings, from the template's own constructs)");
+}
+
+}  // namespace
+}  // namespace safesubst
