@@ -1,0 +1,192 @@
+// Tests of the `#!` check, and of the seed scenario's wrapper script
+// (SPEC "The seed scenario"): ordinary values must come out exactly as plain
+// substitution would write them, hostile ones must not.
+#include <doctest/doctest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "safesubst/shell.h"
+#include "test_support.h"
+
+namespace safesubst {
+namespace {
+
+TEST_CASE("HasShellShebang") {
+  for (std::string_view script : {"#!/bin/sh\necho", "#!/bin/sh -e\n", "#! /bin/bash\n", "#!/usr/bin/env bash\n",
+                                  "#!/usr/bin/env -S bash -eu\n", "#!/usr/bin/env LC_ALL=C sh\n", "#!/bin/dash",
+                                  "#!/sbin/ash\n", "#!/usr/local/bin/zsh -f\n", "#!/bin/busybox sh\n",
+                                  "#!/bin/sh\r\necho\r\n"}) {
+    CAPTURE(script);
+    CHECK(HasShellShebang(script));
+  }
+  for (std::string_view script : {"", "#", "#!", "#!\n", "echo\n#!/bin/sh\n", " #!/bin/sh\n", "#!/usr/bin/python3\n",
+                                  "#!/usr/bin/env python3\n", "#!/usr/bin/env\n", "#!/bin/shell\n", "#!/bin/bash5\n",
+                                  "# !/bin/sh\n", "#!/usr/bin/env -S\n", "#!/bin/busybox awk\n"}) {
+    CAPTURE(script);
+    CHECK_FALSE(HasShellShebang(script));
+  }
+}
+
+TEST_CASE("ShellStateName names every state") {
+  for (ShellState state : {ShellState::kUnquoted, ShellState::kSingleQuoted, ShellState::kDoubleQuoted,
+                           ShellState::kComment, ShellState::kHeredocLiteral, ShellState::kHeredocExpanding,
+                           ShellState::kArithmetic, ShellState::kDollarSingleQuoted}) {
+    CHECK(!ShellStateName(state).empty());
+    CHECK(ShellStateName(state) != "unknown");
+  }
+}
+
+// Substitutes `values` at every `${NAME}` of `script` whose NAME has a value,
+// through the shell encoder. Returns the script, or the first error.
+struct Substituted {
+  std::string script;
+  std::map<std::string, std::string> states;  // NAME -> described context of its first placeholder
+  std::string error;
+};
+
+Substituted Substitute(std::string_view script, const std::map<std::string, std::string>& values) {
+  struct Placeholder {
+    std::size_t offset, length;
+    std::string name;
+  };
+  std::vector<Placeholder> placeholders;
+  for (std::size_t at = script.find("${"); at != std::string_view::npos; at = script.find("${", at + 1)) {
+    std::size_t close = script.find('}', at);
+    if (close == std::string_view::npos) break;
+    std::string name(script.substr(at + 2, close - at - 2));
+    if (values.count(name) != 0) placeholders.push_back({at, close + 1 - at, name});
+  }
+  std::vector<std::size_t> offsets;
+  for (const Placeholder& p : placeholders) offsets.push_back(p.offset);
+  std::vector<ShellContext> contexts = ShellContextsAt(script, offsets);
+  Substituted result;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < placeholders.size(); ++i) {
+    result.script.append(script.substr(start, placeholders[i].offset - start));
+    result.states.emplace(placeholders[i].name, DescribeShellContext(contexts[i]));
+    std::string error =
+        AppendShellEncoded(contexts[i], values.at(placeholders[i].name), ShellMode::kSafe, &result.script);
+    if (!error.empty() && result.error.empty()) result.error = placeholders[i].name + ": " + error;
+    start = placeholders[i].offset + placeholders[i].length;
+  }
+  result.script.append(script.substr(start));
+  return result;
+}
+
+// What envsubst (or sed on __X__ sentinels) would produce.
+std::string PlainSubstitution(std::string_view script, const std::map<std::string, std::string>& values) {
+  std::string out(script);
+  for (const auto& [name, value] : values) {
+    std::string placeholder = "${" + name + "}";
+    for (std::size_t at = out.find(placeholder); at != std::string::npos; at = out.find(placeholder, at + value.size())) {
+      out.replace(at, placeholder.size(), value);
+    }
+  }
+  return out;
+}
+
+const std::map<std::string, std::string> kProfileValues = {
+    {"EFS_HOSTNAME", "fs-0123456789abcdef0.efs.ap-northeast-2.amazonaws.com"},
+    {"EFS_IP_2A", "10.0.1.10"},
+    {"EFS_IP_2C", "10.0.2.10"},
+    {"ZONE_BOUNDARY", "31"},
+};
+
+std::string SeedWrapper() {
+  std::string text = testing::ReadFile(testing::SourceDir() / "tests/data/shell/efs-zone-wrapper.sh");
+  REQUIRE(!text.empty());
+  return text;
+}
+
+TEST_CASE("seed wrapper: ordinary values come out byte-identical to plain substitution") {
+  std::string wrapper = SeedWrapper();
+  Substituted result = Substitute(wrapper, kProfileValues);
+  CHECK(result.error == "");
+  CHECK(result.script == PlainSubstitution(wrapper, kProfileValues));
+  CHECK(result.script.find("EFS_2A=\"10.0.1.10\"") != std::string::npos);
+  CHECK(result.script.find("-le 31 ]") != std::string::npos);
+  // The states the lexer saw.
+  CHECK(result.states["EFS_HOSTNAME"] == "double-quoted");
+  CHECK(result.states["EFS_IP_2A"] == "double-quoted");
+  CHECK(result.states["ZONE_BOUNDARY"] == "unquoted");
+  // The runtime variables are not placeholders and are untouched.
+  CHECK(result.script.find("echo \"$NODE_IP\" | cut -d. -f3") != std::string::npos);
+  CHECK(result.script.find("('$NODE_IP')") != std::string::npos);
+}
+
+TEST_CASE("seed wrapper: the example's own copy encodes the same way") {
+  // examples/efs-zone/common/efs-zone-command.yaml holds the wrapper as the
+  // `args` block scalar; take its lines back out of the YAML indentation.
+  std::string yaml = testing::ReadFile(testing::SourceDir() / "examples/efs-zone/common/efs-zone-command.yaml");
+  REQUIRE_MESSAGE(!yaml.empty(), "examples/efs-zone/common/efs-zone-command.yaml is missing");
+  std::size_t block = yaml.find("- |\n");
+  REQUIRE(block != std::string::npos);
+  std::string script;
+  for (std::size_t line = block + 4; line < yaml.size();) {
+    std::size_t end = yaml.find('\n', line);
+    if (end == std::string::npos) end = yaml.size();
+    std::string_view text = std::string_view(yaml).substr(line, end - line);
+    if (!text.empty() && text.rfind("    ", 0) != 0) break;
+    script.append(text.substr(std::min<std::size_t>(4, text.size()))).append("\n");
+    line = end + 1;
+  }
+  REQUIRE(script.find("${ZONE_BOUNDARY}") != std::string::npos);
+  Substituted result = Substitute(script, kProfileValues);
+  CHECK(result.error == "");
+  CHECK(result.script == PlainSubstitution(script, kProfileValues));
+}
+
+TEST_CASE("seed wrapper: hostile values are quoted or refused") {
+  std::string wrapper = SeedWrapper();
+  std::map<std::string, std::string> values = kProfileValues;
+
+  values["EFS_HOSTNAME"] = "x\"; touch /tmp/canary; echo \"$(id)`id`\\";
+  Substituted quoted = Substitute(wrapper, values);
+  CHECK(quoted.error == "");
+  CHECK(quoted.script.find("EFS_HOST=\"x\\\"; touch /tmp/canary; echo \\\"\\$(id)\\`id\\`\\\\\"\n") !=
+        std::string::npos);
+
+  values = kProfileValues;
+  values["ZONE_BOUNDARY"] = "31 ]; touch /tmp/canary; [ 1";
+  CHECK(Substitute(wrapper, values).error.find("ZONE_BOUNDARY: in an unquoted shell word") == 0);
+
+  // The seed's own failure mode, an empty value, is refused where it would
+  // remove a word from the test command.
+  values["ZONE_BOUNDARY"] = "";
+  CHECK(Substitute(wrapper, values).error.find("empty value") != std::string::npos);
+  values = kProfileValues;
+  values["EFS_IP_2A"] = "";
+  CHECK(Substitute(wrapper, values).error == "");  // "" inside quotes is a fine empty string
+}
+
+TEST_CASE("seed wrapper: the rendered script runs under /bin/sh and picks the zone") {
+  if (!testing::HaveProgram("/bin/sh")) {
+    FAIL("/bin/sh missing");
+  }
+  std::string rendered = Substitute(SeedWrapper(), kProfileValues).script;
+  // Point the wrapper at a scratch hosts file and a harmless final command.
+  testing::TempDir dir;
+  std::string hosts = (dir / "hosts").string();
+  for (std::size_t at = rendered.find("/etc/hosts"); at != std::string::npos; at = rendered.find("/etc/hosts", at)) {
+    rendered.replace(at, 10, hosts);
+  }
+  rendered.replace(rendered.find("cd /home/app"), 12, "cd " + testing::ShellQuote(dir.path().string()));
+  rendered.replace(rendered.find("exec sh start.sh"), 16, "exit 0");
+  testing::WriteFile(dir / "hosts", "127.0.0.1 localhost\n");
+  testing::WriteFile(dir / "wrapper.sh", rendered);
+  for (auto [node_ip, efs_ip] : std::vector<std::pair<std::string, std::string>>{
+           {"10.0.39.229", "10.0.2.10"}, {"10.0.17.5", "10.0.1.10"}, {"", "10.0.1.10"}}) {
+    testing::WriteFile(dir / "hosts", "127.0.0.1 localhost\n");
+    testing::CommandResult result =
+        testing::RunShell("NODE_IP=" + testing::ShellQuote(node_ip) + " /bin/sh " + (dir / "wrapper.sh").string());
+    CAPTURE(node_ip);
+    CHECK(result.code == 0);
+    CHECK(testing::ReadFile(dir / "hosts") ==
+          "127.0.0.1 localhost\n" + efs_ip + " fs-0123456789abcdef0.efs.ap-northeast-2.amazonaws.com\n");
+  }
+}
+
+}  // namespace
+}  // namespace safesubst
