@@ -3,13 +3,18 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "safesubst/diagnostic.h"
 
 namespace safesubst {
+
+struct Manifest;  // manifest.h includes this header
+class ValueSet;
 
 /// A condition on variables, e.g. `{var: APP, not_in: EFS_ZONE_EXCLUDE_APPS}`.
 struct Condition {
@@ -43,5 +48,50 @@ struct Step {
   DocumentMatch match;
   Location location;  ///< of the step in the manifest
 };
+
+/// What ApplySteps needs besides the steps.
+struct StepContext {
+  /// For `when` conditions; both must be set when any step has one.
+  const Manifest* manifest = nullptr;
+  const ValueSet* values = nullptr;
+  /// The rendered stream's name in diagnostics (the template's file name).
+  std::string file_name = "<stdin>";
+  /// Returns the text of `step.fragment_file`, already rendered by the same
+  /// substitution rules as the template (so its runtime `$NODE_IP` survives).
+  /// Called at most once per merge step, and only when the step runs.
+  std::function<Result<std::string>(const Step&)> load_fragment;
+};
+
+/// Applies `steps` in order to every document of a rendered YAML stream and
+/// returns the new stream. Outside the nodes a step changes, the output keeps
+/// the input's bytes (comments, key order, indentation, quoting, CRLF).
+///
+/// A step runs when all its `when` conditions hold, on the documents its
+/// `match` selects (all documents when `match` is empty; documents without
+/// content are skipped). A path that matches nothing is an error unless the
+/// step is `optional`: with a `match`, in every selected document (and a match
+/// that selects no document is an error too); without one, in at least one
+/// document of the stream. Errors are located at the step in the manifest and
+/// name the path and the document; every failing step is reported.
+Result<std::string> ApplySteps(std::string_view rendered, const std::vector<Step>& steps,
+                               const StepContext& context);
+
+/// Evaluates one condition. An unset variable is not in any list and equals
+/// nothing; a variable with no value in `values` falls back to its manifest
+/// default. `in`/`not_in` split the list variable's value with SplitList.
+bool EvaluateCondition(const Condition& condition, const Manifest& manifest, const ValueSet& values);
+
+/// True when every condition of `step.when` holds (and when there are none).
+bool ConditionsHold(const Step& step, const Manifest& manifest, const ValueSet& values);
+
+/// True when the YAML document `document` (one document's text) is selected
+/// by `match`: its `kind`, `metadata.name` and every `metadata.labels` pair
+/// equal the match's. An empty match selects every document.
+bool DocumentMatches(const DocumentMatch& match, std::string_view document);
+
+/// Checks the path syntax of every step (`.a.b`, `[N]`, `[*]`, `[key=value]`,
+/// quoted keys `."a.b"`), without any document. For manifest loading: the
+/// errors are located at the steps and give the column in the path.
+Diagnostics CheckStepPaths(const std::vector<Step>& steps);
 
 }  // namespace safesubst

@@ -1,0 +1,364 @@
+#include "safesubst/steps.h"
+
+#include <algorithm>
+#include <optional>
+
+#include <yaml-cpp/yaml.h>
+
+#include "safesubst/manifest.h"
+#include "safesubst/values.h"
+#include "yaml_edit.h"
+#include "yaml_layout.h"
+#include "yaml_path.h"
+
+namespace safesubst {
+namespace {
+
+using detail::EditOutcome;
+using detail::YamlPath;
+
+// The value a condition tests: the resolved value, else the manifest default.
+std::optional<std::string> ValueOf(std::string_view name, const Manifest& manifest, const ValueSet& values) {
+  if (const Value* value = values.Find(name)) return value->text;
+  if (const Variable* variable = manifest.Find(name); variable != nullptr && variable->default_value) {
+    return variable->default_value;
+  }
+  return std::nullopt;
+}
+
+bool InList(const std::optional<std::string>& value, std::string_view list_name, const Manifest& manifest,
+            const ValueSet& values) {
+  if (!value) return false;
+  std::optional<std::string> list = ValueOf(list_name, manifest, values);
+  if (!list) return false;
+  std::vector<std::string> items = SplitList(*list);
+  return std::find(items.begin(), items.end(), *value) != items.end();
+}
+
+bool HasMatch(const DocumentMatch& match) {
+  return !match.kind.empty() || !match.name.empty() || !match.labels.empty();
+}
+
+std::string ActionWord(Step::Action action) {
+  switch (action) {
+    case Step::Action::kMerge: return "merge";
+    case Step::Action::kDelete: return "delete";
+    case Step::Action::kSet: return "set";
+  }
+  return "step";
+}
+
+// "merge `common/x.yaml` into `.spec...`", "delete `.a`", "set `.a`".
+std::string StepTitle(const Step& step) {
+  if (step.action == Step::Action::kMerge) {
+    return "merge `" + step.fragment_file + "` into `" + step.path + "`";
+  }
+  return ActionWord(step.action) + " `" + step.path + "`";
+}
+
+std::string MatchText(const DocumentMatch& match) {
+  std::string out;
+  auto add = [&](const std::string& part) { out += (out.empty() ? "" : ", ") + part; };
+  if (!match.kind.empty()) add("kind: " + match.kind);
+  if (!match.name.empty()) add("name: " + match.name);
+  for (const auto& [key, value] : match.labels) add("label " + key + ": " + value);
+  return out;
+}
+
+// What identifies a document in messages and matches.
+struct Identity {
+  std::string kind;
+  std::string name;
+  YAML::Node labels;
+};
+
+// The value of `key` in mapping `map`, or an undefined node. (Indexing a
+// yaml-cpp node by a missing key yields a node that throws when queried.)
+YAML::Node ValueOfKey(const YAML::Node& map, std::string_view key) {
+  if (!map.IsMap()) return YAML::Node(YAML::NodeType::Undefined);
+  for (auto it = map.begin(); it != map.end(); ++it) {
+    if (it->first.IsScalar() && it->first.Scalar() == key) return it->second;
+  }
+  return YAML::Node(YAML::NodeType::Undefined);
+}
+
+bool IsScalarNode(const YAML::Node& node) { return node.IsDefined() && node.IsScalar(); }
+
+Identity IdentityOf(std::string_view document) {
+  Identity identity;
+  YAML::Node root;
+  try {
+    root = YAML::Load(std::string(document));
+  } catch (const YAML::Exception&) {
+    return identity;
+  }
+  if (!root.IsMap()) return identity;
+  if (YAML::Node kind = ValueOfKey(root, "kind"); IsScalarNode(kind)) identity.kind = kind.Scalar();
+  YAML::Node metadata = ValueOfKey(root, "metadata");
+  if (YAML::Node name = ValueOfKey(metadata, "name"); IsScalarNode(name)) identity.name = name.Scalar();
+  identity.labels = ValueOfKey(metadata, "labels");
+  return identity;
+}
+
+bool Matches(const DocumentMatch& match, const Identity& identity) {
+  if (!match.kind.empty() && match.kind != identity.kind) return false;
+  if (!match.name.empty() && match.name != identity.name) return false;
+  for (const auto& [key, value] : match.labels) {
+    YAML::Node label = ValueOfKey(identity.labels, key);
+    if (!IsScalarNode(label) || label.Scalar() != value) return false;
+  }
+  return true;
+}
+
+// One document of the stream being edited.
+struct Document {
+  std::string text;
+  bool has_content = false;
+  std::size_t offset = 0;  ///< where the piece starts in the input stream
+  std::uint32_t line = 0;  ///< 1-based line of its first content in the input
+  int number = 0;          ///< 1-based position among the documents with content
+};
+
+class StepRunner {
+ public:
+  StepRunner(std::string_view rendered, const StepContext& context) : rendered_(rendered), context_(context) {
+    int number = 0;
+    for (const detail::DocumentSpan& span : detail::SplitDocuments(rendered)) {
+      Document document;
+      document.text = std::string(rendered.substr(span.begin, span.end - span.begin));
+      document.has_content = span.has_content;
+      document.offset = span.begin;
+      document.line = FirstContentLine(span);
+      if (span.has_content) document.number = ++number;
+      documents_.push_back(std::move(document));
+    }
+    content_documents_ = number;
+  }
+
+  void Run(const std::vector<Step>& steps, const std::vector<YamlPath>& paths) {
+    for (std::size_t i = 0; i < steps.size(); ++i) RunStep(steps[i], paths[i]);
+  }
+
+  void Verify() {
+    for (const Document& document : documents_) {
+      try {
+        YAML::LoadAll(document.text);
+      } catch (const YAML::Exception& e) {
+        Error(Location{context_.file_name, document.line, 0, document.offset},
+              "internal error: the steps produced YAML that does not parse (" + e.msg + ")",
+              "please report this with the template, the manifest and the fragment");
+      }
+    }
+  }
+
+  std::string Output() const {
+    std::string out;
+    for (const Document& document : documents_) out += document.text;
+    return out;
+  }
+
+  Diagnostics& diagnostics() { return diagnostics_; }
+
+ private:
+  std::uint32_t FirstContentLine(const detail::DocumentSpan& span) const {
+    Location at = LocateOffset(rendered_, span.begin);
+    std::uint32_t line = at.line;
+    std::size_t p = span.begin;
+    // Skip blank lines, comments, directives and the `---` line itself.
+    while (p < span.end) {
+      std::size_t end = rendered_.find('\n', p);
+      if (end == std::string_view::npos || end > span.end) end = span.end;
+      std::string_view text = rendered_.substr(p, end - p);
+      std::size_t first = text.find_first_not_of(" \t\r");
+      bool skip = first == std::string_view::npos || text[first] == '#' || text[first] == '%' ||
+                  (text.substr(0, 3) == "---" && text.find_first_not_of(" \t\r", 3) == std::string_view::npos);
+      if (!skip) break;
+      ++line;
+      p = end + 1;
+    }
+    return line;
+  }
+
+  std::string Describe(const Document& document) const {
+    Identity identity = IdentityOf(document.text);
+    std::string what;
+    if (!identity.kind.empty()) what = identity.kind;
+    if (!identity.name.empty()) what += (what.empty() ? "" : " ") + identity.name;
+    std::string out = content_documents_ > 1 ? "document " + std::to_string(document.number) : "the document";
+    out += " (";
+    if (!what.empty()) out += what + ", ";
+    out += context_.file_name + ":" + std::to_string(document.line) + ")";
+    return out;
+  }
+
+  void Error(Location location, std::string message, std::string hint = {}) {
+    diagnostics_.push_back(MakeError(std::move(location), std::move(message), std::move(hint)));
+  }
+
+  // Loads the fragment of a merge step once; nullopt after reporting why not.
+  std::optional<std::string> LoadFragment(const Step& step) {
+    if (!context_.load_fragment) {
+      Error(step.location, StepTitle(step) + ": no way to read fragments was given");
+      return std::nullopt;
+    }
+    Result<std::string> loaded = context_.load_fragment(step);
+    diagnostics_.insert(diagnostics_.end(), loaded.diagnostics.begin(), loaded.diagnostics.end());
+    if (!loaded.ok()) {
+      if (!HasErrors(loaded.diagnostics)) Error(step.location, StepTitle(step) + ": the fragment could not be read");
+      return std::nullopt;
+    }
+    return std::move(*loaded.value);
+  }
+
+  void RunStep(const Step& step, const YamlPath& path) {
+    if (!step.when.empty()) {
+      if (context_.manifest == nullptr || context_.values == nullptr) {
+        Error(step.location, StepTitle(step) + ": the step has conditions but no values were given");
+        return;
+      }
+      if (!ConditionsHold(step, *context_.manifest, *context_.values)) return;
+    }
+    std::optional<std::string> fragment;
+    std::size_t selected = 0, matched = 0;
+    std::vector<std::pair<const Document*, std::string>> misses;
+    for (Document& document : documents_) {
+      if (!document.has_content) continue;
+      if (HasMatch(step.match) && !Matches(step.match, IdentityOf(document.text))) continue;
+      ++selected;
+      if (step.action == Step::Action::kMerge && !fragment) {
+        fragment = LoadFragment(step);
+        if (!fragment) return;
+      }
+      EditOutcome outcome;
+      switch (step.action) {
+        case Step::Action::kDelete: outcome = detail::DeletePath(document.text, path); break;
+        case Step::Action::kSet: outcome = detail::SetPath(document.text, path, step.value); break;
+        case Step::Action::kMerge: outcome = detail::MergeAtPath(document.text, path, *fragment, step.append); break;
+      }
+      switch (outcome.status) {
+        case EditOutcome::Status::kOk:
+          document.text = std::move(outcome.text);
+          matched += outcome.matched;
+          break;
+        case EditOutcome::Status::kNoMatch:
+          misses.emplace_back(&document, std::move(outcome.message));
+          break;
+        case EditOutcome::Status::kError:
+          ReportEditError(step, document, outcome, fragment ? *fragment : std::string());
+          break;
+      }
+    }
+    if (step.optional) return;
+    const std::string hint = "add `optional: true` to the step if the path may be absent";
+    if (HasMatch(step.match)) {
+      if (selected == 0) {
+        Error(step.location,
+              StepTitle(step) + ": no document matches {" + MatchText(step.match) + "} (the stream has " +
+                  std::to_string(content_documents_) + (content_documents_ == 1 ? " document)" : " documents)"),
+              "check kind and metadata.name, or add `optional: true` to the step");
+      }
+      for (const auto& [document, why] : misses) {
+        Error(step.location, StepTitle(step) + ": the path matches nothing in " + Describe(*document) + ": " + why,
+              hint);
+      }
+    } else if (matched == 0 && !misses.empty()) {
+      std::string message = StepTitle(step) + ": the path matches nothing in ";
+      if (misses.size() == 1) {
+        message += Describe(*misses[0].first) + ": " + misses[0].second;
+      } else {
+        message += "any of the " + std::to_string(misses.size()) + " documents; in " + Describe(*misses[0].first) +
+                   ": " + misses[0].second;
+      }
+      Error(step.location, std::move(message), hint + ", or `match:` to pick the documents");
+    }
+  }
+
+  void ReportEditError(const Step& step, const Document& document, const EditOutcome& outcome,
+                       const std::string& fragment) {
+    std::string message = StepTitle(step) + " in " + Describe(document) + ": " + outcome.message;
+    switch (outcome.source) {
+      case EditOutcome::Source::kDocument:
+        if (outcome.has_offset) {
+          Location at = LocateOffset(rendered_, document.offset + outcome.offset, context_.file_name);
+          message += " (at " + context_.file_name + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) + ")";
+        }
+        break;
+      case EditOutcome::Source::kFragment:
+        if (outcome.has_offset) {
+          Location at = LocateOffset(fragment, outcome.offset, step.fragment_file);
+          message = StepTitle(step) + ": in the fragment " + step.fragment_file + ":" + std::to_string(at.line) + ":" +
+                    std::to_string(at.column) + ": " + outcome.message;
+        }
+        break;
+      case EditOutcome::Source::kValue:
+        message = StepTitle(step) + ": the value is not usable: " + outcome.message;
+        break;
+    }
+    Error(step.location, std::move(message));
+  }
+
+  std::string_view rendered_;
+  const StepContext& context_;
+  std::vector<Document> documents_;
+  int content_documents_ = 0;
+  Diagnostics diagnostics_;
+};
+
+}  // namespace
+
+bool EvaluateCondition(const Condition& condition, const Manifest& manifest, const ValueSet& values) {
+  std::optional<std::string> value = ValueOf(condition.var, manifest, values);
+  switch (condition.op) {
+    case Condition::Op::kIn: return InList(value, condition.operand, manifest, values);
+    case Condition::Op::kNotIn: return !InList(value, condition.operand, manifest, values);
+    case Condition::Op::kEquals: return value && *value == condition.operand;
+    case Condition::Op::kNotEquals: return !value || *value != condition.operand;
+    case Condition::Op::kIsSet: return value.has_value();
+    case Condition::Op::kIsUnset: return !value.has_value();
+  }
+  return false;
+}
+
+bool ConditionsHold(const Step& step, const Manifest& manifest, const ValueSet& values) {
+  return std::all_of(step.when.begin(), step.when.end(),
+                     [&](const Condition& condition) { return EvaluateCondition(condition, manifest, values); });
+}
+
+bool DocumentMatches(const DocumentMatch& match, std::string_view document) {
+  return !HasMatch(match) || Matches(match, IdentityOf(document));
+}
+
+Diagnostics CheckStepPaths(const std::vector<Step>& steps) {
+  Diagnostics diagnostics;
+  for (const Step& step : steps) {
+    YamlPath path;
+    detail::PathError error;
+    if (detail::ParseYamlPath(step.path, &path, &error)) continue;
+    diagnostics.push_back(MakeError(step.location,
+                                    "invalid path `" + step.path + "` (column " + std::to_string(error.column) +
+                                        "): " + error.message,
+                                    "paths look like .spec.template.spec.containers[0], [*], [name=app] or "
+                                    ".metadata.labels.\"app.kubernetes.io/name\""));
+  }
+  return diagnostics;
+}
+
+Result<std::string> ApplySteps(std::string_view rendered, const std::vector<Step>& steps,
+                               const StepContext& context) {
+  Result<std::string> result;
+  result.diagnostics = CheckStepPaths(steps);
+  if (HasErrors(result.diagnostics)) return result;
+  std::vector<YamlPath> paths(steps.size());
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    detail::PathError unused;
+    detail::ParseYamlPath(steps[i].path, &paths[i], &unused);
+  }
+  StepRunner runner(rendered, context);
+  runner.Run(steps, paths);
+  runner.Verify();
+  result.diagnostics = std::move(runner.diagnostics());
+  if (!HasErrors(result.diagnostics)) result.value = runner.Output();
+  return result;
+}
+
+}  // namespace safesubst

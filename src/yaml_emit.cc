@@ -1,0 +1,240 @@
+#include "yaml_emit.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace safesubst::detail {
+namespace {
+
+std::string Spaces(int count) { return std::string(static_cast<std::size_t>(std::max(count, 0)), ' '); }
+
+bool IsIndicator(char c) {
+  switch (c) {
+    case '-': case '?': case ':': case ',': case '[': case ']': case '{': case '}': case '#':
+    case '&': case '*': case '!': case '|': case '>': case '\'': case '"': case '%': case '@': case '`':
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Words and numbers that some YAML reader (1.1 or 1.2) takes for something
+// other than a string; a key spelled like one is quoted.
+bool LooksLikeNonString(std::string_view text) {
+  static constexpr std::string_view kWords[] = {
+      "~", "null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE", "yes", "Yes", "YES",
+      "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF", "y", "Y", "n", "N", ".inf", ".Inf", ".INF",
+      "-.inf", "-.Inf", "-.INF", "+.inf", ".nan", ".NaN", ".NAN", "<<", "="};
+  for (std::string_view word : kWords) {
+    if (text == word) return true;
+  }
+  // Anything that starts like a number (digits, sign, dot) is quoted: cheaper
+  // than a full number grammar and never wrong, only sometimes unnecessary.
+  char first = text.empty() ? '\0' : text[0];
+  return (first >= '0' && first <= '9') || first == '+' || first == '.' ||
+         (first == '-' && text.size() > 1 && (text[1] == '.' || (text[1] >= '0' && text[1] <= '9')));
+}
+
+std::string ExpandTag(const std::string& tag) {
+  static constexpr std::string_view kCore = "tag:yaml.org,2002:";
+  if (tag.compare(0, kCore.size(), kCore) == 0) return "!!" + tag.substr(kCore.size());
+  if (!tag.empty() && tag[0] == '!') return tag;
+  return "!<" + tag + ">";
+}
+
+// A string that a literal block scalar (`|`) carries exactly: more than one
+// line, printable, no carriage returns, no lines of only spaces (a block reads
+// those as empty lines), and not only line breaks.
+bool FitsLiteralBlock(std::string_view text) {
+  if (text.find('\n') == std::string_view::npos) return false;
+  if (text.find_first_not_of('\n') == std::string_view::npos) return false;
+  std::size_t line_start = 0;
+  while (line_start <= text.size()) {
+    std::size_t line_end = text.find('\n', line_start);
+    if (line_end == std::string_view::npos) line_end = text.size();
+    std::string_view line = text.substr(line_start, line_end - line_start);
+    if (!line.empty() && line.find_first_not_of(' ') == std::string_view::npos) return false;
+    for (char c : line) {
+      auto u = static_cast<unsigned char>(c);
+      if ((u < 0x20 && c != '\t') || u == 0x7F) return false;
+    }
+    line_start = line_end + 1;
+  }
+  return true;
+}
+
+std::string LiteralBlock(std::string_view text, int content_column, const std::string& eol) {
+  std::size_t trailing = 0;
+  while (trailing < text.size() && text[text.size() - 1 - trailing] == '\n') ++trailing;
+  std::string out = "|";
+  std::size_t first = text.find_first_not_of('\n');
+  if (first != std::string_view::npos && (text[first] == ' ' || text[first] == '\t')) {
+    out += '2';  // content starts with a space: say how deep the indentation is
+    content_column = std::max(content_column, 0);
+  }
+  if (trailing == 0) out += '-';
+  if (trailing > 1) out += '+';
+  std::string_view body = text.substr(0, text.size() - trailing);
+  std::size_t line_start = 0;
+  while (line_start <= body.size()) {
+    std::size_t line_end = body.find('\n', line_start);
+    if (line_end == std::string_view::npos) line_end = body.size();
+    std::string_view line = body.substr(line_start, line_end - line_start);
+    out += eol;
+    if (!line.empty()) out += Spaces(content_column) + std::string(line);
+    line_start = line_end + 1;
+  }
+  for (std::size_t i = 1; i < trailing; ++i) out += eol;  // kept trailing line breaks
+  return out;
+}
+
+void EmitInto(const YAML::Node& node, const EmitTarget& target, std::string* out);
+
+// Column where the content of a block collection in this slot starts, and
+// whether its first line continues the current one.
+int ContentColumn(const EmitTarget& target, bool is_sequence) {
+  switch (target.slot) {
+    case SlotKind::kRoot: return 0;
+    case SlotKind::kSeqItem: return target.parent_column + 2;
+    case SlotKind::kMapValue:
+      return target.parent_column + (is_sequence && target.compact_sequences ? 0 : static_cast<int>(target.indent_step));
+  }
+  return 0;
+}
+
+void EmitMap(const YAML::Node& node, const EmitTarget& target, std::string* out) {
+  if (node.size() == 0) {
+    *out += target.slot == SlotKind::kRoot ? "{}" : " {}";
+    return;
+  }
+  const int column = ContentColumn(target, false);
+  bool first = true;
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    if (first && target.slot == SlotKind::kSeqItem) {
+      *out += ' ';
+    } else if (!(first && target.slot == SlotKind::kRoot)) {
+      *out += target.eol + Spaces(column);
+    }
+    first = false;
+    *out += it->first.IsScalar() ? EmitKey(it->first.Scalar()) : EmitInlineScalar(it->first);
+    *out += ':';
+    EmitTarget child = target;
+    child.slot = SlotKind::kMapValue;
+    child.parent_column = column;
+    EmitInto(it->second, child, out);
+  }
+}
+
+void EmitSeq(const YAML::Node& node, const EmitTarget& target, std::string* out) {
+  if (node.size() == 0) {
+    *out += target.slot == SlotKind::kRoot ? "[]" : " []";
+    return;
+  }
+  const int column = ContentColumn(target, true);
+  for (std::size_t i = 0; i < node.size(); ++i) {
+    if (i == 0 && target.slot == SlotKind::kSeqItem) {
+      *out += ' ';
+    } else if (!(i == 0 && target.slot == SlotKind::kRoot)) {
+      *out += target.eol + Spaces(column);
+    }
+    *out += '-';
+    EmitTarget child = target;
+    child.slot = SlotKind::kSeqItem;
+    child.parent_column = column;
+    EmitInto(node[i], child, out);
+  }
+}
+
+void EmitScalar(const YAML::Node& node, const EmitTarget& target, std::string* out) {
+  const std::string prefix = target.slot == SlotKind::kRoot ? "" : " ";
+  const bool quoted_string = node.Tag() == "!" || node.Tag() == "tag:yaml.org,2002:str";
+  if (quoted_string && FitsLiteralBlock(node.Scalar())) {
+    int content_column = target.slot == SlotKind::kRoot ? static_cast<int>(target.indent_step)
+                                                        : target.parent_column + static_cast<int>(target.indent_step);
+    *out += prefix;
+    if (node.Tag() != "!") *out += ExpandTag(node.Tag()) + " ";
+    *out += LiteralBlock(node.Scalar(), content_column, target.eol);
+    return;
+  }
+  *out += prefix + EmitInlineScalar(node);
+}
+
+void EmitInto(const YAML::Node& node, const EmitTarget& target, std::string* out) {
+  switch (node.Type()) {
+    case YAML::NodeType::Map: EmitMap(node, target, out); return;
+    case YAML::NodeType::Sequence: EmitSeq(node, target, out); return;
+    case YAML::NodeType::Scalar: EmitScalar(node, target, out); return;
+    default:
+      if (target.slot == SlotKind::kRoot) *out += "null";
+      return;  // null: `key:` / `-` with nothing after it
+  }
+}
+
+}  // namespace
+
+bool FitsPlainInBlock(std::string_view text) {
+  if (text.empty()) return false;
+  if (text.front() == ' ' || text.back() == ' ' || text.front() == '\t' || text.back() == '\t') return false;
+  if (IsIndicator(text.front())) {
+    // `-x`, `?x`, `:x` are plain; the other indicators never start one.
+    bool dash_like = text.front() == '-' || text.front() == '?' || text.front() == ':';
+    if (!dash_like || text.size() < 2 || text[1] == ' ' || text[1] == '\t') return false;
+  }
+  if (text.back() == ':') return false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    auto u = static_cast<unsigned char>(text[i]);
+    if (u < 0x20 || u == 0x7F) return false;
+    if (text[i] == ':' && i + 1 < text.size() && (text[i + 1] == ' ' || text[i + 1] == '\t')) return false;
+    if (text[i] == '#' && i > 0 && (text[i - 1] == ' ' || text[i - 1] == '\t')) return false;
+  }
+  if (text.compare(0, 3, "---") == 0 || text.compare(0, 3, "...") == 0) return false;
+  return true;
+}
+
+std::string DoubleQuotedScalar(std::string_view text) {
+  std::string out = "\"";
+  for (char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      case '\0': out += "\\0"; break;
+      default: {
+        auto u = static_cast<unsigned char>(c);
+        if (u < 0x20 || u == 0x7F) {
+          char buffer[8];
+          std::snprintf(buffer, sizeof buffer, "\\x%02X", u);
+          out += buffer;
+        } else {
+          out += c;
+        }
+      }
+    }
+  }
+  out += '"';
+  return out;
+}
+
+std::string EmitInlineScalar(const YAML::Node& scalar) {
+  if (scalar.IsNull()) return "null";
+  const std::string& text = scalar.Scalar();
+  if (scalar.Tag() == "?") return FitsPlainInBlock(text) ? text : DoubleQuotedScalar(text);
+  if (scalar.Tag() == "!") return DoubleQuotedScalar(text);
+  std::string value = FitsPlainInBlock(text) ? text : DoubleQuotedScalar(text);
+  return ExpandTag(scalar.Tag()) + " " + value;
+}
+
+std::string EmitKey(std::string_view key) {
+  if (FitsPlainInBlock(key) && !LooksLikeNonString(key)) return std::string(key);
+  return DoubleQuotedScalar(key);
+}
+
+std::string EmitSlotText(const YAML::Node& node, const EmitTarget& target) {
+  std::string out;
+  EmitInto(node, target, &out);
+  return out;
+}
+
+}  // namespace safesubst::detail

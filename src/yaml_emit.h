@@ -1,0 +1,48 @@
+// Emitting a yaml-cpp node as block-style YAML text for one slot of a
+// document. The step editor splices source bytes wherever it can; this is the
+// fallback for nodes that have no usable bytes of their own, such as a flow
+// collection that must turn into block style before something is merged into
+// it. Multi-line strings become literal blocks (`|`), quoted scalars stay
+// quoted, plain scalars stay plain, so the emitted node reads back the same.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include <yaml-cpp/yaml.h>
+
+#include "yaml_layout.h"
+
+namespace safesubst::detail {
+
+/// Where emitted text goes and how the surrounding document is laid out.
+struct EmitTarget {
+  SlotKind slot = SlotKind::kMapValue;
+  /// The column of the key (kMapValue) or dash (kSeqItem) the text follows; ignored for kRoot.
+  int parent_column = 0;
+  std::uint32_t indent_step = 2;   ///< how much deeper a nested mapping is indented
+  bool compact_sequences = false;  ///< `key:\n- item` (dashes at the key's column)
+  std::string eol = "\n";
+};
+
+/// The text that follows `key:` or `-` (starting with a space or a line
+/// break, or empty for null), or for kRoot the whole node starting at column 0.
+/// It never ends with a line break.
+std::string EmitSlotText(const YAML::Node& node, const EmitTarget& target);
+
+/// A scalar on one line: plain when it was plain and still reads back the
+/// same, else double-quoted; explicit tags are kept.
+std::string EmitInlineScalar(const YAML::Node& scalar);
+
+/// A mapping key: plain when that reads back as the same string, else double-quoted.
+std::string EmitKey(std::string_view key);
+
+/// True when `text` can be written as a plain scalar in block context and
+/// reads back as the same characters (it may still resolve to a non-string).
+bool FitsPlainInBlock(std::string_view text);
+
+/// `text` inside double quotes, escaped.
+std::string DoubleQuotedScalar(std::string_view text);
+
+}  // namespace safesubst::detail
