@@ -128,6 +128,13 @@ YAML::Node MergeTrees(const YAML::Node& target, const YAML::Node& fragment, bool
   return YAML::Clone(fragment);
 }
 
+// A key named in a path is a string, whatever it looks like (`"true"`, `"8080"`).
+YAML::Node StringKey(const std::string& key) {
+  YAML::Node node(key);
+  node.SetTag("!");
+  return node;
+}
+
 // One step on one document tree.
 class TreeStep {
  public:
@@ -186,7 +193,7 @@ class TreeStep {
     if (node.IsNull()) {
       ++matched_;
       YAML::Node out(YAML::NodeType::Map);
-      out.force_insert(key, YAML::Clone(value_));
+      out.force_insert(StringKey(key), YAML::Clone(value_));
       return out;
     }
     if (!node.IsMap()) return YAML::Clone(node);
@@ -197,7 +204,7 @@ class TreeStep {
       return RebuildChildren(node, picked, [&](const YAML::Node&) -> std::optional<YAML::Node> { return YAML::Clone(value_); });
     }
     YAML::Node out = YAML::Clone(node);
-    out.force_insert(key, YAML::Clone(value_));
+    out.force_insert(StringKey(key), YAML::Clone(value_));
     return out;
   }
 

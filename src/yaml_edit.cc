@@ -157,6 +157,24 @@ struct SlotText {
   bool trailing_comment = false;
 };
 
+// True when node `index` ends with a `|+` block scalar, whose value would take
+// in any blank lines that follow wherever it is written.
+bool EndsWithKeptLines(const Layout& layout, std::uint32_t index) {
+  while ((layout.node(index).kind == LayoutKind::kBlockMap || layout.node(index).kind == LayoutKind::kBlockSeq) &&
+         !layout.node(index).children.empty()) {
+    index = layout.node(index).children.back();
+  }
+  return layout.node(index).keeps_trailing_lines;
+}
+
+// True when the line after the one ending at `line_end` is blank.
+bool BlankLineFollows(const Layout& layout, std::size_t line_end) {
+  std::size_t next = layout.NextLineStart(line_end);
+  if (next >= layout.text().size()) return false;
+  std::size_t end = layout.LineEnd(next);
+  return OnlyBlanks(layout.text(), next, end);
+}
+
 // What a planner asks of the driver.
 struct Plan {
   enum class Kind : std::uint8_t { kOk, kBlockifyTarget, kBlockifySource, kNoMatch, kError };
@@ -312,6 +330,10 @@ class Planner {
           Replace(child, WriteSlot(*source_, value, target_, child), 0);
         } else {
           SlotText entry = WriteValueAt(*source_, value, SlotKind::kMapValue, static_cast<int>(p.column));
+          if (EndsWithKeptLines(*source_, value) && BlankLineFollows(target_, target_.ExtentEnd(p.children.back()))) {
+            EmitTarget target{SlotKind::kMapValue, static_cast<int>(p.column), style_.step, style_.compact, style_.eol};
+            entry.text = EmitSlotText(source_->node(value).yaml, target);
+          }
           AddAfterLast(parent, target_.eol() + Spaces(static_cast<int>(p.column)) + EmitKey(last.key) + ":" + entry.text,
                        0);
         }
@@ -460,6 +482,9 @@ class Planner {
   // The text for the slot of target node `index`, copied from node `s` of `source`.
   SlotText WriteSlot(const Layout& source, std::uint32_t s, const Layout& target, std::uint32_t index) {
     const LayoutNode& t = target.node(index);
+    if (EndsWithKeptLines(source, s) && BlankLineFollows(target, target.LastLineEnd(index))) {
+      return SlotText{EmitSlotText(source.node(s).yaml, EmitTargetFor(target, index, style_)), false};
+    }
     if (t.slot_kind == SlotKind::kRoot) return WriteValueAt(source, s, SlotKind::kRoot, -1);
     return WriteValueAt(source, s, t.slot_kind, target.ParentColumn(index));
   }
@@ -526,8 +551,13 @@ class Planner {
 
   // The lines of entry or item `s` of `source` (its comments included),
   // re-indented so that its key or dash lands at `column`.
-  std::string EntryLines(const Layout& source, std::uint32_t s, int column) {
+  std::string EntryLines(const Layout& source, std::uint32_t s, int column, std::size_t insert_at) {
     const LayoutNode& n = source.node(s);
+    if (EndsWithKeptLines(source, s) && BlankLineFollows(target_, insert_at)) {
+      EmitTarget target{n.slot_kind, column, style_.step, style_.compact, style_.eol};
+      if (n.slot_kind == SlotKind::kMapValue) return Spaces(column) + EmitKey(n.key) + ":" + EmitSlotText(n.yaml, target);
+      return Spaces(column) + "-" + EmitSlotText(n.yaml, target);
+    }
     const int delta = column - static_cast<int>(source.Column(n.entry));
     if (source.AtLineStart(n.entry)) {
       return Shifted(source.text(), source.ExtentStart(s), source.ExtentEnd(s), delta, true, style_.eol);
@@ -554,7 +584,10 @@ class Planner {
       if (tn.kind == LayoutKind::kFlowSeq) return BlockifyTarget(t);
       if (fn.kind == LayoutKind::kFlowSeq) return BlockifySource(f);
       std::string text;
-      for (std::uint32_t item : fn.children) text += style_.eol + EntryLines(fragment, item, static_cast<int>(tn.column));
+      const std::size_t at = target_.ExtentEnd(tn.children.back());
+      for (std::uint32_t item : fn.children) {
+        text += style_.eol + EntryLines(fragment, item, static_cast<int>(tn.column), at);
+      }
       AddAfterLast(t, std::move(text), depth);
       return Ok(1);
     }
@@ -581,7 +614,8 @@ class Planner {
       const std::string& key = fragment.node(child).key;
       std::uint32_t existing = target_.FindKey(t, key);
       if (existing == kNoNode) {
-        added += style_.eol + EntryLines(fragment, child, static_cast<int>(target_.node(t).column));
+        added += style_.eol + EntryLines(fragment, child, static_cast<int>(target_.node(t).column),
+                                         target_.ExtentEnd(target_.node(t).children.back()));
         continue;
       }
       const std::string child_name = name == "the document root" ? "`." + key + "`"
@@ -622,6 +656,12 @@ bool Blockify(std::string* text, std::uint32_t index, EditOutcome::Source source
   Layout layout;
   LayoutError error;
   if (!layout.Scan(*text, &error)) {
+    *failure = Error(source, error);
+    return false;
+  }
+  if (!CanEmitBlock(layout.node(index).yaml)) {
+    error.offset = layout.node(index).begin;
+    error.message = "this flow collection would have to become block style, and a non-scalar key is not supported there";
     *failure = Error(source, error);
     return false;
   }

@@ -42,12 +42,16 @@ std::string ExpandTag(const std::string& tag) {
   return "!<" + tag + ">";
 }
 
-// A string that a literal block scalar (`|`) carries exactly: more than one
-// line, printable, no carriage returns, no lines of only spaces (a block reads
-// those as empty lines), and not only line breaks.
+// A string that a literal block scalar (`|` or `|-`) carries exactly: more
+// than one line, printable, no carriage returns, no lines of only spaces (a
+// block reads those as empty lines), not only line breaks, not starting with
+// a space, and at most one final line break: `|+` would also take in any
+// blank lines that happen to follow it in the document.
 bool FitsLiteralBlock(std::string_view text) {
   if (text.find('\n') == std::string_view::npos) return false;
   if (text.find_first_not_of('\n') == std::string_view::npos) return false;
+  if (text.size() >= 2 && text.substr(text.size() - 2) == "\n\n") return false;
+  if (text[text.find_first_not_of('\n')] == ' ') return false;
   std::size_t line_start = 0;
   while (line_start <= text.size()) {
     std::size_t line_end = text.find('\n', line_start);
@@ -64,16 +68,8 @@ bool FitsLiteralBlock(std::string_view text) {
 }
 
 std::string LiteralBlock(std::string_view text, int content_column, const std::string& eol) {
-  std::size_t trailing = 0;
-  while (trailing < text.size() && text[text.size() - 1 - trailing] == '\n') ++trailing;
-  std::string out = "|";
-  std::size_t first = text.find_first_not_of('\n');
-  if (first != std::string_view::npos && (text[first] == ' ' || text[first] == '\t')) {
-    out += '2';  // content starts with a space: say how deep the indentation is
-    content_column = std::max(content_column, 0);
-  }
-  if (trailing == 0) out += '-';
-  if (trailing > 1) out += '+';
+  const std::size_t trailing = !text.empty() && text.back() == '\n' ? 1 : 0;  // FitsLiteralBlock: at most one
+  std::string out = trailing == 0 ? "|-" : "|";
   std::string_view body = text.substr(0, text.size() - trailing);
   std::size_t line_start = 0;
   while (line_start <= body.size()) {
@@ -84,7 +80,6 @@ std::string LiteralBlock(std::string_view text, int content_column, const std::s
     if (!line.empty()) out += Spaces(content_column) + std::string(line);
     line_start = line_end + 1;
   }
-  for (std::size_t i = 1; i < trailing; ++i) out += eol;  // kept trailing line breaks
   return out;
 }
 
@@ -116,7 +111,7 @@ void EmitMap(const YAML::Node& node, const EmitTarget& target, std::string* out)
       *out += target.eol + Spaces(column);
     }
     first = false;
-    *out += it->first.IsScalar() ? EmitKey(it->first.Scalar()) : EmitInlineScalar(it->first);
+    *out += EmitKey(it->first.Scalar());  // CanEmitBlock: keys are scalars
     *out += ':';
     EmitTarget child = target;
     child.slot = SlotKind::kMapValue;
@@ -171,6 +166,19 @@ void EmitInto(const YAML::Node& node, const EmitTarget& target, std::string* out
 }
 
 }  // namespace
+
+bool CanEmitBlock(const YAML::Node& node) {
+  if (node.IsMap()) {
+    for (auto it = node.begin(); it != node.end(); ++it) {
+      if (!it->first.IsScalar() || !CanEmitBlock(it->second)) return false;
+    }
+  } else if (node.IsSequence()) {
+    for (std::size_t i = 0; i < node.size(); ++i) {
+      if (!CanEmitBlock(node[i])) return false;
+    }
+  }
+  return true;
+}
 
 bool FitsPlainInBlock(std::string_view text) {
   if (text.empty()) return false;

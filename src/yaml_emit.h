@@ -26,6 +26,10 @@ struct EmitTarget {
   std::string eol = "\n";
 };
 
+/// True when EmitSlotText can write `node`: every mapping key in it is a
+/// scalar (block style has no simple way to write `[a, b]: c`).
+bool CanEmitBlock(const YAML::Node& node);
+
 /// The text that follows `key:` or `-` (starting with a space or a line
 /// break, or empty for null), or for kRoot the whole node starting at column 0.
 /// It never ends with a line break.

@@ -208,7 +208,21 @@ bool Layout::AtLineStart(std::size_t offset) const {
 std::size_t Layout::LastLineEnd(std::uint32_t index) const {
   const LayoutNode& n = nodes_[index];
   std::size_t last = n.end > n.begin ? n.end - 1 : n.slot;
-  return LineEnd(last);
+  std::size_t end = LineEnd(last);
+  std::uint32_t leaf = index;
+  while ((nodes_[leaf].kind == LayoutKind::kBlockMap || nodes_[leaf].kind == LayoutKind::kBlockSeq) &&
+         !nodes_[leaf].children.empty()) {
+    leaf = nodes_[leaf].children.back();
+  }
+  if (!nodes_[leaf].keeps_trailing_lines) return end;
+  while (true) {  // the blank lines a `|+` scalar keeps
+    std::size_t next = NextLineStart(end);
+    if (next >= text_.size()) break;
+    std::size_t line_end = RawLineEnd(text_, next);
+    if (FirstNonSpace(text_, next, line_end) != line_end) break;
+    end = line_end;
+  }
+  return end;
 }
 
 std::size_t Layout::ExtentEnd(std::uint32_t index) const {
@@ -544,6 +558,7 @@ class LayoutScanner {
     bool explicit_indent = false;
     while (q < end_ && (text_[q] == '+' || text_[q] == '-' || (text_[q] >= '0' && text_[q] <= '9'))) {
       if (text_[q] != '+' && text_[q] != '-') explicit_indent = true;
+      if (text_[q] == '+') N(index).keeps_trailing_lines = true;
       ++q;
     }
     std::size_t header_end = RawLineEnd(text_, q);

@@ -76,6 +76,9 @@ struct LayoutNode {
   /// kMapValue: just after the `:`; kSeqItem: just after the `-`; kRoot: the body start.
   std::size_t slot = 0;
   std::string key;  ///< kMapValue: the decoded key
+  /// kBlockScalar with `+` chomping: the blank lines after its last content
+  /// line are part of its value, so its extent reaches over them.
+  bool keeps_trailing_lines = false;
   std::vector<std::uint32_t> children;  ///< kBlockMap values / kBlockSeq items, in order
   YAML::Node yaml;  ///< the same node, as yaml-cpp parsed it
 };
@@ -115,7 +118,8 @@ class Layout {
   bool AtLineStart(std::size_t offset) const;
 
   /// The end of the last line that holds content of `index` (before its line
-  /// break); a comment on that line is included.
+  /// break); a comment on that line is included. When the node ends with a
+  /// `|+` block scalar, the blank lines that belong to it are included too.
   std::size_t LastLineEnd(std::uint32_t index) const;
   /// LastLineEnd, extended over the comment lines right after it (no blank
   /// line between) that are indented deeper than the node's parent collection:

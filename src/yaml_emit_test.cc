@@ -1,0 +1,90 @@
+#include "yaml_emit.h"
+
+#include <doctest/doctest.h>
+
+#include "tree_oracle.h"
+
+namespace safesubst::detail {
+namespace {
+
+EmitTarget At(SlotKind slot, int parent_column) {
+  EmitTarget target;
+  target.slot = slot;
+  target.parent_column = parent_column;
+  return target;
+}
+
+TEST_CASE("yaml emit: block text for each slot, reading back the same") {
+  const YAML::Node node = YAML::Load(
+      "{name: app, port: 8080, ratio: \"1.10\", tag: !!str 123, empty: {}, none: [], nothing: ~,"
+      " script: \"echo a\\necho b\\n\", items: [x, {k: v}], nested: {deep: [1, [2, 3]]}}");
+  const std::string as_value = EmitSlotText(node, At(SlotKind::kMapValue, 2));
+  CHECK(as_value ==
+        "\n"
+        "    name: app\n"
+        "    port: 8080\n"
+        "    ratio: \"1.10\"\n"
+        "    tag: !!str 123\n"
+        "    empty: {}\n"
+        "    none: []\n"
+        "    nothing:\n"
+        "    script: |\n"
+        "      echo a\n"
+        "      echo b\n"
+        "    items:\n"
+        "      - x\n"
+        "      - k: v\n"
+        "    nested:\n"
+        "      deep:\n"
+        "        - 1\n"
+        "        - - 2\n"
+        "          - 3");
+  const std::string canonical = testing::CanonicalForm(node);
+  CHECK(testing::CanonicalStream("  key:" + as_value + "\n") == "{str:\"key\": " + canonical + ", }\n");
+  CHECK(testing::CanonicalStream("-" + EmitSlotText(node, At(SlotKind::kSeqItem, 0)) + "\n") ==
+        "[" + canonical + ", ]\n");
+  CHECK(testing::CanonicalStream(EmitSlotText(node, At(SlotKind::kRoot, -1)) + "\n") == canonical + "\n");
+
+  EmitTarget compact = At(SlotKind::kMapValue, 0);
+  compact.compact_sequences = true;
+  compact.indent_step = 4;
+  compact.eol = "\r\n";
+  CHECK(EmitSlotText(YAML::Load("{a: [1, 2], b: {c: d}}"), compact) == "\r\n    a:\r\n    - 1\r\n    - 2\r\n    b:\r\n        c: d");
+}
+
+TEST_CASE("yaml emit: strings that a literal block cannot carry are double-quoted") {
+  CHECK(EmitSlotText(YAML::Load("\"a\\nb\""), At(SlotKind::kMapValue, 0)) == " |-\n  a\n  b");
+  CHECK(EmitSlotText(YAML::Load("\"a\\n\\n\""), At(SlotKind::kMapValue, 0)) == " \"a\\n\\n\"");
+  CHECK(EmitSlotText(YAML::Load("\" lead\\nx\""), At(SlotKind::kMapValue, 0)) == " \" lead\\nx\"");
+  CHECK(EmitSlotText(YAML::Load("\"tab\\there\\r\\n\""), At(SlotKind::kMapValue, 0)) == " \"tab\\there\\r\\n\"");
+  CHECK(EmitSlotText(YAML::Load("\"   \\nx\""), At(SlotKind::kMapValue, 0)) == " \"   \\nx\"");
+}
+
+TEST_CASE("yaml emit: plain, keys and quoting") {
+  CHECK(FitsPlainInBlock("registry.example.com/app:1.0"));
+  CHECK(FitsPlainInBlock("-x"));
+  CHECK_FALSE(FitsPlainInBlock("- x"));
+  CHECK_FALSE(FitsPlainInBlock("a: b"));
+  CHECK_FALSE(FitsPlainInBlock("a #b"));
+  CHECK_FALSE(FitsPlainInBlock("*alias"));
+  CHECK_FALSE(FitsPlainInBlock("trailing "));
+  CHECK_FALSE(FitsPlainInBlock(""));
+  CHECK_FALSE(FitsPlainInBlock("---"));
+  CHECK(EmitKey("app.kubernetes.io/name") == "app.kubernetes.io/name");
+  CHECK(EmitKey("yes") == "\"yes\"");
+  CHECK(EmitKey("1.10") == "\"1.10\"");
+  CHECK(EmitKey("") == "\"\"");
+  CHECK(DoubleQuotedScalar("a\"b\\c\x01") == "\"a\\\"b\\\\c\\x01\"");
+  CHECK(EmitInlineScalar(YAML::Load("'single'")) == "\"single\"");
+  CHECK(EmitInlineScalar(YAML::Load("plain")) == "plain");
+  CHECK(EmitInlineScalar(YAML::Load("!custom x")) == "!custom x");
+}
+
+TEST_CASE("yaml emit: only scalar keys can be written in block style") {
+  CHECK(CanEmitBlock(YAML::Load("{a: [1, {b: c}]}")));
+  CHECK_FALSE(CanEmitBlock(YAML::Load("{[a, b]: c}")));
+  CHECK_FALSE(CanEmitBlock(YAML::Load("[{x: {? [k] : v}}]")));
+}
+
+}  // namespace
+}  // namespace safesubst::detail
