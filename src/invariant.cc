@@ -49,10 +49,6 @@ std::string ChildPath(const std::string& parent, std::string_view key) {
   return path;
 }
 
-std::string ItemPath(const std::string& parent, std::size_t index) {
-  return parent + "[" + std::to_string(index) + "]";
-}
-
 // True when `path` is `prefix` or lies under it.
 bool IsUnder(std::string_view path, std::string_view prefix) {
   if (prefix.empty()) return true;
@@ -69,7 +65,8 @@ class Comparer {
     std::size_t documents = std::min(t_.documents.size(), o_.documents.size());
     for (std::size_t d = 0; d < documents; ++d) {
       document_ = static_cast<std::uint32_t>(d);
-      Compare(t_.documents[d], o_.documents[d], "");
+      path_.clear();
+      Compare(t_.documents[d], o_.documents[d]);
     }
     if (t_.documents.size() != o_.documents.size()) {
       document_ = static_cast<std::uint32_t>(documents);
@@ -127,8 +124,78 @@ class Comparer {
     Report(std::move(difference));
   }
 
+
+  // Appends a path segment for the duration of a scope; the path is one
+  // buffer, not a string per node.
+  class Segment {
+   public:
+    Segment(std::string* path, std::string_view key) : path_(path), size_(path->size()) {
+      if (!path->empty()) *path += '.';
+      *path += key;
+    }
+    Segment(std::string* path, std::size_t index) : path_(path), size_(path->size()) {
+      *path += '[';
+      *path += std::to_string(index);
+      *path += ']';
+    }
+    ~Segment() { path_->resize(size_); }
+    Segment(const Segment&) = delete;
+    Segment& operator=(const Segment&) = delete;
+
+   private:
+    std::string* path_;
+    std::size_t size_;
+  };
+
+  void Compare(std::uint32_t t_index, std::uint32_t o_index) {
+    if (differences_.size() >= kMaxDifferences || Exempt(path_)) return;
+    const YamlNode& t_written = t_.nodes[t_index];
+    const YamlNode& o_written = o_.nodes[o_index];
+    bool t_alias = t_written.kind == YamlNode::Kind::kAlias;
+    bool o_alias = o_written.kind == YamlNode::Kind::kAlias;
+    if (t_alias != o_alias) {
+      Report(path_, t_written, o_written,
+             std::string("was ") + std::string(KindName(t_written.kind)) + ", became " +
+                 std::string(KindName(o_written.kind)));
+      return;
+    }
+    if (t_.has_aliases || o_.has_aliases) {
+      t_index = detail::ResolveAlias(t_, t_index);
+      o_index = detail::ResolveAlias(o_, o_index);
+      // Each pair of nodes is compared once: aliases cannot multiply the work.
+      if (!visited_.insert((std::uint64_t{t_index} << 32) | o_index).second) return;
+    }
+    const YamlNode& t = t_.nodes[t_index];
+    const YamlNode& o = o_.nodes[o_index];
+    if (t.kind != o.kind) {
+      Report(path_, t, o,
+             std::string("was ") + std::string(KindName(t.kind)) + ", became " + std::string(KindName(o.kind)));
+      return;
+    }
+    if ((HasExplicitTag(t) || HasExplicitTag(o)) && t.tag != o.tag) {
+      Report(path_, t, o, "tag changed from " + TagName(t) + " to " + TagName(o));
+    }
+    if (t.kind == YamlNode::Kind::kSequence) {
+      CompareSequences(t, o);
+    } else if (t.kind == YamlNode::Kind::kMapping) {
+      CompareMappings(t, o);
+    }
+  }
+
+  void CompareSequences(const YamlNode& t, const YamlNode& o) {
+    if (t.children.size() != o.children.size()) {
+      Report(path_, t, o,
+             "sequence had " + Count(t.children.size(), "item") + ", has " + std::to_string(o.children.size()));
+      return;
+    }
+    for (std::size_t i = 0; i < t.children.size(); ++i) {
+      Segment segment(&path_, i);
+      Compare(t.children[i], o.children[i]);
+    }
+  }
+
   // The text a key is known by in messages and paths.
-  static std::string KeyText(const YamlStream& stream, std::uint32_t index) {
+  static std::string_view KeyText(const YamlStream& stream, std::uint32_t index) {
     const YamlNode& key = stream.nodes[detail::ResolveAlias(stream, index)];
     switch (key.kind) {
       case YamlNode::Kind::kScalar: return key.text;
@@ -137,87 +204,43 @@ class Comparer {
     }
   }
 
-  void Compare(std::uint32_t t_index, std::uint32_t o_index, const std::string& path) {
-    if (differences_.size() >= kMaxDifferences || Exempt(path)) return;
-    const YamlNode& t_written = t_.nodes[t_index];
-    const YamlNode& o_written = o_.nodes[o_index];
-    bool t_alias = t_written.kind == YamlNode::Kind::kAlias;
-    bool o_alias = o_written.kind == YamlNode::Kind::kAlias;
-    if (t_alias != o_alias) {
-      Report(path, t_written, o_written,
-             std::string("was ") + std::string(KindName(t_written.kind)) + ", became " +
-                 std::string(KindName(o_written.kind)));
-      return;
-    }
-    t_index = detail::ResolveAlias(t_, t_index);
-    o_index = detail::ResolveAlias(o_, o_index);
-    // Each pair of nodes is compared once: aliases cannot multiply the work.
-    if (!visited_.insert((std::uint64_t{t_index} << 32) | o_index).second) return;
-    const YamlNode& t = t_.nodes[t_index];
-    const YamlNode& o = o_.nodes[o_index];
-    if (t.kind != o.kind) {
-      Report(path, t, o,
-             std::string("was ") + std::string(KindName(t.kind)) + ", became " + std::string(KindName(o.kind)));
-      return;
-    }
-    if ((HasExplicitTag(t) || HasExplicitTag(o)) && t.tag != o.tag) {
-      Report(path, t, o, "tag changed from " + TagName(t) + " to " + TagName(o));
-    }
-    if (t.kind == YamlNode::Kind::kSequence) {
-      CompareSequences(t, o, path);
-    } else if (t.kind == YamlNode::Kind::kMapping) {
-      CompareMappings(t, o, path);
-    }
-  }
-
-  void CompareSequences(const YamlNode& t, const YamlNode& o, const std::string& path) {
-    if (t.children.size() != o.children.size()) {
-      Report(path, t, o,
-             "sequence had " + Count(t.children.size(), "item") + ", has " + std::to_string(o.children.size()));
-      return;
-    }
-    for (std::size_t i = 0; i < t.children.size(); ++i) {
-      Compare(t.children[i], o.children[i], ItemPath(path, i));
-    }
-  }
-
-  void CompareMappings(const YamlNode& t, const YamlNode& o, const std::string& path) {
+  void CompareMappings(const YamlNode& t, const YamlNode& o) {
     std::size_t t_entries = t.children.size() / 2, o_entries = o.children.size() / 2;
     if (t_entries == o_entries) {
       // Entry by entry: a key whose text changed (a substitution in a key) is
       // reported, and its value still compared with its counterpart.
       for (std::size_t i = 0; i < t_entries; ++i) {
-        std::string t_key = KeyText(t_, t.children[2 * i]);
-        std::string o_key = KeyText(o_, o.children[2 * i]);
-        std::string entry_path = ChildPath(path, t_key);
+        std::string_view t_key = KeyText(t_, t.children[2 * i]);
+        std::string_view o_key = KeyText(o_, o.children[2 * i]);
+        Segment segment(&path_, t_key);
         if (t_key != o_key) {
-          Report(entry_path, t_.nodes[t.children[2 * i]], o_.nodes[o.children[2 * i]],
-                 "key changed: '" + t_key + "' became '" + o_key + "'");
+          Report(path_, t_.nodes[t.children[2 * i]], o_.nodes[o.children[2 * i]],
+                 "key changed: '" + std::string(t_key) + "' became '" + std::string(o_key) + "'");
         } else if (t_key == "?") {
-          Compare(t.children[2 * i], o.children[2 * i], entry_path);  // complex keys: their shape
+          Compare(t.children[2 * i], o.children[2 * i]);  // complex keys: their shape
         }
-        Compare(t.children[2 * i + 1], o.children[2 * i + 1], entry_path);
+        Compare(t.children[2 * i + 1], o.children[2 * i + 1]);
       }
       return;
     }
     // Different sizes: match entries by key to name what was added or removed.
     std::vector<bool> matched(o_entries, false);
     for (std::size_t i = 0; i < t_entries; ++i) {
-      std::string t_key = KeyText(t_, t.children[2 * i]);
-      std::string entry_path = ChildPath(path, t_key);
+      std::string_view t_key = KeyText(t_, t.children[2 * i]);
+      Segment segment(&path_, t_key);
       std::size_t j = 0;
       while (j < o_entries && (matched[j] || KeyText(o_, o.children[2 * j]) != t_key)) ++j;
       if (j == o_entries) {
-        Report(entry_path, t_.nodes[t.children[2 * i]], o, "key '" + t_key + "' was removed");
+        Report(path_, t_.nodes[t.children[2 * i]], o, "key '" + std::string(t_key) + "' was removed");
         continue;
       }
       matched[j] = true;
-      Compare(t.children[2 * i + 1], o.children[2 * j + 1], entry_path);
+      Compare(t.children[2 * i + 1], o.children[2 * j + 1]);
     }
     for (std::size_t j = 0; j < o_entries; ++j) {
       if (matched[j]) continue;
-      std::string o_key = KeyText(o_, o.children[2 * j]);
-      Report(ChildPath(path, o_key), t, o_.nodes[o.children[2 * j]], "key '" + o_key + "' was added");
+      std::string_view o_key = KeyText(o_, o.children[2 * j]);
+      Report(ChildPath(path_, o_key), t, o_.nodes[o.children[2 * j]], "key '" + std::string(o_key) + "' was added");
     }
   }
 
@@ -225,6 +248,7 @@ class Comparer {
   const YamlStream& o_;
   const std::vector<ExemptPath>& exempt_;
   std::uint32_t document_ = 0;
+  std::string path_;
   std::unordered_set<std::uint64_t> visited_;
   std::vector<StructureDifference> differences_;
 };

@@ -298,24 +298,55 @@ constexpr std::string_view kFlowIndicators = ",[]{}";
 // non-space character.
 constexpr std::string_view kNeverFirst = ",[]{}#&*!|>'\"%@`";
 
-bool PlainCharactersOk(std::string_view text, bool in_flow) {
-  return ForEachChar(text, [in_flow](CharKind kind, char32_t c, std::size_t, std::size_t) {
-    if (kind != CharKind::kText) return false;
-    if (in_flow && c < 0x80 &&
-        (kFlowIndicators.find(static_cast<char>(c)) != std::string_view::npos || c == ':' || c == '?')) {
-      return false;
-    }
-    return true;
-  });
-}
-
-bool PlainStartOk(std::string_view t) {
-  char first = t[0];
+// The start of a plain scalar whose first bytes are `head` (up to 4) and whose
+// length is `size`.
+bool PlainStartOk(std::string_view head, std::size_t size) {
+  char first = head[0];
   if (first == ' ') return false;
   if (kNeverFirst.find(first) != std::string_view::npos) return false;
-  if ((first == '-' || first == '?' || first == ':') && (t.size() == 1 || t[1] == ' ')) return false;
-  bool marker = t.substr(0, 3) == "---" || t.substr(0, 3) == "...";
-  return !(marker && (t.size() == 3 || t[3] == ' '));
+  if ((first == '-' || first == '?' || first == ':') && (size == 1 || head[1] == ' ')) return false;
+  bool marker = head.substr(0, 3) == "---" || head.substr(0, 3) == "...";
+  return !(marker && (size == 3 || head[3] == ' '));
+}
+
+// FitsPlain of the concatenation of `pieces`, without building it. Each piece
+// is whole UTF-8 (no character spans two pieces); only `: `, ` #`, the start
+// and the end can form across a boundary, and those are checked on the joined
+// sequence. One pass, ASCII without decoding.
+bool PiecesFitPlain(std::initializer_list<std::string_view> pieces, bool in_flow) {
+  char head[4] = {};
+  std::size_t head_size = 0, size = 0;
+  char last = 0;
+  for (std::string_view piece : pieces) {
+    for (std::size_t i = 0; i < piece.size() && head_size < 4; ++i) head[head_size++] = piece[i];
+    if (!piece.empty()) last = piece.back();
+    size += piece.size();
+  }
+  if (size == 0 || !PlainStartOk(std::string_view(head, head_size), size)) return false;
+  if (last == ' ' || last == ':') return false;
+  char previous = 0;
+  for (std::string_view piece : pieces) {
+    for (std::size_t i = 0; i < piece.size();) {
+      auto c = static_cast<unsigned char>(piece[i]);
+      if (c < 0x80) {
+        if (c < 0x20 || c == 0x7F) return false;  // controls, tab, line breaks
+        if ((c == ' ' && previous == ':') || (c == '#' && previous == ' ')) return false;
+        if (in_flow && (kFlowIndicators.find(static_cast<char>(c)) != std::string_view::npos || c == ':' ||
+                        c == '?')) {
+          return false;
+        }
+        previous = static_cast<char>(c);
+        ++i;
+        continue;
+      }
+      char32_t code_point = 0;
+      std::size_t length = DecodeUtf8(piece, i, &code_point);
+      if (length == 0 || Classify(code_point) != CharKind::kText) return false;
+      previous = 'x';  // any non-ASCII text character
+      i += length;
+    }
+  }
+  return true;
 }
 
 std::string_view TrimLeadingBlanks(std::string_view t) {
@@ -570,37 +601,40 @@ class NodeWriter {
 }  // namespace
 
 PlainKind ResolvePlain(std::string_view text) {
-  if (text.empty() || IsNullWord(text)) return PlainKind::kNull;
-  if (IsBoolWord(text)) return PlainKind::kBool;
-  if (text == "<<" || text == "=") return PlainKind::kOther;
-  // Every number and timestamp starts with one of these.
+  if (text.empty()) return PlainKind::kNull;
+  // Every number and timestamp starts with a digit, a sign or a dot; every
+  // keyword is at most 5 characters long.
   char first = text[0];
-  if (!IsDigit(first) && first != '-' && first != '+' && first != '.') return PlainKind::kString;
+  if (!IsDigit(first) && first != '-' && first != '+' && first != '.') {
+    if (text.size() > 5) return PlainKind::kString;
+    if (IsNullWord(text)) return PlainKind::kNull;
+    if (IsBoolWord(text)) return PlainKind::kBool;
+    if (text == "<<" || text == "=") return PlainKind::kOther;
+    return PlainKind::kString;
+  }
   if (IsInt(text)) return PlainKind::kInt;
   if (IsFloat(text)) return PlainKind::kFloat;
   if (IsTimestamp(text)) return PlainKind::kTimestamp;
   return PlainKind::kString;
 }
 
-bool FitsPlain(std::string_view text, bool in_flow) {
-  if (text.empty() || !PlainStartOk(text) || !PlainCharactersOk(text, in_flow)) return false;
-  if (text.back() == ' ' || text.back() == ':') return false;
-  return text.find(": ") == std::string_view::npos && text.find(" #") == std::string_view::npos;
-}
+bool FitsPlain(std::string_view text, bool in_flow) { return PiecesFitPlain({text}, in_flow); }
 
 bool SplicedPlainIsSafe(std::string_view before, std::string_view value, std::string_view after,
                         bool in_flow) {
   // A line break in the template text ends the line the value lands on: what
   // lies beyond it cannot combine with the value, and the indentation (or the
   // trailing white space) next to it is not part of the scalar's text.
-  std::size_t break_before = before.find_last_of("\r\n");
-  if (break_before != std::string_view::npos) before = TrimLeadingBlanks(before.substr(break_before + 1));
-  std::size_t break_after = after.find_first_of("\r\n");
-  if (break_after != std::string_view::npos) after = TrimTrailingBlanks(after.substr(0, break_after));
-  std::string line;
-  line.reserve(before.size() + value.size() + after.size());
-  line.append(before).append(value).append(after);
-  return FitsPlain(line, in_flow);
+  auto is_break = [](char c) { return c == '\n' || c == '\r'; };
+  auto line_start = std::find_if(before.rbegin(), before.rend(), is_break);
+  if (line_start != before.rend()) {
+    before = TrimLeadingBlanks(before.substr(static_cast<std::size_t>(before.rend() - line_start)));
+  }
+  auto line_end = std::find_if(after.begin(), after.end(), is_break);
+  if (line_end != after.end()) {
+    after = TrimTrailingBlanks(after.substr(0, static_cast<std::size_t>(line_end - after.begin())));
+  }
+  return PiecesFitPlain({before, value, after}, in_flow);
 }
 
 bool FitsSingleQuoted(std::string_view value) {
@@ -627,23 +661,38 @@ bool IsValidUtf8(std::string_view text) {
 
 void AppendDoubleQuotedBody(std::string_view value, std::string* out) {
   out->reserve(out->size() + value.size() + 8);
-  ForEachChar(value, [&](CharKind kind, char32_t c, std::size_t begin, std::size_t length) {
+  std::size_t i = 0;
+  while (i < value.size()) {
+    // Runs of printable ASCII other than `\` and `"` are copied at once.
+    std::size_t run = i;
+    while (run < value.size()) {
+      auto c = static_cast<unsigned char>(value[run]);
+      if (c < 0x20 || c >= 0x7F || c == '\\' || c == '"') break;
+      ++run;
+    }
+    out->append(value, i, run - i);
+    i = run;
+    if (i == value.size()) break;
+    char32_t c = 0;
+    std::size_t length = DecodeUtf8(value, i, &c);
+    if (length == 0) {
+      *out += value[i];  // invalid UTF-8: copied, see the header
+      ++i;
+      continue;
+    }
     if (const char* escape = NamedEscape(c)) {
       *out += escape;
-    } else if (kind == CharKind::kNonPrintable && length == 1 &&
-               static_cast<unsigned char>(value[begin]) >= 0x80) {
-      out->append(value.substr(begin, 1));  // invalid UTF-8: copied, see header
-    } else if (kind == CharKind::kNonPrintable && c <= 0xFF) {
+    } else if (Classify(c) != CharKind::kNonPrintable) {
+      out->append(value, i, length);
+    } else if (c <= 0xFF) {
       *out += "\\x";
       AppendHex(out, c, 2);
-    } else if (kind == CharKind::kNonPrintable) {
+    } else {
       *out += "\\u";
       AppendHex(out, c, 4);
-    } else {
-      out->append(value.substr(begin, length));
     }
-    return true;
-  });
+    i += length;
+  }
 }
 
 void AppendSingleQuotedBody(std::string_view value, std::string* out) {

@@ -31,6 +31,7 @@ class TreeBuilder : public YAML::EventHandler {
   }
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
     std::uint32_t index = Add(YamlNode::Kind::kAlias, mark, YAML::NullAnchor, {});
+    stream_->has_aliases = true;
     auto found = anchors_.find(anchor);
     // yaml-cpp rejects unknown anchors itself; point at the alias node (a
     // harmless self reference that ResolveAlias stops at) just in case.
@@ -83,6 +84,7 @@ class TreeBuilder : public YAML::EventHandler {
 
 bool ParseYamlStream(std::string_view text, YamlStream* stream, YamlParseError* error) {
   *stream = YamlStream{};
+  stream->nodes.reserve(text.size() / 16);  // about one node per 16 bytes of Kubernetes YAML
   std::istringstream input{std::string(text)};
   try {
     YAML::Parser parser(input);

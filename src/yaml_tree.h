@@ -35,6 +35,7 @@ struct YamlNode {
 struct YamlStream {
   std::vector<YamlNode> nodes;
   std::vector<std::uint32_t> documents;
+  bool has_aliases = false;  ///< some node is an alias (the tree is then a graph)
 };
 
 struct YamlParseError {
