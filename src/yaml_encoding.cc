@@ -412,6 +412,10 @@ using detail::YamlStream;
 // ("billion laughs") stops in milliseconds.
 constexpr std::size_t kMaxEmittedNodes = 100000;
 
+// An implicit key is limited to 1024 characters (YAML 1.2 7.4.2, 8.2.2); longer
+// keys are written as explicit `? ` keys. Counting bytes errs on the safe side.
+constexpr std::size_t kMaxImplicitKey = 1000;
+
 class NodeWriter {
  public:
   NodeWriter(const YamlStream& stream, std::string* out) : stream_(stream), out_(*out) {}
@@ -514,8 +518,7 @@ class NodeWriter {
       return true;
     }
     WriteScalar(index, /*in_flow=*/false);
-    // An implicit key is limited to 1024 characters on one line.
-    if (out_.size() - start > 1000) {
+    if (out_.size() - start > kMaxImplicitKey) {
       std::string key = out_.substr(start);
       out_.resize(start);
       out_ += "? " + key;
@@ -539,8 +542,11 @@ class NodeWriter {
       if (i > 0) out_ += ", ";
       std::uint32_t child = Resolve(node.children[i]);
       if (child == kFailed) return false;
-      if (mapping && IsCollection(child)) out_ += "? ";
+      std::size_t key_start = out_.size();
       if (!WriteFlow(child)) return false;
+      if (mapping && (IsCollection(child) || out_.size() - key_start > kMaxImplicitKey)) {
+        out_.insert(key_start, "? ");
+      }
       if (mapping) {
         out_ += ": ";
         std::uint32_t value = Resolve(node.children[i + 1]);

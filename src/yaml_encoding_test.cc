@@ -554,7 +554,8 @@ TEST_CASE("EncodeYamlNode: values read back as the same node in every position")
            "- name: a\n  value: '1'\n- name: b\n  value: \"\"", "empty: {}\nlist: []\nnull_value:",
            "!!str 123", "[!!int '5', !!float '1.5']", "\"\\t tab and \\u00e9\"", "a: &x {b: 1}\nc: *x",
            "long: " + std::string(200, 'z'), "'it''s'", "? [complex, key]\n: value", "x: |\n  literal\n  text\n",
-           "{\"quoted key\": 1, \"2\": two, \"\": empty}", "[a, 'b, c', \"d]\"]"}) {
+           "{\"quoted key\": 1, \"2\": two, \"\": empty}", "[a, 'b, c', \"d]\"]",
+           "? " + std::string(1500, 'k') + "\n: long key\nshort: 1", "{? " + std::string(1100, 'q') + ": v}"}) {
     CheckEncodedNode(value);
   }
 }
@@ -573,6 +574,8 @@ TEST_CASE("EncodeYamlNode: block and flow layout") {
   CHECK(Encode("!!set {a, b}", 0, true) == "!!set\n  a: null\n  b: null");
   CHECK(Encode("a: &x [1, 2]\nb: *x", 0, false) == "{a: [1, 2], b: [1, 2]}");
   CHECK(Encode("\"a\\nb\"", 0, true) == "\"a\\nb\"");
+  CHECK(Encode("? " + std::string(1001, 'k') + "\n: v", 0, true) == "\n  ? " + std::string(1001, 'k') + "\n  : v");
+  CHECK(Encode("{? " + std::string(1001, 'k') + ": v}", 0, false) == "{? " + std::string(1001, 'k') + ": v}");
 }
 
 TEST_CASE("EncodeYamlNode: errors") {

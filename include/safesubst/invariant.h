@@ -36,7 +36,10 @@ struct ExemptPath {
 /// other side has none; explicit tags when either side has one), sequence
 /// lengths and mapping keys (text and order; a key whose text changed is
 /// reported as "key changed"). Scalar values and quoting styles are not
-/// compared. Differences at or under a path in `exempt_paths` (in any
+/// compared. Null and scalar are different kinds: a null never holds a
+/// placeholder, and a placeholder is never empty text, so a scalar that became
+/// null means an empty value was written unquoted. Differences at or under a
+/// path in `exempt_paths` (in any
 /// document) are ignored. Aliases are compared through the nodes they stand
 /// for, each pair of nodes once, so a "billion laughs" stream costs its size.
 ///
