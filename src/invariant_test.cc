@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "safesubst/yaml_encoding.h"
+
 namespace safesubst {
 namespace {
 
@@ -248,6 +250,48 @@ TEST_CASE("billion laughs: the comparison costs the text, not the expansion") {
   CHECK_MESSAGE(differences.size() == 1, Describe(differences));
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   CHECK(seconds < 2.0);
+}
+
+// The encoder and the invariant agree: a value written by the encoding rules
+// (plain when it fits and reads as a string, else double-quoted; or into a
+// block scalar) never changes the shape, in block and in flow context.
+TEST_CASE("values encoded by the rules keep the structure") {
+  const std::string tricky = "-?:,[]{}#&*!|>'\" \\.~x\t\n";
+  std::vector<std::string> values = {"", "1.10", "on", "null", "~", "- x", "a: b", "x #y", "*a", "&a b", "!!int 1",
+                                     "[a]", "{a: b}", "---", "...", "line\nbreak", "\xC2\x85", "%x", "@x"};
+  for (char a : tricky) {
+    for (char b : tricky) values.push_back(std::string{a, b});
+  }
+  const std::vector<std::pair<std::string, bool>> templates = {
+      {"key: ${X}\nnext: [a, b]\n", false}, {"list:\n  - ${X}\n  - b\n", false},
+      {"flow: [${X}, b]\n", true},         {"map: {k: ${X}, n: 1}\n", true}};
+  int checked = 0;
+  for (const std::string& value : values) {
+    auto encode = [&](bool in_flow) {
+      bool plain = FitsPlain(value, in_flow) && ResolvePlain(value) == PlainKind::kString;
+      return plain ? value : DoubleQuoted(value);
+    };
+    for (const auto& [text, in_flow] : templates) {
+      std::string rendered = text;
+      rendered.replace(rendered.find("${X}"), 4, encode(in_flow));
+      Result<std::vector<StructureDifference>> result = CompareStructure(text, rendered, {}, "t.yaml");
+      CHECK_MESSAGE(result.ok(), rendered);
+      if (result.value) CHECK_MESSAGE(result.value->empty(), rendered << "\n" << Describe(*result.value));
+      ++checked;
+    }
+    if (FitsBlock(value)) {
+      std::string body;
+      AppendBlockBody(value, 4, false, &body);
+      std::string text = "a:\n  s: |\n    ${X}\n  t: 1\n";
+      std::string rendered = text;
+      rendered.replace(rendered.find("${X}"), 4, body);
+      Result<std::vector<StructureDifference>> result = CompareStructure(text, rendered, {}, "t.yaml");
+      CHECK_MESSAGE(result.ok(), rendered);
+      if (result.value) CHECK_MESSAGE(result.value->empty(), rendered << "\n" << Describe(*result.value));
+      ++checked;
+    }
+  }
+  CHECK(checked > 2000);
 }
 
 TEST_CASE("the number of differences is bounded") {

@@ -397,9 +397,12 @@ const char* NamedEscape(char32_t c) {
 // How a line of a folded block takes part in folding (YAML 1.2.2 8.1.3).
 enum class FoldLine : std::uint8_t { kEmpty, kText, kMoreIndented };
 
-FoldLine ClassifyFoldLine(std::string_view line) {
-  if (line.empty()) return FoldLine::kEmpty;
-  return IsBlank(line.front()) ? FoldLine::kMoreIndented : FoldLine::kText;
+// The kind of the line made of `pieces` joined (template text and value text).
+FoldLine ClassifyFoldLine(std::initializer_list<std::string_view> pieces) {
+  for (std::string_view piece : pieces) {
+    if (!piece.empty()) return IsBlank(piece.front()) ? FoldLine::kMoreIndented : FoldLine::kText;
+  }
+  return FoldLine::kEmpty;
 }
 
 // ---------------------------------------------------------------------------
@@ -722,14 +725,8 @@ void AppendBlockBody(std::string_view value, std::uint32_t indent, bool folded, 
     bool last = end == std::string_view::npos;
     std::string_view line = value.substr(start, last ? std::string_view::npos : end - start);
     if (folded) {
-      std::string effective;
-      std::string_view seen = line;
-      if (first || last) {
-        effective = std::string(first ? line_before : std::string_view{}) + std::string(line) +
-                    std::string(last ? line_after : std::string_view{});
-        seen = effective;
-      }
-      FoldLine kind = ClassifyFoldLine(seen);
+      FoldLine kind = ClassifyFoldLine({first ? line_before : std::string_view{}, line,
+                                        last ? line_after : std::string_view{}});
       if (kind != FoldLine::kEmpty) {
         // A break between two text lines folds into a space: add an empty line.
         if (!first && previous == FoldLine::kText && kind == FoldLine::kText) *out += '\n';
