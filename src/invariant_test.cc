@@ -5,6 +5,9 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -292,6 +295,41 @@ TEST_CASE("values encoded by the rules keep the structure") {
     }
   }
   CHECK(checked > 2000);
+}
+
+// Every valid case of the YAML test suite compared with itself: no difference,
+// no crash, whatever the aliases, tags and complex keys. Invalid cases must not
+// crash either. (Cases yaml-cpp itself rejects are counted, not hidden.)
+TEST_CASE("yaml-test-suite: every case compares with itself") {
+  namespace fs = std::filesystem;
+  fs::path suite = fs::path(SAFESUBST_SOURCE_DIR) / ".." / "shared" / "yaml-test-suite";
+  REQUIRE_MESSAGE(fs::is_directory(suite), "missing " << suite.string());
+  int valid = 0, rejected_by_yaml_cpp = 0, invalid = 0;
+  std::vector<fs::path> cases;
+  for (const fs::directory_entry& entry : fs::recursive_directory_iterator(suite)) {
+    if (entry.is_regular_file() && entry.path().filename() == "in.yaml") cases.push_back(entry.path());
+  }
+  for (const fs::path& path : cases) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    std::string text = buffer.str();
+    bool is_error_case = fs::exists(path.parent_path() / "error");
+    Result<std::vector<StructureDifference>> result = CompareStructure(text, text, {}, path.string());
+    if (is_error_case) {
+      ++invalid;
+      continue;
+    }
+    if (!result.ok()) {
+      ++rejected_by_yaml_cpp;
+      continue;
+    }
+    ++valid;
+    CHECK_MESSAGE(result.value->empty(), path.string() << "\n" << Describe(*result.value));
+  }
+  MESSAGE("yaml-test-suite: " << valid << " valid cases compared with themselves, " << rejected_by_yaml_cpp
+                              << " valid cases yaml-cpp rejects, " << invalid << " error cases run");
+  CHECK(valid > 250);
 }
 
 TEST_CASE("the number of differences is bounded") {
