@@ -128,6 +128,12 @@ std::string CheckOrdinaryWord(const ShellContext& context, std::string_view valu
 
 std::string EncodeDoubleQuoted(const ShellContext& context, std::string_view value, std::string* out) {
   bool parameter_value = context.parameter_word == ParameterWord::kValue;
+  if (context.bash_brace_expansion &&
+      (value.find_first_of("{},") != std::string_view::npos || value.find("..") != std::string_view::npos)) {
+    return "in a double-quoted string nested in \"${x-...}\", bash still applies brace expansion, so a value "
+           "with a curly brace, comma or two dots could become several words; move the placeholder out of the "
+           "${...}";
+  }
   for (char c : value) {
     if (parameter_value && c == '\'') {
       // dash reads a `'` in "${x:-...}" literally, bash looks for its closing quote.
@@ -138,10 +144,6 @@ std::string EncodeDoubleQuoted(const ShellContext& context, std::string_view val
       // In ${x:-...} in a here-document, dash and bash read \" as a quote, zsh as a backslash and an opening quote.
       return "in the word of a ${...} expansion inside a here-document, a value with a double quote is read "
              "differently by dash, bash and zsh; move the placeholder out of the ${...}";
-    }
-    if (context.bash_brace_expansion && (c == '{' || c == '}' || c == ',' || value.find("..") != std::string_view::npos)) {
-      return "in a double-quoted string nested in \"${x-...}\", bash still applies brace expansion, so a value "
-             "with a curly brace, comma or `..` could become several words; move the placeholder out of the ${...}";
     }
     if (c == '\\' || c == '"' || c == '$' || c == '`' || (parameter_value && c == '}')) *out += '\\';
     *out += c;

@@ -146,6 +146,28 @@ TEST_CASE("shell encoding: ${...} words") {
   CHECK(Encode(pattern, "*").error.find("pattern") != std::string::npos);
 }
 
+TEST_CASE("shell encoding: places where dash, bash and zsh read quotes differently") {
+  // bash alone brace-expands inside "${x-"..."}".
+  ShellContext nested = ContextIn("echo \"${x-\"${P}\"}\"");
+  REQUIRE(nested.bash_brace_expansion);
+  CHECK(Encode(nested, "a b* $c").text == "a b* \\$c");
+  CHECK(!Encode(nested, "{a,b}").error.empty());
+  CHECK(!Encode(nested, "a,b").error.empty());
+  CHECK(!Encode(nested, "1..3").error.empty());
+  CHECK_FALSE(ContextIn("echo \"${P}\"").bash_brace_expansion);
+  CHECK_FALSE(ContextIn("echo ${x-\"${P}\"}").bash_brace_expansion);
+  // After a literal ' in "${x-...}" bash and dash disagree on where it ends.
+  CHECK(!ContextIn("echo \"${x-'${P}'}\"").unsupported.empty());
+  CHECK(ContextIn("echo \"${x-${P}'}\"").unsupported.empty());
+  // ${x-...} in a here-document: zsh does not take \" as an escaped quote.
+  ShellContext heredoc_parameter = ContextIn("cat <<E\n${x-${P}}\nE\n");
+  REQUIRE(heredoc_parameter.parameter_word == ParameterWord::kValue);
+  REQUIRE(heredoc_parameter.inside_heredoc);
+  CHECK(Encode(heredoc_parameter, "a}b$c").text == "a\\}b\\$c");
+  CHECK(!Encode(heredoc_parameter, "a\"b").error.empty());
+  CHECK(!Encode(heredoc_parameter, "it's").error.empty());
+}
+
 TEST_CASE("shell encoding: comments") {
   ShellContext context = InState(ShellState::kComment);
   CHECK(Encode(context, "anything ; $(x) ' \" `").text == "anything ; $(x) ' \" `");

@@ -389,11 +389,16 @@ class Lexer {
     return text_.substr(pos_, end - pos_);
   }
 
+  // `NAME=...`, and bash's `NAME+=...` and `NAME[i]=...`.
   static bool IsAssignment(std::string_view word) {
     if (word.empty() || !IsNameStart(word[0])) return false;
     std::size_t i = 1;
     while (i < word.size() && IsNameChar(word[i])) ++i;
-    if (i < word.size() && word[i] == '[') i = word.find(']', i) == std::string_view::npos ? i : word.find(']', i) + 1;
+    if (i < word.size() && word[i] == '[') {
+      std::size_t close = word.find(']', i);
+      if (close == std::string_view::npos) return false;
+      i = close + 1;
+    }
     if (i < word.size() && word[i] == '+') ++i;
     return i < word.size() && word[i] == '=';
   }
