@@ -277,3 +277,80 @@ TEST_CASE("shell encoding: names and descriptions") {
 
 }  // namespace
 }  // namespace safesubst
+
+namespace safesubst {
+namespace {
+
+struct Random {
+  std::uint64_t state;
+  std::size_t Below(std::size_t n) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<std::size_t>((state >> 33) % n);
+  }
+};
+
+// The lexer checks the encoder: once a value is written at a placeholder, the
+// script right after the value must be in the state the template was in right
+// after the placeholder, and everything later must read the same. (The
+// hostile-values test proves the same with real shells, for fewer values.)
+TEST_CASE("shell encoding: random values never change the state after them") {
+  const std::string script =
+      "echo ${P} \"${P}\" '${P}' x${P}y \"$(echo \"${P}\" '${P}' ${P})\" `echo \"${P}\" '${P}'` "
+      "\"`echo \\\"${P}\\\" '${P}'`\" ${x:-${P}} \"${x:-${P}}\" \"${x-\"${P}\"}\" $(( ${P} )) $'${P}'\n"
+      "case \"$v\" in ${P}) echo ${P} ;; \"${P}\") ;; esac # ${P}\n"
+      "cat <<EOF; cat <<'EOF'; cat <<-EOF\n${P} \"${P}\" `echo \"${P}\"` $(echo '${P}') ${x-${P}}\nEOF\n"
+      "a ${P} b\nEOF\n\t${P}\n\tEOF\necho done\n";
+  std::vector<std::size_t> placeholders;
+  for (std::size_t at = script.find("${P}"); at != std::string::npos; at = script.find("${P}", at + 1)) {
+    placeholders.push_back(at);
+  }
+  std::vector<ShellContext> contexts = ShellContextsAt(script, placeholders);
+  std::vector<std::size_t> after;
+  for (std::size_t at : placeholders) after.push_back(at + 4);
+  after.push_back(script.size() - 1);
+  std::vector<ShellContext> expected = ShellContextsAt(script, after);
+
+  const std::vector<std::string_view> alphabet = {"a", " ", "\t", "\n", "\"", "'", "`", "\\", "$", "$(", "${", "}",
+                                                  "{", ")", "(", "#", ";", "|", "&", "<", ">", "*", "?", "[", "]",
+                                                  "~", "!", "=", ",", "..", "EOF", "\r", "-", "1", "\xE2\x80\x9D"};
+  Random random{987654321};
+  std::size_t encoded_count = 0, refused_count = 0;
+  for (int round = 0; round < 4000; ++round) {
+    std::string value;
+    std::size_t length = random.Below(12);
+    for (std::size_t i = 0; i < length; ++i) value += alphabet[random.Below(alphabet.size())];
+    std::string rendered;
+    std::vector<std::size_t> rendered_after;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < placeholders.size(); ++i) {
+      rendered.append(script, start, placeholders[i] - start);
+      std::string error = AppendShellEncoded(contexts[i], value, ShellMode::kSafe, &rendered);
+      if (!error.empty()) {
+        ++refused_count;
+        rendered += contexts[i].state == ShellState::kArithmetic ? "1" : "z";  // a stand-in every state accepts
+      } else {
+        ++encoded_count;
+      }
+      rendered_after.push_back(rendered.size());
+      start = placeholders[i] + 4;
+    }
+    rendered.append(script, start);
+    rendered_after.push_back(rendered.size() - 1);
+    std::vector<ShellContext> actual = ShellContextsAt(rendered, rendered_after);
+    for (std::size_t i = 0; i < actual.size(); ++i) {
+      CAPTURE(value);
+      CAPTURE(i);
+      REQUIRE(ShellStateName(actual[i].state) == ShellStateName(expected[i].state));
+      REQUIRE(actual[i].substitution_depth == expected[i].substitution_depth);
+      REQUIRE(actual[i].backtick_layers == expected[i].backtick_layers);
+      REQUIRE(actual[i].parameter_word == expected[i].parameter_word);
+      REQUIRE(actual[i].in_case_pattern == expected[i].in_case_pattern);
+      REQUIRE(actual[i].heredoc_delimiter == expected[i].heredoc_delimiter);
+    }
+  }
+  CHECK(encoded_count > 10000);
+  CHECK(refused_count > 10000);
+}
+
+}  // namespace
+}  // namespace safesubst

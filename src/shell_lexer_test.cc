@@ -330,3 +330,39 @@ TEST_CASE("shell lexer: offsets in any order get their own answers") {
 
 }  // namespace
 }  // namespace safesubst
+
+namespace safesubst {
+namespace {
+
+// A small deterministic generator (the tests must not depend on the platform's
+// std::uniform_int_distribution).
+struct Random {
+  std::uint64_t state;
+  std::size_t Below(std::size_t n) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<std::size_t>((state >> 33) % n);
+  }
+};
+
+TEST_CASE("shell lexer: random scripts are read without crashing, every offset answered") {
+  // Fragments that open and close every construct the lexer knows.
+  const std::vector<std::string_view> pieces = {
+      "echo ", "${P}", "$x", "\"", "'", "`", "\\", "$(", ")", "(", "${x:-", "}", "{", "#", "\n", "<<EOF\n", "EOF\n",
+      "<<-'E'\n", "\tE\n", "case ", " in ", "esac", ";;", "|", "$((", "))", "$'", "$\"", ";", "&&", " ", "\t", "=",
+      "a", "\xE2\x80\x9C", "<<", ">", "[", "]", "*", "~", "\r"};
+  Random random{12345};
+  for (int round = 0; round < 3000; ++round) {
+    std::string script;
+    std::size_t length = 1 + random.Below(40);
+    for (std::size_t i = 0; i < length; ++i) script += pieces[random.Below(pieces.size())];
+    std::vector<std::size_t> offsets;
+    for (std::size_t at = 0; at <= script.size(); at += 1 + random.Below(4)) offsets.push_back(at);
+    Diagnostics problems;
+    std::vector<ShellContext> contexts = ShellContextsAt(script, offsets, &problems);
+    REQUIRE(contexts.size() == offsets.size());
+    for (const Diagnostic& problem : problems) CHECK(problem.location.offset <= script.size());
+  }
+}
+
+}  // namespace
+}  // namespace safesubst
