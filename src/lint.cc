@@ -111,11 +111,17 @@ void ReadDisableAnnotation(const YAML::Node& metadata, const lint::Source& sourc
   }
 }
 
-bool IsIstioNamespace(const YAML::Node& document) {
-  if (lint::ScalarText(lint::Get(document, "kind")) != "Namespace") return false;
+// Records Namespace objects whose labels switch Istio injection on or off.
+void ReadIstioNamespace(const YAML::Node& document, lint::Context* context) {
+  if (!document.IsMap() || lint::ScalarText(lint::Get(document, "kind")) != "Namespace") return;
+  std::string name = lint::ScalarText(lint::Path(document, {"metadata", "name"}));
   YAML::Node labels = lint::Path(document, {"metadata", "labels"});
-  if (lint::ScalarText(lint::Get(labels, "istio-injection")) == "enabled") return true;
-  return lint::Get(labels, "istio.io/rev").IsDefined() && !lint::ScalarText(lint::Get(labels, "istio.io/rev")).empty();
+  std::string injection = lint::ScalarText(lint::Get(labels, "istio-injection"));
+  if (injection == "disabled") {
+    context->istio_disabled_namespaces.insert(name);
+  } else if (injection == "enabled" || !lint::ScalarText(lint::Get(labels, "istio.io/rev")).empty()) {
+    context->istio_namespaces.insert(name);
+  }
 }
 
 void LintObject(const YAML::Node& document, const lint::Context& context, std::vector<Finding>* findings,
@@ -233,6 +239,14 @@ Result<std::vector<Finding>> Lint(std::string_view text, const LintOptions& opti
   lint::Source source(text, options.file_name);
   std::vector<YAML::Node> documents;
   try {
+    std::size_t runaway = lint::FindRunawayDocument(text);
+    if (runaway != std::string_view::npos) {
+      result.diagnostics.push_back(MakeError(source.At(runaway),
+                                             "cannot lint: the input is not valid YAML: a document here starts "
+                                             "with a token that cannot start a node (such as ',' outside [] "
+                                             "or {})"));
+      return result;
+    }
     documents = YAML::LoadAll(std::string(text));
   } catch (const YAML::Exception& error) {
     Location location = error.mark.is_null() ? Location{options.file_name, 0, 0, 0}
@@ -240,13 +254,13 @@ Result<std::vector<Finding>> Lint(std::string_view text, const LintOptions& opti
     result.diagnostics.push_back(
         MakeError(std::move(location), "cannot lint: the input is not valid YAML: " + error.msg));
     return result;
+  } catch (const std::exception& error) {  // std::bad_alloc from a pathological input
+    result.diagnostics.push_back(MakeError(Location{options.file_name, 0, 0, 0},
+                                           std::string("cannot lint: the YAML parser failed: ") + error.what()));
+    return result;
   }
-  lint::Context context{source, options, {}};
-  for (const YAML::Node& document : documents) {
-    if (document.IsMap() && IsIstioNamespace(document)) {
-      context.istio_namespaces.insert(lint::ScalarText(lint::Path(document, {"metadata", "name"})));
-    }
-  }
+  lint::Context context{source, options, {}, {}};
+  for (const YAML::Node& document : documents) ReadIstioNamespace(document, &context);
   std::vector<Finding> findings;
   try {
     for (const YAML::Node& document : documents) LintObject(document, context, &findings, &result.diagnostics);

@@ -49,6 +49,14 @@ struct ScalarView {
   std::size_t Offset(std::size_t index) const;
 };
 
+/// yaml-cpp 0.7's LoadAll never returns (it appends empty documents until
+/// memory runs out) when a document starts with a token it cannot consume,
+/// such as a `,` outside a flow collection. This drives yaml-cpp's event parser
+/// first and returns the byte offset of the document where it stops making
+/// progress, or npos when the stream is safe to load. Throws YAML::Exception
+/// for ordinary syntax errors, like LoadAll.
+std::size_t FindRunawayDocument(std::string_view text);
+
 /// Builds the view of a scalar node. Never fails: falls back to node offsets.
 ScalarView ViewScalar(const Source& source, const YAML::Node& node);
 
@@ -116,6 +124,8 @@ struct Context {
   const LintOptions& options;
   /// Namespaces labelled for injection by Namespace objects in the same input.
   std::set<std::string, std::less<>> istio_namespaces;
+  /// Namespaces labelled `istio-injection: disabled`: the injector never sees their pods.
+  std::set<std::string, std::less<>> istio_disabled_namespaces;
 };
 
 /// The pod spec of a Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet,
@@ -155,5 +165,7 @@ std::vector<Script> ConfigMapScripts(const YAML::Node& document, const Source& s
 inline constexpr std::string_view kIstioInjectAnnotation = "sidecar.istio.io/inject";
 inline constexpr std::string_view kIstioProxyConfigAnnotation = "proxy.istio.io/config";
 inline constexpr std::string_view kIstioExcludeOutboundPorts = "traffic.sidecar.istio.io/excludeOutboundPorts";
+inline constexpr std::string_view kIstioExcludeOutboundIpRanges = "traffic.sidecar.istio.io/excludeOutboundIPRanges";
+inline constexpr std::string_view kIstioIncludeOutboundIpRanges = "traffic.sidecar.istio.io/includeOutboundIPRanges";
 
 }  // namespace safesubst::lint

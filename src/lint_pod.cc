@@ -123,6 +123,10 @@ void DetectSidecar(const YAML::Node& document, const Context& context, Pod* pod)
     }
   }
   if (inject == "false") return;  // an explicit opt-out beats the namespace
+  std::string namespace_name = ScalarText(Path(document, {"metadata", "namespace"}));
+  // The injection webhooks skip a namespace labelled `istio-injection: disabled`,
+  // whatever the pod asks for.
+  if (!namespace_name.empty() && context.istio_disabled_namespaces.count(namespace_name) != 0) return;
   if (inject == "true") {
     pod->sidecar = true;
     pod->sidecar_reason = "the pod template has the " + std::string(inject_source) + " " +
@@ -134,7 +138,6 @@ void DetectSidecar(const YAML::Node& document, const Context& context, Pod* pod)
     pod->sidecar_reason = "the pod template has the label istio.io/rev";
     return;
   }
-  std::string namespace_name = ScalarText(Path(document, {"metadata", "namespace"}));
   if (!namespace_name.empty() && context.istio_namespaces.count(namespace_name) != 0) {
     pod->sidecar = true;
     pod->sidecar_reason = "its namespace " + namespace_name + " is labelled for Istio injection";

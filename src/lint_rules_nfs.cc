@@ -6,7 +6,12 @@
 // (`*.efs.<region>.amazonaws.com`) in a script, an env value or hostAliases.
 // Volumes of type `nfs:` are deliberately not evidence: kubelet mounts them
 // in the node's network namespace, where istio-init's redirect does not apply.
+// The pod is fine when port 2049 is excluded from capture, or when every
+// known NFS server address is outside the captured IP ranges.
 #include <re2/re2.h>
+
+#include <cstdint>
+#include <map>
 
 #include "lint_internal.h"
 
@@ -18,6 +23,7 @@ struct Evidence {
   std::size_t offset = 0;  // in the file
   std::string container;
   std::string what;
+  std::string server;  // the NFS server's IPv4 address or hostname, when known
 };
 
 const RE2& EfsHostname() {
@@ -62,6 +68,16 @@ std::string MountType(const ShCommand& command, std::size_t first_arg) {
   return {};
 }
 
+// The server of the first `server:/path` operand of a mount command, or "".
+std::string MountServer(const ShCommand& command, std::size_t first_arg) {
+  for (std::size_t i = first_arg; i < command.words.size(); ++i) {
+    const std::string& arg = command.words[i].text;
+    std::size_t colon = arg.find(":/");
+    if (!arg.empty() && arg[0] != '-' && colon != std::string::npos && colon > 0) return arg.substr(0, colon);
+  }
+  return {};
+}
+
 void ScriptEvidence(const Script& script, const Container& container, std::vector<Evidence>* evidence) {
   const std::string& text = script.view.text;
   for (const ShCommand& command : script.shell.commands) {
@@ -69,18 +85,23 @@ void ScriptEvidence(const Script& script, const Container& container, std::vecto
     if (name_index < 0) continue;
     const ShWord& name_word = command.words[static_cast<std::size_t>(name_index)];
     std::string_view name = CommandBaseName(name_word.text);
+    std::size_t first_arg = static_cast<std::size_t>(name_index) + 1;
     std::string what;
     if (name == "mount.nfs" || name == "mount.nfs4" || name == "mount.efs") {
       what = "`" + std::string(name) + "`";
     } else if (name == "mount") {
-      std::string type = MountType(command, static_cast<std::size_t>(name_index) + 1);
+      std::string type = MountType(command, first_arg);
       if (IsNfsType(type)) what = "`mount -t " + type + "`";
     }
-    if (!what.empty()) evidence->push_back(Evidence{script.Offset(name_word.begin), container.name, what});
+    if (!what.empty()) {
+      evidence->push_back(
+          Evidence{script.Offset(name_word.begin), container.name, what, MountServer(command, first_arg)});
+    }
   }
   for (const auto& [offset, hostname] : FindEfsHostnames(text)) {
     if (InComment(script.shell, offset)) continue;
-    evidence->push_back(Evidence{script.Offset(offset), container.name, "the EFS (NFS) server " + hostname});
+    evidence->push_back(
+        Evidence{script.Offset(offset), container.name, "the EFS (NFS) server " + hostname, hostname});
   }
 }
 
@@ -89,8 +110,100 @@ void ScalarEvidence(const Source& source, const YAML::Node& node, const std::str
   if (!node.IsScalar()) return;
   ScalarView view = ViewScalar(source, node);
   for (const auto& [offset, hostname] : FindEfsHostnames(view.text)) {
-    evidence->push_back(Evidence{view.Offset(offset), container, "the EFS (NFS) server " + hostname});
+    evidence->push_back(Evidence{view.Offset(offset), container, "the EFS (NFS) server " + hostname, hostname});
   }
+}
+
+// "10.0.1.10" -> 0x0a00010a; false when `text` is not a dotted IPv4 address.
+bool ParseIpv4(std::string_view text, std::uint32_t* address) {
+  std::uint32_t value = 0;
+  int parts = 0;
+  std::size_t pos = 0;
+  while (parts < 4) {
+    std::size_t begin = pos;
+    std::uint32_t part = 0;
+    while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9' && pos - begin < 3) {
+      part = part * 10 + static_cast<std::uint32_t>(text[pos] - '0');
+      ++pos;
+    }
+    if (pos == begin || part > 255) return false;
+    value = (value << 8) | part;
+    ++parts;
+    if (parts < 4) {
+      if (pos >= text.size() || text[pos] != '.') return false;
+      ++pos;
+    }
+  }
+  *address = value;
+  return pos == text.size();
+}
+
+std::string_view Trim(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  return text;
+}
+
+// True when `address` is inside one of the comma-separated CIDR ranges.
+bool InRanges(std::uint32_t address, std::string_view ranges) {
+  std::size_t pos = 0;
+  while (pos <= ranges.size()) {
+    std::size_t comma = ranges.find(',', pos);
+    if (comma == std::string_view::npos) comma = ranges.size();
+    std::string_view range = Trim(ranges.substr(pos, comma - pos));
+    pos = comma + 1;
+    if (range == "*") return true;
+    std::size_t slash = range.find('/');
+    std::uint32_t base = 0;
+    if (!ParseIpv4(range.substr(0, slash), &base)) continue;
+    int bits = 32;
+    if (slash != std::string_view::npos) {
+      std::string_view length = range.substr(slash + 1);
+      if (length.empty() || length.size() > 2 || length.find_first_not_of("0123456789") != std::string_view::npos) {
+        continue;
+      }
+      bits = std::stoi(std::string(length));
+      if (bits > 32) continue;
+    }
+    std::uint32_t mask = bits == 0 ? 0 : ~std::uint32_t{0} << (32 - bits);
+    if ((address & mask) == (base & mask)) return true;
+  }
+  return false;
+}
+
+// True when istio-init's IP rules keep traffic to every server in `evidence`
+// away from the proxy: excluded by excludeOutboundIPRanges, or outside an
+// explicit includeOutboundIPRanges. A server whose address is not known (a
+// hostname without a hostAliases entry) cannot be shown to bypass it.
+bool ServersBypassProxy(const Pod& pod, const std::vector<Evidence>& evidence) {
+  auto exclude = pod.annotations.find(kIstioExcludeOutboundIpRanges);
+  auto include = pod.annotations.find(kIstioIncludeOutboundIpRanges);
+  bool has_exclude = exclude != pod.annotations.end();
+  bool has_include = include != pod.annotations.end() && Trim(include->second) != "*";
+  if (!has_exclude && !has_include) return false;
+  // An empty include list turns outbound capture off altogether.
+  if (has_include && Trim(include->second).empty()) return true;
+  std::map<std::string, std::string, std::less<>> aliases;  // hostname -> ip
+  YAML::Node host_aliases = Get(pod.spec, "hostAliases");
+  if (host_aliases.IsSequence()) {
+    for (const YAML::Node& alias : host_aliases) {
+      std::string ip = ScalarText(Get(alias, "ip"));
+      YAML::Node hostnames = Get(alias, "hostnames");
+      if (!hostnames.IsSequence()) continue;
+      for (const YAML::Node& hostname : hostnames) aliases.emplace(ScalarText(hostname), ip);
+    }
+  }
+  for (const Evidence& item : evidence) {
+    std::string server = item.server;
+    auto alias = aliases.find(server);
+    if (alias != aliases.end()) server = alias->second;
+    std::uint32_t address = 0;
+    if (!ParseIpv4(server, &address)) return false;
+    bool excluded = has_exclude && InRanges(address, exclude->second);
+    bool not_included = has_include && !InRanges(address, include->second);
+    if (!excluded && !not_included) return false;
+  }
+  return true;
 }
 
 bool ExcludesNfsPort(const Pod& pod) {
@@ -125,10 +238,12 @@ void CheckNfsThroughSidecar(const Pod& pod, const Source& source, Emitter& emit)
     for (const YAML::Node& alias : host_aliases) {
       YAML::Node hostnames = Get(alias, "hostnames");
       if (!hostnames.IsSequence()) continue;
+      std::size_t before = evidence.size();
       for (const YAML::Node& hostname : hostnames) ScalarEvidence(source, hostname, "", &evidence);
+      for (std::size_t i = before; i < evidence.size(); ++i) evidence[i].server = ScalarText(Get(alias, "ip"));
     }
   }
-  if (evidence.empty()) return;
+  if (evidence.empty() || ServersBypassProxy(pod, evidence)) return;
   // One finding per pod: the fix is one annotation. It points at the first evidence.
   const Evidence* first = &evidence.front();
   for (const Evidence& candidate : evidence) {

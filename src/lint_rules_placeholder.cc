@@ -93,7 +93,7 @@ class PlaceholderWalker {
       for (auto it = node.begin(); it != node.end(); ++it) {
         std::string key = ScalarText(it->first);
         if (it->first.IsScalar()) CheckScalar(it->first, /*data=*/true);
-        const YAML::Node& value = it->second;
+        YAML::Node value = it->second;  // a copy: `it->` returns a temporary proxy
         if (value.IsScalar()) {
           bool script = script_map && (EndsWith(key, ".sh") || EndsWith(key, ".bash") ||
                                        StartsWithShellShebang(value.Scalar()));

@@ -295,6 +295,28 @@ TEST_CASE("lint: invalid YAML is an error with a location, and no findings") {
   CHECK(result.diagnostics[0].location.line >= 2);
 }
 
+TEST_CASE("lint: inputs on which yaml-cpp's LoadAll never returns are rejected first") {
+  // yaml-cpp 0.7 appends empty documents forever when a document starts with
+  // a ',' outside a flow collection; Lint must answer with an error instead.
+  struct Case {
+    std::string text;
+    std::uint32_t line;
+  };
+  // The error points at the line of the offending ",".
+  const std::vector<Case> cases = {{",\n", 1}, {"[a]\n,\n", 2}, {"a: 1\n---\n ,x\n", 3}, {">\n--- ,\n...\n]", 2}};
+  for (const Case& c : cases) {
+    INFO("input: " << c.text);
+    Result<std::vector<Finding>> result = Lint(c.text, LintOptions{});
+    CHECK_FALSE(result.ok());
+    REQUIRE(result.diagnostics.size() == 1);
+    CHECK(result.diagnostics[0].severity == Severity::kError);
+    CHECK(result.diagnostics[0].location.line == c.line);
+  }
+  // A ',' that continues a plain scalar is valid YAML and still linted.
+  Result<std::vector<Finding>> valid = Lint("a: foo\n  ,bar\n---\nb: 1\n", LintOptions{});
+  CHECK(valid.ok());
+}
+
 TEST_CASE("lint: odd shapes never throw and give no findings") {
   const std::vector<std::string> inputs = {
       "",
