@@ -2,6 +2,7 @@
 // files, streams and exit codes; the rules live in the library.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -38,11 +39,16 @@ class Sources {
   /// Reads `path` ("-" is standard input). Returns false with an error diagnostic added to `out`.
   bool Read(const std::string& path, std::string* text, Diagnostics* out);
   void Remember(const std::string& name, std::string text);
-  /// The text of `name`, read lazily from disk when it was not seen yet.
+  /// The text of `name` as diagnostics may show it (redacted), read lazily
+  /// from disk when it was not seen yet.
   std::string_view Get(const std::string& name);
+  /// Masks what `redact` masks (sensitive values) in every text shown from now on.
+  void SetRedaction(std::function<std::string(std::string_view)> redact);
 
  private:
   std::map<std::string, std::string> texts_;
+  std::map<std::string, std::string> shown_;  // redacted copies of texts_
+  std::function<std::string(std::string_view)> redact_;
 };
 
 /// Prints diagnostics to stderr, GCC style, with snippets from `sources`.
@@ -60,7 +66,9 @@ bool WriteStdout(std::string_view data, std::string* error);
 
 /// Loads the manifest the options name (or builds the SHELL-FORMAT or environment one)
 /// and collects the values. Returns false when diagnostics hold errors.
-bool LoadInputs(const InputOptions& options, Manifest* manifest, ValueSet* values, Diagnostics* diagnostics);
+/// Also sets `sources` to mask the sensitive values in every snippet it shows.
+bool LoadInputs(const InputOptions& options, Manifest* manifest, ValueSet* values, Diagnostics* diagnostics,
+                Sources* sources);
 
 /// The ways `render` writes its results.
 struct OutputOptions {

@@ -71,15 +71,28 @@ bool Sources::Read(const std::string& path, std::string* text, Diagnostics* out)
   return true;
 }
 
-void Sources::Remember(const std::string& name, std::string text) { texts_[name] = std::move(text); }
+void Sources::Remember(const std::string& name, std::string text) {
+  texts_[name] = std::move(text);
+  shown_.erase(name);
+}
 
 std::string_view Sources::Get(const std::string& name) {
+  auto shown = shown_.find(name);
+  if (shown != shown_.end()) return shown->second;
   auto found = texts_.find(name);
-  if (found != texts_.end()) return found->second;
-  std::string text;
-  std::ifstream in(name, std::ios::binary);
-  if (in) ReadStream(in, &text);
-  return texts_.emplace(name, std::move(text)).first->second;
+  if (found == texts_.end()) {
+    std::string text;
+    std::ifstream in(name, std::ios::binary);
+    if (in) ReadStream(in, &text);
+    found = texts_.emplace(name, std::move(text)).first;
+  }
+  std::string text = redact_ ? redact_(found->second) : found->second;
+  return shown_.emplace(name, std::move(text)).first->second;
+}
+
+void Sources::SetRedaction(std::function<std::string(std::string_view)> redact) {
+  redact_ = std::move(redact);
+  shown_.clear();
 }
 
 void PrintDiagnostics(const Diagnostics& diagnostics, Sources& sources, bool color) {

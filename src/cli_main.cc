@@ -33,9 +33,11 @@ Colors follow NO_COLOR and --color. Docs: man safesubst.)";
 void AddInputOptions(CLI::App* command, InputOptions* inputs) {
   command->add_option("-m,--manifest", inputs->manifest,
                       "Variable manifest (default: $SAFESUBST_MANIFEST)");
+  // One argument per occurrence, so that `--values F T.yaml` leaves T.yaml a template.
   command->add_option("--values", inputs->values_files, "Values file (dotenv or YAML); repeatable, later wins")
-      ->check(CLI::ExistingFile);
-  command->add_option("--set", inputs->sets, "NAME=VALUE, highest precedence; repeatable");
+      ->check(CLI::ExistingFile)
+      ->allow_extra_args(false);
+  command->add_option("--set", inputs->sets, "NAME=VALUE, highest precedence; repeatable")->allow_extra_args(false);
   command->add_flag("--strict", inputs->strict, "A kept undeclared reference in a data context is an error");
   command->add_flag("--allow-undeclared", inputs->allow_undeclared,
                     "Keep an undeclared ${NAME} in a data context with a warning instead of failing");

@@ -67,7 +67,7 @@ int RunAudit(const InputOptions& inputs) {
   Diagnostics diagnostics;
   Manifest manifest;
   ValueSet values;
-  if (!LoadInputs(inputs, &manifest, &values, &diagnostics) && manifest.variables.empty() &&
+  if (!LoadInputs(inputs, &manifest, &values, &diagnostics, &sources) && manifest.variables.empty() &&
       manifest.mode == DeclarationMode::kManifest) {
     PrintDiagnostics(diagnostics, sources, color);
     return kExitInputError;

@@ -40,12 +40,19 @@ std::string OutputPathFor(const std::string& template_path, const OutputOptions&
   return outputs.out_dir + "/" + (slash == std::string::npos ? template_path : template_path.substr(slash + 1));
 }
 
+// One line per reference: where, in which context, what happens, what, at which path.
 void PrintExplanation(const std::string& file, const std::vector<ReferenceReport>& references, FILE* to) {
   for (const ReferenceReport& reference : references) {
     std::string context(ContextName(reference.context));
-    if (!reference.shell_state.empty()) context += " (shell: " + reference.shell_state + ")";
-    std::fprintf(to, "%s:%u:%u: %-28s %-22s %-18s %s%s%s\n", file.c_str(), reference.line, reference.column,
-                 reference.text.c_str(), context.c_str(), std::string(ActionName(reference.action)).c_str(),
+    // A shell comment is a comment; say which kind instead of repeating the word.
+    if (reference.context == ContextClass::kComment && !reference.shell_state.empty()) {
+      context += "/shell";
+    } else if (!reference.shell_state.empty()) {
+      context += "/" + reference.shell_state;
+    }
+    std::string location = file + ":" + std::to_string(reference.line) + ":" + std::to_string(reference.column) + ":";
+    std::fprintf(to, "%-24s %-22s %-18s %-24s %s%s%s\n", location.c_str(), context.c_str(),
+                 std::string(ActionName(reference.action)).c_str(), reference.text.c_str(),
                  reference.path.empty() ? "-" : reference.path.c_str(), reference.note.empty() ? "" : "  # ",
                  reference.note.c_str());
   }
@@ -106,12 +113,17 @@ std::string Concatenate(const std::vector<Rendered>& rendered) {
 
 }  // namespace
 
-bool LoadInputs(const InputOptions& options, Manifest* manifest, ValueSet* values, Diagnostics* diagnostics) {
+bool LoadInputs(const InputOptions& options, Manifest* manifest, ValueSet* values, Diagnostics* diagnostics,
+                Sources* sources) {
   *manifest = ChooseManifest(options, diagnostics);
   if (HasErrors(*diagnostics)) return false;
   Result<ValueSet> collected = CollectValues(*manifest, ValueInputs{Environment(), options.values_files, options.sets});
   diagnostics->insert(diagnostics->end(), collected.diagnostics.begin(), collected.diagnostics.end());
   if (collected.value) *values = std::move(*collected.value);
+  // The values are known even when some failed validation: mask them all.
+  sources->SetRedaction([manifest, values](std::string_view text) {
+    return RedactSensitive(text, *manifest, *values);
+  });
   return !HasErrors(*diagnostics);
 }
 
@@ -121,7 +133,7 @@ int RunRender(const InputOptions& inputs, const OutputOptions& outputs) {
   Diagnostics diagnostics;
   Manifest manifest;
   ValueSet values;
-  if (!LoadInputs(inputs, &manifest, &values, &diagnostics)) {
+  if (!LoadInputs(inputs, &manifest, &values, &diagnostics, &sources)) {
     PrintDiagnostics(diagnostics, sources, color);
     return kExitInputError;
   }
@@ -135,6 +147,15 @@ int RunRender(const InputOptions& inputs, const OutputOptions& outputs) {
     Diagnostics read_errors;
     if (!sources.Read(path, &text, &read_errors)) {
       PrintDiagnostics(read_errors, sources, color);
+      all_ok = false;
+      rendered.push_back(std::move(one));
+      continue;
+    }
+    if (text.empty()) {
+      // A deploy step handed an empty template almost always lost a file upstream.
+      PrintDiagnostics({MakeError(Location{one.file}, "the template is empty (0 bytes); nothing to render",
+                                  "check the step that produced it")},
+                       sources, color);
       all_ok = false;
       rendered.push_back(std::move(one));
       continue;
@@ -186,7 +207,7 @@ int RunExplain(const InputOptions& inputs, bool json, bool only_variables) {
   Manifest manifest;
   ValueSet values;
   // Explaining needs no values: a missing one shows as an error action.
-  LoadInputs(inputs, &manifest, &values, &diagnostics);
+  LoadInputs(inputs, &manifest, &values, &diagnostics, &sources);
   if (HasErrors(diagnostics) && !manifest.file.empty() && manifest.variables.empty()) {
     PrintDiagnostics(diagnostics, sources, color);
     return kExitInputError;

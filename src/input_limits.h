@@ -15,7 +15,9 @@ Diagnostics CheckInputLimits(std::string_view text, const Limits& limits, const 
 
 /// The deepest collection nesting in `text`: flow brackets plus block levels
 /// (indentation steps and `- `/`? ` entries). Block scalar bodies and quoted
-/// text are skipped. `deepest_offset` receives where the maximum is reached.
+/// text are skipped. The result may overstate the true depth by one (a line
+/// opening with `- ` counts both its indentation level and its entry), never
+/// understate it. `deepest_offset` receives where the maximum is reached.
 std::uint32_t NestingDepth(std::string_view text, std::size_t* deepest_offset);
 
 /// The number of alias nodes (`*name`) in `text`, outside quotes and comments.

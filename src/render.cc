@@ -15,6 +15,7 @@
 #include "safesubst/shell.h"
 #include "safesubst/yaml_encoding.h"
 #include "substitution.h"
+#include "text_checks.h"
 
 namespace safesubst {
 
@@ -53,6 +54,9 @@ class Renderer {
   void Error(Location at, std::string message, std::string hint = {}) {
     result_.diagnostics.push_back(MakeError(std::move(at), std::move(message), std::move(hint)));
   }
+  void Append(Diagnostics diagnostics) {
+    for (Diagnostic& diagnostic : diagnostics) result_.diagnostics.push_back(std::move(diagnostic));
+  }
   void Warn(Location at, std::string message, std::string hint = {}) {
     result_.diagnostics.push_back(MakeWarning(std::move(at), std::move(message), std::move(hint)));
   }
@@ -63,6 +67,7 @@ class Renderer {
                                             std::size_t first, std::size_t last) const;
   void DecideAll();
   ReferenceReport::Action Decide(const Reference& reference);
+  std::string UndeclaredHint(const std::string& name) const;
   void EncodeScalar(std::uint32_t scalar_index, std::vector<Substitution>& substitutions);
   bool ShellEncode(std::vector<Substitution>& substitutions);
   void EncodeInPlace(const Scalar& scalar, const std::vector<Substitution>& substitutions);
@@ -89,8 +94,12 @@ class Renderer {
 RenderResult Renderer::Run() {
   result_.diagnostics = CheckInputLimits(text_, options_.limits, options_.file_name);
   if (HasErrors(result_.diagnostics)) return std::move(result_);
+  result_.diagnostics = CheckTextEncoding(text_, options_.file_name);
+  if (HasErrors(result_.diagnostics)) return std::move(result_);
   tokens_ = Tokenize(text_, TokenizerOptions{options_.file_name});
   result_.diagnostics = tokens_.diagnostics;
+  Append(CheckTabIndentation(text_, tokens_, options_.file_name));
+  Append(CheckDuplicateKeys(text_, tokens_, options_.file_name));
   CheckDocumentCount();
   if (HasErrors(result_.diagnostics)) return std::move(result_);
   Classify(text_, manifest_, &tokens_);
@@ -108,7 +117,7 @@ RenderResult Renderer::Run() {
   }
   if (HasErrors(result_.diagnostics)) return std::move(result_);
   std::string output = Assemble();
-  if (options_.check_structure && !splices_.empty()) CheckStructure(output);
+  if (options_.check_structure) CheckStructure(output);
   if (!HasErrors(result_.diagnostics)) result_.output = std::move(output);
   return std::move(result_);
 }
@@ -169,9 +178,23 @@ void Renderer::DecideAll() {
     }
     const std::optional<ShellContext>& shell = shell_contexts_[result_.references.size()];
     if (shell) report.shell_state = std::string(ShellStateName(shell->state));
-    report.action = Decide(reference);
     result_.references.push_back(std::move(report));
+    result_.references.back().action = Decide(reference);
   }
+}
+
+// What to do about an undeclared name depends on how names are declared.
+std::string Renderer::UndeclaredHint(const std::string& name) const {
+  std::string literal = "write $${" + name + "} for a literal ${" + name + "}";
+  switch (manifest_.mode) {
+    case DeclarationMode::kEnvironment:
+      return "set " + name + " in the environment, or " + literal;
+    case DeclarationMode::kShellFormat:
+      return "add ${" + name + "} to the SHELL-FORMAT argument, or " + literal;
+    case DeclarationMode::kManifest:
+      break;
+  }
+  return "declare " + name + " under `variables:` in the manifest, list it under `runtime:`, or " + literal;
 }
 
 ReferenceReport::Action Renderer::Decide(const Reference& reference) {
@@ -198,6 +221,7 @@ ReferenceReport::Action Renderer::Decide(const Reference& reference) {
       return Action::kSubstitute;
     case Resolution::Outcome::kFail:
       Error(At(reference), resolution.message, resolution.hint);
+      result_.references.back().note = resolution.message;
       return Action::kError;
     case Resolution::Outcome::kUndeclared:
       break;
@@ -207,10 +231,7 @@ ReferenceReport::Action Renderer::Decide(const Reference& reference) {
   std::string name(reference.name);
   bool braced = reference.kind == RefKind::kBraced || reference.kind == RefKind::kBracedDefault;
   bool implicit = manifest_.mode == DeclarationMode::kEnvironment;
-  std::string hint = implicit ? "set " + name + " in the environment, or write $${" + name +
-                                    "} for a literal ${" + name + "}"
-                              : "declare " + name + " under `variables:` in the manifest, list it under "
-                                "`runtime:`, or write $${" + name + "} for a literal ${" + name + "}";
+  std::string hint = UndeclaredHint(name);
   if (options_.strict || (braced && !implicit && !options_.allow_undeclared)) {
     Error(At(reference), "undeclared variable '" + name + "' in a data context", hint);
     return Action::kError;
@@ -359,7 +380,13 @@ bool Renderer::EncodeYamlVariable(const Scalar& scalar, const Substitution& subs
     Error(At(reference), "value of '" + name + "' is not valid YAML: " + error);
     return false;
   }
-  splices_.push_back({scalar.offset, scalar.length, std::move(encoded)});
+  // A block node starts on the next line: drop the blanks after the `:` or `-`
+  // so that no line of the output ends in white space.
+  std::size_t start = scalar.offset;
+  if (!encoded.empty() && encoded.front() == '\n') {
+    while (start > 0 && text_[start - 1] == ' ') --start;
+  }
+  splices_.push_back({start, scalar.offset + scalar.length - start, std::move(encoded)});
   return true;
 }
 
@@ -382,7 +409,7 @@ std::string Renderer::Assemble() const {
 void Renderer::CheckStructure(const std::string& output) {
   Result<std::vector<StructureDifference>> compared =
       CompareStructure(text_, output, yaml_paths_, options_.file_name);
-  for (Diagnostic& diagnostic : compared.diagnostics) result_.diagnostics.push_back(std::move(diagnostic));
+  Append(std::move(compared.diagnostics));
   if (!compared.value) return;
   for (const StructureDifference& difference : *compared.value) {
     // Name the variables substituted at or under the changed node.

@@ -1,0 +1,114 @@
+// Bad input through the command: each case gets a located message, exit 1,
+// and leaves the output file exactly as it was.
+#include <doctest/doctest.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <string>
+
+#include "test_support.h"
+
+using namespace safesubst::testing;
+
+namespace {
+
+constexpr const char* kPrevious = "previous output\n";
+
+struct BadRun {
+  CommandResult result;
+  bool output_untouched;
+};
+
+// Renders tests/data/bad-input/<name> with `-o out.yaml` over an existing out.yaml.
+BadRun RenderBad(const std::string& name, const std::string& extra = "") {
+  TempDir dir;
+  WriteFile(dir / "out.yaml", kPrevious);
+  std::string input = (SourceDir() / "tests/data/bad-input" / name).string();
+  CommandResult result = RunShell("cd " + ShellQuote(dir.path().string()) + " && NO_COLOR=1 " + Safesubst() +
+                                  " render " + extra + " -o out.yaml " + ShellQuote(input));
+  bool untouched = ReadFile(dir / "out.yaml") == kPrevious;
+  // No temporary file may be left behind either.
+  int entries = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path())) entries += entry.is_regular_file();
+  return BadRun{result, untouched && entries == 1};
+}
+
+void ExpectRefused(const std::string& name, const std::string& location, const std::string& message) {
+  CAPTURE(name);
+  BadRun run = RenderBad(name);
+  CHECK(run.result.code == 1);
+  CHECK(run.output_untouched);
+  CHECK(run.result.out == "");
+  CHECK(run.result.err.find(location + ": error: ") != std::string::npos);
+  CHECK(run.result.err.find(message) != std::string::npos);
+  if (run.result.err.find(message) == std::string::npos) MESSAGE(run.result.err);
+}
+
+}  // namespace
+
+TEST_CASE("bad input: each malformed template is refused with its location, nothing written") {
+  ExpectRefused("invalid-utf8.yaml", "invalid-utf8.yaml:2:4", "invalid UTF-8 (byte 0xFF)");
+  ExpectRefused("nul-byte.yaml", "nul-byte.yaml:2:5", "NUL byte");
+  ExpectRefused("utf16.yaml", "utf16.yaml:1:1", "UTF-16");
+  ExpectRefused("tab-indent.yaml", "tab-indent.yaml:2:1", "tab used as indentation");
+  ExpectRefused("unterminated-double.yaml", "unterminated-double.yaml:1:4", "unterminated");
+  ExpectRefused("unterminated-single.yaml", "unterminated-single.yaml:1:4", "unterminated");
+  ExpectRefused("duplicate-key.yaml", "duplicate-key.yaml:3:1", "duplicate key 'a'");
+  ExpectRefused("not-yaml.yaml", "not-yaml.yaml:1:13", "mapping values are not allowed");
+  ExpectRefused("empty.yaml", "empty.yaml", "the template is empty");
+  ExpectRefused("unterminated-reference.yaml", "unterminated-reference.yaml:1:7", "unterminated '${'");
+}
+
+TEST_CASE("bad input: an output path that is a directory") {
+  TempDir dir;
+  std::filesystem::create_directory(dir / "out.yaml");
+  CommandResult result = RunShell("cd " + ShellQuote(dir.path().string()) + " && echo 'a: 1' | " + Safesubst() +
+                                  " render -o out.yaml");
+  CHECK(result.code == 1);
+  CHECK(result.err.find("out.yaml: error: cannot write: is a directory") != std::string::npos);
+}
+
+TEST_CASE("bad input: a read-only output directory leaves nothing behind") {
+  TempDir dir;
+  std::filesystem::create_directory(dir / "ro");
+  ::chmod(dir.path().c_str(), 0755);
+  ::chmod((dir / "ro").c_str(), 0555);
+  // root writes anywhere, so as root the command runs as nobody (CI runs as root).
+  std::string as_user = ::geteuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : "";
+  CommandResult result = RunShell("cd " + ShellQuote(dir.path().string()) + " && echo 'a: 1' | " + as_user +
+                                  Safesubst() + " render -o ro/out.yaml");
+  ::chmod((dir / "ro").c_str(), 0755);
+  CHECK(result.code == 1);
+  CHECK(result.err.find("cannot create a temporary file in ro") != std::string::npos);
+  CHECK(std::filesystem::is_empty(dir / "ro"));
+}
+
+TEST_CASE("bad input: disk full (file size limit) keeps the old output") {
+  TempDir dir;
+  WriteFile(dir / "out.yaml", kPrevious);
+  std::string big = "a: \"" + std::string(200000, 'x') + "\"\n";
+  WriteFile(dir / "big.yaml", big);
+  // ulimit -f counts 512-byte blocks (dash, bash): 8 blocks = 4 KiB. SIGXFSZ is
+  // ignored so that write() fails with EFBIG instead of killing the process.
+  CommandResult result = RunShell("cd " + ShellQuote(dir.path().string()) + " && trap '' XFSZ && ulimit -f 8 && " +
+                                  Safesubst() + " render -o out.yaml big.yaml");
+  CHECK(result.code == 1);
+  CHECK(result.err.find("out.yaml: error: cannot write") != std::string::npos);
+  CHECK(ReadFile(dir / "out.yaml") == kPrevious);
+  int entries = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path())) entries += entry.is_regular_file();
+  CHECK(entries == 2);  // out.yaml and big.yaml; no temporary file left
+}
+
+TEST_CASE("bad input: SIGPIPE on stdout is an error exit, not a hang or a success") {
+  TempDir dir;
+  std::string big;
+  for (int i = 0; i < 20000; ++i) big += "k" + std::to_string(i) + ": value\n";
+  WriteFile(dir / "big.yaml", big);
+  CommandResult result = RunShell("cd " + ShellQuote(dir.path().string()) + " && { " + Safesubst() +
+                                  " render big.yaml; echo \"status=$?\" >&2; } | head -c 10 >/dev/null");
+  // Killed by SIGPIPE (141 in the shell) or exiting 1 after EPIPE: never 0.
+  CHECK(result.err.find("status=0") == std::string::npos);
+  CHECK(result.err.find("status=") != std::string::npos);
+}

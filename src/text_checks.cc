@@ -1,0 +1,149 @@
+#include "text_checks.h"
+
+#include <string>
+#include <unordered_map>
+
+namespace safesubst {
+
+namespace {
+
+// Reporting every bad byte of a binary file helps nobody.
+constexpr int kMaxReportsPerKind = 3;
+
+// Length of the valid UTF-8 sequence at text[i], or 0 when it is not valid
+// (overlong forms, surrogates and code points past U+10FFFF included).
+std::size_t Utf8SequenceLength(std::string_view text, std::size_t i) {
+  auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  unsigned char lead = byte(i);
+  if (lead < 0x80) return 1;
+  std::size_t length;
+  unsigned char low = 0x80, high = 0xBF;  // bounds of the second byte
+  if (lead >= 0xC2 && lead <= 0xDF) {
+    length = 2;
+  } else if (lead >= 0xE0 && lead <= 0xEF) {
+    length = 3;
+    if (lead == 0xE0) low = 0xA0;
+    if (lead == 0xED) high = 0x9F;
+  } else if (lead >= 0xF0 && lead <= 0xF4) {
+    length = 4;
+    if (lead == 0xF0) low = 0x90;
+    if (lead == 0xF4) high = 0x8F;
+  } else {
+    return 0;
+  }
+  if (i + length > text.size()) return 0;
+  if (byte(i + 1) < low || byte(i + 1) > high) return 0;
+  for (std::size_t k = 2; k < length; ++k) {
+    if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
+  }
+  return length;
+}
+
+class Reporter {
+ public:
+  Reporter(std::string_view text, const std::string& file, Diagnostics* out) : text_(text), file_(file), out_(out) {}
+
+  void Report(int* count, std::size_t offset, const std::string& message, const std::string& hint) {
+    if ((*count)++ < kMaxReportsPerKind) out_->push_back(MakeError(LocateOffset(text_, offset, file_), message, hint));
+  }
+  void Summarize(int count, const std::string& what) {
+    if (count > kMaxReportsPerKind) {
+      out_->push_back(MakeError(Location{file_}, std::to_string(count) + " " + what + " in all"));
+    }
+  }
+
+ private:
+  std::string_view text_;
+  const std::string& file_;
+  Diagnostics* out_;
+};
+
+}  // namespace
+
+Diagnostics CheckTextEncoding(std::string_view text, const std::string& file) {
+  Diagnostics out;
+  std::string_view start = text.substr(0, 4);
+  if (start.substr(0, 2) == "\xFF\xFE" || start.substr(0, 2) == "\xFE\xFF" ||
+      start == std::string_view("\x00\x00\xFE\xFF", 4)) {
+    out.push_back(MakeError(Location{file, 1, 1, 0}, "the file is UTF-16 or UTF-32 (byte order mark); safesubst reads UTF-8",
+                            "convert it, e.g. iconv -f UTF-16 -t UTF-8"));
+    return out;
+  }
+  Reporter reporter(text, file, &out);
+  int nuls = 0, invalid = 0;
+  for (std::size_t i = 0; i < text.size();) {
+    if (text[i] == '\0') {
+      reporter.Report(&nuls, i, "NUL byte in the template", "a YAML template is text; is this a binary file?");
+      ++i;
+      continue;
+    }
+    std::size_t length = Utf8SequenceLength(text, i);
+    if (length == 0) {
+      char byte[8];
+      std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned char>(text[i]));
+      reporter.Report(&invalid, i, std::string("invalid UTF-8 (byte ") + byte + ")",
+                      "save the file as UTF-8, e.g. iconv -f LATIN1 -t UTF-8");
+      ++i;
+      continue;
+    }
+    i += length;
+  }
+  reporter.Summarize(nuls, "NUL bytes");
+  reporter.Summarize(invalid, "invalid UTF-8 bytes");
+  return out;
+}
+
+Diagnostics CheckTabIndentation(std::string_view text, const Tokens& tokens, const std::string& file) {
+  Diagnostics out;
+  Reporter reporter(text, file, &out);
+  int tabs = 0;
+  // Lines inside block scalars and multi-line flow scalars are content, not indentation.
+  std::vector<std::pair<std::size_t, std::size_t>> content;
+  for (const Scalar& scalar : tokens.scalars) {
+    if (scalar.length > 0 && text.substr(scalar.offset, scalar.length).find('\n') != std::string_view::npos) {
+      content.emplace_back(scalar.offset, scalar.offset + scalar.length);
+    }
+  }
+  std::size_t next_content = 0;
+  for (std::size_t line = 0; line < text.size();) {
+    std::size_t end = text.find('\n', line);
+    if (end == std::string_view::npos) end = text.size();
+    while (next_content < content.size() && content[next_content].second < line) ++next_content;
+    bool inside = next_content < content.size() && content[next_content].first < line;
+    std::size_t i = line;
+    while (i < end && text[i] == ' ') ++i;
+    // A tab before the first token of a block line. Tabs after `key:` or in
+    // blank lines are allowed, so only a tab followed by content counts.
+    if (!inside && i < end && text[i] == '\t') {
+      std::size_t after = text.find_first_not_of(" \t", i);
+      if (after < end && text[after] != '#' && text[after] != '\r') {
+        reporter.Report(&tabs, i, "tab used as indentation", "YAML indents with spaces only; replace the tab");
+      }
+    }
+    line = end + 1;
+  }
+  reporter.Summarize(tabs, "tab indentations");
+  return out;
+}
+
+Diagnostics CheckDuplicateKeys(std::string_view text, const Tokens& tokens, const std::string& file) {
+  Diagnostics out;
+  // Keys are compared by their source text within the same parent node;
+  // `a` and `"a"` are not told apart, which only costs a missed report.
+  std::unordered_map<std::string, const Scalar*> seen;
+  for (const Scalar& scalar : tokens.scalars) {
+    if (!scalar.is_key || scalar.path == PathSegment::kRoot) continue;
+    const PathSegment& segment = tokens.paths[scalar.path];
+    std::string identity = std::to_string(scalar.document) + '\n' + std::to_string(segment.parent) + '\n' +
+                           std::string(text.substr(scalar.offset, scalar.length));
+    auto [it, inserted] = seen.emplace(std::move(identity), &scalar);
+    if (inserted) continue;
+    out.push_back(MakeError(Location{file, scalar.line, scalar.column, scalar.offset},
+                            "duplicate key '" + std::string(text.substr(scalar.offset, scalar.length)) + "'",
+                            "first defined at line " + std::to_string(it->second->line) +
+                                "; YAML parsers keep only one of them"));
+  }
+  return out;
+}
+
+}  // namespace safesubst

@@ -1,0 +1,25 @@
+// Checks on the raw template text that no YAML parser reports well: encoding
+// (UTF-8 only, no NUL, no UTF-16), tabs used as indentation, duplicate keys.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "safesubst/diagnostic.h"
+#include "safesubst/tokenizer.h"
+
+namespace safesubst {
+
+/// Reports a UTF-16/32 byte order mark, NUL bytes and invalid UTF-8, each at
+/// its location (the first few of each kind, then a count).
+Diagnostics CheckTextEncoding(std::string_view text, const std::string& file);
+
+/// Reports a tab in the indentation of a block line (YAML forbids it; many
+/// parsers give a confusing message far from the tab).
+Diagnostics CheckTabIndentation(std::string_view text, const Tokens& tokens, const std::string& file);
+
+/// Reports a key that appears twice in the same mapping: YAML forbids it and
+/// yaml-cpp silently keeps one of them, so a render could drop a value.
+Diagnostics CheckDuplicateKeys(std::string_view text, const Tokens& tokens, const std::string& file);
+
+}  // namespace safesubst
