@@ -139,18 +139,6 @@ class StepRunner {
     for (std::size_t i = 0; i < steps.size(); ++i) RunStep(steps[i], paths[i]);
   }
 
-  void Verify() {
-    for (const Document& document : documents_) {
-      try {
-        YAML::LoadAll(document.text);
-      } catch (const YAML::Exception& e) {
-        Error(Location{context_.file_name, document.line, 0, document.offset},
-              "internal error: the steps produced YAML that does not parse (" + e.msg + ")",
-              "please report this with the template, the manifest and the fragment");
-      }
-    }
-  }
-
   std::string Output() const {
     std::string out;
     for (const Document& document : documents_) out += document.text;
@@ -237,6 +225,7 @@ class StepRunner {
       }
       switch (outcome.status) {
         case EditOutcome::Status::kOk:
+          if (!Parses(step, document, outcome.text)) break;
           document.text = std::move(outcome.text);
           matched += outcome.matched;
           break;
@@ -270,6 +259,21 @@ class StepRunner {
                    ": " + misses[0].second;
       }
       Error(step.location, std::move(message), hint + ", or `match:` to pick the documents");
+    }
+  }
+
+  // The engine checks its own layouts, so an edited document that does not
+  // parse means the step broke a reference (an alias to a deleted anchor) or
+  // hit a bug; either way the step fails here, naming it.
+  bool Parses(const Step& step, const Document& document, const std::string& edited) {
+    try {
+      YAML::LoadAll(edited);
+      return true;
+    } catch (const YAML::Exception& e) {
+      Error(step.location,
+            StepTitle(step) + " in " + Describe(document) + ": the edited document does not parse (" + e.msg + ")",
+            "a deleted or replaced node may hold an anchor (&name) that an alias (*name) still uses");
+      return false;
     }
   }
 
@@ -355,7 +359,6 @@ Result<std::string> ApplySteps(std::string_view rendered, const std::vector<Step
   }
   StepRunner runner(rendered, context);
   runner.Run(steps, paths);
-  runner.Verify();
   result.diagnostics = std::move(runner.diagnostics());
   if (!HasErrors(result.diagnostics)) result.value = runner.Output();
   return result;

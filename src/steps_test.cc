@@ -546,6 +546,21 @@ TEST_CASE("steps: a bad path is reported with its column, before anything runs")
   CHECK(CheckStepPaths({Delete(".ok[0]"), Delete(".a.\"b.c\"[name=x]")}).empty());
 }
 
+TEST_CASE("steps: a step that breaks an alias is an error at that step") {
+  // The tree oracle cannot see this: yaml-cpp resolves the alias, so on trees
+  // the delete is fine. The one place where the two are expected to differ.
+  Scenario scenario;
+  testing::OracleCheck check = testing::CheckAgainstTrees(
+      "defaults: &defaults\n  cpu: 1\napp:\n  resources: *defaults\n", {Delete(".defaults")}, scenario.Context());
+  CHECK_FALSE(check.agree);
+  CHECK(Contains(check.report, "the tree oracle succeeded but the engine failed"));
+  const Diagnostics& diagnostics = check.engine.diagnostics;
+  REQUIRE(diagnostics.size() == 1);
+  CHECK(Contains(diagnostics[0].message, "delete `.defaults` in the document"));
+  CHECK(Contains(diagnostics[0].message, "does not parse"));
+  CHECK(Contains(diagnostics[0].hint, "anchor"));
+}
+
 TEST_CASE("steps: merge errors") {
   Scenario scenario;
   scenario.fragments["map.yaml"] = "a: 1\n";
