@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "safesubst/diagnostic.h"
+#include "safesubst/lint.h"
 #include "safesubst/manifest.h"
 #include "safesubst/render.h"
 #include "safesubst/values.h"
@@ -77,7 +78,29 @@ struct OutputOptions {
   std::string out_dir;  ///< --out-dir DIR
   bool explain = false;
   int jobs = 0;  ///< 0: one per core
+  bool lint = false;  ///< lint each rendered result; lint errors fail the render
+  LintOptions lint_options;
 };
+
+/// `safesubst lint`.
+struct LintCommand {
+  std::vector<std::string> files;  ///< empty: standard input
+  LintOptions options;
+  std::string format = "text";
+  bool json = false;
+  bool verbose = false;
+  bool fail_on_warning = false;
+  std::string color = "auto";
+};
+
+int RunLint(const LintCommand& command);
+
+/// False (with a message) when an option names a rule that does not exist.
+bool CheckLintOptions(const LintOptions& options);
+
+/// Lints one rendered text and prints the findings; false when one is an error.
+bool LintRendered(std::string_view text, LintOptions options, const std::string& file, Sources& sources,
+                  bool color, bool verbose);
 
 /// `safesubst init`: survey templates, write a starter manifest.
 struct InitOptions {

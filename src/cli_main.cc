@@ -72,6 +72,16 @@ int PrintVariables(const std::string& shell_format) {
   return kExitOk;
 }
 
+// The rules, for `safesubst lint --help`.
+std::string LintRulesHelp() {
+  std::string help = "\nRules (disable with --disable ID or the annotation safesubst.io/lint-disable):\n";
+  for (const LintRule& rule : LintRules()) {
+    help += "  " + std::string(rule.id) + std::string(rule.id.size() < 26 ? 26 - rule.id.size() : 1, ' ') +
+            std::string(rule.summary) + "\n";
+  }
+  return help;
+}
+
 }  // namespace
 
 int Main(int argc, char** argv) {
@@ -100,6 +110,25 @@ int Main(int argc, char** argv) {
   in_place->excludes(out_dir);
   render->add_flag("--explain", outputs.explain, "Also print how every reference was understood (stderr)");
   render->add_option("-j,--jobs", outputs.jobs, "Parallel renders with --out-dir (default: cores)");
+  render->add_flag("--lint", outputs.lint, "Lint each result (safesubst lint); a lint error fails the render");
+  render->add_option("--lint-disable", outputs.lint_options.disabled, "With --lint: a rule id not to run; repeatable")
+      ->allow_extra_args(false);
+
+  LintCommand lint_command;
+  CLI::App* lint = app.add_subcommand("lint", "Check rendered manifests for the Kubernetes traps behind envsubst");
+  lint->add_option("files", lint_command.files, "Manifests (standard input when none)");
+  lint->add_option("--disable", lint_command.options.disabled, "A rule id not to run; repeatable")
+      ->allow_extra_args(false);
+  lint->add_option("--format", lint_command.format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  lint->add_flag("--istio-namespace", lint_command.options.assume_istio_namespace,
+                 "Assume every pod's namespace has Istio sidecar injection enabled");
+  lint->add_flag("--hold-application", lint_command.options.assume_hold_application,
+                 "Assume the mesh config sets holdApplicationUntilProxyStarts: true");
+  lint->add_flag("--fail-on-warning", lint_command.fail_on_warning, "Exit 1 on warnings too");
+  lint->add_flag("--verbose", lint_command.verbose, "Explain each finding");
+  lint->add_option("--color", lint_command.color, "Color: auto, always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+  lint->footer(LintRulesHelp());
 
   InputOptions explain_inputs;
   CLI::App* explain = app.add_subcommand("explain", "Show every $ with its location, context, path and action");
@@ -135,10 +164,15 @@ int Main(int argc, char** argv) {
       std::fprintf(stderr, "safesubst: error: --in-place needs template files, not standard input\n");
       return kExitUsage;
     }
+    if (outputs.lint && !CheckLintOptions(outputs.lint_options)) return kExitUsage;
     return RunRender(render_inputs, outputs);
   }
   if (explain->parsed()) return RunExplain(explain_inputs, /*json=*/false, /*only_variables=*/false);
   if (vars->parsed()) return RunExplain(vars_inputs, vars_format == "json", /*only_variables=*/true);
+  if (lint->parsed()) {
+    lint_command.json = lint_command.format == "json";
+    return RunLint(lint_command);
+  }
   if (init->parsed()) return RunInit(init_options);
   if (audit->parsed()) return RunAudit(audit_inputs);
   if (list_variables) {

@@ -169,6 +169,9 @@ int RunRender(const InputOptions& inputs, const OutputOptions& outputs) {
     PrintDiagnostics(result.diagnostics, sources, color);
     if (outputs.explain) PrintExplanation(one.file, result.references, stderr);
     one.ok = result.ok();
+    if (one.ok && outputs.lint) {
+      one.ok = LintRendered(result.output, outputs.lint_options, one.file, sources, color, /*verbose=*/false);
+    }
     one.output = std::move(result.output);
     all_ok = all_ok && one.ok;
     rendered.push_back(std::move(one));

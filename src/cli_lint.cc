@@ -1,0 +1,77 @@
+// `safesubst lint` and `render --lint`: the Kubernetes traps behind the seeds.
+#include <cstdio>
+
+#include "cli.h"
+
+namespace safesubst::cli {
+
+namespace {
+
+void PrintFindings(const std::vector<Finding>& findings, std::string_view source, bool color, bool verbose) {
+  for (const Finding& finding : findings) {
+    std::string text = FormatFinding(finding, source, color, verbose);
+    std::fwrite(text.data(), 1, text.size(), stderr);
+  }
+}
+
+}  // namespace
+
+bool CheckLintOptions(const LintOptions& options) {
+  for (const std::string& id : options.disabled) {
+    if (FindLintRule(id) == nullptr) {
+      std::fprintf(stderr, "safesubst: error: --disable %s: no such rule (see safesubst lint --help)\n", id.c_str());
+      return false;
+    }
+  }
+  return true;
+}
+
+bool LintRendered(std::string_view text, LintOptions options, const std::string& file, Sources& sources,
+                  bool color, bool verbose) {
+  options.file_name = file;
+  Result<std::vector<Finding>> linted = Lint(text, options);
+  PrintDiagnostics(linted.diagnostics, sources, color);
+  if (!linted.value) return false;
+  PrintFindings(*linted.value, text, color, verbose);
+  return CountFindings(*linted.value, Severity::kError) == 0 && !HasErrors(linted.diagnostics);
+}
+
+int RunLint(const LintCommand& command) {
+  if (!CheckLintOptions(command.options)) return kExitUsage;
+  bool color = UseColor(command.color);
+  Sources sources;
+  std::vector<std::string> files = command.files.empty() ? std::vector<std::string>{"-"} : command.files;
+  std::vector<Finding> all;
+  bool failed = false;
+  for (const std::string& path : files) {
+    std::string text;
+    Diagnostics errors;
+    if (!sources.Read(path, &text, &errors)) {
+      PrintDiagnostics(errors, sources, color);
+      failed = true;
+      continue;
+    }
+    LintOptions options = command.options;
+    options.file_name = path == "-" ? "<stdin>" : path;
+    Result<std::vector<Finding>> linted = Lint(text, options);
+    PrintDiagnostics(linted.diagnostics, sources, color);
+    if (!linted.value) {
+      failed = true;
+      continue;
+    }
+    if (command.json) {
+      all.insert(all.end(), linted.value->begin(), linted.value->end());
+    } else {
+      PrintFindings(*linted.value, text, color, command.verbose);
+    }
+    if (CountFindings(*linted.value, Severity::kError) > 0) failed = true;
+    if (command.fail_on_warning && CountFindings(*linted.value, Severity::kWarning) > 0) failed = true;
+  }
+  if (command.json) {
+    std::string json = FindingsToJson(all);
+    std::fwrite(json.data(), 1, json.size(), stdout);
+  }
+  return failed ? kExitInputError : kExitOk;
+}
+
+}  // namespace safesubst::cli
