@@ -38,6 +38,7 @@ struct ValuesEntry {
   Value value;         ///< text: the scalar, list items joined with ',', or YAML text
   std::string yaml;    ///< the node as YAML text, when it was a sequence or mapping
   bool structured = false;  ///< a mapping, or a sequence holding collections
+  Location name_location;   ///< of NAME, for "not declared" warnings
 };
 
 // Maps offsets to 1-based line/column without rescanning the text each time.
@@ -114,6 +115,7 @@ class DotenvReader {
     const bool blank_before_value = pos_ > value_start;
     ValuesEntry entry;
     entry.name = std::string(name);
+    entry.name_location = lines_.At(name_start);
     entry.value.source = ValueSource::kValuesFile;
     entry.value.origin = lines_.At(pos_);
     if (pos_ < text_.size() && text_[pos_] == '\'') {
@@ -235,9 +237,10 @@ Location MarkLocation(const YAML::Mark& mark, const std::string& file) {
                   static_cast<std::size_t>(std::max(mark.pos, 0))};
 }
 
-ValuesEntry YamlEntry(const std::string& name, const YAML::Node& node, Location origin) {
+ValuesEntry YamlEntry(const std::string& name, const YAML::Node& node, Location name_location, Location origin) {
   ValuesEntry entry;
   entry.name = name;
+  entry.name_location = std::move(name_location);
   entry.value.source = ValueSource::kValuesFile;
   entry.value.origin = std::move(origin);
   if (node.IsScalar()) {
@@ -286,7 +289,7 @@ void ReadYamlValues(std::string_view text, const std::string& file, std::vector<
       continue;
     }
     Location origin = pair.second.IsNull() ? key_location : MarkLocation(pair.second.Mark(), file);
-    entries->push_back(YamlEntry(pair.first.Scalar(), pair.second, std::move(origin)));
+    entries->push_back(YamlEntry(pair.first.Scalar(), pair.second, key_location, std::move(origin)));
   }
 }
 
@@ -398,7 +401,7 @@ class Collector {
   }
 
   void AddEntry(ValuesEntry entry) {
-    const Variable* variable = DeclaredOrWarn(entry.name, entry.value.origin);
+    const Variable* variable = DeclaredOrWarn(entry.name, entry.name_location);
     if (variable == nullptr) return;
     if (variable->type == VarType::kYaml && !entry.yaml.empty()) {
       entry.value.text = entry.yaml;

@@ -295,16 +295,23 @@ TEST_CASE("undeclared names in --set and values files are warnings with a locati
   Manifest m = Load("variables: {TENANT_ID: dns-label}\nruntime: [NODE_IP]\n");
   Scratch scratch;
   ValueInputs inputs;
-  inputs.values_files = {scratch.Write("p.env", "TENANT_ID=acme\nEXTRA=1\nNODE_IP=1.2.3.4\n")};
+  inputs.values_files = {scratch.Write("p.env", "TENANT_ID=acme\nEXTRA=1\nNODE_IP=1.2.3.4\n"),
+                         scratch.Write("q.yaml", "# c\nTENANT_ID: acme\n  \nOTHER: 1\n")};
   inputs.sets = {"TENANT_IDD=x"};
   Result<ValueSet> result = CollectValues(m, inputs);
   CHECK(result.ok());
-  CHECK(result.diagnostics.size() == 3);
+  CHECK(result.diagnostics.size() == 4);
+  const Diagnostic* other = Find(result.diagnostics, "'OTHER' is not declared");
+  REQUIRE(other != nullptr);
+  CHECK(other->location.file == inputs.values_files[1]);
+  CHECK(other->location.line == 4);
+  CHECK(other->location.column == 1);
   const Diagnostic* extra = Find(result.diagnostics, "'EXTRA' is not declared in the manifest");
   REQUIRE(extra != nullptr);
   CHECK(extra->severity == Severity::kWarning);
   CHECK(extra->location.file == inputs.values_files[0]);
   CHECK(extra->location.line == 2);
+  CHECK(extra->location.column == 1);  // at the name, not the value
   const Diagnostic* typo = Find(result.diagnostics, "'TENANT_IDD' is not declared in the manifest");
   REQUIRE(typo != nullptr);
   CHECK(typo->location.file == "--set TENANT_IDD");
