@@ -53,21 +53,42 @@ struct Manifest {
   std::vector<std::string> shell_paths;   ///< node paths the manifest marks as shell
   std::vector<Step> steps;
 
+  /// The declared variable called `name`, or nullptr.
   const Variable* Find(std::string_view name) const;
+  /// True when `name` is listed under `runtime`.
   bool IsRuntime(std::string_view name) const;
 };
 
 /// Parses a manifest from YAML text. `file` names it in diagnostics and sets
 /// the directory fragment paths resolve against.
+///
+/// Top-level keys: `variables` (NAME: settings), `runtime` (list of names),
+/// `scripts` and `shell` (lists of node paths), `steps` (list). A variable is
+/// a mapping of `type`, `pattern` (RE2, whole value), `default`, `required`,
+/// `sensitive`, `description`, `values` (enum only, and required there) and
+/// `shell` (`safe` or `raw`); or a bare type name (`APP: dns-label`); or null
+/// (a string). Patterns are compiled and defaults validated here. A step has
+/// one action, `merge: FILE` + `into: PATH`, `delete: PATH` or `set: PATH` +
+/// `value: YAML`, and optionally `append` (merge), `optional`, `when` (one
+/// condition or a list, all must hold: `var` plus one of `in`/`not_in` a list
+/// variable, `equals`/`not_equals` a literal, `set: true|false`) and `match`
+/// (`kind`, `name`, `labels`).
+///
+/// Never throws. Every problem found is reported, located (1-based) in
+/// `file`, in source order; unknown keys come with the valid ones and a
+/// did-you-mean. `value` is set only when there are no errors.
 Result<Manifest> ParseManifest(std::string_view text, const std::string& file);
 
-/// Reads and parses a manifest file.
+/// Reads and parses a manifest file; also checks that every merge step's
+/// fragment file exists. An unreadable file is an error naming the path.
 Result<Manifest> LoadManifestFile(const std::string& path);
 
 /// A manifest declaring exactly the names mentioned in an envsubst SHELL-FORMAT
-/// argument such as `'${A} $B'`, all of type string.
+/// argument such as `'${A} $B'` (also `${A:-x}` and the other default forms),
+/// all of type string, in order of first mention.
 Manifest ManifestFromShellFormat(std::string_view shell_format);
 
+/// The manifest spelling of a type: "string", "dns-label", ...
 std::string_view VarTypeName(VarType type);
 
 }  // namespace safesubst
