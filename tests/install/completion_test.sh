@@ -49,7 +49,7 @@ expect() {
 # way here to know what to expect, then spot-check the known ones.
 commands=$("$binary" --help | sed -n '/^Subcommands:/,/^$/s/^  \([a-z][a-z0-9-]*\).*/\1/p')
 [[ -n $commands ]] || { echo "FAIL: no commands in '$binary --help'" >&2; exit 1; }
-for known in render explain vars init audit; do
+for known in render explain vars init audit lint; do
   grep -qx "$known" <<<"$commands" || { echo "FAIL: '$binary --help' lists no '$known'" >&2; failures=$((failures + 1)); }
 done
 
@@ -71,9 +71,21 @@ expect "init --f" --force
 expect "explain ma" manifests
 expect "--explain va" vars.yaml values.env
 expect "-" -h --help -V --version -v --variables
+expect "lint --disable etc" etc-hosts-write
+expect "render --lint-disable nfs" nfs-through-sidecar
+expect "lint --fail" --fail-on-warning
 # Every option `render --help` lists completes.
 render_options=$("$binary" render --help | sed -n 's/^  \(-[a-zA-Z],\)\{0,1\}\(--[a-z-]*\).*/\2/p')
-for option in $render_options; do expect "render $option" "$option"; done
+for option in $render_options; do
+  COMP_WORDS=("$binary" render "$option")
+  COMP_CWORD=2
+  _safesubst
+  checks=$((checks + 1))
+  if ! printf '%s\n' "${COMPREPLY[@]}" | grep -qx -- "$option"; then
+    echo "FAIL: 'safesubst render $option' does not offer $option (got: ${COMPREPLY[*]})" >&2
+    failures=$((failures + 1))
+  fi
+done
 
 # The program cannot be run (not installed yet, typo): the built-in lists.
 PROGRAM=/nonexistent/safesubst expect "au" audit

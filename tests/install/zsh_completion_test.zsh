@@ -57,6 +57,9 @@ expect 'safesubst init --fo' 'safesubst init --force '
 expect 'safesubst explain mani' 'safesubst explain manifest.yaml '
 expect 'safesubst --vers' 'safesubst --version '
 expect 'kubectl-safesubst va' 'kubectl-safesubst vars '
+expect 'safesubst lint --disable etc' 'safesubst lint --disable etc-hosts-write '
+expect 'safesubst lint --istio' 'safesubst lint --istio-namespace '
+expect 'safesubst render --lint-disable=fsg' 'safesubst render --lint-disable=fsgroup-recursive-chown '
 
 print "zsh completion: $checks checks, $failures failed"
 (( failures == 0 ))
