@@ -46,12 +46,10 @@ std::string_view UnquotedProblem(char c) {
   switch (c) {
     case ' ':
     case '\t':
-    case '\n':
-      return "whitespace (a space, tab or line break), which would split the word into several arguments";
+    case '\n': return "whitespace (a space, tab or line break), which would split the word into several arguments";
     case ';':
     case '&':
-    case '|':
-      return "a semicolon, ampersand or vertical bar, which would end the command and start another one";
+    case '|': return "a semicolon, ampersand or vertical bar, which would end the command and start another one";
     case '<':
     case '>': return "an angle bracket, which would add a redirection";
     case '(':
@@ -98,15 +96,16 @@ bool IsReservedWord(std::string_view word) {
 // of `${x#pattern}`: only values that the shell takes literally.
 std::string CheckOrdinaryWord(const ShellContext& context, std::string_view value) {
   std::string where = context.parameter_word == ParameterWord::kPattern ? "in the pattern of a ${...} expansion"
-                      : context.in_case_pattern                        ? "in an unquoted case pattern"
-                                                                       : "in an unquoted shell word";
+                      : context.in_case_pattern                         ? "in an unquoted case pattern"
+                                                                        : "in an unquoted shell word";
   if (value.empty() && context.whole_word) {
     return where + ", an empty value would remove the whole word (the command would get one argument less)" +
            std::string(kQuoteAdvice);
   }
   for (char c : value) {
     std::string_view problem = UnquotedProblem(c);
-    if (!problem.empty()) return where + ", the value contains " + std::string(problem) + std::string(kQuoteAdvice);
+    if (!problem.empty())
+      return where + ", the value contains " + std::string(problem) + std::string(kQuoteAdvice);
   }
   if (context.word_start && !value.empty() && value[0] == '#') {
     return where + ", a value starting with a number sign would begin a comment" + std::string(kQuoteAdvice);
@@ -141,7 +140,8 @@ std::string EncodeDoubleQuoted(const ShellContext& context, std::string_view val
              "differently by dash and bash; move the placeholder out of the ${...}";
     }
     if (parameter_value && context.inside_heredoc && c == '"') {
-      // In ${x:-...} in a here-document, dash and bash read \" as a quote, zsh as a backslash and an opening quote.
+      // In ${x:-...} in a here-document, dash and bash read \" as a quote, zsh as a backslash and an opening
+      // quote.
       return "in the word of a ${...} expansion inside a here-document, a value with a double quote is read "
              "differently by dash, bash and zsh; move the placeholder out of the ${...}";
     }
@@ -181,7 +181,9 @@ std::string EncodeForState(const ShellContext& context, std::string_view value, 
   }
   switch (context.state) {
     case ShellState::kDoubleQuoted: return EncodeDoubleQuoted(context, value, out);
-    case ShellState::kSingleQuoted: EncodeSingleQuoted(value, out); return {};
+    case ShellState::kSingleQuoted:
+      EncodeSingleQuoted(value, out);
+      return {};
     case ShellState::kDollarSingleQuoted:
       if (value.find_first_of("\\'") != std::string_view::npos) {
         return "inside $'...' (a bash extension that dash reads as a dollar sign and a single-quoted string), a "
@@ -201,7 +203,9 @@ std::string EncodeForState(const ShellContext& context, std::string_view value, 
       }
       *out += value;
       return {};
-    case ShellState::kHeredocLiteral: *out += value; return {};
+    case ShellState::kHeredocLiteral:
+      *out += value;
+      return {};
     case ShellState::kHeredocExpanding:
       for (char c : value) {
         if (c == '\\' || c == '$' || c == '`') *out += '\\';
@@ -331,7 +335,8 @@ std::string AppendShellEncoded(const ShellContext& context, std::string_view val
     out->append(value);
     return {};
   }
-  if (!context.unsupported.empty()) return "no value can be written at this place of the script: " + context.unsupported;
+  if (!context.unsupported.empty())
+    return "no value can be written at this place of the script: " + context.unsupported;
   std::string encoded;
   std::string error = EncodeForState(context, value, &encoded);
   if (error.empty() && context.inside_heredoc) error = CheckHeredocLines(context, encoded);

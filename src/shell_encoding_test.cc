@@ -60,8 +60,8 @@ TEST_CASE("shell encoding: single quotes") {
 TEST_CASE("shell encoding: ordinary values pass in an unquoted word") {
   ShellContext context = ContextIn("[ \"$OCT3\" -le ${P} ]");
   REQUIRE(context.state == ShellState::kUnquoted);
-  for (std::string_view value : {"31", "10.0.1.10", "a=b", "50%", "fs-0123.efs.ap-northeast-2.amazonaws.com",
-                                 "-n", "--help", "a#b", "user@host:/path", "x+y,z^w", "\xE2\x80\x9Cq\xE2\x80\x9D"}) {
+  for (std::string_view value : {"31", "10.0.1.10", "a=b", "50%", "fs-0123.efs.ap-northeast-2.amazonaws.com", "-n",
+                                 "--help", "a#b", "user@host:/path", "x+y,z^w", "\xE2\x80\x9Cq\xE2\x80\x9D"}) {
     CAPTURE(value);
     Encoded encoded = Encode(context, value);
     CHECK(encoded.error.empty());
@@ -75,29 +75,13 @@ TEST_CASE("shell encoding: values that would split, glob, redirect or run are re
     std::string_view value;
     std::string_view reason;
   };
-  for (const Case& c : std::vector<Case>{{"a b", "whitespace"},
-                                         {"a\tb", "whitespace"},
-                                         {"a\nb", "whitespace"},
-                                         {"a;b", "semicolon"},
-                                         {"a&&b", "ampersand"},
-                                         {"a|b", "vertical bar"},
-                                         {"a>b", "redirection"},
-                                         {"(a)", "parenthesis"},
-                                         {"$HOME", "dollar sign"},
-                                         {"`id`", "backquote"},
-                                         {"a\\b", "backslash"},
-                                         {"a\"b", "quote"},
-                                         {"it's", "quote"},
-                                         {"*.yaml", "glob"},
-                                         {"a?", "glob"},
-                                         {"[ab]", "glob"},
-                                         {"{a,b}", "brace"},
-                                         {"!x", "exclamation"},
-                                         {"~root", "tilde"},
-                                         {"#x", "comment"},
-                                         {"=ls", "zsh"},
-                                         {"a\rb", "control"},
-                                         {"a\x7f", "control"}}) {
+  for (const Case& c : std::vector<Case>{
+           {"a b", "whitespace"},    {"a\tb", "whitespace"},  {"a\nb", "whitespace"}, {"a;b", "semicolon"},
+           {"a&&b", "ampersand"},    {"a|b", "vertical bar"}, {"a>b", "redirection"}, {"(a)", "parenthesis"},
+           {"$HOME", "dollar sign"}, {"`id`", "backquote"},   {"a\\b", "backslash"},  {"a\"b", "quote"},
+           {"it's", "quote"},        {"*.yaml", "glob"},      {"a?", "glob"},         {"[ab]", "glob"},
+           {"{a,b}", "brace"},       {"!x", "exclamation"},   {"~root", "tilde"},     {"#x", "comment"},
+           {"=ls", "zsh"},           {"a\rb", "control"},     {"a\x7f", "control"}}) {
     CAPTURE(c.value);
     Encoded encoded = Encode(context, c.value);
     CHECK(encoded.error.find(c.reason) != std::string::npos);
@@ -239,7 +223,8 @@ TEST_CASE("shell encoding: arithmetic takes decimal integers only") {
     CAPTURE(value);
     CHECK(Encode(context, value).text == value);
   }
-  for (std::string_view value : {"", "-", "-0", "007", "0x1F", "1+1", "a[$(id)]", "x", "1234567890123456789", " 1"}) {
+  for (std::string_view value :
+       {"", "-", "-0", "007", "0x1F", "1+1", "a[$(id)]", "x", "1234567890123456789", " 1"}) {
     CAPTURE(value);
     CHECK(Encode(context, value).error.find("decimal integer") != std::string::npos);
   }
@@ -310,9 +295,9 @@ TEST_CASE("shell encoding: random values never change the state after them") {
   after.push_back(script.size() - 1);
   std::vector<ShellContext> expected = ShellContextsAt(script, after);
 
-  const std::vector<std::string_view> alphabet = {"a", " ", "\t", "\n", "\"", "'", "`", "\\", "$", "$(", "${", "}",
-                                                  "{", ")", "(", "#", ";", "|", "&", "<", ">", "*", "?", "[", "]",
-                                                  "~", "!", "=", ",", "..", "EOF", "\r", "-", "1", "\xE2\x80\x9D"};
+  const std::vector<std::string_view> alphabet = {
+      "a", " ", "\t", "\n", "\"", "'", "`", "\\", "$", "$(", "${", "}",  "{",   ")",  "(", "#", ";",           "|",
+      "&", "<", ">",  "*",  "?",  "[", "]", "~",  "!", "=",  ",",  "..", "EOF", "\r", "-", "1", "\xE2\x80\x9D"};
   Random random{987654321};
   std::size_t encoded_count = 0, refused_count = 0;
   for (int round = 0; round < 4000; ++round) {

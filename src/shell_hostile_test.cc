@@ -36,9 +36,9 @@ constexpr std::string_view kBenign = "benign";
 // shell state and prints what the shell made of it.
 struct Slot {
   std::string_view id;
-  std::string_view code;      // with one or more ${V}
-  std::string_view expected;  // the file's expected content, ${V} standing for the value
-  std::vector<ShellState> states;  // what the lexer must report at each ${V}
+  std::string_view code;               // with one or more ${V}
+  std::string_view expected;           // the file's expected content, ${V} standing for the value
+  std::vector<ShellState> states;      // what the lexer must report at each ${V}
   bool dollar_prefix_in_dash = false;  // $'...': dash reads `$` and '...'
 };
 
@@ -57,24 +57,24 @@ const std::vector<Slot>& Slots() {
       {"assign", "a=${V}; printf '%s' \"$a\"", "${V}", {S::kUnquoted}},
       {"for", "for w in ${V}; do printf '%s' \"$w\"; done", "${V}", {S::kUnquoted}},
       {"test", "if [ \"$v\" = ${V} ]; then printf ok; else printf no; fi", "ok", {S::kUnquoted}},
-      {"cmdsub-dq", "r=\"$(printf '%s' \"${V}\"; echo x)\"; printf '%s' \"${r%x}\"", "${V}",
-       {S::kDoubleQuoted}},
-      {"cmdsub-sq", "r=\"$(printf '%s' '${V}'; echo x)\"; printf '%s' \"${r%x}\"", "${V}",
-       {S::kSingleQuoted}},
-      {"cmdsub-unquoted", "r=\"$(printf '%s' ${V}; echo x)\"; printf '%s' \"${r%x}\"",
-       "${V}", {S::kUnquoted}},
+      {"cmdsub-dq", "r=\"$(printf '%s' \"${V}\"; echo x)\"; printf '%s' \"${r%x}\"", "${V}", {S::kDoubleQuoted}},
+      {"cmdsub-sq", "r=\"$(printf '%s' '${V}'; echo x)\"; printf '%s' \"${r%x}\"", "${V}", {S::kSingleQuoted}},
+      {"cmdsub-unquoted", "r=\"$(printf '%s' ${V}; echo x)\"; printf '%s' \"${r%x}\"", "${V}", {S::kUnquoted}},
       {"cmdsub-nested",
        "r=\"$(printf '%s' \"$(printf '%s' \"${V}\"; echo x)\")\"; printf '%s' \"${r%x}\"",
-       "${V}", {S::kDoubleQuoted}},
-      {"bt-dq-in-dq", "r=\"`printf '%s' \\\"${V}\\\"; echo x`\"; printf '%s' \"${r%x}\"", "${V}",
+       "${V}",
+       {S::kDoubleQuoted}},
+      {"bt-dq-in-dq",
+       "r=\"`printf '%s' \\\"${V}\\\"; echo x`\"; printf '%s' \"${r%x}\"",
+       "${V}",
        {S::kDoubleQuoted}},
       {"bt-dq", "r=`printf '%s' \"${V}\"; echo x`; printf '%s' \"${r%x}\"", "${V}", {S::kDoubleQuoted}},
       {"bt-sq", "r=`printf '%s' '${V}'; echo x`; printf '%s' \"${r%x}\"", "${V}", {S::kSingleQuoted}},
-      {"bt-sq-in-dq", "r=\"`printf '%s' '${V}'; echo x`\"; printf '%s' \"${r%x}\"", "${V}",
-       {S::kSingleQuoted}},
+      {"bt-sq-in-dq", "r=\"`printf '%s' '${V}'; echo x`\"; printf '%s' \"${r%x}\"", "${V}", {S::kSingleQuoted}},
       {"bt-nested",
        "r=`printf '%s' \"\\`printf '%s' \\\\\"${V}\\\\\"; echo x\\`\"`; printf '%s' \"${r%x}\"",
-       "${V}", {S::kDoubleQuoted}},
+       "${V}",
+       {S::kDoubleQuoted}},
       {"param-dq", "printf '%s' \"${unset_var-${V}}\"", "${V}", {S::kDoubleQuoted}},
       {"param-unquoted", "printf '%s' ${unset_var-${V}}", "${V}", {S::kUnquoted}},
       {"param-nested", "printf '%s' \"${unset_var-\"${V}\"}\"", "${V}", {S::kDoubleQuoted}},
@@ -83,30 +83,34 @@ const std::vector<Slot>& Slots() {
       {"heredoc-quoted", "show <<'EOF'\n${V}\nEOF", "${V}\n", {S::kHeredocLiteral}},
       {"heredoc-backslash", "show <<\\END\nx${V}\nEND", "x${V}\n", {S::kHeredocLiteral}},
       {"heredoc-tabs", "show <<-EOF\n\t${V}\n\tEOF", "${V}\n", {S::kHeredocExpanding}},
-      {"heredoc-tabs-quoted", "show <<-\"EOF\"\n\t\t${V}\n\tEOF", "${V}\n",
-       {S::kHeredocLiteral}},
-      {"heredoc-two", "{ show <<A; show <<'B'; }\n${V}\nA\n${V}\nB", "${V}\n${V}\n",
+      {"heredoc-tabs-quoted", "show <<-\"EOF\"\n\t\t${V}\n\tEOF", "${V}\n", {S::kHeredocLiteral}},
+      {"heredoc-two",
+       "{ show <<A; show <<'B'; }\n${V}\nA\n${V}\nB",
+       "${V}\n${V}\n",
        {S::kHeredocExpanding, S::kHeredocLiteral}},
-      {"heredoc-cmdsub", "show <<EOF\n$(printf '%s' \"${V}\")\nEOF", "${V}\n",
-       {S::kDoubleQuoted}},
+      {"heredoc-cmdsub", "show <<EOF\n$(printf '%s' \"${V}\")\nEOF", "${V}\n", {S::kDoubleQuoted}},
       {"heredoc-param", "show <<EOF\n${unset_var-${V}}\nEOF", "${V}\n", {S::kDoubleQuoted}},
       {"heredoc-bt", "show <<EOF\n`printf '%s' \"${V}\"`\nEOF", "${V}\n", {S::kDoubleQuoted}},
       {"comment", "# a comment ${V}\nprintf after", "after", {S::kComment}},
-      {"comment-cmdsub", "r=\"$(\n# ${V}\nprintf after)\"; printf '%s' \"$r\"", "after",
-       {S::kComment}},
+      {"comment-cmdsub", "r=\"$(\n# ${V}\nprintf after)\"; printf '%s' \"$r\"", "after", {S::kComment}},
       {"comment-bt", "r=`# ${V}\nprintf after`; printf '%s' \"$r\"", "after", {S::kComment}},
       {"case-pattern",
        "case \"$v\" in\n  ${V}) printf '%s' \"$v\" ;;\n  *) printf nomatch ;;\n"
        "esac",
-       "${V}", {S::kUnquoted}},
+       "${V}",
+       {S::kUnquoted}},
       {"case-pattern-dq",
        "case \"$v\" in \"${V}\") printf '%s' \"$v\" ;; *) printf nomatch ;; esac",
-       "${V}", {S::kDoubleQuoted}},
+       "${V}",
+       {S::kDoubleQuoted}},
       {"case-cmdsub",
-       "r=\"$(case \"$v\" in ${V}) printf '%s' \"$v\";; *) printf nomatch;; esac; echo x)\"; printf '%s' \"${r%x}\"",
-       "${V}", {S::kUnquoted}},
+       "r=\"$(case \"$v\" in ${V}) printf '%s' \"$v\";; *) printf nomatch;; esac; echo x)\"; printf '%s' "
+       "\"${r%x}\"",
+       "${V}",
+       {S::kUnquoted}},
       {"case-word",
-       "case ${V} in \"$v\") printf '%s' \"$v\" ;; *) printf nomatch ;; esac", "${V}",
+       "case ${V} in \"$v\") printf '%s' \"$v\" ;; *) printf nomatch ;; esac",
+       "${V}",
        {S::kUnquoted}},
       {"arith", "printf '%s' \"$(( ${V} ))\"", "${V}", {S::kArithmetic}},
       {"ansi", "printf '%s' $'${V}'", "${V}", {S::kDollarSingleQuoted}, true},
@@ -122,7 +126,9 @@ const std::vector<Slot>& Slots() {
 constexpr std::string_view kScriptHeader = "set -u\nroot=$PWD\n";
 
 // The marker printed before slot `slot`'s output.
-std::string Marker(std::size_t slot) { return "printf '\\000%s/%s\\000' \"$block\" " + std::string(Slots()[slot].id) + "\n"; }
+std::string Marker(std::size_t slot) {
+  return "printf '\\000%s/%s\\000' \"$block\" " + std::string(Slots()[slot].id) + "\n";
+}
 
 // ---- the corpus -----------------------------------------------------------
 
@@ -154,8 +160,8 @@ std::string Unescape(std::string_view text) {
 std::vector<std::string> LoadCorpus() {
   // SAFESUBST_HOSTILE_VALUES names another corpus (to try a few values quickly).
   const char* other = std::getenv("SAFESUBST_HOSTILE_VALUES");
-  std::filesystem::path path =
-      other != nullptr ? std::filesystem::path(other) : testing::SourceDir() / "tests/data/shell/hostile-values.txt";
+  std::filesystem::path path = other != nullptr ? std::filesystem::path(other)
+                                                : testing::SourceDir() / "tests/data/shell/hostile-values.txt";
   std::string text = ReadFile(path, "\x01missing");
   REQUIRE(text != "\x01missing");
   std::vector<std::string> values;
@@ -214,8 +220,8 @@ std::string ReplaceAll(std::string_view text, std::string_view from, std::string
 
 struct Template {
   std::string text;
-  std::vector<std::size_t> offsets;   // of every ${V}
-  std::vector<std::size_t> slot_of;   // the slot of each placeholder
+  std::vector<std::size_t> offsets;  // of every ${V}
+  std::vector<std::size_t> slot_of;  // the slot of each placeholder
 };
 
 Template BuildTemplate() {
@@ -236,9 +242,9 @@ Template BuildTemplate() {
 
 struct Rendering {
   std::string script;
-  std::vector<bool> slot_refused;           // per slot
-  std::vector<std::string> errors;          // per placeholder, empty when encoded
-  std::vector<std::size_t> value_begin;     // per placeholder, offset in `script`
+  std::vector<bool> slot_refused;        // per slot
+  std::vector<std::string> errors;       // per placeholder, empty when encoded
+  std::vector<std::size_t> value_begin;  // per placeholder, offset in `script`
   std::vector<std::size_t> value_end;
 };
 
@@ -355,8 +361,9 @@ struct Case {
 // not by the encoder under test), then the rendered slots.
 std::string Block(const Case& c) {
   std::string dir = "\"$root/v" + std::to_string(c.index) + "\"";
-  std::string show = c.value.size() > 4096 ? "show() { cat; }\n"
-                                           : "show() { while IFS= read -r line; do printf '%s\\n' \"$line\"; done; }\n";
+  std::string show = c.value.size() > 4096
+                         ? "show() { cat; }\n"
+                         : "show() { while IFS= read -r line; do printf '%s\\n' \"$line\"; done; }\n";
   // A subshell per block: a failing value ends its own block only, so that
   // every later value is still run and checked for its canary.
   return "block=" + std::to_string(c.index) + "\nmkdir " + dir + " && cd " + dir +
@@ -382,7 +389,8 @@ std::vector<std::filesystem::path> RunScripts(const TempDir& work, const std::ve
     std::string quoted = ShellQuote(dir.string());
     // The timeout only matters when the encoder is broken: then a hostile
     // value may run thousands of commands.
-    command += " & (cd " + quoted + " && " + timeout + shells[i].command + " ./script.sh >stdout 2>stderr; echo $? >rc)";
+    command +=
+        " & (cd " + quoted + " && " + timeout + shells[i].command + " ./script.sh >stdout 2>stderr; echo $? >rc)";
     dirs.push_back(dir);
     ++counts->runs;
   }
@@ -399,15 +407,16 @@ std::map<std::string, std::string> SplitOutputs(const std::string& stdout_text) 
     if (id_end == std::string::npos) break;
     std::size_t next = stdout_text.find('\0', id_end + 1);
     std::size_t content_end = next == std::string::npos ? stdout_text.size() : next;
-    outputs[stdout_text.substr(at + 1, id_end - at - 1)] = stdout_text.substr(id_end + 1, content_end - id_end - 1);
+    outputs[stdout_text.substr(at + 1, id_end - at - 1)] =
+        stdout_text.substr(id_end + 1, content_end - id_end - 1);
     at = next;
   }
   return outputs;
 }
 
 // Checks the outputs of one value's block in one shell's run.
-void CheckCase(const Shell& shell, const std::filesystem::path& dir, const std::map<std::string, std::string>& outputs,
-               const Case& c, Counts* counts) {
+void CheckCase(const Shell& shell, const std::filesystem::path& dir,
+               const std::map<std::string, std::string>& outputs, const Case& c, Counts* counts) {
   CAPTURE(shell.name);
   CAPTURE(Show(c.value));
   CHECK_FALSE(std::filesystem::exists(dir / ("v" + std::to_string(c.index)) / "canary"));
@@ -468,8 +477,8 @@ TEST_CASE("shell encoding: hostile values under real shells") {
       if (c.rendering.slot_refused[s]) ++refusals_by_slot[std::string(Slots()[s].id)];
     }
     CheckStatesKept(tmpl, c.rendering, value);
-    bool all_refused =
-        std::find(c.rendering.slot_refused.begin(), c.rendering.slot_refused.end(), false) == c.rendering.slot_refused.end();
+    bool all_refused = std::find(c.rendering.slot_refused.begin(), c.rendering.slot_refused.end(), false) ==
+                       c.rendering.slot_refused.end();
     if (all_refused) {  // nothing to run (a NUL byte): every triple is a refusal
       counts.triples += Slots().size() * shells.size();
       counts.refused += Slots().size() * shells.size();
@@ -514,8 +523,8 @@ TEST_CASE("shell encoding: hostile values under real shells") {
                              << shells.size() << " shells = " << counts.triples
                              << " (value, state, shell) triples: " << counts.encoded
                              << " encoded, run and verified; " << counts.refused << " refused. " << counts.runs
-                             << " script runs (" << script.size() / 1024 << " KiB each), " << seconds << " s in all, "
-                             << run_seconds << " s running shells. Shells:" << shell_names.str()
+                             << " script runs (" << script.size() / 1024 << " KiB each), " << seconds
+                             << " s in all, " << run_seconds << " s running shells. Shells:" << shell_names.str()
                              << ". Refusals per state (of " << corpus.size() << " values):" << by_slot.str());
 }
 
@@ -551,11 +560,12 @@ TEST_CASE("shell encoding: shellcheck finds nothing new with ordinary values") {
   Template tmpl = BuildTemplate();
   std::vector<ShellContext> contexts = ShellContextsAt(tmpl.text, tmpl.offsets);
   std::string raw;
-  std::multiset<std::pair<int, std::string>> baseline = ShellcheckFindings(Render(tmpl, contexts, kBenign).script, &raw);
+  std::multiset<std::pair<int, std::string>> baseline =
+      ShellcheckFindings(Render(tmpl, contexts, kBenign).script, &raw);
   REQUIRE_MESSAGE(raw.find("error") == std::string::npos, raw);
   std::size_t checked = 0;
-  for (std::string_view value : {"31", "10.0.1.10", "a=b", "50%", "fs-0123.efs.ap-northeast-2.amazonaws.com",
-                                 "web-portal"}) {
+  for (std::string_view value :
+       {"31", "10.0.1.10", "a=b", "50%", "fs-0123.efs.ap-northeast-2.amazonaws.com", "web-portal"}) {
     Rendering rendering = Render(tmpl, contexts, value);
     std::multiset<std::pair<int, std::string>> findings = ShellcheckFindings(rendering.script, &raw);
     CAPTURE(value);

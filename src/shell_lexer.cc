@@ -62,14 +62,22 @@ struct CommandList {
 };
 
 enum class FrameKind : std::uint8_t {
-  kCommands, kSingle, kDollarSingle, kDouble, kParameter, kArithmetic, kComment, kHeredoc, kDelimiter
+  kCommands,
+  kSingle,
+  kDollarSingle,
+  kDouble,
+  kParameter,
+  kArithmetic,
+  kComment,
+  kHeredoc,
+  kDelimiter
 };
 
 struct Frame {
   FrameKind kind = FrameKind::kCommands;
-  CommandList* commands = nullptr;  // kCommands
-  bool substitution = false;        // kCommands: the inside of `$(...)`
-  bool in_double_quotes = false;    // kParameter: the `${` stands in double quotes (or a here-document)
+  CommandList* commands = nullptr;            // kCommands
+  bool substitution = false;                  // kCommands: the inside of `$(...)`
+  bool in_double_quotes = false;              // kParameter: the `${` stands in double quotes (or a here-document)
   ParameterWord word = ParameterWord::kNone;  // kParameter
   bool saw_single_quote = false;              // kParameter: a literal `'` in "${x-...}" so far
   const Heredoc* heredoc = nullptr;           // kHeredoc
@@ -86,8 +94,8 @@ struct Surroundings {
 };
 
 struct Query {
-  std::size_t offset = 0;  // into the Lexer's text
-  std::size_t index = 0;   // into the result vector
+  std::size_t offset = 0;   // into the Lexer's text
+  std::size_t index = 0;    // into the result vector
   std::string unsupported;  // set by a parent Lexer (a placeholder right after an escaping backslash)
 };
 
@@ -104,10 +112,14 @@ constexpr std::string_view kAfterBackslash =
 class Lexer {
  public:
   // `to_root` maps an offset of `text` to an offset of the root script (empty: identity).
-  Lexer(std::string_view text, std::vector<Query> queries, Surroundings around,
-        std::vector<std::size_t> to_root, Output* output)
-      : text_(text), limit_(text.size()), queries_(std::move(queries)), around_(std::move(around)),
-        to_root_(std::move(to_root)), output_(output) {}
+  Lexer(std::string_view text, std::vector<Query> queries, Surroundings around, std::vector<std::size_t> to_root,
+        Output* output)
+      : text_(text),
+        limit_(text.size()),
+        queries_(std::move(queries)),
+        around_(std::move(around)),
+        to_root_(std::move(to_root)),
+        output_(output) {}
 
   void Run() {
     CommandList top;
@@ -124,9 +136,7 @@ class Lexer {
   // ---- positions and queries --------------------------------------------
   char At(std::size_t i) const { return i < limit_ ? text_[i] : '\0'; }
   char Peek(std::size_t ahead = 0) const { return At(pos_ + ahead); }
-  bool LooksAt(std::string_view s) const {
-    return pos_ + s.size() <= limit_ && text_.substr(pos_, s.size()) == s;
-  }
+  bool LooksAt(std::string_view s) const { return pos_ + s.size() <= limit_ && text_.substr(pos_, s.size()) == s; }
 
   // Records every query at or before the current position.
   void Visit() {
@@ -747,7 +757,7 @@ class Lexer {
     if (!Enter()) return;
     std::size_t open = pos_;
     std::string inner;
-    std::vector<std::size_t> inner_to_outer;    // offset in inner → offset in text_
+    std::vector<std::size_t> inner_to_outer;      // offset in inner → offset in text_
     std::vector<std::size_t> escape_backslashes;  // offsets of removed backslashes
     std::size_t i = open + 1;
     bool closed = false;
@@ -830,7 +840,9 @@ class Lexer {
         ++pos_;
         while (pos_ < limit_ && Peek() != c) {
           Visit();
-          if (c == '"' && Peek() == '\\' && std::string_view("\"\\$`").find(Peek(1)) != std::string_view::npos) ++pos_;
+          bool escaped =
+              c == '"' && Peek() == '\\' && std::string_view("\"\\$`").find(Peek(1)) != std::string_view::npos;
+          if (escaped) ++pos_;  // "a\"b" delimits with a"b
           heredoc.delimiter += Peek();
           ++pos_;
         }

@@ -129,9 +129,9 @@ TEST_CASE("shell lexer: backticks are a layer of their own") {
 }
 
 TEST_CASE("shell lexer: ${...} words") {
-  std::vector<ShellContext> contexts = At(
-      "a=\"${x:-${P}}\" b=${x:-${P}} c=\"${x:-\"${P}\"}\" d=\"${x#${P}}\" e=\"${x:-'${P}'}\" f=${x:-'${P}'} "
-      "g=${x-\"a}b\"}${P} h=\"${x/${P}/${P}}\"");
+  std::vector<ShellContext> contexts =
+      At("a=\"${x:-${P}}\" b=${x:-${P}} c=\"${x:-\"${P}\"}\" d=\"${x#${P}}\" e=\"${x:-'${P}'}\" f=${x:-'${P}'} "
+         "g=${x-\"a}b\"}${P} h=\"${x/${P}/${P}}\"");
   REQUIRE(contexts.size() == 9);
   CHECK(contexts[0].state == S::kDoubleQuoted);
   CHECK(contexts[0].parameter_word == ParameterWord::kValue);
@@ -143,7 +143,7 @@ TEST_CASE("shell lexer: ${...} words") {
   CHECK(contexts[4].state == S::kDoubleQuoted);  // single quotes are literal in "${x:-'y'}"
   CHECK(contexts[4].parameter_word == ParameterWord::kValue);
   CHECK(contexts[5].state == S::kSingleQuoted);  // ... but quote in ${x:-'y'}
-  CHECK(contexts[6].state == S::kUnquoted);  // the } inside "a}b" did not end the expansion early
+  CHECK(contexts[6].state == S::kUnquoted);      // the } inside "a}b" did not end the expansion early
   CHECK(contexts[6].parameter_word == ParameterWord::kNone);
   CHECK(contexts[7].parameter_word == ParameterWord::kPattern);
   CHECK(contexts[8].parameter_word == ParameterWord::kValue);
@@ -186,7 +186,7 @@ TEST_CASE("shell lexer: here-documents") {
   CHECK(contexts[4].state == S::kHeredocExpanding);
   CHECK(contexts[4].heredoc_strip_tabs);
   CHECK(contexts[4].line_before == "\t");
-  CHECK(contexts[5].state == S::kUnquoted);  // the rest of the operator's line is commands
+  CHECK(contexts[5].state == S::kUnquoted);        // the rest of the operator's line is commands
   CHECK(contexts[6].state == S::kHeredocLiteral);  // partly quoted delimiter: literal body
   CHECK(contexts[6].heredoc_delimiter == "END");
   CHECK(contexts[7].state == S::kUnquoted);
@@ -347,9 +347,11 @@ struct Random {
 TEST_CASE("shell lexer: random scripts are read without crashing, every offset answered") {
   // Fragments that open and close every construct the lexer knows.
   const std::vector<std::string_view> pieces = {
-      "echo ", "${P}", "$x", "\"", "'", "`", "\\", "$(", ")", "(", "${x:-", "}", "{", "#", "\n", "<<EOF\n", "EOF\n",
-      "<<-'E'\n", "\tE\n", "case ", " in ", "esac", ";;", "|", "$((", "))", "$'", "$\"", ";", "&&", " ", "\t", "=",
-      "a", "\xE2\x80\x9C", "<<", ">", "[", "]", "*", "~", "\r"};
+      "echo ", "${P}",  "$x",   "\"",   "'",  "`",  "\\",      "$(",           ")",
+      "(",     "${x:-", "}",    "{",    "#",  "\n", "<<EOF\n", "EOF\n",        "<<-'E'\n",
+      "\tE\n", "case ", " in ", "esac", ";;", "|",  "$((",     "))",           "$'",
+      "$\"",   ";",     "&&",   " ",    "\t", "=",  "a",       "\xE2\x80\x9C", "<<",
+      ">",     "[",     "]",    "*",    "~",  "\r"};
   Random random{12345};
   for (int round = 0; round < 3000; ++round) {
     std::string script;

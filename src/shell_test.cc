@@ -1,29 +1,31 @@
 // Tests of the `#!` check, and of the seed scenario's wrapper script
 // (SPEC "The seed scenario"): ordinary values must come out exactly as plain
 // substitution would write them, hostile ones must not.
+#include "safesubst/shell.h"
+
 #include <doctest/doctest.h>
 
 #include <map>
 #include <string>
 #include <vector>
 
-#include "safesubst/shell.h"
 #include "test_support.h"
 
 namespace safesubst {
 namespace {
 
 TEST_CASE("HasShellShebang") {
-  for (std::string_view script : {"#!/bin/sh\necho", "#!/bin/sh -e\n", "#! /bin/bash\n", "#!/usr/bin/env bash\n",
-                                  "#!/usr/bin/env -S bash -eu\n", "#!/usr/bin/env LC_ALL=C sh\n", "#!/bin/dash",
-                                  "#!/sbin/ash\n", "#!/usr/local/bin/zsh -f\n", "#!/bin/busybox sh\n",
-                                  "#!/bin/sh\r\necho\r\n"}) {
+  for (std::string_view script :
+       {"#!/bin/sh\necho", "#!/bin/sh -e\n", "#! /bin/bash\n", "#!/usr/bin/env bash\n",
+        "#!/usr/bin/env -S bash -eu\n", "#!/usr/bin/env LC_ALL=C sh\n", "#!/bin/dash", "#!/sbin/ash\n",
+        "#!/usr/local/bin/zsh -f\n", "#!/bin/busybox sh\n", "#!/bin/sh\r\necho\r\n"}) {
     CAPTURE(script);
     CHECK(HasShellShebang(script));
   }
-  for (std::string_view script : {"", "#", "#!", "#!\n", "echo\n#!/bin/sh\n", " #!/bin/sh\n", "#!/usr/bin/python3\n",
-                                  "#!/usr/bin/env python3\n", "#!/usr/bin/env\n", "#!/bin/shell\n", "#!/bin/bash5\n",
-                                  "# !/bin/sh\n", "#!/usr/bin/env -S\n", "#!/bin/busybox awk\n"}) {
+  for (std::string_view script :
+       {"", "#", "#!", "#!\n", "echo\n#!/bin/sh\n", " #!/bin/sh\n", "#!/usr/bin/python3\n",
+        "#!/usr/bin/env python3\n", "#!/usr/bin/env\n", "#!/bin/shell\n", "#!/bin/bash5\n", "# !/bin/sh\n",
+        "#!/usr/bin/env -S\n", "#!/bin/busybox awk\n"}) {
     CAPTURE(script);
     CHECK_FALSE(HasShellShebang(script));
   }
@@ -80,7 +82,8 @@ std::string PlainSubstitution(std::string_view script, const std::map<std::strin
   std::string out(script);
   for (const auto& [name, value] : values) {
     std::string placeholder = "${" + name + "}";
-    for (std::size_t at = out.find(placeholder); at != std::string::npos; at = out.find(placeholder, at + value.size())) {
+    for (std::size_t at = out.find(placeholder); at != std::string::npos;
+         at = out.find(placeholder, at + value.size())) {
       out.replace(at, placeholder.size(), value);
     }
   }
@@ -169,7 +172,8 @@ TEST_CASE("seed wrapper: the rendered script runs under /bin/sh and picks the zo
   // Point the wrapper at a scratch hosts file and a harmless final command.
   testing::TempDir dir;
   std::string hosts = (dir / "hosts").string();
-  for (std::size_t at = rendered.find("/etc/hosts"); at != std::string::npos; at = rendered.find("/etc/hosts", at)) {
+  for (std::size_t at = rendered.find("/etc/hosts"); at != std::string::npos;
+       at = rendered.find("/etc/hosts", at)) {
     rendered.replace(at, 10, hosts);
   }
   rendered.replace(rendered.find("cd /home/app"), 12, "cd " + testing::ShellQuote(dir.path().string()));

@@ -15,13 +15,17 @@
 //
 // All placeholders of one script are looked up with ONE call: the lexer reads
 // the template, never a partly substituted text, so a value can never change
-// the state seen at a later placeholder. `DescribeShellContext` gives the text
-// for `--explain`.
+// the state seen at a later placeholder. The other placeholders must still be
+// in the text (a here-document line holding two of them is checked with the
+// other one as a wildcard). `DescribeShellContext` gives the text for
+// `--explain`; `problems` (optional) reports malformed shell syntax.
 //
-// The lexer follows POSIX sh (as dash, bash, busybox ash and zsh read it) and
-// knows a few bash-isms: `$'...'`, `$"..."`, `${x/a/b}`, `((...))`, `$[...]`.
-// Encoding is for `sh -c` scripts run non-interactively: `!` history expansion
-// does not happen there, so `!` is an ordinary character inside quotes.
+// The lexer follows POSIX sh as dash, bash and zsh read it (all three run the
+// encoder's tests) and knows a few bash-isms: `$'...'`, `$"..."`, `${x/a/b}`,
+// `((...))`, `$[...]`. Where the shells read the same text differently, the
+// value is refused rather than guessed. Encoding is for scripts run
+// non-interactively (`sh -c`, a file): history expansion does not happen
+// there, so `!` is an ordinary character inside quotes.
 #pragma once
 
 #include <cstddef>
@@ -36,14 +40,14 @@
 namespace safesubst {
 
 enum class ShellState : std::uint8_t {
-  kUnquoted,           ///< in an unquoted word (also inside $(...) / backticks)
-  kSingleQuoted,       ///< inside '...'
-  kDoubleQuoted,       ///< inside "..." (also `$"..."`, and the word of `"${x:-word}"`)
-  kComment,            ///< after a `#` at the start of a word
-  kHeredocLiteral,     ///< body of a here-document with a quoted delimiter
-  kHeredocExpanding,   ///< body of a here-document with an unquoted delimiter
-  kArithmetic,         ///< inside $((...)), $[...] or ((...))
-  kDollarSingleQuoted, ///< inside bash's $'...' (dash reads it as `$` and '...')
+  kUnquoted,            ///< in an unquoted word (also inside $(...) / backticks)
+  kSingleQuoted,        ///< inside '...'
+  kDoubleQuoted,        ///< inside "..." (also `$"..."`, and the word of `"${x:-word}"`)
+  kComment,             ///< after a `#` at the start of a word
+  kHeredocLiteral,      ///< body of a here-document with a quoted delimiter
+  kHeredocExpanding,    ///< body of a here-document with an unquoted delimiter
+  kArithmetic,          ///< inside $((...)), $[...] or ((...))
+  kDollarSingleQuoted,  ///< inside bash's $'...' (dash reads it as `$` and '...')
 };
 
 /// Which part of a `${...}` parameter expansion a position is in.
@@ -95,13 +99,14 @@ struct ShellContext {
 };
 
 /// Lexes `script` (the decoded script text) once and returns the context at
-/// each offset of `offsets`, which must be ascending. An offset should be the
-/// `$` of a placeholder (`$NAME`, `${NAME}`, `${NAME:-x}`): the lexer reads the
-/// form there to know what follows it. With `problems`, malformed syntax
-/// (an unterminated quote, `$(`, `${` or here-document) is reported as warnings
-/// whose offsets are into `script`.
-std::vector<ShellContext> ShellContextsAt(std::string_view script,
-                                          const std::vector<std::size_t>& offsets,
+/// each offset of `offsets`, in the same order (ascending is cheapest). An
+/// offset should be the `$` of a placeholder (`$NAME`, `${NAME}`,
+/// `${NAME:-x}`): the lexer reads the form there to know what follows it.
+/// A placeholder that cannot take any value (right after a backslash, in a
+/// here-document delimiter) gets a context whose `unsupported` says why.
+/// With `problems`, malformed syntax (an unterminated quote, `$(`, `${` or
+/// here-document) is reported as warnings whose offsets are into `script`.
+std::vector<ShellContext> ShellContextsAt(std::string_view script, const std::vector<std::size_t>& offsets,
                                           Diagnostics* problems = nullptr);
 
 /// Appends `value` encoded for `context`. Returns an empty string on success,
