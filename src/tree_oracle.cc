@@ -1,6 +1,8 @@
 #include "tree_oracle.h"
 
+#include <cctype>
 #include <optional>
+#include <string_view>
 #include <regex>
 
 #include "yaml_path.h"
@@ -246,6 +248,11 @@ std::string ResolvePlainType(const std::string& text) {
   static const std::regex kInt("[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?0b[01_]+|[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+");
   static const std::regex kFloat(
       "[-+]?(\\.[0-9]+|[0-9][0-9_]*(\\.[0-9_]*)?)([eE][-+]?[0-9]+)?|[-+]?\\.(inf|Inf|INF)|\\.(nan|NaN|NAN)");
+  // Most scalars start with a letter that no null, bool or number starts with.
+  if (!text.empty() && std::isalpha(static_cast<unsigned char>(text[0])) &&
+      std::string_view("nNtTfFyYoO").find(text[0]) == std::string_view::npos) {
+    return "str";
+  }
   if (std::regex_match(text, kNull)) return "null";
   if (std::regex_match(text, kBool)) return "bool";
   if (std::regex_match(text, kBool11)) return "bool1.1";

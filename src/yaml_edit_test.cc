@@ -285,89 +285,131 @@ bool Sweepable(const Layout& layout) {
   return true;
 }
 
+// Counts and findings of a property sweep.
+struct Sweep {
+  int documents = 0, checks = 0, refused = 0;
+  std::vector<std::string> disagreements;
+  std::uint32_t max_nodes = 150;  ///< per document: bounds the time spent on large files
+  StepContext context;
+
+  Sweep() {
+    context.file_name = "sweep.yaml";
+    context.load_fragment = [](const Step& step) {
+      Result<std::string> result;
+      result.value = step.value;  // the sweep passes the fragment text in `value`
+      return result;
+    };
+  }
+
+  void Check(const std::string& where, std::string_view text, const Step& step) {
+    ++checks;
+    testing::OracleCheck result = testing::CheckAgainstTrees(text, {step}, context);
+    if (result.agree && result.engine.ok()) return;
+    // The engine may refuse what it cannot do without guessing; it may not
+    // produce a different tree.
+    if (!result.engine.ok() && !result.engine.diagnostics.empty() &&
+        result.engine.diagnostics[0].message.find("not supported") != std::string::npos) {
+      ++refused;
+      return;
+    }
+    if (disagreements.size() < 25) {
+      std::string why = result.report;
+      if (!result.engine.diagnostics.empty()) why += " | " + result.engine.diagnostics[0].message;
+      disagreements.push_back(where + ": " + StepWord(step) + " " + step.path + ": " + why);
+    }
+  }
+
+  // Every node: delete it, set it (to one of several shapes), merge into it
+  // (a new key, and a key that collides), append to it; plus a new root key.
+  void Document(const std::string& where, const std::string& text) {
+    Layout layout;
+    LayoutError error;
+    if (!layout.Scan(text, &error) || !Sweepable(layout)) return;
+    ++documents;
+    static const std::vector<std::string> kValues = {
+        "replaced", "k: |\n  two\n  lines\n", "- a\n- b: c\n", "{x: [1, 2]}", "\"quoted\"   # why",
+        "|+\n  keep\n\n", "", ">-\n  folded\n", "# just a comment\nk: v\n"};
+    for (std::uint32_t i = 1; i < layout.size() && i < max_nodes; ++i) {
+      const LayoutNode& n = layout.node(i);
+      const std::string path = PathTo(layout, i);
+      Check(where, text, MakeStep(Step::Action::kDelete, path));
+      Step set = MakeStep(Step::Action::kSet, path);
+      set.value = kValues[(i + static_cast<std::uint32_t>(documents)) % kValues.size()];
+      Check(where, text, set);
+      if (n.kind == LayoutKind::kBlockMap) {
+        Step merge = MakeStep(Step::Action::kMerge, path);
+        merge.value = "added: 1\n# about nested\nnested:\n  deeper: |\n    text\n";
+        Check(where, text, merge);
+        merge.value = EmitKey(layout.node(n.children[0]).key) + ":\n  merged: |\n    text\n";
+        Check(where, text, merge);
+      }
+      if (n.kind == LayoutKind::kBlockSeq) {
+        Step append = MakeStep(Step::Action::kMerge, path);
+        append.value = "- appended\n- k: v\n";
+        append.append = true;
+        Check(where, text, append);
+      }
+    }
+    if (layout.IsMapping(0)) {
+      Step add = MakeStep(Step::Action::kSet, ".sweep_added_key");
+      add.value = "- x\n";
+      Check(where, text, add);
+    }
+  }
+
+  void Stream(const std::string& where, const std::string& stream) {
+    for (const DocumentSpan& span : SplitDocuments(stream)) Document(where, stream.substr(span.begin, span.end - span.begin));
+  }
+
+  void Report(const std::string& name) {
+    MESSAGE(name, ": ", documents, " documents, ", checks, " engine-versus-oracle checks, ", refused,
+            " refused as unsupported, ", disagreements.size(), " disagreements");
+    for (const std::string& d : disagreements) MESSAGE(d);
+  }
+};
+
+std::string ReadFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
 TEST_CASE("yaml edit: yaml-test-suite property sweep against the tree oracle") {
   const std::filesystem::path suite = std::filesystem::path(SAFESUBST_SOURCE_DIR) / ".." / "shared" / "yaml-test-suite";
   if (!std::filesystem::exists(suite)) {
     MESSAGE("yaml-test-suite not found at ", suite.string(), "; sweep not run");
     return;
   }
-  StepContext context;
-  context.file_name = "suite.yaml";
-  context.load_fragment = [](const Step& step) {
-    Result<std::string> result;
-    result.value = step.value;  // the sweep passes the fragment text in `value`
-    return result;
-  };
-  int documents = 0, checks = 0, refused = 0;
-  std::vector<std::string> disagreements;
-  auto check = [&](const std::string& where, std::string_view text, const Step& step) {
-    ++checks;
-    testing::OracleCheck result = testing::CheckAgainstTrees(text, {step}, context);
-    bool ok = result.agree && result.engine.ok();
-    // The engine may refuse what it cannot do without guessing; it may not
-    // produce a different tree.
-    if (!ok && !result.engine.ok() && !result.engine.diagnostics.empty() &&
-        result.engine.diagnostics[0].message.find("not supported") != std::string::npos) {
-      ++refused;
-      return;
-    }
-    if (!ok && disagreements.size() < 25) {
-      std::string why = result.report;
-      if (!result.engine.diagnostics.empty()) why += " | " + result.engine.diagnostics[0].message;
-      disagreements.push_back(where + ": " + StepWord(step) + " " + step.path + ": " + why);
-    }
-  };
+  Sweep sweep;
   for (const auto& entry : std::filesystem::directory_iterator(suite)) {
     if (!entry.is_directory() || std::filesystem::exists(entry.path() / "error")) continue;
-    std::ifstream in(entry.path() / "in.yaml", std::ios::binary);
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    const std::string stream = buffer.str();
-    for (const DocumentSpan& span : SplitDocuments(stream)) {
-      const std::string text = stream.substr(span.begin, span.end - span.begin);
-      Layout layout;
-      LayoutError error;
-      if (!layout.Scan(text, &error) || !Sweepable(layout)) continue;
-      ++documents;
-      const std::string where = entry.path().filename().string();
-      static const std::vector<std::string> kValues = {
-          "replaced", "k: |\n  two\n  lines\n", "- a\n- b: c\n", "{x: [1, 2]}", "\"quoted\"   # why",
-          "|+\n  keep\n\n", "", ">-\n  folded\n", "# just a comment\nk: v\n"};
-      for (std::uint32_t i = 1; i < layout.size(); ++i) {
-        const LayoutNode& n = layout.node(i);
-        const std::string path = PathTo(layout, i);
-        check(where, text, MakeStep(Step::Action::kDelete, path));
-        Step set = MakeStep(Step::Action::kSet, path);
-        set.value = kValues[(i + static_cast<std::uint32_t>(documents)) % kValues.size()];
-        check(where, text, set);
-        if (n.kind == LayoutKind::kBlockMap) {
-          Step merge = MakeStep(Step::Action::kMerge, path);
-          merge.value = "added: 1\n# about nested\nnested:\n  deeper: |\n    text\n";
-          check(where, text, merge);
-          // A fragment that collides with the first key: deep merge or replacement.
-          merge.value = EmitKey(layout.node(n.children[0]).key) + ":\n  merged: |\n    text\n";
-          check(where, text, merge);
-        }
-        if (n.kind == LayoutKind::kBlockSeq) {
-          Step append = MakeStep(Step::Action::kMerge, path);
-          append.value = "- appended\n- k: v\n";
-          append.append = true;
-          check(where, text, append);
-        }
-      }
-      if (layout.IsMapping(0)) {
-        Step add = MakeStep(Step::Action::kSet, ".sweep_added_key");
-        add.value = "- x\n";
-        check(where, text, add);
-      }
+    sweep.Stream(entry.path().filename().string(), ReadFile(entry.path() / "in.yaml"));
+  }
+  sweep.Report("yaml-test-suite sweep");
+  CHECK(sweep.documents > 120);
+  CHECK(sweep.refused < 10);
+  CHECK(sweep.disagreements.empty());
+}
+
+// The same over the Kubernetes YAML of this repository: examples and every
+// test's data (templates with placeholders parse as YAML too).
+TEST_CASE("yaml edit: repository YAML property sweep against the tree oracle") {
+  const std::filesystem::path root(SAFESUBST_SOURCE_DIR);
+  Sweep sweep;
+  sweep.max_nodes = 40;
+  for (const char* dir : {"examples", "tests"}) {
+    if (!std::filesystem::exists(root / dir)) continue;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(root / dir)) {
+      const std::string extension = entry.path().extension().string();
+      if (!entry.is_regular_file() || (extension != ".yaml" && extension != ".yml")) continue;
+      sweep.Stream(std::filesystem::relative(entry.path(), root).string(), ReadFile(entry.path()));
     }
   }
-  MESSAGE("property sweep: ", documents, " documents, ", checks, " engine-versus-oracle checks, ", refused,
-          " refused as unsupported, ", disagreements.size(), " disagreements");
-  for (const std::string& d : disagreements) MESSAGE(d);
-  CHECK(documents > 120);
-  CHECK(refused < 10);
-  CHECK(disagreements.empty());
+  sweep.Report("repository sweep");
+  MESSAGE("engine-versus-oracle comparisons in this process so far: ", testing::OracleCheckCount());
+  CHECK(sweep.documents >= 10);  // at least the seed and multi-document data of the steps tests
+  CHECK(sweep.disagreements.empty());
 }
 
 }  // namespace
