@@ -319,35 +319,16 @@ class Planner {
     Selection parents = Select(target_, path.selectors, parents_count);
     if (parents.blockify != kNoNode) return BlockifyTarget(parents.blockify);
     if (parents.nodes.empty()) return NoMatch(parents.miss);
-    std::string miss;
     std::size_t matched = 0;
-    const std::string parent_name = Named(FormatYamlPath(path.selectors, parents_count));
     for (std::uint32_t parent : parents.nodes) {
       const LayoutNode& p = target_.node(parent);
-      if (p.kind == LayoutKind::kBlockMap) {
-        std::uint32_t child = target_.FindKey(parent, last.key);
-        if (child != kNoNode) {
-          Replace(child, WriteSlot(*source_, value, target_, child), 0);
-        } else {
-          SlotText entry = WriteValueAt(*source_, value, SlotKind::kMapValue, static_cast<int>(p.column));
-          if (EndsWithKeptLines(*source_, value) && BlankLineFollows(target_, target_.ExtentEnd(p.children.back()))) {
-            EmitTarget target{SlotKind::kMapValue, static_cast<int>(p.column), style_.step, style_.compact, style_.eol};
-            entry.text = EmitSlotText(source_->node(value).yaml, target);
-          }
-          AddAfterLast(parent, target_.eol() + Spaces(static_cast<int>(p.column)) + EmitKey(last.key) + ":" + entry.text,
-                       0);
-        }
-        ++matched;
-      } else if (target_.IsNull(parent) || (p.kind == LayoutKind::kFlowMap && target_.IsEmptyFlow(parent))) {
-        Replace(parent, NewMappingText(parent, last.key), 0);
-        ++matched;
-      } else if (p.kind == LayoutKind::kFlowMap) {
-        return BlockifyTarget(parent);
-      } else if (miss.empty()) {
-        miss = parent_name + " is " + target_.KindName(parent) + ", not a mapping";
-      }
+      if (p.kind == LayoutKind::kFlowMap && !target_.IsEmptyFlow(parent)) return BlockifyTarget(parent);
+      if (SetKey(parent, last.key)) ++matched;
     }
-    if (matched == 0) return NoMatch(miss);
+    if (matched == 0) {
+      return NoMatch(Named(FormatYamlPath(path.selectors, parents_count)) + " is " +
+                     target_.KindName(parents.nodes[0]) + ", not a mapping");
+    }
     return Ok(matched);
   }
 
@@ -357,9 +338,8 @@ class Planner {
     Selection selection = Select(target_, path.selectors, path.selectors.size());
     if (selection.blockify != kNoNode) return BlockifyTarget(selection.blockify);
     if (selection.nodes.empty()) return NoMatch(selection.miss);
-    const std::string name = Named(path.text);
     for (std::uint32_t index : selection.nodes) {
-      Plan plan = MergeNode(index, 0, 0, name);
+      Plan plan = MergeNode(index, 0, 0, path.text);
       if (plan.kind != Plan::Kind::kOk) return plan;
     }
     return Ok(selection.nodes.size());
@@ -376,6 +356,32 @@ class Planner {
  private:
   void Add(std::size_t begin, std::size_t end, std::string text, int depth) {
     edits_.push_back(Edit{begin, end, std::move(text), depth, static_cast<int>(edits_.size())});
+  }
+
+  // Sets `key` of block mapping `parent` to the value document, replacing
+  // its value or appending the key; a null or `{}` parent becomes a mapping.
+  // Returns false when `parent` is not a mapping.
+  bool SetKey(std::uint32_t parent, const std::string& key) {
+    const std::uint32_t value = 0;  // the value document's root
+    const LayoutNode& p = target_.node(parent);
+    if (target_.IsNull(parent) || target_.IsEmptyFlow(parent)) {
+      if (p.kind == LayoutKind::kFlowSeq) return false;
+      Replace(parent, NewMappingText(parent, key), 0);
+      return true;
+    }
+    if (p.kind != LayoutKind::kBlockMap) return false;
+    if (std::uint32_t child = target_.FindKey(parent, key); child != kNoNode) {
+      Replace(child, WriteSlot(*source_, value, target_, child), 0);
+      return true;
+    }
+    const int column = static_cast<int>(p.column);
+    std::string text = WriteValueAt(*source_, value, SlotKind::kMapValue, column).text;
+    if (EndsWithKeptLines(*source_, value) && BlankLineFollows(target_, target_.ExtentEnd(p.children.back()))) {
+      text = EmitSlotText(source_->node(value).yaml, EmitTarget{SlotKind::kMapValue, column, style_.step,
+                                                                 style_.compact, style_.eol});
+    }
+    AddAfterLast(parent, target_.eol() + Spaces(column) + EmitKey(key) + ":" + text, 0);
+    return true;
   }
 
   // Replaces the node `index` (what follows its `:` or `-`) with `text`, which
@@ -566,8 +572,8 @@ class Planner {
   }
 
   // Merges fragment node `f` into target node `t`. `depth` orders edits at
-  // equal offsets; `name` names the target in messages.
-  Plan MergeNode(std::uint32_t t, std::uint32_t f, int depth, const std::string& name) {
+  // equal offsets; `path` names the target in messages.
+  Plan MergeNode(std::uint32_t t, std::uint32_t f, int depth, const std::string& path) {
     const Layout& fragment = *source_;
     const LayoutNode& tn = target_.node(t);
     const LayoutNode& fn = fragment.node(f);
@@ -576,7 +582,7 @@ class Planner {
       if (target_.IsEmptyFlow(t)) return ReplaceWith(t, f, depth);
       if (tn.kind == LayoutKind::kFlowMap) return BlockifyTarget(t);
       if (fn.kind == LayoutKind::kFlowMap) return BlockifySource(f);
-      return MergeMappings(t, f, depth, name);
+      return MergeMappings(t, f, depth, path);
     }
     if (fragment.IsSequence(f) && target_.IsSequence(t)) {
       if (!append_ || target_.IsEmptyFlow(t)) return ReplaceWith(t, f, depth);
@@ -595,7 +601,7 @@ class Planner {
       const bool target_collection = target_.IsMapping(t) || target_.IsSequence(t);
       const bool fragment_collection = fragment.IsMapping(f) || fragment.IsSequence(f);
       if (!target_.IsNull(t) && (target_collection || fragment_collection)) {
-        return Failure("cannot merge " + fragment.KindName(f) + " fragment into " + name + ", which is " +
+        return Failure("cannot merge " + fragment.KindName(f) + " fragment into " + Named(path) + ", which is " +
                        target_.KindName(t));
       }
     }
@@ -607,7 +613,7 @@ class Planner {
     return Ok(1);
   }
 
-  Plan MergeMappings(std::uint32_t t, std::uint32_t f, int depth, const std::string& name) {
+  Plan MergeMappings(std::uint32_t t, std::uint32_t f, int depth, const std::string& path) {
     const Layout& fragment = *source_;
     std::string added;
     for (std::uint32_t child : fragment.node(f).children) {
@@ -618,9 +624,9 @@ class Planner {
                                          target_.ExtentEnd(target_.node(t).children.back()));
         continue;
       }
-      const std::string child_name = name == "the document root" ? "`." + key + "`"
-                                                                 : name.substr(0, name.size() - 1) + "." + key + "`";
-      Plan plan = MergeNode(existing, child, depth + 1, child_name);
+      PathSelector selector;
+      selector.key = key;
+      Plan plan = MergeNode(existing, child, depth + 1, (path == "." ? "" : path) + FormatSelector(selector));
       if (plan.kind != Plan::Kind::kOk) return plan;
     }
     if (!added.empty()) AddAfterLast(t, std::move(added), depth);
