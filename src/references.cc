@@ -73,8 +73,9 @@ bool ScanBraced(std::string_view text, std::size_t dollar, std::size_t end, Refe
   return true;
 }
 
-// Scans `$(` at `dollar`: Kubernetes `$(NAME)`, else a command or arithmetic
-// substitution (shell syntax).
+// Scans `$(` at `dollar`: Kubernetes `$(NAME)`, else the opener of a command
+// substitution `$(` or an arithmetic expansion `$((`. Only the opener is
+// covered, so that the references inside (`$(echo "$NODE_IP")`) are found too.
 void ScanParenthesized(std::string_view text, std::size_t dollar, std::size_t end, Reference* reference) {
   reference->offset = dollar;
   std::size_t name_at = dollar + 2;
@@ -86,8 +87,7 @@ void ScanParenthesized(std::string_view text, std::size_t dollar, std::size_t en
     return;
   }
   reference->kind = RefKind::kShell;
-  std::size_t close = MatchingClose(text, dollar + 1, end, '(', ')');
-  reference->length = close == kNotFound ? 2 : close + 1 - dollar;
+  reference->length = dollar + 2 < end && text[dollar + 2] == '(' ? 3 : 2;
 }
 
 bool IsSpecialParameter(char c) {

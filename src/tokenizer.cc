@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cctype>
 #include <cstring>
 #include <functional>
@@ -60,6 +61,61 @@ std::size_t SkipBreak(std::string_view text, std::size_t at) {
   return at + 1;
 }
 
+// Word-at-a-time scanning (SWAR): eight bytes per step over the runs that
+// dominate Kubernetes YAML (indentation, text up to a line end).
+constexpr std::uint64_t kOnes = 0x0101010101010101ull;
+constexpr std::uint64_t kHighs = 0x8080808080808080ull;
+std::uint64_t Load8(const char* p) {
+  std::uint64_t word;
+  std::memcpy(&word, p, sizeof word);
+  return word;
+}
+// Nonzero when some byte of `word` equals `byte`.
+std::uint64_t HasByte(std::uint64_t word, char byte) {
+  const std::uint64_t x = word ^ (kOnes * static_cast<unsigned char>(byte));
+  return (x - kOnes) & ~x & kHighs;
+}
+
+// The first offset at or after `i` that is not a space.
+std::size_t SkipSpaces(std::string_view text, std::size_t i) {
+  while (i + 8 <= text.size()) {
+    const std::uint64_t differ = Load8(text.data() + i) ^ (kOnes * ' ');
+    if (differ != 0) return i + static_cast<std::size_t>(std::countr_zero(differ) / 8);  // little-endian
+    i += 8;
+  }
+  while (i < text.size() && text[i] == ' ') ++i;
+  return i;
+}
+
+// The first line break in `text[i, end)`, or `end`.
+std::size_t FindBreak(std::string_view text, std::size_t i, std::size_t end) {
+  while (i + 8 <= end) {
+    const std::uint64_t word = Load8(text.data() + i);
+    // The lowest flagged byte is exact (false positives only follow a match).
+    const std::uint64_t found = HasByte(word, '\n') | HasByte(word, '\r');
+    if (found != 0) return i + static_cast<std::size_t>(std::countr_zero(found) / 8);
+    i += 8;
+  }
+  while (i < end && !IsBreak(text[i])) ++i;
+  return i;
+}
+std::size_t FindBreak(std::string_view text, std::size_t i) { return FindBreak(text, i, text.size()); }
+
+// How many bytes of `text` equal `byte`; meant for rare bytes.
+std::size_t CountRareByte(std::string_view text, char byte) {
+  std::size_t count = 0;
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  while (p < end) {
+    const void* found = std::memchr(p, byte, static_cast<std::size_t>(end - p));
+    if (found == nullptr) break;
+    ++count;
+    p = static_cast<const char*>(found) + 1;
+  }
+  return count;
+}
+
+
 // Nesting beyond this is refused instead of risking the stack: no real
 // template comes anywhere near it.
 constexpr int kMaxDepth = 1000;
@@ -82,13 +138,15 @@ enum class Where : std::uint8_t {
 };
 
 // A node as read, before the caller decides whether it is a key or a value.
+// Kept small: it is created for every token. A scalar's details live in
+// Parser::scanned_ until it is recorded.
 struct Node {
   enum class Kind : std::uint8_t { kEmpty, kScalar, kCollection, kAlias };
   Kind kind = Kind::kEmpty;
   bool has_properties = false;
-  std::size_t begin = 0, end = 0;  // raw span of the content, properties excluded
-  Scalar scalar;                   // kScalar: scanned, not yet recorded
-  Cursor empty_at;                 // kEmpty: where an empty scalar would stand
+  ScalarStyle style = ScalarStyle::kPlain;  // kScalar
+  std::size_t begin = 0, end = 0;           // raw span of the content, properties excluded
+  Cursor empty_at;                          // kEmpty: where an empty scalar would stand
 };
 
 class Parser {
@@ -122,15 +180,19 @@ class Parser {
     line_start_ = pos_;
   }
   void SkipBlanks() {
-    while (pos_ < size_ && IsBlank(text_[pos_])) ++pos_;
+    pos_ = SkipSpaces(text_, pos_);
+    while (pos_ < size_ && text_[pos_] == '\t') pos_ = SkipSpaces(text_, pos_ + 1);
   }
-  void SkipToLineEnd() {
-    while (pos_ < size_ && !IsBreak(text_[pos_])) ++pos_;
+  void SkipToLineEnd() { pos_ = FindBreak(text_, pos_); }
+  bool AtDocumentMarker() const {
+    if (pos_ != line_start_ || pos_ + 3 > size_) return false;
+    const char c = text_[pos_];
+    if (c != '-' && c != '.') return false;
+    return text_[pos_ + 1] == c && text_[pos_ + 2] == c && BlankOrEndAt(pos_ + 3);
   }
-  bool AtDocumentMarker() const;
   bool AtBoundary() const { return AtEnd() || AtDocumentMarker(); }
   bool SkipToNextToken();
-  std::uint32_t LineIndent() const;
+  std::uint32_t LineIndent();
 
   // ---- diagnostics ----
   Location LocationOf(std::size_t offset) const;
@@ -144,14 +206,15 @@ class Parser {
   void TooDeep();
 
   // ---- recording ----
-  Scalar StartScalar(ScalarStyle style) const;
-  void RecordScalar(Scalar scalar, std::uint32_t path, bool is_key, ContextClass context);
+  void StartScalar(ScalarStyle style);
+  void RecordScalar(const Scalar& scalar, std::uint32_t path, bool is_key, ContextClass context);
   void RecordEmpty(const Cursor& at, std::uint32_t path, bool is_key, ContextClass context);
   void RecordKey(const Node& key, std::uint32_t segment);
   void RecordValue(const Node& value, std::uint32_t path, ContextClass context);
   void RecordComment();
   void RecordMarker(Marker::Kind kind, std::size_t length);
   void RecordReference(const Reference& found);
+  bool HasDollar(std::size_t begin, std::size_t end);
   void ReportUnterminated(std::size_t offset);
   void AdvanceCursor(Cursor* cursor, std::size_t to) const;
   std::uint32_t NewKeySegment(std::uint32_t parent, std::string_view key);
@@ -175,6 +238,7 @@ class Parser {
   void ParseImplicitEntry(int m, std::uint32_t path);
   void ParseEntryValue(int m, std::uint32_t path, const Node& key, std::size_t segment_mark);
   bool SkipToSiblingLine(int m, bool sequence);
+  void CheckSingleLineKey(const Node& key);
 
   // ---- flow structure and scalars ----
   Node ScanFlowContent(int n, std::uint32_t path, bool flow);
@@ -187,10 +251,10 @@ class Parser {
   std::size_t ScanPlainLine(bool flow);
   bool ContinuePlain(int n, bool flow);
   void ExtendPlain(Scalar* scalar, int n, bool flow);
-  Scalar ScanQuoted(int n, bool flow);
+  void ScanQuoted(int n, bool flow);
   void ScanEscape();
   bool ContinuationTooShallow(int n) const;
-  Scalar ScanBlockScalar(int n);
+  void ScanBlockScalar(int n);
   int DetectBlockIndent(int n);
 
   std::string_view text_;
@@ -205,6 +269,15 @@ class Parser {
   int flow_depth_ = 0;
   int depth_ = 0;
   std::size_t content_end_ = 0;  // end of the last scalar, alias or flow collection
+  // The scalar scanned last: a Node of kind kScalar refers to it until it is
+  // recorded, which always happens before the next scalar is scanned.
+  Scalar scanned_;
+  std::size_t indent_line_start_ = static_cast<std::size_t>(-1);  // LineIndent cache
+  std::uint32_t indent_ = 0;
+  // The first `$` at or after dollar_from_ (size_ when none): spans are checked
+  // mostly in increasing order, so `$`-free text is searched about once.
+  std::size_t dollar_from_ = static_cast<std::size_t>(-1);
+  std::size_t next_dollar_ = 0;
 
   // State of the reference scan in progress (ScanReferences calls back).
   std::uint32_t ref_scalar_ = Reference::kNoScalar;
@@ -217,20 +290,24 @@ class Parser {
 // ---------------------------------------------------------------------------
 // Cursor helpers
 
-bool Parser::AtDocumentMarker() const {
-  if (pos_ != line_start_ || pos_ + 3 > size_) return false;
-  const char c = text_[pos_];
-  if (c != '-' && c != '.') return false;
-  return text_[pos_ + 1] == c && text_[pos_ + 2] == c && BlankOrEndAt(pos_ + 3);
-}
-
 // Skips blanks, comments and line breaks; stops at a document marker. Returns
 // true when at least one line break was crossed.
 bool Parser::SkipToNextToken() {
   bool crossed = false;
   while (pos_ < size_) {
+    if (pos_ == line_start_) {  // measure the indentation once, for LineIndent()
+      pos_ = SkipSpaces(text_, pos_);
+      indent_line_start_ = line_start_;
+      indent_ = static_cast<std::uint32_t>(pos_ - line_start_);
+    }
     SkipBlanks();
-    if (Cur() == '#') RecordComment();
+    if (Cur() == '#') {
+      if (pos_ > line_start_ && !IsBlank(text_[pos_ - 1])) {
+        ErrorHere("a comment must be separated from the text before it by a space",
+                  "put a space before '#', or quote the text if '#' belongs to it");
+      }
+      RecordComment();
+    }
     if (pos_ >= size_ || !IsBreak(text_[pos_])) break;
     ConsumeBreak();
     crossed = true;
@@ -239,17 +316,18 @@ bool Parser::SkipToNextToken() {
   return crossed;
 }
 
-std::uint32_t Parser::LineIndent() const {
-  std::size_t i = line_start_;
-  while (i < size_ && text_[i] == ' ') ++i;
-  return static_cast<std::uint32_t>(i - line_start_);
+std::uint32_t Parser::LineIndent() {
+  if (indent_line_start_ != line_start_) {
+    indent_ = static_cast<std::uint32_t>(SkipSpaces(text_, line_start_) - line_start_);
+    indent_line_start_ = line_start_;
+  }
+  return indent_;
 }
 
 // Moves `cursor` forward to `to`, counting line breaks.
 void Parser::AdvanceCursor(Cursor* cursor, std::size_t to) const {
-  for (std::size_t i = cursor->pos; i < to; ++i) {
-    const char c = text_[i];
-    if (c == '\n' || (c == '\r' && At(i + 1) != '\n')) {
+  for (std::size_t i = FindBreak(text_, cursor->pos, to); i < to; i = FindBreak(text_, i + 1, to)) {
+    if (text_[i] == '\n' || At(i + 1) != '\n') {  // CRLF counts once, at its LF
       ++cursor->line;
       cursor->line_start = i + 1;
     }
@@ -299,24 +377,32 @@ void Parser::TooDeep() {
 // ---------------------------------------------------------------------------
 // Recording
 
-Scalar Parser::StartScalar(ScalarStyle style) const {
-  Scalar scalar;
+void Parser::StartScalar(ScalarStyle style) {
+  // Every field is set (no `= Scalar{}`): this runs for every scalar.
+  Scalar& scalar = scanned_;
   scalar.style = style;
+  scalar.chomping = Chomping::kClip;
+  scalar.context = ContextClass::kData;
+  scalar.is_key = false;
+  scalar.in_flow = flow_depth_ > 0;
+  scalar.is_shell = false;
+  scalar.indent_indicator = 0;
+  scalar.indent = LineIndent();
   scalar.offset = pos_;
+  scalar.length = 0;
   scalar.line = line_;
   scalar.column = static_cast<std::uint32_t>(Column() + 1);
   scalar.document = document_;
-  scalar.in_flow = flow_depth_ > 0;
-  scalar.indent = LineIndent();
-  return scalar;
+  scalar.path = PathSegment::kRoot;
 }
 
-void Parser::RecordScalar(Scalar scalar, std::uint32_t path, bool is_key, ContextClass context) {
+void Parser::RecordScalar(const Scalar& scanned, std::uint32_t path, bool is_key, ContextClass context) {
+  const auto index = static_cast<std::uint32_t>(out_.scalars.size());
+  out_.scalars.push_back(scanned);
+  Scalar& scalar = out_.scalars.back();
   scalar.path = path;
   scalar.is_key = is_key;
   scalar.context = context;
-  const auto index = static_cast<std::uint32_t>(out_.scalars.size());
-  out_.scalars.push_back(scalar);
   std::size_t begin = scalar.offset;
   const std::size_t end = scalar.offset + scalar.length;
   content_end_ = std::max(content_end_, end);
@@ -324,7 +410,7 @@ void Parser::RecordScalar(Scalar scalar, std::uint32_t path, bool is_key, Contex
     // The header line (indicators, comment) is not content.
     while (begin < end && !IsBreak(text_[begin])) ++begin;
   }
-  if (begin >= end || std::memchr(text_.data() + begin, '$', end - begin) == nullptr) return;
+  if (begin >= end || !HasDollar(begin, end)) return;
   ref_scalar_ = index;
   ref_context_ = context;
   ref_cursor_ = Cursor{scalar.offset, scalar.line, scalar.offset - (scalar.column - 1)};
@@ -338,9 +424,7 @@ void Parser::RecordEmpty(const Cursor& at, std::uint32_t path, bool is_key, Cont
   scalar.column = static_cast<std::uint32_t>(at.pos - at.line_start + 1);
   scalar.document = document_;
   scalar.in_flow = flow_depth_ > 0;
-  std::size_t i = at.line_start;
-  while (i < size_ && text_[i] == ' ') ++i;
-  scalar.indent = static_cast<std::uint32_t>(i - at.line_start);
+  scalar.indent = static_cast<std::uint32_t>(SkipSpaces(text_, at.line_start) - at.line_start);
   scalar.path = path;
   scalar.is_key = is_key;
   scalar.context = context;
@@ -349,8 +433,8 @@ void Parser::RecordEmpty(const Cursor& at, std::uint32_t path, bool is_key, Cont
 
 void Parser::RecordKey(const Node& key, std::uint32_t segment) {
   if (key.kind == Node::Kind::kScalar) {
-    const bool block = key.scalar.style == ScalarStyle::kLiteral || key.scalar.style == ScalarStyle::kFolded;
-    RecordScalar(key.scalar, segment, true, block ? ContextClass::kScript : ContextClass::kData);
+    const bool block = key.style == ScalarStyle::kLiteral || key.style == ScalarStyle::kFolded;
+    RecordScalar(scanned_, segment, true, block ? ContextClass::kScript : ContextClass::kData);
   } else if (key.kind == Node::Kind::kEmpty) {
     RecordEmpty(key.empty_at, segment, true, ContextClass::kData);
   }
@@ -358,7 +442,7 @@ void Parser::RecordKey(const Node& key, std::uint32_t segment) {
 
 void Parser::RecordValue(const Node& value, std::uint32_t path, ContextClass context) {
   if (value.kind == Node::Kind::kScalar) {
-    RecordScalar(value.scalar, path, false, context);
+    RecordScalar(scanned_, path, false, context);
   } else if (value.kind == Node::Kind::kEmpty && value.has_properties) {
     RecordEmpty(value.empty_at, path, false, context);
   }
@@ -373,7 +457,7 @@ void Parser::RecordComment() {
   if (cr != nullptr) end = static_cast<std::size_t>(static_cast<const char*>(cr) - text_.data());
   pos_ = end;
   out_.comments.push_back(Comment{start.pos, end - start.pos, start.line, static_cast<std::uint32_t>(start.pos - start.line_start + 1)});
-  if (std::memchr(text_.data() + start.pos, '$', end - start.pos) == nullptr) return;
+  if (!HasDollar(start.pos, end)) return;
   ref_scalar_ = Reference::kNoScalar;
   ref_context_ = ContextClass::kComment;
   ref_cursor_ = start;
@@ -382,6 +466,15 @@ void Parser::RecordComment() {
 
 void Parser::RecordMarker(Marker::Kind kind, std::size_t length) {
   out_.markers.push_back(Marker{kind, pos_, length, line_, static_cast<std::uint32_t>(Column() + 1)});
+}
+
+bool Parser::HasDollar(std::size_t begin, std::size_t end) {
+  if (begin < dollar_from_ || next_dollar_ < begin) {
+    const void* found = std::memchr(text_.data() + begin, '$', size_ - begin);
+    next_dollar_ = found ? static_cast<std::size_t>(static_cast<const char*>(found) - text_.data()) : size_;
+    dollar_from_ = begin;
+  }
+  return next_dollar_ < end;
 }
 
 void Parser::RecordReference(const Reference& found) {
@@ -431,17 +524,20 @@ std::string_view Parser::KeyText(const Node& key) const {
     case Node::Kind::kEmpty:
       return {};
     case Node::Kind::kScalar: {
-      std::string_view raw = text_.substr(key.scalar.offset, key.scalar.length);
-      if (key.scalar.style == ScalarStyle::kSingleQuoted || key.scalar.style == ScalarStyle::kDoubleQuoted) {
+      std::string_view raw = text_.substr(key.begin, key.end - key.begin);
+      if (key.style == ScalarStyle::kSingleQuoted || key.style == ScalarStyle::kDoubleQuoted) {
         raw.remove_prefix(1);
-        if (!raw.empty() && raw.back() == text_[key.scalar.offset]) raw.remove_suffix(1);
+        if (!raw.empty() && raw.back() == text_[key.begin]) raw.remove_suffix(1);
       }
       return raw;
     }
     case Node::Kind::kCollection:
     case Node::Kind::kAlias: {
-      std::string_view raw = text_.substr(key.begin, std::max(key.begin, key.end) - key.begin);
-      while (!raw.empty() && (ClassOf(raw.back()) & (kBlankClass | kBreakClass))) raw.remove_suffix(1);
+      // A collection as a key (rare outside tests): its text, up to the first
+      // line break, names the entry.
+      const std::size_t end = FindBreak(text_, key.begin, std::max(key.begin, key.end));
+      std::string_view raw = text_.substr(key.begin, end - key.begin);
+      while (!raw.empty() && IsBlank(raw.back())) raw.remove_suffix(1);
       return raw;
     }
   }
@@ -461,6 +557,14 @@ void Parser::Run() {
   if (text_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = line_start_ = 3;
   bool directives_allowed = true;  // at the start, or after `...`
   bool any_document = false;
+  Cursor pending_directive;  // a directive not yet followed by `---`
+  bool directive_pending = false;
+  auto report_lone_directive = [&] {
+    if (!directive_pending) return;
+    Error(LocationOf(pending_directive), "a directive must be followed by a document starting with '---'",
+          "add '---' after the directives, or remove them");
+    directive_pending = false;
+  };
   auto begin_document = [&] {
     if (any_document) ++document_;
     any_document = true;
@@ -470,6 +574,8 @@ void Parser::Run() {
     SkipToNextToken();
     if (AtEnd()) break;
     if (Column() == 0 && Cur() == '%' && directives_allowed) {
+      if (!directive_pending) pending_directive = Save();
+      directive_pending = true;
       ParseDirective();
       continue;
     }
@@ -478,18 +584,22 @@ void Parser::Run() {
       RecordMarker(start ? Marker::Kind::kDocumentStart : Marker::Kind::kDocumentEnd, 3);
       pos_ += 3;
       if (!start) {
+        report_lone_directive();
         directives_allowed = true;
         ExpectLineEnd();
         continue;
       }
+      directive_pending = false;
       begin_document();
       ParseBlockNode(-1, PathSegment::kRoot, Where::kDocumentStart, false, false);
     } else {
+      report_lone_directive();
       begin_document();
       ParseBlockNode(-1, PathSegment::kRoot, Where::kBareDocument, false, false);
     }
     SkipTrailingContent();
   }
+  report_lone_directive();
   // Comment references can be found while a flow key is still pending.
   auto by_offset = [](const Reference& a, const Reference& b) { return a.offset < b.offset; };
   if (!std::is_sorted(out_.references.begin(), out_.references.end(), by_offset)) {
@@ -575,7 +685,13 @@ Node Parser::ParseBlockNodeContent(int n, std::uint32_t path, Where where, bool 
   const ContextClass flow_context = script_item ? ContextClass::kScript : ContextClass::kData;
   Node empty;
   empty.empty_at = Save();
-  bool crossed = SkipToNextToken() || where == Where::kBareDocument;
+  bool crossed;
+  if (Cur() == ' ' && !(ClassOf(At(pos_ + 1)) & (kBlankClass | kBreakClass | kHashClass)) && pos_ + 1 < size_) {
+    ++pos_;  // the usual single space after `:` or `-`
+    crossed = where == Where::kBareDocument;
+  } else {
+    crossed = SkipToNextToken() || where == Where::kBareDocument;
+  }
   int props_column = -1;  // column of the first property on the content's line
   while (true) {
     if (AtBoundary() || (crossed && !IndentAllows(n, where))) {
@@ -603,7 +719,10 @@ Node Parser::ParseBlockNodeContent(int n, std::uint32_t path, Where where, bool 
   node.has_properties = empty.has_properties;
   const char c = Cur();
   if (AtIndicator('-') || AtIndicator('?')) {
-    if (!collection_allowed) {
+    if (props_column >= 0) {
+      ErrorHere("a block collection cannot start on the line of its anchor or tag",
+                "move the anchor or tag to the line of the key above, or start the collection on the next line");
+    } else if (!collection_allowed) {
       ErrorHere(c == '-' ? "a block sequence cannot start on the same line as its key"
                          : "a complex key '? ' cannot start on the same line as its key",
                 "start it on the next line, indented");
@@ -618,10 +737,11 @@ Node Parser::ParseBlockNodeContent(int n, std::uint32_t path, Where where, bool 
     return node;
   }
   if (c == '|' || c == '>') {
-    node.scalar = ScanBlockScalar(n);
+    ScanBlockScalar(n);
     node.kind = Node::Kind::kScalar;
-    node.end = node.scalar.offset + node.scalar.length;
-    RecordScalar(node.scalar, path, as_key, ContextClass::kScript);
+    node.style = scanned_.style;
+    node.end = scanned_.offset + scanned_.length;
+    RecordScalar(scanned_, path, as_key, ContextClass::kScript);
     return node;
   }
   const std::size_t segment_mark = out_.paths.size();
@@ -641,6 +761,7 @@ Node Parser::ParseBlockNodeContent(int n, std::uint32_t path, Where where, bool 
   const Cursor after = Save();
   SkipBlanks();
   if (AtIndicator(':')) {  // it was the first key of a block mapping
+    CheckSingleLineKey(node);
     if (!collection_allowed) {
       ErrorHere("mapping values are not allowed here",
                 where == Where::kDocumentStart
@@ -659,12 +780,20 @@ Node Parser::ParseBlockNodeContent(int n, std::uint32_t path, Where where, bool 
   }
   Restore(after);
   if (node.kind == Node::Kind::kScalar) {
-    if (node.scalar.style == ScalarStyle::kPlain) ExtendPlain(&node.scalar, n, /*flow=*/false);
-    node.end = node.scalar.offset + node.scalar.length;
-    RecordScalar(node.scalar, path, as_key, as_key ? ContextClass::kData : flow_context);
+    if (node.style == ScalarStyle::kPlain) ExtendPlain(&scanned_, n, /*flow=*/false);
+    node.end = scanned_.offset + scanned_.length;
+    RecordScalar(scanned_, path, as_key, as_key ? ContextClass::kData : flow_context);
   }
   ExpectLineEnd();
   return node;
+}
+
+// An implicit key (one without `? `) must end on the line where it starts;
+// the cursor is at its `:`.
+void Parser::CheckSingleLineKey(const Node& key) {
+  if (key.kind == Node::Kind::kEmpty || key.begin >= line_start_) return;
+  Error(LocationOf(key.begin), "an implicit mapping key must be on a single line",
+        "put the whole key on one line, or write it as a complex key with '? '");
 }
 
 // Moves to the next line that continues a collection whose entries stand at
@@ -747,13 +876,19 @@ void Parser::ParseImplicitEntry(int m, std::uint32_t path) {
     const Cursor start = Save();
     key = ScanFlowContent(m, path, /*flow=*/false);
     if (key.kind == Node::Kind::kEmpty) {
-      ErrorHere(AtEnd() || IsBreak(Cur()) ? std::string("expected a mapping key after its properties")
-                                          : std::string("unexpected '") + Cur() + "': expected a mapping key",
-                "quote the key if this character is part of it");
+      if (Column() == 0 && Cur() == '%') {
+        ErrorHere("a directive must follow a '...' document end marker",
+                  "end the previous document with '...' before the directive");
+      } else {
+        ErrorHere(AtEnd() || IsBreak(Cur()) ? std::string("expected a mapping key after its properties")
+                                            : std::string("unexpected '") + Cur() + "': expected a mapping key",
+                  "quote the key if this character is part of it");
+      }
       SkipToLineEnd();
       return;
     }
     SkipBlanks();
+    if (AtIndicator(':')) CheckSingleLineKey(key);
     if (!AtIndicator(':')) {
       Error(LocationOf(start), "could not find the ':' of this mapping entry",
             "every line of a mapping must be `key: value`; check this line's indentation, or quote a value "
@@ -791,19 +926,22 @@ Node Parser::ScanFlowContent(int n, std::uint32_t path, bool flow) {
     node.kind = Node::Kind::kCollection;
     node.end = content_end_;
   } else if (c == '"' || c == '\'') {
-    node.scalar = ScanQuoted(n, flow);
+    ScanQuoted(n, flow);
     node.kind = Node::Kind::kScalar;
   } else if (c == '*') {
     SkipPropertyToken();
     node.kind = Node::Kind::kAlias;
     node.end = content_end_ = pos_;
   } else if (PlainFirstAt(pos_, flow)) {
-    node.scalar = StartScalar(ScalarStyle::kPlain);
-    node.scalar.length = ScanPlainLine(flow) - node.scalar.offset;
-    if (flow) ExtendPlain(&node.scalar, n, flow);
+    StartScalar(ScalarStyle::kPlain);
+    scanned_.length = ScanPlainLine(flow) - scanned_.offset;
+    if (flow) ExtendPlain(&scanned_, n, flow);
     node.kind = Node::Kind::kScalar;
   }
-  if (node.kind == Node::Kind::kScalar) node.end = node.scalar.offset + node.scalar.length;
+  if (node.kind == Node::Kind::kScalar) {
+    node.style = scanned_.style;
+    node.end = scanned_.offset + scanned_.length;
+  }
   return node;
 }
 
@@ -897,11 +1035,17 @@ void Parser::ParseFlowEntry(int n, std::uint32_t path, bool is_sequence, std::in
     return;
   }
   const bool json_like = key.kind == Node::Kind::kCollection ||
-                         (key.kind == Node::Kind::kScalar && (key.scalar.style == ScalarStyle::kDoubleQuoted ||
-                                                              key.scalar.style == ScalarStyle::kSingleQuoted));
+                         (key.kind == Node::Kind::kScalar && (key.style == ScalarStyle::kDoubleQuoted ||
+                                                              key.style == ScalarStyle::kSingleQuoted));
   const Cursor after_key = Save();
   SkipToNextToken();
   const bool pair = !AtBoundary() && Cur() == ':' && (json_like || BlankOrFlowEndAt(pos_ + 1));
+  if (pair && is_sequence && !explicit_key && key.kind != Node::Kind::kEmpty && key.begin < line_start_) {
+    // In a flow sequence, `key: value` is a single-pair mapping whose key
+    // must be on one line (a flow mapping allows more).
+    Error(LocationOf(key.begin), "an implicit key in a flow sequence must be on a single line, with its ':'",
+          "use a flow mapping '{...}' or write the pair on one line");
+  }
   if (!pair && !explicit_key && is_sequence) {
     RecordValue(key, item, script ? ContextClass::kScript : ContextClass::kData);
     return;
@@ -969,10 +1113,13 @@ std::size_t Parser::ScanPlainLine(bool flow) {
   std::size_t p = pos_;
   std::size_t end = p;
   while (p < size_) {
-    const std::uint8_t cls = ClassOf(text_[p]);
-    if (cls == 0) {
-      end = ++p;
-      continue;
+    std::uint8_t cls = ClassOf(text_[p]);
+    if (cls == 0) {  // the common case: a run of ordinary characters
+      do {
+        ++p;
+      } while (p < size_ && (cls = ClassOf(text_[p])) == 0);
+      end = p;
+      if (p >= size_) break;
     }
     if (cls & kBlankClass) {
       ++p;
@@ -995,16 +1142,27 @@ std::size_t Parser::ScanPlainLine(bool flow) {
 // At the end of a plain scalar's line: moves to the first character of its
 // next continuation line and returns true, or leaves the cursor unchanged.
 bool Parser::ContinuePlain(int n, bool flow) {
+  if (!flow) {
+    // Fast rejection of the common case without moving: the next line is
+    // non-empty and not indented more than the parent.
+    std::size_t i = pos_;
+    while (i < size_ && IsBlank(text_[i])) ++i;
+    if (i >= size_ || !IsBreak(text_[i])) return false;
+    const std::size_t next = SkipBreak(text_, i);
+    const std::size_t first = SkipSpaces(text_, next);
+    if (first < size_ && !(ClassOf(text_[first]) & (kBlankClass | kBreakClass)) &&
+        static_cast<int>(first - next) <= n) {
+      return false;
+    }
+  }
   const Cursor save = Save();
   SkipBlanks();
   while (pos_ < size_ && IsBreak(text_[pos_])) {
     ConsumeBreak();
     if (AtDocumentMarker()) break;
-    int spaces = 0;
-    while (pos_ < size_ && text_[pos_] == ' ') {
-      ++pos_;
-      ++spaces;
-    }
+    const std::size_t line_begin = pos_;
+    pos_ = SkipSpaces(text_, pos_);
+    const int spaces = static_cast<int>(pos_ - line_begin);
     SkipBlanks();
     if (AtEnd()) break;
     const char c = text_[pos_];
@@ -1030,8 +1188,7 @@ void Parser::ExtendPlain(Scalar* scalar, int n, bool flow) {
 // the line has content but is not indented more than the parent (`n`), which
 // means the quote was never closed.
 bool Parser::ContinuationTooShallow(int n) const {
-  std::size_t i = pos_;
-  while (i < size_ && text_[i] == ' ') ++i;
+  const std::size_t i = SkipSpaces(text_, pos_);
   if (i >= size_ || IsBreak(text_[i])) return false;
   return static_cast<int>(i - pos_) <= n;
 }
@@ -1063,9 +1220,9 @@ void Parser::ScanEscape() {
   pos_ += e == '\0' ? 1 : 2;
 }
 
-Scalar Parser::ScanQuoted(int n, bool flow) {
+void Parser::ScanQuoted(int n, bool flow) {
   const char quote = Cur();
-  Scalar scalar = StartScalar(quote == '"' ? ScalarStyle::kDoubleQuoted : ScalarStyle::kSingleQuoted);
+  StartScalar(quote == '"' ? ScalarStyle::kDoubleQuoted : ScalarStyle::kSingleQuoted);
   const Cursor open = Save();
   ++pos_;
   Cursor first_line_end;
@@ -1108,8 +1265,7 @@ Scalar Parser::ScanQuoted(int n, bool flow) {
                      : "close the quote");
     if (multi_line) Restore(first_line_end);  // resume after the first line
   }
-  scalar.length = pos_ - scalar.offset;
-  return scalar;
+  scanned_.length = pos_ - scanned_.offset;
 }
 
 // ---------------------------------------------------------------------------
@@ -1150,8 +1306,9 @@ int Parser::DetectBlockIndent(int n) {
   return -1;
 }
 
-Scalar Parser::ScanBlockScalar(int n) {
-  Scalar scalar = StartScalar(Cur() == '|' ? ScalarStyle::kLiteral : ScalarStyle::kFolded);
+void Parser::ScanBlockScalar(int n) {
+  StartScalar(Cur() == '|' ? ScalarStyle::kLiteral : ScalarStyle::kFolded);
+  Scalar& scalar = scanned_;
   ++pos_;
   bool chomping_seen = false;
   for (int i = 0; i < 2; ++i) {
@@ -1170,7 +1327,12 @@ Scalar Parser::ScanBlockScalar(int n) {
   }
   const std::size_t header_end = pos_;
   SkipBlanks();
-  if (Cur() == '#') RecordComment();
+  if (Cur() == '#') {
+    if (pos_ == header_end) {
+      ErrorHere("a comment must be separated from the text before it by a space", "put a space before '#'");
+    }
+    RecordComment();
+  }
   if (!AtEnd() && !IsBreak(Cur())) {
     ErrorHere("unexpected text after a block scalar indicator",
               "the content of '|' or '>' starts on the next line");
@@ -1186,7 +1348,7 @@ Scalar Parser::ScanBlockScalar(int n) {
   while (pos_ < size_) {
     const Cursor line_begin = Save();
     if (AtDocumentMarker()) break;
-    while (pos_ < size_ && text_[pos_] == ' ') ++pos_;
+    pos_ = SkipSpaces(text_, pos_);
     const int spaces = Column();
     if (AtEnd()) {  // a last line of spaces without a line break
       if (indent >= 0 && spaces > indent) content_end = pos_;
@@ -1207,7 +1369,6 @@ Scalar Parser::ScanBlockScalar(int n) {
     ConsumeBreak();
   }
   scalar.length = content_end - scalar.offset;
-  return scalar;
 }
 
 // ---------------------------------------------------------------------------
@@ -1459,8 +1620,12 @@ std::string Tokens::PathString(std::uint32_t path) const {
 
 Tokens Tokenize(std::string_view text, const TokenizerOptions& options) {
   Tokens tokens;
-  tokens.scalars.reserve(text.size() / 24);
-  tokens.paths.reserve(text.size() / 24);
+  // Reserving avoids regrowing (and re-touching) vectors that together are
+  // several times larger than the input; pages reserved but never written
+  // cost nothing. Kubernetes YAML has about one scalar per 15-25 bytes.
+  tokens.scalars.reserve(text.size() / 10 + 8);
+  tokens.paths.reserve(text.size() / 10 + 8);
+  tokens.references.reserve(CountRareByte(text, '$'));
   Parser parser(text, options, &tokens);
   parser.Run();
   return tokens;

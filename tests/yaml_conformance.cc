@@ -28,7 +28,9 @@ namespace {
 // The pass count may never drop below this. Raise it when the tokenizer improves.
 constexpr int kFloor = 308;
 
-// Valid cases the tokenizer is known to get wrong, with the reason.
+// Valid cases the tokenizer is known to get wrong, with the reason. None at
+// the moment. (Where yaml-cpp and the suite disagree, the tokenizer follows the
+// suite: L24T/01 and JEF9/02, a last line of spaces without a line break.)
 const std::map<std::string, std::string> kKnownFailures = {
 };
 
@@ -220,6 +222,9 @@ int main(int argc, char** argv) {
   std::printf("yaml-test-suite conformance: %d passed, %d failed (of %d valid cases; floor %d)\n", passed, failed,
               valid, kFloor);
   std::printf("invalid cases: %d of %d get an error diagnostic (not required)\n", invalid_diagnosed, invalid);
+  // One line for scripts and the lead to grep.
+  std::printf("SAFESUBST_YAML_CONFORMANCE passed=%d failed=%d valid=%d percent=%.1f\n", passed, failed, valid,
+              valid > 0 ? 100.0 * passed / valid : 0.0);
   std::fflush(stdout);
   if (passed < kFloor) {
     std::fprintf(stderr, "conformance below the floor: %d < %d\n", passed, kFloor);

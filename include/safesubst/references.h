@@ -16,6 +16,14 @@ namespace safesubst {
 /// Reference whose offset/length/kind/name/op/operand are filled in (line,
 /// column, context and scalar are left for the caller). An unterminated `${`
 /// is reported through `on_unterminated(offset)` and scanning continues after it.
+///
+/// Forms are reported in order and do not overlap. A braced form covers its
+/// whole text up to the matching `}` (a default operand such as the `${B}` in
+/// `${A:-${B}}` is part of it, not reported separately). A command substitution
+/// `$(` or arithmetic expansion `$((` is reported as kShell covering only that
+/// opener, so that the references inside it (`$(echo "$NODE_IP")`) are found.
+/// A `$` followed by nothing that forms a reference (`$ `, `$'`, `$.`, a `$`
+/// at the end) is not reported.
 void ScanReferences(std::string_view text, std::size_t begin, std::size_t end,
                     const std::function<void(const Reference&)>& emit,
                     const std::function<void(std::size_t offset)>& on_unterminated);

@@ -62,7 +62,9 @@ struct PathSegment {
   static constexpr std::uint32_t kRoot = 0xffffffffu;
 };
 
-/// A scalar node (key or value) of the template.
+/// A scalar node (key or value) of the template. An empty node (`key:` with
+/// nothing after it, an empty `- ` item, a `---` document without content) is
+/// a kPlain scalar of length 0 placed just after its indicator.
 struct Scalar {
   ScalarStyle style = ScalarStyle::kPlain;
   Chomping chomping = Chomping::kClip;  ///< block scalars only
@@ -124,6 +126,9 @@ struct TokenizerOptions {
 };
 
 /// Tokenizes `text` (UTF-8, optional BOM, LF or CRLF line ends).
+/// Line breaks are LF, CRLF or a lone CR, as in YAML. A BOM at the start is
+/// skipped: offsets count its three bytes, columns on the first line do not.
+/// Scalars, references, comments and markers are each in source order.
 Tokens Tokenize(std::string_view text, const TokenizerOptions& options = {});
 
 /// Decodes a scalar's value as a YAML parser would: escapes, line folding,

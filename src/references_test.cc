@@ -1,0 +1,254 @@
+#include "safesubst/references.h"
+
+#include <doctest/doctest.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace safesubst {
+namespace {
+
+struct Scan {
+  std::vector<Reference> references;
+  std::vector<std::size_t> unterminated;
+};
+
+Scan ScanAll(std::string_view text) {
+  Scan scan;
+  ScanReferences(
+      text, 0, text.size(), [&](const Reference& reference) { scan.references.push_back(reference); },
+      [&](std::size_t offset) { scan.unterminated.push_back(offset); });
+  return scan;
+}
+
+// The text a reference covers.
+std::string_view Covered(std::string_view text, const Reference& reference) {
+  return text.substr(reference.offset, reference.length);
+}
+
+// Scans a text holding exactly one form and returns it.
+Reference Only(std::string_view text) {
+  Scan scan = ScanAll(text);
+  REQUIRE(scan.unterminated.empty());
+  REQUIRE(scan.references.size() == 1);
+  return scan.references.front();
+}
+
+TEST_CASE("references: bare $NAME") {
+  std::string_view text = "x $HOME_DIR1/y";
+  Reference reference = Only(text);
+  CHECK(reference.kind == RefKind::kBare);
+  CHECK(reference.name == "HOME_DIR1");
+  CHECK(reference.offset == 2);
+  CHECK(reference.length == 10);
+  CHECK(Covered(text, reference) == "$HOME_DIR1");
+  CHECK(reference.op.empty());
+  CHECK(reference.operand.empty());
+}
+
+TEST_CASE("references: names start with a letter or underscore and go on with digits and underscores") {
+  CHECK(Only("$_x9").name == "_x9");
+  CHECK(Only("$a_B_2c-rest").name == "a_B_2c");
+  CHECK(Only("${_1}").name == "_1");
+  CHECK(Only("${EFS_IP_2A}").name == "EFS_IP_2A");
+}
+
+TEST_CASE("references: braced ${NAME}") {
+  std::string_view text = "a${NAME}b";
+  Reference reference = Only(text);
+  CHECK(reference.kind == RefKind::kBraced);
+  CHECK(reference.name == "NAME");
+  CHECK(reference.offset == 1);
+  CHECK(reference.length == 7);
+  CHECK(Covered(text, reference) == "${NAME}");
+}
+
+TEST_CASE("references: every default operator") {
+  struct Case {
+    std::string_view text, op, operand;
+  };
+  const Case cases[] = {
+      {"${N:-word}", ":-", "word"}, {"${N-word}", "-", "word"}, {"${N:=word}", ":=", "word"},
+      {"${N=word}", "=", "word"},   {"${N:?msg}", ":?", "msg"}, {"${N?msg}", "?", "msg"},
+      {"${N:+alt}", ":+", "alt"},   {"${N+alt}", "+", "alt"},   {"${N:-}", ":-", ""},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.text);
+    Reference reference = Only(c.text);
+    CHECK(reference.kind == RefKind::kBracedDefault);
+    CHECK(reference.name == "N");
+    CHECK(reference.op == c.op);
+    CHECK(reference.operand == c.operand);
+    CHECK(reference.length == c.text.size());
+  }
+}
+
+TEST_CASE("references: a default operand may hold spaces and nested braces") {
+  std::string_view text = "${A:-${B:-x} and {y}} tail";
+  Reference reference = Only(text);
+  CHECK(reference.kind == RefKind::kBracedDefault);
+  CHECK(reference.name == "A");
+  CHECK(reference.op == ":-");
+  CHECK(reference.operand == "${B:-x} and {y}");
+  CHECK(Covered(text, reference) == "${A:-${B:-x} and {y}}");
+}
+
+TEST_CASE("references: $${NAME} is the escape for a literal ${NAME}") {
+  std::string_view text = "keep $${NAME} here";
+  Reference reference = Only(text);
+  CHECK(reference.kind == RefKind::kEscape);
+  CHECK(reference.name == "NAME");
+  CHECK(Covered(text, reference) == "$${NAME}");
+
+  Reference with_default = Only("$${A:-b}");
+  CHECK(with_default.kind == RefKind::kEscape);
+  CHECK(with_default.name == "A");
+  CHECK(with_default.length == 8);
+}
+
+TEST_CASE("references: $$ not followed by { is Kubernetes' escaped dollar") {
+  std::string_view text = "a $$ b $$NAME";
+  Scan scan = ScanAll(text);
+  REQUIRE(scan.references.size() == 2);
+  CHECK(scan.references[0].kind == RefKind::kDollarDollar);
+  CHECK(scan.references[0].length == 2);
+  CHECK(scan.references[0].name.empty());
+  // `$$NAME`: the `$$` pair first; the NAME after it is plain text.
+  CHECK(scan.references[1].kind == RefKind::kDollarDollar);
+  CHECK(scan.references[1].offset == 7);
+}
+
+TEST_CASE("references: Kubernetes $(NAME)") {
+  std::string_view text = "--id=$(POD_NAME)";
+  Reference reference = Only(text);
+  CHECK(reference.kind == RefKind::kKubernetes);
+  CHECK(reference.name == "POD_NAME");
+  CHECK(Covered(text, reference) == "$(POD_NAME)");
+}
+
+TEST_CASE("references: command substitution is shell syntax and the references inside it are found") {
+  std::string_view text = "OCT3=$(echo \"$NODE_IP\" | cut -d. -f3)";
+  Scan scan = ScanAll(text);
+  REQUIRE(scan.references.size() == 2);
+  CHECK(scan.references[0].kind == RefKind::kShell);
+  CHECK(Covered(text, scan.references[0]) == "$(");
+  CHECK(scan.references[1].kind == RefKind::kBare);
+  CHECK(scan.references[1].name == "NODE_IP");
+  CHECK(scan.references[1].offset == text.find("$NODE_IP"));
+
+  // `$(NAME arg)` and `$( NAME)` are commands, not Kubernetes references.
+  CHECK(Only("$(date +%s)").kind == RefKind::kShell);
+  CHECK(Only("$( HOME)").kind == RefKind::kShell);
+  CHECK(Only("$(HOME").kind == RefKind::kShell);
+}
+
+TEST_CASE("references: arithmetic expansion") {
+  std::string_view text = "$(( $A + 1 ))";
+  Scan scan = ScanAll(text);
+  REQUIRE(scan.references.size() == 2);
+  CHECK(scan.references[0].kind == RefKind::kShell);
+  CHECK(Covered(text, scan.references[0]) == "$((");
+  CHECK(scan.references[1].name == "A");
+}
+
+TEST_CASE("references: positional and special parameters are shell syntax") {
+  for (std::string_view text : {"$1", "$0", "$@", "$*", "$#", "$?", "$!", "$-"}) {
+    CAPTURE(text);
+    Reference reference = Only(text);
+    CHECK(reference.kind == RefKind::kShell);
+    CHECK(reference.length == 2);
+    CHECK(reference.name.empty());
+  }
+  // `$10` is `$1` followed by `0`.
+  CHECK(Only("$10").length == 2);
+}
+
+TEST_CASE("references: parameter expansions that are not substitutions are shell syntax") {
+  for (std::string_view text : {"${#x}", "${x[0]}", "${!x}", "${x#pat}", "${x##*/}", "${x%pat}", "${x%%.*}",
+                                "${x/a/b}", "${x:1:2}", "${1}", "${@}", "${}", "${ x}"}) {
+    CAPTURE(text);
+    Reference reference = Only(text);
+    CHECK(reference.kind == RefKind::kShell);
+    CHECK(reference.length == text.size());
+    CHECK(reference.name.empty());
+  }
+}
+
+TEST_CASE("references: a lone $ is not a reference") {
+  CHECK(ScanAll("costs 5$ or $ 4").references.empty());
+  CHECK(ScanAll("$'\\n' $\"x\" $. $/").references.empty());
+  CHECK(ScanAll("end$").references.empty());
+  CHECK(ScanAll("$").references.empty());
+  CHECK(ScanAll("").references.empty());
+}
+
+TEST_CASE("references: unterminated ${ is reported and scanning goes on") {
+  std::string_view text = "a ${NAME and $OTHER";
+  Scan scan = ScanAll(text);
+  REQUIRE(scan.unterminated.size() == 1);
+  CHECK(scan.unterminated[0] == 2);
+  REQUIRE(scan.references.size() == 1);
+  CHECK(scan.references[0].name == "OTHER");
+
+  Scan nested = ScanAll("${A:-${B}");  // the inner brace closes, the outer does not
+  REQUIRE(nested.unterminated.size() == 1);
+  CHECK(nested.unterminated[0] == 0);
+  REQUIRE(nested.references.size() == 1);
+  CHECK(nested.references[0].name == "B");
+
+  Scan at_end = ScanAll("x ${");
+  CHECK(at_end.unterminated == std::vector<std::size_t>{2});
+
+  Scan escaped = ScanAll("$${A");
+  CHECK(escaped.unterminated == std::vector<std::size_t>{1});
+  CHECK(escaped.references.empty());
+}
+
+TEST_CASE("references: the scan stays between begin and end") {
+  std::string_view text = "$A ${B} ${C}";
+  Scan scan;
+  ScanReferences(
+      text, 3, 7, [&](const Reference& reference) { scan.references.push_back(reference); },
+      [&](std::size_t offset) { scan.unterminated.push_back(offset); });
+  REQUIRE(scan.references.size() == 1);
+  CHECK(scan.references[0].name == "B");
+  CHECK(scan.references[0].offset == 3);
+
+  // A closing brace beyond `end` does not count.
+  Scan cut;
+  ScanReferences(
+      text, 3, 6, [&](const Reference& reference) { cut.references.push_back(reference); },
+      [&](std::size_t offset) { cut.unterminated.push_back(offset); });
+  CHECK(cut.references.empty());
+  CHECK(cut.unterminated == std::vector<std::size_t>{3});
+}
+
+TEST_CASE("references: several forms in order, without overlap") {
+  std::string_view text = "$A${B}$(C)$$${D}$1${E:-f}$";
+  Scan scan = ScanAll(text);
+  REQUIRE(scan.references.size() == 7);
+  const RefKind kinds[] = {RefKind::kBare,   RefKind::kBraced, RefKind::kKubernetes,   RefKind::kDollarDollar,
+                           RefKind::kBraced, RefKind::kShell,  RefKind::kBracedDefault};
+  std::size_t end = 0;
+  for (std::size_t i = 0; i < scan.references.size(); ++i) {
+    CAPTURE(i);
+    CHECK(scan.references[i].kind == kinds[i]);
+    CHECK(scan.references[i].offset >= end);
+    end = scan.references[i].offset + scan.references[i].length;
+  }
+  CHECK(scan.references[4].name == "D");  // `$$` then `${D}`: `$$$` is not `$` + `$${`
+}
+
+TEST_CASE("references: name character classes") {
+  CHECK(IsNameStart('a'));
+  CHECK(IsNameStart('Z'));
+  CHECK(IsNameStart('_'));
+  CHECK_FALSE(IsNameStart('1'));
+  CHECK_FALSE(IsNameStart('-'));
+  CHECK(IsNameChar('7'));
+  CHECK_FALSE(IsNameChar('.'));
+}
+
+}  // namespace
+}  // namespace safesubst
