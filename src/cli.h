@@ -44,12 +44,13 @@ class Sources {
   /// from disk when it was not seen yet.
   std::string_view Get(const std::string& name);
   /// Masks what `redact` masks (sensitive values) in every text shown from now on.
-  void SetRedaction(std::function<std::string(std::string_view)> redact);
+  /// `redact` gets the text's name and the text and returns what may be shown.
+  void SetRedaction(std::function<std::string(const std::string&, std::string_view)> redact);
 
  private:
   std::map<std::string, std::string> texts_;
   std::map<std::string, std::string> shown_;  // redacted copies of texts_
-  std::function<std::string(std::string_view)> redact_;
+  std::function<std::string(const std::string&, std::string_view)> redact_;
 };
 
 /// Prints diagnostics to stderr, GCC style, with snippets from `sources`.

@@ -86,11 +86,11 @@ std::string_view Sources::Get(const std::string& name) {
     if (in) ReadStream(in, &text);
     found = texts_.emplace(name, std::move(text)).first;
   }
-  std::string text = redact_ ? redact_(found->second) : found->second;
+  std::string text = redact_ ? redact_(name, found->second) : found->second;
   return shown_.emplace(name, std::move(text)).first->second;
 }
 
-void Sources::SetRedaction(std::function<std::string(std::string_view)> redact) {
+void Sources::SetRedaction(std::function<std::string(const std::string&, std::string_view)> redact) {
   redact_ = std::move(redact);
   shown_.clear();
 }

@@ -1,6 +1,8 @@
 // `safesubst render`, the envsubst drop-in, and `explain`/`vars`.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <set>
 
 #include "cli.h"
 
@@ -51,7 +53,7 @@ void PrintExplanation(const std::string& file, const std::vector<ReferenceReport
       context += "/" + reference.shell_state;
     }
     std::string location = file + ":" + std::to_string(reference.line) + ":" + std::to_string(reference.column) + ":";
-    std::fprintf(to, "%-24s %-22s %-18s %-24s %s%s%s\n", location.c_str(), context.c_str(),
+    std::fprintf(to, "%-24s %-36s %-18s %-24s %s%s%s\n", location.c_str(), context.c_str(),
                  std::string(ActionName(reference.action)).c_str(), reference.text.c_str(),
                  reference.path.empty() ? "-" : reference.path.c_str(), reference.note.empty() ? "" : "  # ",
                  reference.note.c_str());
@@ -120,9 +122,15 @@ bool LoadInputs(const InputOptions& options, Manifest* manifest, ValueSet* value
   Result<ValueSet> collected = CollectValues(*manifest, ValueInputs{Environment(), options.values_files, options.sets});
   diagnostics->insert(diagnostics->end(), collected.diagnostics.begin(), collected.diagnostics.end());
   if (collected.value) *values = std::move(*collected.value);
-  // The values are known even when some failed validation: mask them all.
-  sources->SetRedaction([manifest, values](std::string_view text) {
-    return RedactSensitive(text, *manifest, *values);
+  // The values are known even when some failed validation: mask them all. A
+  // values file line that did not even parse cannot be masked, so with any
+  // sensitive variable declared, values files are never quoted in messages.
+  bool any_sensitive = std::any_of(manifest->variables.begin(), manifest->variables.end(),
+                                   [](const Variable& variable) { return variable.sensitive; });
+  std::set<std::string> hidden;
+  if (any_sensitive) hidden.insert(options.values_files.begin(), options.values_files.end());
+  sources->SetRedaction([manifest, values, hidden](const std::string& name, std::string_view text) {
+    return hidden.count(name) ? std::string() : RedactSensitive(text, *manifest, *values);
   });
   return !HasErrors(*diagnostics);
 }

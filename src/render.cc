@@ -71,9 +71,13 @@ class Renderer {
   void EncodeScalar(std::uint32_t scalar_index, std::vector<Substitution>& substitutions);
   bool ShellEncode(std::vector<Substitution>& substitutions);
   void EncodeInPlace(const Scalar& scalar, const std::vector<Substitution>& substitutions);
+  void EncodePlain(const Scalar& scalar, const std::vector<Substitution>& substitutions);
+  void EncodeQuoted(const Scalar& scalar, const std::vector<Substitution>& substitutions);
+  void EncodeBlock(const Scalar& scalar, const std::vector<Substitution>& substitutions);
   void Requote(const Scalar& scalar, const std::vector<Substitution>& substitutions);
-  bool PlainChangesType(const Scalar& scalar, const std::vector<Substitution>& substitutions) const;
-  bool EncodeYamlVariable(const Scalar& scalar, const Substitution& substitution);
+  bool PlainChangesType(std::string_view rendered, const std::vector<Substitution>& substitutions) const;
+  bool EncodeYamlVariable(std::uint32_t scalar_index, const Substitution& substitution);
+  std::uint32_t ParentColumn(std::uint32_t scalar_index) const;
   std::string Assemble() const;
   void CheckStructure(const std::string& output);
 
@@ -177,7 +181,7 @@ void Renderer::DecideAll() {
       report.path = tokens_.PathString(tokens_.scalars[reference.scalar].path);
     }
     const std::optional<ShellContext>& shell = shell_contexts_[result_.references.size()];
-    if (shell) report.shell_state = std::string(ShellStateName(shell->state));
+    if (shell) report.shell_state = DescribeShellContext(*shell);
     result_.references.push_back(std::move(report));
     result_.references.back().action = Decide(reference);
   }
@@ -209,6 +213,11 @@ ReferenceReport::Action Renderer::Decide(const Reference& reference) {
     case Resolution::Outcome::kRuntime:
       return Action::kKeepRuntime;
     case Resolution::Outcome::kSubstitute:
+      if (!IsValidUtf8(resolution.value)) {
+        Error(At(reference), "value of '" + std::string(reference.name) + "' is not valid UTF-8",
+              "values are text; convert it, or base64-encode binary data");
+        return Action::kError;
+      }
       if (resolution.value.size() > options_.limits.max_value_bytes) {
         Error(At(reference), "value of '" + std::string(reference.name) + "' is " +
                                  std::to_string(resolution.value.size()) + " bytes, over the limit of " +
@@ -244,7 +253,7 @@ void Renderer::EncodeScalar(std::uint32_t scalar_index, std::vector<Substitution
   const Scalar& scalar = tokens_.scalars[scalar_index];
   for (const Substitution& substitution : substitutions) {
     if (substitution.variable && substitution.variable->type == VarType::kYaml) {
-      if (substitutions.size() != 1 || !EncodeYamlVariable(scalar, substitution)) return;
+      if (substitutions.size() != 1 || !EncodeYamlVariable(scalar_index, substitution)) return;
       yaml_paths_.push_back(tokens_.PathString(scalar.path));
       return;
     }
@@ -267,9 +276,8 @@ bool Renderer::ShellEncode(std::vector<Substitution>& substitutions) {
     std::string problem = AppendShellEncoded(context, substitution.value, mode, &encoded);
     if (!problem.empty()) {
       std::string name(substitution.reference->name);
-      Error(At(*substitution.reference), "value of '" + name + "' cannot be written here: " + problem,
-            "quote the reference in the script (\"${" + name + "}\"), or declare it `shell: raw` "
-            "if the value is meant to be shell code");
+      // The shell encoder's message already says how to quote or declare it.
+      Error(At(*substitution.reference), "value of '" + name + "' cannot be written here: " + problem);
       report.action = ReferenceReport::Action::kError;
       ok = false;
       continue;
@@ -280,53 +288,97 @@ bool Renderer::ShellEncode(std::vector<Substitution>& substitutions) {
 }
 
 // The value written where the reference stands, encoded for the scalar's style;
-// plain and single-quoted scalars fall back to requoting the whole scalar.
+// where the style cannot hold the value, the whole scalar is requoted.
 void Renderer::EncodeInPlace(const Scalar& scalar, const std::vector<Substitution>& substitutions) {
+  switch (scalar.style) {
+    case ScalarStyle::kPlain:
+      return EncodePlain(scalar, substitutions);
+    case ScalarStyle::kSingleQuoted:
+    case ScalarStyle::kDoubleQuoted:
+      return EncodeQuoted(scalar, substitutions);
+    case ScalarStyle::kLiteral:
+    case ScalarStyle::kFolded:
+      return EncodeBlock(scalar, substitutions);
+  }
+}
+
+// Plain: spliced when every value, next to the already substituted text around
+// it, keeps the scalar one plain scalar of the intended type.
+void Renderer::EncodePlain(const Scalar& scalar, const std::vector<Substitution>& substitutions) {
+  std::string rendered(text_.substr(scalar.offset, scalar.length));
+  std::vector<std::pair<std::size_t, std::size_t>> ranges(substitutions.size());  // of each value in `rendered`
+  for (std::size_t i = substitutions.size(); i-- > 0;) {
+    const Reference& reference = *substitutions[i].reference;
+    std::size_t at = reference.offset - scalar.offset;
+    rendered.replace(at, reference.length, substitutions[i].value);
+    for (std::size_t later = i + 1; later < substitutions.size(); ++later) {
+      ranges[later].first += substitutions[i].value.size() - reference.length;
+    }
+    ranges[i] = {at, substitutions[i].value.size()};
+  }
+  std::string_view view = rendered;
+  for (const auto& [at, size] : ranges) {
+    if (!SplicedPlainIsSafe(view.substr(0, at), view.substr(at, size), view.substr(at + size), scalar.in_flow)) {
+      return Requote(scalar, substitutions);
+    }
+  }
+  if (PlainChangesType(rendered, substitutions)) return Requote(scalar, substitutions);
+  for (const Substitution& substitution : substitutions) {
+    splices_.push_back({substitution.reference->offset, substitution.reference->length, substitution.value});
+  }
+}
+
+void Renderer::EncodeQuoted(const Scalar& scalar, const std::vector<Substitution>& substitutions) {
+  bool single = scalar.style == ScalarStyle::kSingleQuoted;
   std::vector<Splice> pieces;
   for (const Substitution& substitution : substitutions) {
-    const Reference& reference = *substitution.reference;
+    // Single quotes cannot escape anything: a line break or control character needs double quotes.
+    if (single && !FitsSingleQuoted(substitution.value)) return Requote(scalar, substitutions);
     std::string encoded;
-    switch (scalar.style) {
-      case ScalarStyle::kPlain: {
-        std::string_view before = text_.substr(scalar.offset, reference.offset - scalar.offset);
-        std::string_view after = text_.substr(reference.offset + reference.length,
-                                              scalar.offset + scalar.length - reference.offset - reference.length);
-        if (!SplicedPlainIsSafe(before, substitution.value, after, scalar.in_flow)) {
-          return Requote(scalar, substitutions);
-        }
-        encoded = substitution.value;
-        break;
-      }
-      case ScalarStyle::kSingleQuoted:
-        if (substitution.value.find_first_of("\r\n") != std::string::npos) return Requote(scalar, substitutions);
-        AppendSingleQuotedBody(substitution.value, &encoded);
-        break;
-      case ScalarStyle::kDoubleQuoted:
-        AppendDoubleQuotedBody(substitution.value, &encoded);
-        break;
-      case ScalarStyle::kLiteral:
-      case ScalarStyle::kFolded:
-        AppendBlockBody(substitution.value, scalar.indent, scalar.style == ScalarStyle::kFolded, &encoded);
-        break;
+    if (single) {
+      AppendSingleQuotedBody(substitution.value, &encoded);
+    } else {
+      AppendDoubleQuotedBody(substitution.value, &encoded);
     }
-    pieces.push_back({reference.offset, reference.length, std::move(encoded)});
-  }
-  if (scalar.style == ScalarStyle::kPlain && PlainChangesType(scalar, substitutions)) {
-    return Requote(scalar, substitutions);
+    pieces.push_back({substitution.reference->offset, substitution.reference->length, std::move(encoded)});
   }
   splices_.insert(splices_.end(), pieces.begin(), pieces.end());
 }
 
-bool Renderer::PlainChangesType(const Scalar& scalar, const std::vector<Substitution>& substitutions) const {
-  std::string rendered(text_.substr(scalar.offset, scalar.length));
-  for (auto it = substitutions.rbegin(); it != substitutions.rend(); ++it) {
-    rendered.replace(it->reference->offset - scalar.offset, it->reference->length, it->value);
+// Block scalars: multi-line values are re-indented to the block's indentation.
+void Renderer::EncodeBlock(const Scalar& scalar, const std::vector<Substitution>& substitutions) {
+  bool folded = scalar.style == ScalarStyle::kFolded;
+  std::vector<Splice> pieces;
+  for (const Substitution& substitution : substitutions) {
+    const Reference& reference = *substitution.reference;
+    const std::string& value = substitution.value;
+    std::size_t line_start = text_.rfind('\n', reference.offset);
+    line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
+    std::size_t content_start = std::min(line_start + scalar.indent, reference.offset);
+    std::size_t line_end = text_.find_first_of("\r\n", reference.offset + reference.length);
+    if (line_end == std::string_view::npos) line_end = text_.size();
+    std::string_view before = text_.substr(content_start, reference.offset - content_start);
+    std::string_view after = text_.substr(reference.offset + reference.length,
+                                          line_end - reference.offset - reference.length);
+    // The caller's duties of AppendBlockBody: a value it cannot write exactly here is requoted.
+    bool leading_blank = !value.empty() && (value.front() == ' ' || value.front() == '\t');
+    bool edge_break = !value.empty() && (value.front() == '\n' || value.back() == '\n');
+    if (!FitsBlock(value) || (before.empty() && leading_blank && (folded || scalar.indent_indicator == 0)) ||
+        (folded && edge_break)) {
+      return Requote(scalar, substitutions);
+    }
+    std::string encoded;
+    AppendBlockBody(value, scalar.indent, folded, &encoded, before, after);
+    pieces.push_back({reference.offset, reference.length, std::move(encoded)});
   }
+  splices_.insert(splices_.end(), pieces.begin(), pieces.end());
+}
+
+bool Renderer::PlainChangesType(std::string_view rendered, const std::vector<Substitution>& substitutions) const {
   PlainKind kind = ResolvePlain(rendered);
   if (kind == PlainKind::kString) return false;
   // A lone int or bool variable is meant to land as a number or a bool.
-  if (substitutions.size() == 1 && substitutions[0].variable &&
-      rendered == substitutions[0].value) {
+  if (substitutions.size() == 1 && substitutions[0].variable && rendered == substitutions[0].value) {
     VarType type = substitutions[0].variable->type;
     if (type == VarType::kInt && kind == PlainKind::kInt) return false;
     if (type == VarType::kBool && kind == PlainKind::kBool) return false;
@@ -360,7 +412,25 @@ void Renderer::Requote(const Scalar& scalar, const std::vector<Substitution>& su
   splices_.push_back({scalar.offset, scalar.length, DoubleQuoted(value)});
 }
 
-bool Renderer::EncodeYamlVariable(const Scalar& scalar, const Substitution& substitution) {
+// The 0-based column of what owns a value node: its key, or its `-`.
+std::uint32_t Renderer::ParentColumn(std::uint32_t scalar_index) const {
+  const Scalar& scalar = tokens_.scalars[scalar_index];
+  if (scalar_index > 0) {
+    const Scalar& key = tokens_.scalars[scalar_index - 1];
+    if (key.is_key && key.line == scalar.line && key.path == scalar.path) return key.column - 1;
+  }
+  std::size_t at = scalar.offset;
+  while (at > 0 && text_[at - 1] == ' ') --at;
+  if (at > 0 && text_[at - 1] == '-') {
+    std::size_t line_start = text_.rfind('\n', at - 1);
+    line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
+    return static_cast<std::uint32_t>(at - 1 - line_start);
+  }
+  return scalar.indent;
+}
+
+bool Renderer::EncodeYamlVariable(std::uint32_t scalar_index, const Substitution& substitution) {
+  const Scalar& scalar = tokens_.scalars[scalar_index];
   const Reference& reference = *substitution.reference;
   std::string name(reference.name);
   bool whole_scalar = scalar.style == ScalarStyle::kPlain && reference.offset == scalar.offset &&
@@ -376,7 +446,7 @@ bool Renderer::EncodeYamlVariable(const Scalar& scalar, const Substitution& subs
                                            scalar.offset - scalar.length);
   bool block_allowed = !scalar.in_flow && rest.find_first_not_of(" \t") == std::string_view::npos;
   std::string encoded, error;
-  if (!EncodeYamlNode(substitution.value, scalar.indent, block_allowed, &encoded, &error)) {
+  if (!EncodeYamlNode(substitution.value, ParentColumn(scalar_index), block_allowed, &encoded, &error)) {
     Error(At(reference), "value of '" + name + "' is not valid YAML: " + error);
     return false;
   }
