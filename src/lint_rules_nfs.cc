@@ -101,7 +101,7 @@ void ScriptEvidence(const Script& script, const Container& container, std::vecto
   for (const auto& [offset, hostname] : FindEfsHostnames(text)) {
     if (InComment(script.shell, offset)) continue;
     evidence->push_back(
-        Evidence{script.Offset(offset), container.name, "the EFS (NFS) server " + hostname, hostname});
+        Evidence{script.Offset(offset), container.name, "EFS server " + hostname, hostname});
   }
 }
 
@@ -110,7 +110,7 @@ void ScalarEvidence(const Source& source, const YAML::Node& node, const std::str
   if (!node.IsScalar()) return;
   ScalarView view = ViewScalar(source, node);
   for (const auto& [offset, hostname] : FindEfsHostnames(view.text)) {
-    evidence->push_back(Evidence{view.Offset(offset), container, "the EFS (NFS) server " + hostname, hostname});
+    evidence->push_back(Evidence{view.Offset(offset), container, "EFS server " + hostname, hostname});
   }
 }
 
