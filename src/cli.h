@@ -30,6 +30,7 @@ struct InputOptions {
   std::vector<std::string> templates;  ///< empty: standard input
   bool strict = false;
   bool allow_undeclared = false;
+  bool allow_outside = false;  ///< merge fragments outside the manifest's directory
   std::string color = "auto";
   Limits limits;
 };

@@ -41,6 +41,8 @@ void AddInputOptions(CLI::App* command, InputOptions* inputs) {
   command->add_flag("--strict", inputs->strict, "A kept undeclared reference in a data context is an error");
   command->add_flag("--allow-undeclared", inputs->allow_undeclared,
                     "Keep an undeclared ${NAME} in a data context with a warning instead of failing");
+  command->add_flag("--allow-outside", inputs->allow_outside,
+                    "Allow merge fragments outside the manifest's directory tree");
   command->add_option("--color", inputs->color, "Color diagnostics: auto, always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   command->add_option("templates", inputs->templates, "Template files (standard input when none)");

@@ -173,6 +173,7 @@ int RunRender(const InputOptions& inputs, const OutputOptions& outputs) {
     options.strict = inputs.strict;
     options.allow_undeclared = inputs.allow_undeclared;
     options.limits = inputs.limits;
+    options.allow_outside = inputs.allow_outside;
     RenderResult result = Render(text, manifest, values, options);
     PrintDiagnostics(result.diagnostics, sources, color);
     if (outputs.explain) PrintExplanation(one.file, result.references, stderr);

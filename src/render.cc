@@ -4,7 +4,11 @@
 #include "safesubst/render.h"
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
 #include <optional>
+#include <sstream>
 #include <set>
 #include <string>
 #include <vector>
@@ -13,6 +17,7 @@
 #include "input_limits.h"
 #include "safesubst/invariant.h"
 #include "safesubst/shell.h"
+#include "safesubst/steps.h"
 #include "safesubst/yaml_encoding.h"
 #include "substitution.h"
 #include "text_checks.h"
@@ -80,6 +85,8 @@ class Renderer {
   std::uint32_t ParentColumn(std::uint32_t scalar_index) const;
   std::string Assemble() const;
   void CheckStructure(const std::string& output);
+  void RunSteps(std::string* output);
+  Result<std::string> RenderFragment(const Step& step);
 
   std::string_view text_;
   const Manifest& manifest_;
@@ -122,6 +129,7 @@ RenderResult Renderer::Run() {
   if (HasErrors(result_.diagnostics)) return std::move(result_);
   std::string output = Assemble();
   if (options_.check_structure) CheckStructure(output);
+  if (options_.run_steps && !manifest_.steps.empty() && !HasErrors(result_.diagnostics)) RunSteps(&output);
   if (!HasErrors(result_.diagnostics)) result_.output = std::move(output);
   return std::move(result_);
 }
@@ -495,6 +503,49 @@ void Renderer::CheckStructure(const std::string& output) {
               (culprits.empty() ? "" : " (substituted here: " + culprits + ")"),
           "declare the variable `type: yaml` if it is meant to inject structure");
   }
+}
+
+// SPEC Rule 4: the manifest's steps run on the substituted document.
+void Renderer::RunSteps(std::string* output) {
+  StepContext context;
+  context.manifest = &manifest_;
+  context.values = &values_;
+  context.file_name = options_.file_name;
+  context.load_fragment = [this](const Step& step) { return RenderFragment(step); };
+  Result<std::string> stepped = ApplySteps(*output, manifest_.steps, context);
+  Append(std::move(stepped.diagnostics));
+  if (stepped.value) *output = std::move(*stepped.value);
+}
+
+// A fragment is rendered by the same rules and values as the template, so its
+// deploy-time placeholders are filled and its runtime variables survive.
+Result<std::string> Renderer::RenderFragment(const Step& step) {
+  namespace fs = std::filesystem;
+  Result<std::string> result;
+  std::error_code error;
+  fs::path fragment = fs::weakly_canonical(step.fragment_file, error);
+  fs::path base = fs::weakly_canonical(manifest_.directory.empty() ? "." : manifest_.directory, error);
+  auto [base_end, fragment_at] = std::mismatch(base.begin(), base.end(), fragment.begin(), fragment.end());
+  if (!options_.allow_outside && base_end != base.end()) {
+    result.diagnostics.push_back(MakeError(step.location, "fragment '" + step.fragment_file +
+                                                              "' is outside the manifest's directory",
+                                           "move it under the manifest's directory, or pass --allow-outside"));
+    return result;
+  }
+  std::ifstream in(step.fragment_file, std::ios::binary);
+  if (!in) {
+    result.diagnostics.push_back(MakeError(step.location, "cannot read fragment '" + step.fragment_file + "'"));
+    return result;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  RenderOptions fragment_options = options_;
+  fragment_options.file_name = step.fragment_file;
+  fragment_options.run_steps = false;
+  RenderResult rendered = Render(text.str(), manifest_, values_, fragment_options);
+  result.diagnostics = std::move(rendered.diagnostics);
+  if (!HasErrors(result.diagnostics)) result.value = std::move(rendered.output);
+  return result;
 }
 
 }  // namespace

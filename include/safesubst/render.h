@@ -37,6 +37,9 @@ struct RenderOptions {
   bool check_structure = true;
   /// Run the manifest's steps after substitution.
   bool run_steps = true;
+  /// Allow merge fragments outside the manifest's directory tree. Off by
+  /// default: a manifest from one repository must not read another's files.
+  bool allow_outside = false;
   Limits limits;
 };
 
