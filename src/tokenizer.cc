@@ -197,11 +197,17 @@ class Parser {
   // ---- diagnostics ----
   Location LocationOf(std::size_t offset) const;
   Location LocationOf(const Cursor& cursor) const;
-  void Error(Location at, std::string message, std::string hint = {}) {
-    out_.diagnostics.push_back(MakeError(std::move(at), std::move(message), std::move(hint)));
+  // Errors are rare: keeping them out of line (and cold) keeps the hot
+  // functions small enough for the compiler to inline the cursor helpers.
+  [[gnu::cold]] [[gnu::noinline]] void Error(Location at, std::string_view message, std::string_view hint = {}) {
+    out_.diagnostics.push_back(MakeError(std::move(at), std::string(message), std::string(hint)));
   }
-  void ErrorHere(std::string message, std::string hint = {}) {
-    Error(LocationOf(Save()), std::move(message), std::move(hint));
+  [[gnu::cold]] [[gnu::noinline]] void ErrorHere(std::string_view message, std::string_view hint = {}) {
+    Error(LocationOf(Save()), message, hint);
+  }
+  [[gnu::cold]] [[gnu::noinline]] void UnexpectedHere(std::string_view before, std::string_view after,
+                                                      std::string_view hint) {
+    ErrorHere(std::string(before) + Cur() + std::string(after), hint);
   }
   void TooDeep();
 
@@ -244,8 +250,7 @@ class Parser {
   Node ScanFlowContent(int n, std::uint32_t path, bool flow);
   Node ParseFlowNode(int n, std::uint32_t path);
   void ParseFlowCollection(int n, std::uint32_t path);
-  void ParseFlowEntry(int n, std::uint32_t path, bool is_sequence, std::int32_t index, bool script,
-                      char close);
+  void ParseFlowEntry(int n, std::uint32_t path, bool is_sequence, std::int32_t index, bool script);
   void SkipPropertyToken();
   bool PlainFirstAt(std::size_t i, bool flow) const;
   std::size_t ScanPlainLine(bool flow);
@@ -650,8 +655,7 @@ void Parser::ExpectLineEnd() {
               "a value on the line of its key cannot itself be `key: value`, and a plain scalar continued on "
               "the next line cannot contain ': '; indent the nested mapping on its own line, or quote the value");
   } else {
-    ErrorHere(std::string("unexpected '") + Cur() + "' after the end of a node",
-              "quote the whole value if this text belongs to it");
+    UnexpectedHere("unexpected '", "' after the end of a node", "quote the whole value if this text belongs to it");
   }
   SkipToLineEnd();
 }
@@ -751,8 +755,7 @@ Node Parser::ParseBlockNodeContent(int n, std::uint32_t path, Where where, bool 
   } else {
     node = ScanFlowContent(n, path, /*flow=*/false);
     if (node.kind == Node::Kind::kEmpty) {
-      ErrorHere(std::string("unexpected '") + c + "': no YAML node starts with it",
-                "quote the value if this character is part of it");
+      UnexpectedHere("unexpected '", "': no YAML node starts with it", "quote the value if this character is part of it");
       SkipToLineEnd();
       RecordEmpty(empty.empty_at, path, as_key, as_key ? ContextClass::kData : flow_context);
       return empty;
@@ -880,9 +883,11 @@ void Parser::ParseImplicitEntry(int m, std::uint32_t path) {
         ErrorHere("a directive must follow a '...' document end marker",
                   "end the previous document with '...' before the directive");
       } else {
-        ErrorHere(AtEnd() || IsBreak(Cur()) ? std::string("expected a mapping key after its properties")
-                                            : std::string("unexpected '") + Cur() + "': expected a mapping key",
-                  "quote the key if this character is part of it");
+        if (AtEnd() || IsBreak(Cur())) {
+          ErrorHere("expected a mapping key after its properties");
+        } else {
+          UnexpectedHere("unexpected '", "': expected a mapping key", "quote the key if this character is part of it");
+        }
       }
       SkipToLineEnd();
       return;
@@ -1000,7 +1005,7 @@ void Parser::ParseFlowCollection(int n, std::uint32_t path) {
       continue;
     }
     const std::size_t entry_start = pos_;
-    ParseFlowEntry(n, path, is_sequence, index, script, close);
+    ParseFlowEntry(n, path, is_sequence, index, script);
     if (is_sequence) ++index;
     SkipToNextToken();
     if (AtBoundary()) continue;  // reported at the top of the loop
@@ -1017,8 +1022,7 @@ void Parser::ParseFlowCollection(int n, std::uint32_t path) {
   content_end_ = std::max(content_end_, pos_);
 }
 
-void Parser::ParseFlowEntry(int n, std::uint32_t path, bool is_sequence, std::int32_t index, bool script,
-                            char close) {
+void Parser::ParseFlowEntry(int n, std::uint32_t path, bool is_sequence, std::int32_t index, bool script) {
   const std::uint32_t item = is_sequence ? NewIndexSegment(path, index) : path;
   const bool explicit_key = Cur() == '?' && BlankOrFlowEndAt(pos_ + 1);
   if (explicit_key) {
@@ -1029,8 +1033,7 @@ void Parser::ParseFlowEntry(int n, std::uint32_t path, bool is_sequence, std::in
   const Node key = ParseFlowNode(n, item);
   auto at_entry_end = [&] { return AtBoundary() || Cur() == ',' || Cur() == ']' || Cur() == '}'; };
   if (key.kind == Node::Kind::kEmpty && !key.has_properties && !at_entry_end() && Cur() != ':') {
-    ErrorHere(std::string("unexpected '") + Cur() + "' in a flow collection",
-              "quote the value if this character is part of it");
+    UnexpectedHere("unexpected '", "' in a flow collection", "quote the value if this character is part of it");
     ++pos_;
     return;
   }
@@ -1068,8 +1071,7 @@ void Parser::ParseFlowEntry(int n, std::uint32_t path, bool is_sequence, std::in
   const Node value = ParseFlowNode(n, segment);
   if (value.kind == Node::Kind::kEmpty && !value.has_properties) {
     if (!at_entry_end()) {
-      ErrorHere(std::string("unexpected '") + Cur() + "' in a flow collection",
-                std::string("quote the value if this character is part of it; close with '") + close + "'");
+      UnexpectedHere("unexpected '", "' in a flow collection", "quote the value if this character is part of it");
       ++pos_;
     }
     RecordEmpty(after_colon, segment, false, ContextClass::kData);
