@@ -100,7 +100,9 @@ Result<std::vector<SurveyedName>> SurveyTemplates(const std::vector<TemplateSour
         if (reference.scalar != Reference::kNoScalar && tokens.scalars[reference.scalar].path != PathSegment::kRoot) {
           key = tokens.paths[tokens.scalars[reference.scalar].path].key;
         }
-        GuessType(&entry, environment(reference.name), key);
+        std::optional<std::string> value = environment(reference.name);
+        entry.set_in_environment = value.has_value();
+        GuessType(&entry, value, key);
       }
       Location at{source.file, reference.line, reference.column, reference.offset};
       (reference.context == ContextClass::kScript ? entry.script_uses : entry.data_uses).push_back(at);
@@ -115,8 +117,15 @@ Result<std::vector<SurveyedName>> SurveyTemplates(const std::vector<TemplateSour
 std::string StarterManifest(const std::vector<SurveyedName>& names) {
   std::string variables, runtime;
   for (const SurveyedName& name : names) {
-    if (name.data_uses.empty()) {
+    if (name.data_uses.empty() && !name.set_in_environment) {
       runtime += "  - " + name.name + "   # only in scripts: " + Places(name.script_uses) + "\n";
+      continue;
+    }
+    if (name.data_uses.empty()) {
+      variables += "  # " + name.name + " is only used inside scripts, but it is set in the environment now,\n"
+                   "  # so it looks like a deploy-time value. Move it to runtime: if the script sets it itself.\n";
+      variables += "  " + name.name + ": {type: " + std::string(VarTypeName(name.type)) + "}   # " +
+                   Places(name.script_uses) + "\n";
       continue;
     }
     if (!name.script_uses.empty()) {

@@ -30,6 +30,7 @@ struct SurveyedName {
   std::vector<Location> script_uses;  ///< references in script contexts
   VarType type = VarType::kString;    ///< guessed from the current value or the key
   std::string type_reason;            ///< why that type, e.g. "value 10.0.1.10"
+  bool set_in_environment = false;    ///< set while surveying: likely deploy-time
 };
 
 /// Surveys the templates. Tokenizer errors are returned as diagnostics.
@@ -38,7 +39,8 @@ Result<std::vector<SurveyedName>> SurveyTemplates(const std::vector<TemplateSour
 
 /// Writes a starter manifest: names used in data contexts declared (typed
 /// where the value makes it obvious), names used only in scripts listed under
-/// `runtime:`, names used both ways declared with a comment that flags them.
+/// `runtime:` unless they are set in the environment while surveying (a deploy
+/// script's variable), names used both ways declared with a comment that flags them.
 std::string StarterManifest(const std::vector<SurveyedName>& names);
 
 /// One line that plain `envsubst` (no SHELL-FORMAT) would change although
