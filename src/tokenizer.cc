@@ -64,23 +64,33 @@ std::size_t SkipBreak(std::string_view text, std::size_t at) {
 // Word-at-a-time scanning (SWAR): eight bytes per step over the runs that
 // dominate Kubernetes YAML (indentation, text up to a line end).
 constexpr std::uint64_t kOnes = 0x0101010101010101ull;
+constexpr std::uint64_t kLows = 0x7f7f7f7f7f7f7f7full;
 constexpr std::uint64_t kHighs = 0x8080808080808080ull;
 std::uint64_t Load8(const char* p) {
   std::uint64_t word;
   std::memcpy(&word, p, sizeof word);
   return word;
 }
-// Nonzero when some byte of `word` equals `byte`.
-std::uint64_t HasByte(std::uint64_t word, char byte) {
+// The high bit of every byte of `word` that equals `byte`, and no other bit
+// (no carries cross bytes, so any flagged byte is a real match).
+std::uint64_t BytesEqual(std::uint64_t word, char byte) {
   const std::uint64_t x = word ^ (kOnes * static_cast<unsigned char>(byte));
-  return (x - kOnes) & ~x & kHighs;
+  return ~(((x & kLows) + kLows) | x) & kHighs;
+}
+// Index in memory order of the first byte with a nonzero bit in `mask`.
+std::size_t FirstFlaggedByte(std::uint64_t mask) {
+  if constexpr (std::endian::native == std::endian::little) {
+    return static_cast<std::size_t>(std::countr_zero(mask) / 8);
+  } else {
+    return static_cast<std::size_t>(std::countl_zero(mask) / 8);
+  }
 }
 
 // The first offset at or after `i` that is not a space.
 std::size_t SkipSpaces(std::string_view text, std::size_t i) {
   while (i + 8 <= text.size()) {
     const std::uint64_t differ = Load8(text.data() + i) ^ (kOnes * ' ');
-    if (differ != 0) return i + static_cast<std::size_t>(std::countr_zero(differ) / 8);  // little-endian
+    if (differ != 0) return i + FirstFlaggedByte(differ);
     i += 8;
   }
   while (i < text.size() && text[i] == ' ') ++i;
@@ -91,9 +101,8 @@ std::size_t SkipSpaces(std::string_view text, std::size_t i) {
 std::size_t FindBreak(std::string_view text, std::size_t i, std::size_t end) {
   while (i + 8 <= end) {
     const std::uint64_t word = Load8(text.data() + i);
-    // The lowest flagged byte is exact (false positives only follow a match).
-    const std::uint64_t found = HasByte(word, '\n') | HasByte(word, '\r');
-    if (found != 0) return i + static_cast<std::size_t>(std::countr_zero(found) / 8);
+    const std::uint64_t found = BytesEqual(word, '\n') | BytesEqual(word, '\r');
+    if (found != 0) return i + FirstFlaggedByte(found);
     i += 8;
   }
   while (i < end && !IsBreak(text[i])) ++i;
@@ -114,7 +123,6 @@ std::size_t CountRareByte(std::string_view text, char byte) {
   }
   return count;
 }
-
 
 // Nesting beyond this is refused instead of risking the stack: no real
 // template comes anywhere near it.
