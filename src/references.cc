@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 namespace safesubst {
 
@@ -19,20 +20,61 @@ std::size_t NameLength(std::string_view text, std::size_t at, std::size_t end) {
   return i - at;
 }
 
-// Offset of the `close` that balances the `open` at `at`, counting nested
-// pairs, or kNotFound before `end`. Quotes are not special: envsubst and the
-// Kubernetes expander do not treat them specially either.
-std::size_t MatchingClose(std::string_view text, std::size_t at, std::size_t end, char open, char close) {
-  int depth = 0;
-  for (std::size_t i = at; i < end; ++i) {
-    if (text[i] == open) {
-      ++depth;
-    } else if (text[i] == close && --depth == 0) {
-      return i;
+// Finds the `}` that balances a `{` in `text[begin, end)`, counting nested
+// pairs. Quotes are not special: envsubst and the Kubernetes expander do not
+// treat them specially either.
+//
+// A search that fails scans to `end`, so many unclosed `${` in one long span
+// would cost quadratic time. After the first failure the matcher therefore
+// records brace balances once (memory only on this error path) and answers
+// whether a later `{` can close at all without scanning.
+class BraceMatcher {
+ public:
+  BraceMatcher(std::string_view text, std::size_t begin, std::size_t end) : text_(text), begin_(begin), end_(end) {}
+
+  // Offset of the `}` matching the `{` at `open`, or kNotFound.
+  std::size_t Close(std::size_t open) {
+    if (!balance_.empty() && !CanClose(open)) return kNotFound;
+    int depth = 0;
+    for (std::size_t i = open; i < end_; ++i) {
+      if (text_[i] == '{') {
+        ++depth;
+      } else if (text_[i] == '}' && --depth == 0) {
+        return i;
+      }
     }
+    if (balance_.empty()) Record();
+    return kNotFound;
   }
-  return kNotFound;
-}
+
+ private:
+  // balance_[k]: opened minus closed braces before begin_ + k;
+  // lowest_after_[k]: the lowest balance at or after begin_ + k.
+  void Record() {
+    const std::size_t n = end_ - begin_;
+    balance_.resize(n + 1);
+    lowest_after_.resize(n + 1);
+    int balance = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+      balance_[k] = balance;
+      if (text_[begin_ + k] == '{') ++balance;
+      if (text_[begin_ + k] == '}') --balance;
+    }
+    balance_[n] = balance;
+    lowest_after_[n] = balance;
+    for (std::size_t k = n; k-- > 0;) lowest_after_[k] = std::min(balance_[k], lowest_after_[k + 1]);
+  }
+  // The `{` at `open` closes when the balance later falls back to its level
+  // before the `{` (it moves by one, so reaching below means passing it).
+  bool CanClose(std::size_t open) const {
+    const std::size_t k = open - begin_;
+    return lowest_after_[k + 1] <= balance_[k];
+  }
+
+  std::string_view text_;
+  std::size_t begin_, end_;
+  std::vector<int> balance_, lowest_after_;
+};
 
 // The default operators of `${NAME<op>word}`, longest first.
 std::string_view DefaultOperator(std::string_view text, std::size_t at, std::size_t end) {
@@ -44,8 +86,8 @@ std::string_view DefaultOperator(std::string_view text, std::size_t at, std::siz
 
 // Scans the braced form whose `$` is at `dollar` (text[dollar + 1] == '{').
 // Returns false when it has no closing brace.
-bool ScanBraced(std::string_view text, std::size_t dollar, std::size_t end, Reference* reference) {
-  std::size_t close = MatchingClose(text, dollar + 1, end, '{', '}');
+bool ScanBraced(std::string_view text, std::size_t dollar, BraceMatcher* braces, Reference* reference) {
+  std::size_t close = braces->Close(dollar + 1);
   if (close == kNotFound) return false;
   reference->offset = dollar;
   reference->length = close + 1 - dollar;
@@ -100,6 +142,7 @@ void ScanReferences(std::string_view text, std::size_t begin, std::size_t end,
                     const std::function<void(const Reference&)>& emit,
                     const std::function<void(std::size_t offset)>& on_unterminated) {
   end = std::min(end, text.size());
+  BraceMatcher braces(text, begin, end);
   std::size_t i = begin;
   while (i < end) {
     const void* found = std::memchr(text.data() + i, '$', end - i);
@@ -112,7 +155,7 @@ void ScanReferences(std::string_view text, std::size_t begin, std::size_t end,
     if (next == '$') {
       if (i + 2 < end && text[i + 2] == '{') {
         // `$${...}`: the Flux escape for a literal `${...}`.
-        if (!ScanBraced(text, i + 1, end, &reference)) {
+        if (!ScanBraced(text, i + 1, &braces, &reference)) {
           on_unterminated(i + 1);
           i += 3;
           continue;
@@ -125,7 +168,7 @@ void ScanReferences(std::string_view text, std::size_t begin, std::size_t end,
         reference.length = 2;
       }
     } else if (next == '{') {
-      if (!ScanBraced(text, i, end, &reference)) {
+      if (!ScanBraced(text, i, &braces, &reference)) {
         on_unterminated(i);
         i += 2;
         continue;

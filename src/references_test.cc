@@ -205,6 +205,52 @@ TEST_CASE("references: unterminated ${ is reported and scanning goes on") {
   CHECK(escaped.references.empty());
 }
 
+TEST_CASE("references: many unclosed ${ cost linear time, and a later closed one is still found") {
+  std::string text;
+  for (int i = 0; i < 50000; ++i) text += "${x ";
+  text += "${A} $B";
+  Scan scan = ScanAll(text);
+  CHECK(scan.unterminated.size() == 50000);
+  REQUIRE(scan.references.size() == 2);
+  CHECK(scan.references[0].kind == RefKind::kBraced);
+  CHECK(scan.references[0].name == "A");
+  CHECK(scan.references[1].name == "B");
+}
+
+// Whether the `{` at `open` has a balancing `}` before `end`, counted the slow way.
+bool ClosesNaively(std::string_view text, std::size_t open) {
+  int depth = 0;
+  for (std::size_t i = open; i < text.size(); ++i) {
+    if (text[i] == '{') ++depth;
+    if (text[i] == '}' && --depth == 0) return true;
+  }
+  return false;
+}
+
+TEST_CASE("references: unterminated ${ agrees with plain brace counting on random text") {
+  const char alphabet[] = "${}ab:-";
+  unsigned state = 12345;
+  for (int round = 0; round < 2000; ++round) {
+    std::string text;
+    for (int i = 0; i < 40; ++i) {
+      state = state * 1103515245u + 12345u;
+      text += alphabet[(state >> 16) % (sizeof(alphabet) - 1)];
+    }
+    CAPTURE(text);
+    Scan scan = ScanAll(text);
+    for (std::size_t offset : scan.unterminated) {
+      REQUIRE(text.compare(offset, 2, "${") == 0);
+      CHECK_FALSE(ClosesNaively(text, offset + 1));
+    }
+    for (const Reference& reference : scan.references) {
+      if (reference.kind == RefKind::kBraced || reference.kind == RefKind::kBracedDefault) {
+        CHECK(text[reference.offset + reference.length - 1] == '}');
+        CHECK(ClosesNaively(text, reference.offset + 1));
+      }
+    }
+  }
+}
+
 TEST_CASE("references: the scan stays between begin and end") {
   std::string_view text = "$A ${B} ${C}";
   Scan scan;

@@ -199,7 +199,15 @@ class Parser {
     return text_[pos_ + 1] == c && text_[pos_ + 2] == c && BlankOrEndAt(pos_ + 3);
   }
   bool AtBoundary() const { return AtEnd() || AtDocumentMarker(); }
-  bool SkipToNextToken();
+  // Skips blanks, comments and line breaks; stops at a document marker.
+  // Returns true when at least one line break was crossed.
+  bool SkipToNextToken() {
+    if (pos_ < size_ && pos_ != line_start_ && !(ClassOf(text_[pos_]) & (kBlankClass | kBreakClass | kHashClass))) {
+      return false;  // already at a token: the common case, kept inline
+    }
+    return SkipToNextTokenSlow();
+  }
+  bool SkipToNextTokenSlow();
   std::uint32_t LineIndent();
 
   // ---- diagnostics ----
@@ -303,9 +311,7 @@ class Parser {
 // ---------------------------------------------------------------------------
 // Cursor helpers
 
-// Skips blanks, comments and line breaks; stops at a document marker. Returns
-// true when at least one line break was crossed.
-bool Parser::SkipToNextToken() {
+bool Parser::SkipToNextTokenSlow() {
   bool crossed = false;
   while (pos_ < size_) {
     if (pos_ == line_start_) {  // measure the indentation once, for LineIndent()
@@ -313,7 +319,7 @@ bool Parser::SkipToNextToken() {
       indent_line_start_ = line_start_;
       indent_ = static_cast<std::uint32_t>(pos_ - line_start_);
     }
-    SkipBlanks();
+    if (pos_ < size_ && IsBlank(text_[pos_])) SkipBlanks();
     if (Cur() == '#') {
       if (pos_ > line_start_ && !IsBlank(text_[pos_ - 1])) {
         ErrorHere("a comment must be separated from the text before it by a space",
@@ -546,9 +552,12 @@ std::string_view Parser::KeyText(const Node& key) const {
     }
     case Node::Kind::kCollection:
     case Node::Kind::kAlias: {
-      // A collection as a key (rare outside tests): its text, up to the first
-      // line break, names the entry.
-      const std::size_t end = FindBreak(text_, key.begin, std::max(key.begin, key.end));
+      // A collection as a key (rare outside tests): the start of its text, up
+      // to the first line break and at most kMaxCollectionKey bytes, names
+      // the entry (a path must stay short even when the key is huge).
+      constexpr std::size_t kMaxCollectionKey = 64;
+      const std::size_t limit = std::min(std::max(key.begin, key.end), key.begin + kMaxCollectionKey);
+      const std::size_t end = FindBreak(text_, key.begin, std::min(limit, size_));
       std::string_view raw = text_.substr(key.begin, end - key.begin);
       while (!raw.empty() && IsBlank(raw.back())) raw.remove_suffix(1);
       return raw;
@@ -1239,6 +1248,18 @@ void Parser::ScanQuoted(int n, bool flow) {
   bool multi_line = false;
   bool closed = false;
   while (pos_ < size_) {
+    // Ordinary bytes, eight at a time (a backslash only matters in "...").
+    while (pos_ + 8 <= size_) {
+      const std::uint64_t word = Load8(text_.data() + pos_);
+      const std::uint64_t stop = BytesEqual(word, quote) | BytesEqual(word, '\\') | BytesEqual(word, '\n') |
+                                 BytesEqual(word, '\r');
+      if (stop != 0) {
+        pos_ += FirstFlaggedByte(stop);
+        break;
+      }
+      pos_ += 8;
+    }
+    if (pos_ >= size_) break;
     const char c = text_[pos_];
     if (c == quote) {
       if (quote == '\'' && At(pos_ + 1) == '\'') {

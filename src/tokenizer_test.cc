@@ -479,6 +479,18 @@ TEST_CASE("tokenizer: complex keys") {
   CHECK(Find(tokens, text, "a").is_key);
 }
 
+TEST_CASE("tokenizer: a huge collection used as a key keeps paths short") {
+  std::string text = "[";
+  for (int i = 0; i < 1000; ++i) text += "item" + std::to_string(i) + ", ";
+  text += "last]: value\n";
+  Tokens tokens = Tokenize(text);
+  REQUIRE(tokens.diagnostics.empty());
+  REQUIRE(tokens.scalars.size() == 1002);
+  const std::string path = tokens.PathString(tokens.scalars.back().path);
+  CHECK(path.size() <= 64);
+  CHECK(path.rfind("[item0, item1, ", 0) == 0);
+}
+
 TEST_CASE("tokenizer: tabs as separation") {
   CHECK(Values("key:\tvalue\nk: a\tb \n") == std::vector<std::string>{"key", "value", "k", "a\tb"});
   CHECK(Values("seq:\n-\titem\n") == std::vector<std::string>{"seq", "item"});
