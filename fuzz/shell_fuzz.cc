@@ -1,0 +1,10 @@
+// libFuzzer target "shell": see FuzzShell in entry_points.h.
+#include <cstddef>
+#include <cstdint>
+
+#include "entry_points.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  safesubst::fuzz::FuzzShell(safesubst::fuzz::AsText(data, size));
+  return 0;
+}
