@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "safesubst/yaml_encoding.h"
+#include "test_support.h"
 
 namespace safesubst {
 namespace {
@@ -302,8 +303,7 @@ TEST_CASE("values encoded by the rules keep the structure") {
 // crash either. (Cases yaml-cpp itself rejects are counted, not hidden.)
 TEST_CASE("yaml-test-suite: every case compares with itself") {
   namespace fs = std::filesystem;
-  fs::path suite = fs::path(SAFESUBST_SOURCE_DIR) / ".." / "shared" / "yaml-test-suite";
-  REQUIRE_MESSAGE(fs::is_directory(suite), "missing " << suite.string());
+  fs::path suite = safesubst::testing::YamlTestSuiteOrSkip();
   int valid = 0, rejected_by_yaml_cpp = 0, invalid = 0;
   std::vector<fs::path> cases;
   for (const fs::directory_entry& entry : fs::recursive_directory_iterator(suite)) {

@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include "test_support.h"
+
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -376,11 +378,7 @@ std::string ReadFile(const std::filesystem::path& path) {
 }
 
 TEST_CASE("yaml edit: yaml-test-suite property sweep against the tree oracle") {
-  const std::filesystem::path suite = std::filesystem::path(SAFESUBST_SOURCE_DIR) / ".." / "shared" / "yaml-test-suite";
-  if (!std::filesystem::exists(suite)) {
-    MESSAGE("yaml-test-suite not found at ", suite.string(), "; sweep not run");
-    return;
-  }
+  const std::filesystem::path suite = safesubst::testing::YamlTestSuiteOrSkip();
   Sweep sweep;
   for (const auto& entry : std::filesystem::directory_iterator(suite)) {
     if (!entry.is_directory() || std::filesystem::exists(entry.path() / "error")) continue;

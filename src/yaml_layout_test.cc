@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include "test_support.h"
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -217,11 +219,7 @@ TEST_CASE("yaml layout: splitting a stream into documents") {
 // either laid out in agreement with yaml-cpp, or refused as unsupported; a
 // disagreement would be reported by Scan as "disagree"/"different kind".
 TEST_CASE("yaml layout: yaml-test-suite sweep") {
-  const std::filesystem::path suite = std::filesystem::path(SAFESUBST_SOURCE_DIR) / ".." / "shared" / "yaml-test-suite";
-  if (!std::filesystem::exists(suite)) {
-    MESSAGE("yaml-test-suite not found at ", suite.string(), "; sweep not run");
-    return;
-  }
+  const std::filesystem::path suite = safesubst::testing::YamlTestSuiteOrSkip();
   int laid_out = 0, refused = 0, invalid_for_yamlcpp = 0, disagreements = 0;
   std::vector<std::string> disagreeing;
   for (const auto& entry : std::filesystem::directory_iterator(suite)) {

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -79,5 +80,21 @@ inline std::string Safesubst() { return ShellQuote(SAFESUBST_BINARY); }
 
 /// The repository root.
 inline std::filesystem::path SourceDir() { return SAFESUBST_SOURCE_DIR; }
+
+/// The YAML test suite ($YAML_TEST_SUITE_DIR, else ../shared/yaml-test-suite
+/// beside the checkout). When it is missing the test process says so loudly
+/// and exits 77, which ctest reports as Skipped (SKIP_RETURN_CODE): a test
+/// that needs the suite never passes without it.
+inline std::filesystem::path YamlTestSuiteOrSkip() {
+  const char* configured = std::getenv("YAML_TEST_SUITE_DIR");
+  std::filesystem::path suite = configured != nullptr && *configured != '\0'
+                                    ? std::filesystem::path(configured)
+                                    : SourceDir() / ".." / "shared" / "yaml-test-suite";
+  if (!std::filesystem::is_directory(suite)) {
+    std::fprintf(stderr, "SKIPPED: yaml-test-suite not found at %s; set YAML_TEST_SUITE_DIR\n", suite.c_str());
+    std::exit(77);
+  }
+  return suite;
+}
 
 }  // namespace safesubst::testing
