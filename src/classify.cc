@@ -80,7 +80,11 @@ std::vector<std::string> DocumentKinds(std::string_view text, const Tokens& toke
     const Scalar& key = tokens.scalars[i];
     const Scalar& value = tokens.scalars[i + 1];
     if (!key.is_key || value.is_key || key.path != value.path) continue;
-    if (tokens.PathString(key.path) != "kind") continue;
+    // A top-level `kind` key (what PathString would write as "kind").
+    if (key.path == PathSegment::kRoot || tokens.paths[key.path].parent != PathSegment::kRoot ||
+        tokens.paths[key.path].index >= 0 || tokens.paths[key.path].key != "kind") {
+      continue;
+    }
     if (kinds.size() <= key.document) kinds.resize(key.document + 1);
     kinds[key.document] = DecodeScalar(text, value);
   }
@@ -145,7 +149,10 @@ void Classify(std::string_view text, const Manifest& manifest, Tokens* tokens) {
       tokens,
       [&](const Scalar& s) {
         bool block = s.style == ScalarStyle::kLiteral || s.style == ScalarStyle::kFolded;
-        return (block && HasShellShebang(DecodeScalar(text, s))) || IsConfigMapShellKey(*tokens, s, kinds);
+        // A `#!` must be in the raw text before decoding is worth it.
+        bool shebang = block && text.substr(s.offset, s.length).find("#!") != std::string_view::npos &&
+                       HasShellShebang(DecodeScalar(text, s));
+        return shebang || IsConfigMapShellKey(*tokens, s, kinds);
       },
       /*set_script=*/false, /*set_shell=*/true);
   // References carry their scalar's context; the manifest may have changed it.

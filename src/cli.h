@@ -54,6 +54,11 @@ class Sources {
   std::function<std::string(const std::string&, std::string_view)> redact_;
 };
 
+/// Reads `path` ("-" is standard input) with read(2) into one buffer sized
+/// from fstat, without remembering it (Sources::Remember it when its
+/// diagnostics need snippets). False with an error diagnostic added to `out`.
+bool ReadInput(const std::string& path, std::string* text, Diagnostics* out);
+
 /// Prints diagnostics to stderr, GCC style, with snippets from `sources`.
 void PrintDiagnostics(const Diagnostics& diagnostics, Sources& sources, bool color);
 
@@ -79,7 +84,8 @@ struct OutputOptions {
   bool in_place = false;
   std::string out_dir;  ///< --out-dir DIR
   bool explain = false;
-  int jobs = 0;  ///< 0: one per core
+  int jobs = 0;  ///< templates rendered at once (0: one per core); a single large template uses them for its pieces
+  bool full_check = false;  ///< --full-check: the yaml-cpp structure comparison (RenderOptions::full_structure_check)
   bool lint = false;  ///< lint each rendered result; lint errors fail the render
   LintOptions lint_options;
 };

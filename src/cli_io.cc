@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -23,6 +24,28 @@ bool ReadStream(std::istream& in, std::string* text) {
   buffer << in.rdbuf();
   *text = std::move(buffer).str();
   return !in.bad();
+}
+
+// Reads all of `fd` into `text` with read(2): one buffer, sized from fstat
+// for regular files, no stream layers (a 24 MB template costs one copy).
+bool ReadDescriptor(int fd, std::string* text) {
+  struct stat info;
+  std::size_t capacity = 1 << 16;
+  if (::fstat(fd, &info) == 0 && S_ISREG(info.st_mode) && info.st_size > 0) {
+    capacity = static_cast<std::size_t>(info.st_size) + 1;  // +1: see the end without another read
+  }
+  text->clear();
+  std::size_t size = 0;
+  while (true) {
+    if (size == text->size()) text->resize(std::max(capacity, text->size() * 2));
+    ssize_t got = ::read(fd, text->data() + size, text->size() - size);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) return false;
+    if (got == 0) break;
+    size += static_cast<std::size_t>(got);
+  }
+  text->resize(size);
+  return true;
 }
 
 bool WriteAll(int fd, std::string_view data, std::string* error) {
@@ -47,27 +70,33 @@ std::string DirectoryOf(const std::string& path) {
 }  // namespace
 
 bool Sources::Read(const std::string& path, std::string* text, Diagnostics* out) {
+  if (!ReadInput(path, text, out)) return false;
+  Remember(path == "-" ? "<stdin>" : path, *text);
+  return true;
+}
+
+bool ReadInput(const std::string& path, std::string* text, Diagnostics* out) {
   bool ok;
   if (path == "-") {
-    ok = ReadStream(std::cin, text);
+    ok = ReadDescriptor(STDIN_FILENO, text);
   } else {
     struct stat info;
     if (::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode)) {
       out->push_back(MakeError(Location{path}, "is a directory, not a file"));
       return false;
     }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
       out->push_back(MakeError(Location{path}, std::string("cannot open: ") + std::strerror(errno)));
       return false;
     }
-    ok = ReadStream(in, text);
+    ok = ReadDescriptor(fd, text);
+    ::close(fd);
   }
   if (!ok) {
     out->push_back(MakeError(Location{path}, "read error"));
     return false;
   }
-  Remember(path == "-" ? "<stdin>" : path, *text);
   return true;
 }
 

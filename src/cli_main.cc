@@ -111,7 +111,9 @@ int Main(int argc, char** argv) {
   output->excludes(in_place)->excludes(out_dir);
   in_place->excludes(out_dir);
   render->add_flag("--explain", outputs.explain, "Also print how every reference was understood (stderr)");
-  render->add_option("-j,--jobs", outputs.jobs, "Parallel renders with --out-dir (default: cores)");
+  render->add_option("-j,--jobs", outputs.jobs, "Templates rendered in parallel (default: one per core)");
+  render->add_flag("--full-check", outputs.full_check,
+                   "Check the structure with yaml-cpp (independent, slower) instead of the tokenizer");
   render->add_flag("--lint", outputs.lint, "Lint each result (safesubst lint); a lint error fails the render");
   render->add_option("--lint-disable", outputs.lint_options.disabled, "With --lint: a rule id not to run; repeatable")
       ->allow_extra_args(false);

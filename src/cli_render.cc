@@ -1,8 +1,11 @@
 // `safesubst render`, the envsubst drop-in, and `explain`/`vars`.
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <set>
+#include <thread>
 
 #include "cli.h"
 
@@ -102,6 +105,56 @@ struct Rendered {
   bool ok = false;
 };
 
+// One template of a render: its text, and what rendering it gave.
+struct Job {
+  std::string path;
+  std::string file;  // the name diagnostics use
+  std::string text;
+  Diagnostics problems;  // reading it failed, or it is empty
+  std::optional<RenderResult> result;
+};
+
+std::vector<Job> ReadTemplates(const std::vector<std::string>& paths) {
+  std::vector<Job> jobs;
+  for (const std::string& path : paths) {
+    Job job;
+    job.path = path;
+    job.file = path == "-" ? "<stdin>" : path;
+    if (ReadInput(path, &job.text, &job.problems) && job.text.empty()) {
+      // A deploy step handed an empty template almost always lost a file upstream.
+      job.problems.push_back(MakeError(Location{job.file}, "the template is empty (0 bytes); nothing to render",
+                                       "check the step that produced it"));
+    }
+    jobs.push_back(std::move(job));
+  }
+  return jobs;
+}
+
+// Renders every readable template, `jobs` at a time (0: one per core). Each
+// result lands in its own Job, so the order of completion does not matter.
+// One template gets all the threads for its own pieces (parallel_render.h);
+// several get one thread each.
+void RenderAll(std::vector<Job>& jobs, const Manifest& manifest, const ValueSet& values,
+               const RenderOptions& base, int parallel) {
+  unsigned threads = parallel > 0 ? static_cast<unsigned>(parallel) : std::max(1u, std::thread::hardware_concurrency());
+  std::atomic<std::size_t> next{0};
+  auto work = [&](unsigned threads_per_render) {
+    for (std::size_t i = next++; i < jobs.size(); i = next++) {
+      Job& job = jobs[i];
+      if (HasErrors(job.problems)) continue;
+      RenderOptions options = base;
+      options.file_name = job.file;
+      options.threads = threads_per_render;
+      job.result = Render(job.text, manifest, values, options);
+    }
+  };
+  if (jobs.size() == 1 || threads == 1) return work(threads);
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < std::min<std::size_t>(threads, jobs.size()); ++t) pool.emplace_back(work, 1u);
+  work(1);
+  for (std::thread& thread : pool) thread.join();
+}
+
 // Several templates rendered to one stream become one multi-document stream.
 std::string Concatenate(const std::vector<Rendered>& rendered) {
   std::string stream;
@@ -147,41 +200,32 @@ int RunRender(const InputOptions& inputs, const OutputOptions& outputs) {
   }
   PrintDiagnostics(diagnostics, sources, color);  // warnings
   std::vector<std::string> templates = inputs.templates.empty() ? std::vector<std::string>{"-"} : inputs.templates;
+  RenderOptions options;
+  options.strict = inputs.strict;
+  options.allow_undeclared = inputs.allow_undeclared;
+  options.limits = inputs.limits;
+  options.allow_outside = inputs.allow_outside;
+  options.full_structure_check = outputs.full_check;
+  options.report_references = outputs.explain;
+  std::vector<Job> jobs = ReadTemplates(templates);
+  RenderAll(jobs, manifest, values, options, outputs.jobs);
+  // Reported in template order, whatever order the renders finished in.
   std::vector<Rendered> rendered;
   bool all_ok = true;
-  for (const std::string& path : templates) {
-    Rendered one{path == "-" ? "<stdin>" : path, {}, false};
-    std::string text;
-    Diagnostics read_errors;
-    if (!sources.Read(path, &text, &read_errors)) {
-      PrintDiagnostics(read_errors, sources, color);
-      all_ok = false;
-      rendered.push_back(std::move(one));
-      continue;
+  for (Job& job : jobs) {
+    Rendered one{job.file, {}, false};
+    PrintDiagnostics(job.problems, sources, color);
+    if (job.result) {
+      if (!job.result->diagnostics.empty() || outputs.lint) sources.Remember(job.file, job.text);
+      PrintDiagnostics(job.result->diagnostics, sources, color);
+      if (outputs.explain) PrintExplanation(one.file, job.result->references, stderr);
+      one.ok = job.result->ok();
+      if (one.ok && outputs.lint) {
+        one.ok = LintRendered(job.result->output, outputs.lint_options, one.file, sources, color, /*verbose=*/false);
+      }
+      one.output = std::move(job.result->output);
     }
-    if (text.empty()) {
-      // A deploy step handed an empty template almost always lost a file upstream.
-      PrintDiagnostics({MakeError(Location{one.file}, "the template is empty (0 bytes); nothing to render",
-                                  "check the step that produced it")},
-                       sources, color);
-      all_ok = false;
-      rendered.push_back(std::move(one));
-      continue;
-    }
-    RenderOptions options;
-    options.file_name = one.file;
-    options.strict = inputs.strict;
-    options.allow_undeclared = inputs.allow_undeclared;
-    options.limits = inputs.limits;
-    options.allow_outside = inputs.allow_outside;
-    RenderResult result = Render(text, manifest, values, options);
-    PrintDiagnostics(result.diagnostics, sources, color);
-    if (outputs.explain) PrintExplanation(one.file, result.references, stderr);
-    one.ok = result.ok();
-    if (one.ok && outputs.lint) {
-      one.ok = LintRendered(result.output, outputs.lint_options, one.file, sources, color, /*verbose=*/false);
-    }
-    one.output = std::move(result.output);
+    job = Job{};  // the template's text is no longer needed
     all_ok = all_ok && one.ok;
     rendered.push_back(std::move(one));
   }
@@ -200,7 +244,8 @@ int RunRender(const InputOptions& inputs, const OutputOptions& outputs) {
       }
     }
   } else {
-    std::string stream = Concatenate(rendered);
+    // One template (the common case) is written as it is, without a copy.
+    std::string stream = rendered.size() == 1 ? std::move(rendered[0].output) : Concatenate(rendered);
     bool ok = outputs.output.empty() ? WriteStdout(stream, &error)
                                      : WriteFileAtomically(outputs.output, stream, &error);
     if (!ok) {

@@ -30,6 +30,16 @@ class StructureScanner {
  private:
   static bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\r'; }
   static bool IsFlowIndicator(char c) { return c == '[' || c == ']' || c == '{' || c == '}' || c == ','; }
+  // The characters ScanLine acts on; all others only extend the current token.
+  static bool IsSpecial(char c) {
+    switch (c) {
+      case '"': case '\'': case '#': case '-': case '?': case '[': case ']': case '{': case '}': case '*':
+      case '|': case '>':
+        return true;
+      default:
+        return false;
+    }
+  }
 
   // True when the character at `i` starts a token: at line start or after
   // white space or a flow indicator.
@@ -62,6 +72,12 @@ class StructureScanner {
     std::uint32_t compact = 0;  // `- - x` and `? ` open a level each on one line
     for (; i < end; ++i) {
       char c = text_[i];
+      // Most characters change nothing: record the depth once for a run of them.
+      if (quote_ == 0 && !IsSpecial(c)) {
+        Record(static_cast<std::uint32_t>(indents_.size()) + compact + flow_depth_, i);
+        while (i + 1 < end && !IsSpecial(text_[i + 1])) ++i;
+        continue;
+      }
       if (quote_ != 0) {
         i = SkipQuoted(i, end);
         continue;

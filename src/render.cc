@@ -14,7 +14,9 @@
 #include <vector>
 
 #include "classify.h"
+#include "fast_invariant.h"
 #include "input_limits.h"
+#include "parallel_render.h"
 #include "safesubst/invariant.h"
 #include "safesubst/shell.h"
 #include "safesubst/steps.h"
@@ -83,8 +85,14 @@ class Renderer {
   bool PlainChangesType(std::string_view rendered, const std::vector<Substitution>& substitutions) const;
   bool EncodeYamlVariable(std::uint32_t scalar_index, const Substitution& substitution);
   std::uint32_t ParentColumn(std::uint32_t scalar_index) const;
-  std::string Assemble() const;
+  std::string Assemble();
   void CheckStructure(const std::string& output);
+  bool CheckStructureByTokens(const std::string& output);
+  void ReportStructureDifferences(const std::vector<StructureDifference>& differences);
+  ReferenceReport* ReportOf(const Reference& reference) {
+    if (!options_.report_references) return nullptr;
+    return &result_.references[static_cast<std::size_t>(&reference - tokens_.references.data())];
+  }
   void RunSteps(std::string* output);
   Result<std::string> RenderFragment(const Step& step);
 
@@ -98,6 +106,10 @@ class Renderer {
   // Substitutions by scalar index, in reference order.
   std::vector<std::pair<std::uint32_t, Substitution>> substitutions_;
   std::vector<std::string> yaml_paths_;  // exempt from the structure check
+  // For the token-level structure check: the `$${NAME}` escapes written, and
+  // the scalars rewritten double-quoted.
+  std::vector<const Reference*> escapes_;
+  std::vector<std::uint32_t> requoted_;
   // The shell quoting state at each reference of a shell script, by reference index.
   std::vector<std::optional<ShellContext>> shell_contexts_;
 };
@@ -124,6 +136,8 @@ RenderResult Renderer::Run() {
       group.push_back(substitutions_[end++].second);
     }
     EncodeScalar(substitutions_[begin].first, group);
+    // Keep the values as written (after shell encoding) for the structure check.
+    for (std::size_t i = begin; i < end; ++i) substitutions_[i].second.value = std::move(group[i - begin].value);
     begin = end;
   }
   if (HasErrors(result_.diagnostics)) return std::move(result_);
@@ -177,6 +191,11 @@ std::vector<std::size_t> Renderer::DecodedPositions(const std::vector<std::size_
 }
 
 void Renderer::DecideAll() {
+  if (!options_.report_references) {
+    for (const Reference& reference : tokens_.references) Decide(reference);
+    return;
+  }
+  result_.references.reserve(tokens_.references.size());
   for (const Reference& reference : tokens_.references) {
     ReferenceReport report;
     report.text = std::string(text_.substr(reference.offset, reference.length));
@@ -217,6 +236,7 @@ ReferenceReport::Action Renderer::Decide(const Reference& reference) {
       return Action::kIgnored;
     case Resolution::Outcome::kEscape:
       splices_.push_back({reference.offset, 1, ""});  // drop one `$` of `$${NAME}`
+      escapes_.push_back(&reference);
       return Action::kEscape;
     case Resolution::Outcome::kRuntime:
       return Action::kKeepRuntime;
@@ -238,7 +258,7 @@ ReferenceReport::Action Renderer::Decide(const Reference& reference) {
       return Action::kSubstitute;
     case Resolution::Outcome::kFail:
       Error(At(reference), resolution.message, resolution.hint);
-      result_.references.back().note = resolution.message;
+      if (ReferenceReport* report = ReportOf(reference)) report->note = resolution.message;
       return Action::kError;
     case Resolution::Outcome::kUndeclared:
       break;
@@ -278,15 +298,15 @@ bool Renderer::ShellEncode(std::vector<Substitution>& substitutions) {
     std::size_t index = static_cast<std::size_t>(substitution.reference - tokens_.references.data());
     const ShellContext& context = *shell_contexts_[index];
     ShellMode mode = substitution.variable ? substitution.variable->shell : ShellMode::kSafe;
-    ReferenceReport& report = result_.references[index];
-    if (mode == ShellMode::kRaw) report.note = "shell: raw, written as is";
+    ReferenceReport* report = ReportOf(*substitution.reference);
+    if (report != nullptr && mode == ShellMode::kRaw) report->note = "shell: raw, written as is";
     std::string encoded;
     std::string problem = AppendShellEncoded(context, substitution.value, mode, &encoded);
     if (!problem.empty()) {
       std::string name(substitution.reference->name);
       // The shell encoder's message already says how to quote or declare it.
       Error(At(*substitution.reference), "value of '" + name + "' cannot be written here: " + problem);
-      report.action = ReferenceReport::Action::kError;
+      if (report != nullptr) report->action = ReferenceReport::Action::kError;
       ok = false;
       continue;
     }
@@ -418,6 +438,7 @@ void Renderer::Requote(const Scalar& scalar, const std::vector<Substitution>& su
   }
   value.append(decoded, cursor, std::string::npos);
   splices_.push_back({scalar.offset, scalar.length, DoubleQuoted(value)});
+  requoted_.push_back(static_cast<std::uint32_t>(&scalar - tokens_.scalars.data()));
 }
 
 // The 0-based column of what owns a value node: its key, or its `-`.
@@ -468,14 +489,19 @@ bool Renderer::EncodeYamlVariable(std::uint32_t scalar_index, const Substitution
   return true;
 }
 
-std::string Renderer::Assemble() const {
-  std::vector<Splice> ordered = splices_;
-  std::stable_sort(ordered.begin(), ordered.end(),
-                   [](const Splice& a, const Splice& b) { return a.offset < b.offset; });
+// Splices are made in source order but for escapes, which are made earlier.
+// Sorts them in place (the structure check reads them in order too).
+std::string Renderer::Assemble() {
+  auto before = [](const Splice& a, const Splice& b) { return a.offset < b.offset; };
+  if (!std::is_sorted(splices_.begin(), splices_.end(), before)) {
+    std::stable_sort(splices_.begin(), splices_.end(), before);
+  }
+  std::size_t size = text_.size();
+  for (const Splice& splice : splices_) size += splice.text.size() - splice.length;
   std::string out;
-  out.reserve(text_.size() + text_.size() / 16);
+  out.reserve(size);
   std::size_t cursor = 0;
-  for (const Splice& splice : ordered) {
+  for (const Splice& splice : splices_) {
     out.append(text_.substr(cursor, splice.offset - cursor));
     out += splice.text;
     cursor = splice.offset + splice.length;
@@ -485,11 +511,53 @@ std::string Renderer::Assemble() const {
 }
 
 void Renderer::CheckStructure(const std::string& output) {
+  // A `type: yaml` value changes the shape on purpose: only the tree
+  // comparison knows how to exempt its subtree.
+  if (!options_.full_structure_check && yaml_paths_.empty() && CheckStructureByTokens(output)) return;
   Result<std::vector<StructureDifference>> compared =
       CompareStructure(text_, output, yaml_paths_, options_.file_name);
   Append(std::move(compared.diagnostics));
-  if (!compared.value) return;
-  for (const StructureDifference& difference : *compared.value) {
+  if (compared.value) ReportStructureDifferences(*compared.value);
+}
+
+// The token-level check (fast_invariant.h). False when it cannot decide, so
+// that the tree comparison runs instead.
+bool Renderer::CheckStructureByTokens(const std::string& output) {
+  std::vector<TemplateEdit> edits;
+  edits.reserve(splices_.size());
+  for (const Splice& splice : splices_) edits.push_back({splice.offset, splice.length, splice.text.size()});
+  // The values of each rewritten scalar, in source order: substitutions and
+  // escapes are each in reference order; merge them by offset.
+  std::vector<RewrittenScalar> rewritten;
+  std::sort(requoted_.begin(), requoted_.end());
+  std::size_t s = 0, e = 0;
+  while (s < substitutions_.size() || e < escapes_.size()) {
+    bool take_escape = s == substitutions_.size() ||
+                       (e < escapes_.size() && escapes_[e]->offset < substitutions_[s].second.reference->offset);
+    const Reference* reference = take_escape ? escapes_[e] : substitutions_[s].second.reference;
+    std::string_view value = take_escape ? text_.substr(reference->offset + 1, reference->length - 1)
+                                         : std::string_view(substitutions_[s].second.value);
+    take_escape ? ++e : ++s;
+    if (reference->scalar == Reference::kNoScalar) return false;
+    if (rewritten.empty() || rewritten.back().scalar != reference->scalar) {
+      RewrittenScalar scalar;
+      scalar.scalar = reference->scalar;
+      bool requoted = std::binary_search(requoted_.begin(), requoted_.end(), reference->scalar);
+      scalar.style = requoted ? ScalarStyle::kDoubleQuoted : tokens_.scalars[reference->scalar].style;
+      rewritten.push_back(std::move(scalar));
+    }
+    rewritten.back().values.push_back({reference, value});
+  }
+  Result<std::vector<StructureDifference>> compared =
+      CompareStructureByTokens(text_, tokens_, output, edits, rewritten, options_.file_name);
+  if (!compared.value && compared.diagnostics.empty()) return false;
+  Append(std::move(compared.diagnostics));
+  if (compared.value) ReportStructureDifferences(*compared.value);
+  return true;
+}
+
+void Renderer::ReportStructureDifferences(const std::vector<StructureDifference>& differences) {
+  for (const StructureDifference& difference : differences) {
     // Name the variables substituted at or under the changed node.
     std::set<std::string> names;
     for (const auto& [scalar_index, substitution] : substitutions_) {
@@ -552,7 +620,11 @@ Result<std::string> Renderer::RenderFragment(const Step& step) {
 
 RenderResult Render(std::string_view template_text, const Manifest& manifest, const ValueSet& values,
                     const RenderOptions& options) {
-  return Renderer(template_text, manifest, values, options).Run();
+  auto render_whole = [&](std::string_view text) { return Renderer(text, manifest, values, options).Run(); };
+  // A large stream is rendered in document-aligned pieces, in parallel (parallel_render.h).
+  const std::vector<std::size_t> pieces = detail::ChunkOffsets(template_text, manifest, options);
+  if (pieces.size() == 1) return render_whole(template_text);
+  return detail::RenderPieces(template_text, pieces, options.threads, options.file_name, render_whole);
 }
 
 std::string_view ActionName(ReferenceReport::Action action) {

@@ -1,5 +1,7 @@
 #include "text_checks.h"
 
+#include <cstdint>
+#include <cstring>
 #include <string>
 #include <unordered_map>
 
@@ -72,6 +74,16 @@ Diagnostics CheckTextEncoding(std::string_view text, const std::string& file) {
   Reporter reporter(text, file, &out);
   int nuls = 0, invalid = 0;
   for (std::size_t i = 0; i < text.size();) {
+    // Eight ASCII bytes, none of them NUL, need no closer look.
+    if (i + 8 <= text.size()) {
+      std::uint64_t word;
+      std::memcpy(&word, text.data() + i, 8);
+      const std::uint64_t has_zero = (word - 0x0101010101010101ull) & ~word;
+      if (((word | has_zero) & 0x8080808080808080ull) == 0) {
+        i += 8;
+        continue;
+      }
+    }
     if (text[i] == '\0') {
       reporter.Report(&nuls, i, "NUL byte in the template", "a YAML template is text; is this a binary file?");
       ++i;
@@ -95,6 +107,7 @@ Diagnostics CheckTextEncoding(std::string_view text, const std::string& file) {
 
 Diagnostics CheckTabIndentation(std::string_view text, const Tokens& tokens, const std::string& file) {
   Diagnostics out;
+  if (text.find('\t') == std::string_view::npos) return out;
   Reporter reporter(text, file, &out);
   int tabs = 0;
   // Lines inside block scalars and multi-line flow scalars are content, not indentation.
@@ -129,17 +142,32 @@ Diagnostics CheckTabIndentation(std::string_view text, const Tokens& tokens, con
 Diagnostics CheckDuplicateKeys(std::string_view text, const Tokens& tokens, const std::string& file) {
   Diagnostics out;
   // Keys are compared by their source text within the same parent node;
-  // `a` and `"a"` are not told apart, which only costs a missed report.
-  std::unordered_map<std::string, const Scalar*> seen;
+  // `a` and `"a"` are not told apart, which only costs a missed report. The
+  // table holds one document at a time (the roots of all documents share
+  // the parent kRoot), and views into `text`: no allocation per key.
+  struct Key {
+    std::uint32_t parent;
+    std::string_view text;
+    bool operator==(const Key& other) const { return parent == other.parent && text == other.text; }
+  };
+  struct KeyHash {
+    std::size_t operator()(const Key& key) const {
+      return std::hash<std::string_view>()(key.text) ^ (std::size_t{key.parent} * 0x9E3779B97F4A7C15ull);
+    }
+  };
+  std::unordered_map<Key, const Scalar*, KeyHash> seen;
+  std::uint32_t document = 0;
   for (const Scalar& scalar : tokens.scalars) {
     if (!scalar.is_key || scalar.path == PathSegment::kRoot) continue;
-    const PathSegment& segment = tokens.paths[scalar.path];
-    std::string identity = std::to_string(scalar.document) + '\n' + std::to_string(segment.parent) + '\n' +
-                           std::string(text.substr(scalar.offset, scalar.length));
-    auto [it, inserted] = seen.emplace(std::move(identity), &scalar);
+    if (scalar.document != document) {
+      seen.clear();
+      document = scalar.document;
+    }
+    const std::string_view key = text.substr(scalar.offset, scalar.length);
+    auto [it, inserted] = seen.emplace(Key{tokens.paths[scalar.path].parent, key}, &scalar);
     if (inserted) continue;
     out.push_back(MakeError(Location{file, scalar.line, scalar.column, scalar.offset},
-                            "duplicate key '" + std::string(text.substr(scalar.offset, scalar.length)) + "'",
+                            "duplicate key '" + std::string(key) + "'",
                             "first defined at line " + std::to_string(it->second->line) +
                                 "; YAML parsers keep only one of them"));
   }

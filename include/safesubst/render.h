@@ -33,8 +33,22 @@ struct RenderOptions {
   bool strict = false;
   /// An undeclared `${NAME}` in a data context is kept with a warning, not an error.
   bool allow_undeclared = false;
-  /// Parse template and output and compare their structure.
+  /// Check that the output kept the template's structure (SPEC Rule 3).
   bool check_structure = true;
+  /// How: false (the default) re-tokenizes the output with the project's
+  /// tokenizer and compares it scalar by scalar with the template, checking
+  /// each rewritten scalar's extent, style and value (one pass, hundreds of
+  /// MB/s); true parses template and output with yaml-cpp, an independent
+  /// parser, and compares the trees (CompareStructure, a few MB/s). A render
+  /// with a `type: yaml` value always uses the yaml-cpp comparison.
+  bool full_structure_check = false;
+  /// Fill RenderResult::references (for --explain and `vars`). Costs a few
+  /// strings per reference; a render that only wants the output turns it off.
+  bool report_references = true;
+  /// Threads for a large multi-document stream, which is rendered in
+  /// document-aligned chunks: 0 is one per core, 1 renders on the calling
+  /// thread. Output and diagnostics do not depend on it.
+  unsigned threads = 0;
   /// Run the manifest's steps after substitution.
   bool run_steps = true;
   /// Allow merge fragments outside the manifest's directory tree. Off by

@@ -1,0 +1,75 @@
+// The structure invariant at token level: a check of a render that costs one
+// tokenizer pass over the output instead of two yaml-cpp parses.
+//
+// Why it is enough: a render rewrites only the bytes of the scalars it
+// substituted into (and drops one `$` of each `$${NAME}` escape); every other
+// byte of the output is the template's. So the output keeps the template's
+// structure if the project's tokenizer reads it as the same sequence of
+// scalars (same document, path and key/value role; sequence indexes and keys
+// are part of the path), the unchanged ones at their shifted offsets with
+// their length and style, and each rewritten one as exactly one scalar that
+// covers exactly the rewritten bytes, of the expected style, whose decoded
+// value is the template's decoded value with each reference replaced by its
+// value. A value that ends a scalar early, opens a collection, starts a
+// comment, becomes an alias or a document marker, or changes a key, moves or
+// adds tokens and is caught. The yaml-cpp CompareStructure (invariant.h)
+// stays available as the independent, slower check.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "safesubst/diagnostic.h"
+#include "safesubst/invariant.h"
+#include "safesubst/tokenizer.h"
+
+namespace safesubst {
+
+/// One splice of a render: template bytes [offset, offset + length) were
+/// replaced by `replacement_length` bytes.
+struct TemplateEdit {
+  std::size_t offset = 0;
+  std::size_t length = 0;
+  std::size_t replacement_length = 0;
+};
+
+/// What a reference was replaced by, for the expected value of its scalar.
+struct ReferenceValue {
+  const Reference* reference = nullptr;  ///< into the template's Tokens
+  std::string_view value;  ///< the decoded text it stands for in the output
+};
+
+/// A template scalar the render rewrote, and what the output must hold there.
+struct RewrittenScalar {
+  std::uint32_t scalar = 0;  ///< index into the template's Tokens::scalars
+  ScalarStyle style = ScalarStyle::kPlain;  ///< style in the output (kDoubleQuoted when requoted)
+  /// The references of the scalar that were replaced, in source order.
+  std::vector<ReferenceValue> values;
+};
+
+/// Checks `output` against `template_text` as described at the top of this
+/// file. `tokens` are the template's (as tokenized for the render); `edits`
+/// are the render's splices in offset order, each inside one scalar of
+/// `rewritten` (ordered by scalar index). Returns the differences (empty when
+/// the structure is kept); no value and an error diagnostic when the output
+/// does not tokenize cleanly ("rendered output is not valid YAML", located in
+/// `file` + " (rendered output)"); no value and no diagnostic when the edits
+/// cannot be checked this way (an edit outside the scalars said to hold it, a
+/// reference whose expected value is unknown): run CompareStructure then.
+Result<std::vector<StructureDifference>> CompareStructureByTokens(std::string_view template_text,
+                                                                  const Tokens& tokens, std::string_view output,
+                                                                  const std::vector<TemplateEdit>& edits,
+                                                                  const std::vector<RewrittenScalar>& rewritten,
+                                                                  const std::string& file);
+
+/// The value a rewritten scalar must decode to: the template scalar's decoded
+/// value with each reference's text replaced by its value. False when a
+/// reference does not map onto contiguous decoded text (a form split by a
+/// line fold or an escape), so that the expected value is unknown.
+bool ExpectedScalarValue(std::string_view template_text, const Scalar& scalar,
+                         const std::vector<ReferenceValue>& values, std::string* expected);
+
+}  // namespace safesubst

@@ -1,0 +1,241 @@
+// Tests of the token-level structure check: what it accepts, what it reports,
+// when it hands over to CompareStructure, and a sweep showing that every
+// structure change the yaml-cpp comparison finds in raw (unencoded) splices
+// is also found by the token check.
+#include "fast_invariant.h"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "safesubst/invariant.h"
+#include "safesubst/render.h"
+#include "test_support.h"
+
+namespace safesubst {
+namespace {
+
+// A template rendered by splicing `values[k]` for the k-th braced reference
+// as is, without any encoding: the output an encoder bug would produce.
+struct RawRender {
+  std::string text;
+  Tokens tokens;
+  std::string output;
+  std::vector<TemplateEdit> edits;
+  std::vector<RewrittenScalar> rewritten;
+  std::vector<std::string> values;  // storage for the ReferenceValue views
+};
+
+void Splice(RawRender* render, const std::vector<std::string>& values) {
+  render->tokens = Tokenize(render->text);
+  REQUIRE(render->tokens.diagnostics.empty());
+  render->values = values;
+  std::size_t cursor = 0, next = 0;
+  for (const Reference& reference : render->tokens.references) {
+    if (reference.kind != RefKind::kBraced || reference.scalar == Reference::kNoScalar) continue;
+    REQUIRE(next < render->values.size());
+    const std::string& value = render->values[next++];
+    render->output.append(render->text, cursor, reference.offset - cursor);
+    render->output += value;
+    cursor = reference.offset + reference.length;
+    render->edits.push_back({reference.offset, reference.length, value.size()});
+    if (render->rewritten.empty() || render->rewritten.back().scalar != reference.scalar) {
+      render->rewritten.push_back({reference.scalar, render->tokens.scalars[reference.scalar].style, {}});
+    }
+    render->rewritten.back().values.push_back({&reference, value});
+  }
+  render->output.append(render->text, cursor);
+}
+
+Result<std::vector<StructureDifference>> Check(const RawRender& render) {
+  return CompareStructureByTokens(render.text, render.tokens, render.output, render.edits, render.rewritten,
+                                  "t.yaml");
+}
+
+// True when the token check accepts the raw splice of `values` into `text`.
+bool Accepts(std::string text, const std::vector<std::string>& values) {
+  RawRender render;
+  render.text = std::move(text);
+  Splice(&render, values);
+  Result<std::vector<StructureDifference>> result = Check(render);
+  REQUIRE_MESSAGE((result.value || !result.diagnostics.empty()), ("the token check gave up: " + render.output));
+  return result.value && result.value->empty();
+}
+
+// The one difference the token check reports for a raw splice.
+StructureDifference Difference(std::string text, const std::vector<std::string>& values) {
+  RawRender render;
+  render.text = std::move(text);
+  Splice(&render, values);
+  Result<std::vector<StructureDifference>> result = Check(render);
+  REQUIRE(result.value);
+  REQUIRE(result.value->size() == 1);
+  return result.value->front();
+}
+
+TEST_CASE("token invariant: values that keep the scalar are accepted") {
+  CHECK(Accepts("a: ${X}\n", {"tenant-a"}));
+  CHECK(Accepts("a: pre-${X}-post # comment\n", {"v1"}));
+  CHECK(Accepts("a: \"${X}\"\n", {"with space and 'quote'"}));
+  CHECK(Accepts("a: '${X}'\n", {"text \"double\""}));
+  CHECK(Accepts("- [\"${X}\", b]\n- {k: '${Y}'}\n", {"one", "two"}));
+  CHECK(Accepts("s: |\n  echo ${X}\n  done\n", {"hello world"}));
+  CHECK(Accepts("---\na: ${X}\n---\nb: ${Y}\n...\n", {"1", "2"}));
+  CHECK_FALSE(Accepts("a: ${X}\n", {""}));  // became null
+}
+
+TEST_CASE("token invariant: encoded values are compared by their decoded text") {
+  RawRender render;
+  render.text = "a: \"x${X}\"\n";
+  render.tokens = Tokenize(render.text);
+  const Reference& reference = render.tokens.references.at(0);
+  render.output = "a: \"xq\\\"\\n\"\n";  // the encoder wrote q"<newline> as q\"\n
+  render.edits = {{reference.offset, reference.length, 5}};
+  render.rewritten = {{1, ScalarStyle::kDoubleQuoted, {{&reference, "q\"\n"}}}};
+  Result<std::vector<StructureDifference>> result = Check(render);
+  REQUIRE(result.value);
+  CHECK(result.value->empty());
+
+  render.rewritten[0].values[0].value = "q\"";  // a different value than the output holds
+  result = Check(render);
+  REQUIRE(result.value);
+  REQUIRE(result.value->size() == 1);
+  CHECK(result.value->front().message.find("different value") != std::string::npos);
+}
+
+TEST_CASE("token invariant: requoted scalars and escapes") {
+  RawRender render;
+  render.text = "a: ${X}\nb: $${Y}\n";
+  render.tokens = Tokenize(render.text);
+  const Reference& x = render.tokens.references.at(0);
+  const Reference& escape = render.tokens.references.at(1);
+  REQUIRE(escape.kind == RefKind::kEscape);
+  render.output = "a: \"1.10\"\nb: ${Y}\n";
+  render.edits = {{render.tokens.scalars[1].offset, render.tokens.scalars[1].length, 6}, {escape.offset, 1, 0}};
+  render.rewritten = {{1, ScalarStyle::kDoubleQuoted, {{&x, "1.10"}}}, {3, ScalarStyle::kPlain, {{&escape, "${Y}"}}}};
+  Result<std::vector<StructureDifference>> result = Check(render);
+  REQUIRE(result.value);
+  CHECK(result.value->empty());
+
+  render.rewritten[0].style = ScalarStyle::kPlain;  // the render said it kept the style
+  result = Check(render);
+  REQUIRE(result.value);
+  REQUIRE(result.value->size() == 1);
+  CHECK(result.value->front().message == "was plain, became double-quoted");
+}
+
+TEST_CASE("token invariant: structure changes are reported at the template node") {
+  StructureDifference comment = Difference("a: ${X}\nb: 1\n", {"x #y"});
+  CHECK(comment.path == "a");
+  CHECK(comment.template_line == 1);
+  CHECK(comment.message.find("no longer reads as one scalar") != std::string::npos);
+
+  StructureDifference flow = Difference("a: ${X}\nb: 1\n", {"[1, 2]"});
+  CHECK(flow.path == "a");
+
+  StructureDifference key = Difference("${K}: 1\n", {"k"});
+  CHECK(key.message == "key changed: '${K}' became 'k'");
+
+  StructureDifference null = Difference("a: ${X}\n", {"~"});
+  CHECK(null.message.find("became null") != std::string::npos);
+
+  StructureDifference block = Difference("s: |\n  echo ${X}\n  done\nt: 1\n", {"a\nb: 2"});
+  CHECK(block.path == "s");
+}
+
+TEST_CASE("token invariant: output that does not tokenize is an error in the rendered output") {
+  RawRender render;
+  render.text = "a: \"${X}\"\n";
+  Splice(&render, {"\""});
+  Result<std::vector<StructureDifference>> result = Check(render);
+  CHECK_FALSE(result.value);
+  REQUIRE_FALSE(result.diagnostics.empty());
+  CHECK(result.diagnostics[0].message.rfind("rendered output is not valid YAML", 0) == 0);
+  CHECK(result.diagnostics[0].location.file == "t.yaml (rendered output)");
+}
+
+TEST_CASE("token invariant: edits it cannot place hand over to the tree comparison") {
+  RawRender render;
+  render.text = "a: 1 # ${X}\n";
+  render.tokens = Tokenize(render.text);
+  render.output = "a: 1 # y\n";
+  render.edits = {{7, 4, 1}};  // inside the comment, which holds no scalar
+  Result<std::vector<StructureDifference>> result = Check(render);
+  CHECK_FALSE(result.value);
+  CHECK(result.diagnostics.empty());
+}
+
+// Every value below, spliced raw into every placeholder of every template,
+// gives an output; wherever yaml-cpp sees a different structure (or no YAML),
+// the token check must not accept it.
+TEST_CASE("token invariant: finds every structure change the yaml-cpp comparison finds (raw splices)") {
+  const std::vector<std::string> templates = {
+      "a: ${X}\nb: [\"${X}\", c]\nd: {e: '${X}'}\n",
+      "- name: ${X}\n  value: \"${X}\"\n- '${X}'\n",
+      "k-${X}: v\nm:\n  n: pre ${X} post\n",
+      "s: |\n  echo ${X}\n  done\nf: >-\n  folded ${X}\n  text\nt: end\n",
+      "---\nx: ${X}\n---\n- ${X}\n",
+      "args:\n  - |\n    A=\"${X}\"\n    B=$NODE_IP\n  - plain ${X}\n",
+      "q: \"multi ${X}\n  line\"\nr: plain\n  ${X} continued\n",
+  };
+  const std::vector<std::string> values = {
+      "",        "plain",   "~",       "null",   "a: b",    "a:b",     "x #c",    "#c",    "[1, 2]", "{k: v}",
+      "1, 2",    "]",       "}",       "*alias", "&anchor", "!tag x",  "- item",  "- ",    "? k",    "|",
+      ">",       "\"",      "'",       "''",     "\\",      "\\\"",    "\n",      "a\nb",  "a\n b",  "a\nb: c",
+      "\n---\n", "\n...\n", "x\n  - y", "%YAML", "@x",      "`x`",     " lead",   "trail ", "\t",    "a\tb",
+      "a\n\nb",  "a\n#c",   "1.10",    "on",     "0x1F",    "${Y}",    "$X",      ",",     "a, b",   "a]b"};
+  int yaml_found = 0, both_found = 0, only_tokens = 0, cases = 0;
+  for (const std::string& text : templates) {
+    for (const std::string& value : values) {
+      RawRender render;
+      render.text = text;
+      render.tokens = Tokenize(text);
+      std::size_t placeholders = 0;
+      for (const Reference& reference : render.tokens.references) placeholders += reference.kind == RefKind::kBraced;
+      Splice(&render, std::vector<std::string>(placeholders, value));
+      Result<std::vector<StructureDifference>> tree = CompareStructure(text, render.output, {}, "t.yaml");
+      Result<std::vector<StructureDifference>> tokens = Check(render);
+      REQUIRE_MESSAGE((tokens.value || !tokens.diagnostics.empty()), render.output);
+      const bool tree_found = !tree.value || !tree.value->empty();
+      const bool tokens_found = !tokens.value || !tokens.value->empty();
+      ++cases;
+      yaml_found += tree_found;
+      both_found += tree_found && tokens_found;
+      only_tokens += !tree_found && tokens_found;
+      CHECK_MESSAGE((tokens_found || !tree_found), ("missed by the token check:\n" + render.output));
+    }
+  }
+  MESSAGE(cases << " raw splices; yaml-cpp finds " << yaml_found << ", the token check " << both_found
+                << " of those and " << only_tokens << " more (style, value, or output yaml-cpp accepts)");
+  CHECK(yaml_found > 100);
+}
+
+// Real renders: the token check and the yaml-cpp comparison agree on every
+// template of the repository's Kubernetes examples.
+TEST_CASE("token invariant: agrees with the full check on rendered Kubernetes examples") {
+  Manifest manifest;
+  manifest.mode = DeclarationMode::kEnvironment;
+  ValueSet values;
+  for (const char* name : {"TENANT_ID", "APP", "IMAGE_TAG", "EFS_IP_2A", "EFS_IP_2C", "EFS_HOSTNAME", "NAMESPACE"}) {
+    values.Set(name, Value{"v\"al: #x", ValueSource::kCommandLine, {}});
+  }
+  int rendered = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(SAFESUBST_SOURCE_DIR "/tests/data/k8s")) {
+    const std::string text = testing::ReadFile(entry.path());
+    RenderOptions fast, full;
+    fast.full_structure_check = false;
+    full.full_structure_check = true;
+    fast.file_name = full.file_name = entry.path().filename().string();
+    RenderResult a = Render(text, manifest, values, fast);
+    RenderResult b = Render(text, manifest, values, full);
+    CHECK_MESSAGE(a.ok() == b.ok(), entry.path().string());
+    CHECK(a.output == b.output);
+    rendered += a.ok();
+  }
+  CHECK(rendered > 0);
+}
+
+}  // namespace
+}  // namespace safesubst

@@ -1,0 +1,150 @@
+#include "parallel_render.h"
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstring>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "input_limits.h"
+
+namespace safesubst::detail {
+
+namespace {
+
+// Line breaks as the tokenizer counts them: LF, CRLF, or a lone CR.
+std::uint32_t CountLineBreaks(std::string_view text) {
+  std::uint32_t lines = static_cast<std::uint32_t>(std::count(text.begin(), text.end(), '\n'));
+  if (std::memchr(text.data(), '\r', text.size()) == nullptr) return lines;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n')) ++lines;
+  }
+  return lines;
+}
+
+// True when the line starting at `line` is a document marker (`---` or `...`
+// followed by a blank, a line break or the end).
+bool IsMarkerLine(std::string_view text, std::size_t line, char c) {
+  if (text.size() < line + 3 || text[line] != c || text[line + 1] != c || text[line + 2] != c) return false;
+  if (text.size() == line + 3) return true;
+  const char after = text[line + 3];
+  return after == ' ' || after == '\t' || after == '\n' || after == '\r';
+}
+
+struct Piece {
+  std::string_view text;
+  std::size_t offset = 0;
+  std::uint32_t line_breaks = 0;
+  std::optional<RenderResult> result;
+};
+
+// Moves one piece's diagnostics and references to their place in the whole text.
+void Relocate(Piece& piece, std::uint32_t line_base, const std::string& file) {
+  for (Diagnostic& diagnostic : piece.result->diagnostics) {
+    if (diagnostic.location.file != file || diagnostic.location.line == 0) continue;
+    diagnostic.location.line += line_base;
+    diagnostic.location.offset += piece.offset;
+  }
+  for (ReferenceReport& reference : piece.result->references) reference.line += line_base;
+}
+
+}  // namespace
+
+std::vector<std::size_t> ChunkOffsets(std::string_view text, const Manifest& manifest, const RenderOptions& options,
+                                      std::size_t target) {
+  const std::vector<std::size_t> whole = {0};
+  if (text.size() < kChunkingThreshold || text.size() > options.limits.max_input_bytes) return whole;
+  if (options.run_steps && !manifest.steps.empty()) return whole;
+  if (text.front() == '%' || text.find("\n%") != std::string_view::npos) return whole;
+  if (std::memchr(text.data(), '*', text.size()) != nullptr && CountAliases(text) > options.limits.max_aliases) {
+    return whole;
+  }
+  std::vector<std::size_t> offsets = whole;
+  // Counts every marker as a new document: never fewer than there are.
+  std::size_t documents = 1;
+  std::size_t next_cut = target;
+  for (std::size_t at = text.find('\n'); at != std::string_view::npos; at = text.find('\n', at + 1)) {
+    const std::size_t line = at + 1;
+    if (IsMarkerLine(text, line, '.')) ++documents;
+    if (!IsMarkerLine(text, line, '-')) continue;
+    ++documents;
+    if (line >= next_cut) {
+      offsets.push_back(line);
+      next_cut = line + target;
+    }
+  }
+  if (documents > options.limits.max_documents) return whole;
+  return offsets;
+}
+
+RenderResult RenderPieces(std::string_view text, const std::vector<std::size_t>& offsets, unsigned threads,
+                          const std::string& file, const RenderPiece& render_piece) {
+  std::vector<Piece> pieces(offsets.size());
+  for (std::size_t i = 0; i < offsets.size(); ++i) {
+    const std::size_t end = i + 1 < offsets.size() ? offsets[i + 1] : text.size();
+    pieces[i].offset = offsets[i];
+    pieces[i].text = text.substr(offsets[i], end - offsets[i]);
+  }
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  threads = static_cast<unsigned>(std::min<std::size_t>(threads, pieces.size()));
+
+  // Workers take pieces in order; this thread merges them in order as they
+  // finish, so that finished outputs do not pile up next to the merged one.
+  std::mutex mutex;
+  std::condition_variable finished;
+  std::size_t next_piece = 0;
+  bool failed = false;
+  // Renders the next piece; false when there is none left (or one failed).
+  auto render_next = [&] {
+    std::size_t index;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (failed || next_piece == pieces.size()) return false;
+      index = next_piece++;
+    }
+    Piece& piece = pieces[index];
+    RenderResult result = render_piece(piece.text);
+    const std::uint32_t line_breaks = CountLineBreaks(piece.text);
+    std::lock_guard<std::mutex> lock(mutex);
+    piece.line_breaks = line_breaks;
+    if (!result.ok()) failed = true;
+    piece.result = std::move(result);
+    finished.notify_all();
+    return true;
+  };
+  std::vector<std::thread> pool;
+  if (threads > 1) {
+    for (unsigned t = 0; t < threads; ++t) {
+      pool.emplace_back([&] {
+        while (render_next()) {
+        }
+      });
+    }
+  }
+
+  RenderResult merged;
+  // Only touched pages count: reserving generously costs no memory.
+  merged.output.reserve(text.size() + text.size() / 2);
+  std::uint32_t line_base = 0;
+  for (Piece& piece : pieces) {
+    if (threads <= 1) render_next();  // one piece at a time, on this thread
+    {
+      std::unique_lock<std::mutex> lock(mutex);
+      finished.wait(lock, [&] { return failed || piece.result.has_value(); });
+      if (failed) break;
+    }
+    Relocate(piece, line_base, file);
+    line_base += piece.line_breaks;
+    RenderResult& result = *piece.result;
+    merged.output += result.output;
+    std::move(result.diagnostics.begin(), result.diagnostics.end(), std::back_inserter(merged.diagnostics));
+    std::move(result.references.begin(), result.references.end(), std::back_inserter(merged.references));
+    piece.result.reset();
+  }
+  for (std::thread& thread : pool) thread.join();
+  if (failed) return render_piece(text);  // errors exactly as without pieces
+  return merged;
+}
+
+}  // namespace safesubst::detail

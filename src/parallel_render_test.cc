@@ -1,0 +1,170 @@
+// Tests of rendering a large stream in pieces: where it is cut, and that the
+// result (output, diagnostics, reference reports) is the same whatever the
+// number of threads and the same as rendering the stream whole.
+#include "parallel_render.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "safesubst/render.h"
+
+namespace safesubst {
+namespace {
+
+// A stream of `documents` Deployments, about 400 bytes each, with
+// substitutions in data and in a shell script, a kept undeclared `$HOME`
+// (a warning in data), comments and Kubernetes `$(NAME)`.
+std::string Stream(int documents) {
+  std::string text;
+  for (int i = 0; i < documents; ++i) {
+    const std::string n = std::to_string(i);
+    text += "---\n# document " + n + "\nkind: Deployment\nmetadata:\n  name: app-" + n +
+            "-${TENANT}\n  labels: {tier: \"${TIER}\"}\nspec:\n  containers:\n    - name: app\n"
+            "      image: repo/app:${TAG}\n      command: [\"/bin/sh\", \"-c\"]\n      args:\n        - |\n"
+            "          echo \"${TENANT} $NODE_IP\"  # runtime\n          exec app --id=" + n + "\n"
+            "      env:\n        - {name: A, value: \"$(POD_NAME)\"}\n";
+    if (i % 1000 == 7) text += "      workingDir: $HOME\n";  // an undeclared bare reference: a warning
+  }
+  return text;
+}
+
+Manifest StreamManifest() {
+  Manifest manifest;
+  for (const char* name : {"TENANT", "TIER", "TAG"}) {
+    Variable variable;
+    variable.name = name;
+    manifest.variables.push_back(variable);
+  }
+  manifest.runtime = {"NODE_IP"};
+  return manifest;
+}
+
+ValueSet StreamValues() {
+  ValueSet values;
+  auto set = [&](const char* name, const char* text) {
+    Value value;
+    value.text = text;
+    values.Set(name, value);
+  };
+  set("TENANT", "tenant-a");
+  set("TIER", "web \"front\"");
+  set("TAG", "1.10");
+  return values;
+}
+
+std::string Describe(const Diagnostic& diagnostic) {
+  return diagnostic.location.file + ":" + std::to_string(diagnostic.location.line) + ":" +
+         std::to_string(diagnostic.location.column) + "@" + std::to_string(diagnostic.location.offset) + ": " +
+         diagnostic.message;
+}
+
+std::vector<std::string> Describe(const Diagnostics& diagnostics) {
+  std::vector<std::string> out;
+  for (const Diagnostic& diagnostic : diagnostics) out.push_back(Describe(diagnostic));
+  return out;
+}
+
+std::vector<std::string> Describe(const std::vector<ReferenceReport>& references) {
+  std::vector<std::string> out;
+  for (const ReferenceReport& r : references) {
+    out.push_back(std::to_string(r.line) + ":" + std::to_string(r.column) + " " + r.text + " " + r.path + " " +
+                  std::string(ActionName(r.action)) + " " + r.shell_state);
+  }
+  return out;
+}
+
+TEST_CASE("parallel render: small streams, directives and steps are rendered whole") {
+  Manifest manifest = StreamManifest();
+  RenderOptions options;
+  CHECK(detail::ChunkOffsets(Stream(10), manifest, options) == std::vector<std::size_t>{0});
+  std::string large = Stream(4000);
+  REQUIRE(large.size() > detail::kChunkingThreshold);
+  CHECK(detail::ChunkOffsets(large, manifest, options).size() > 1);
+  CHECK(detail::ChunkOffsets("%YAML 1.2\n" + large, manifest, options).size() == 1);
+  CHECK(detail::ChunkOffsets(large + "...\n%TAG ! tag:x,2000:\n---\na: 1\n", manifest, options).size() == 1);
+  RenderOptions few_documents;
+  few_documents.limits.max_documents = 3999;
+  CHECK(detail::ChunkOffsets(large, manifest, few_documents).size() == 1);
+  Manifest with_steps = manifest;
+  with_steps.steps.push_back(Step{});
+  CHECK(detail::ChunkOffsets(large, with_steps, options).size() == 1);
+  RenderOptions no_steps = options;
+  no_steps.run_steps = false;
+  CHECK(detail::ChunkOffsets(large, with_steps, no_steps).size() > 1);
+}
+
+TEST_CASE("parallel render: cuts only at document start lines") {
+  Manifest manifest = StreamManifest();
+  RenderOptions options;
+  std::string text = Stream(4000);
+  // Lines that only look like markers: indented, or followed by text.
+  text.insert(text.size() / 2, "note: |\n  ---\n  --- x\n---x: 1\n");
+  const std::vector<std::size_t> offsets = detail::ChunkOffsets(text, manifest, options, 4096);
+  REQUIRE(offsets.size() > 10);
+  CHECK(offsets.front() == 0);
+  CHECK(std::is_sorted(offsets.begin(), offsets.end()));
+  for (std::size_t offset : offsets) {
+    if (offset == 0) continue;
+    CHECK(text[offset - 1] == '\n');
+    CHECK(text.compare(offset, 4, "---\n") == 0);
+  }
+}
+
+TEST_CASE("parallel render: same output, diagnostics and reports for any thread count, and as rendered whole") {
+  const std::string text = Stream(6000);
+  const Manifest manifest = StreamManifest();
+  const ValueSet values = StreamValues();
+  RenderOptions options;
+  options.file_name = "stream.yaml";
+  options.threads = 1;
+  const RenderResult one = Render(text, manifest, values, options);
+  REQUIRE(one.ok());
+  CHECK(one.output.find("tenant-a") != std::string::npos);
+  CHECK(one.output.find("\"web \\\"front\\\"\"") != std::string::npos);
+  REQUIRE(one.diagnostics.size() == 6);  // the $HOME warnings
+  for (unsigned threads : {2u, 3u, 8u}) {
+    options.threads = threads;
+    const RenderResult many = Render(text, manifest, values, options);
+    CHECK(many.output == one.output);
+    CHECK(Describe(many.diagnostics) == Describe(one.diagnostics));
+    CHECK(Describe(many.references) == Describe(one.references));
+  }
+  // The same render without pieces.
+  const RenderResult whole = detail::RenderPieces(
+      text, {0}, 1, options.file_name,
+      [&](std::string_view piece) {
+        RenderOptions inner = options;
+        inner.threads = 1;
+        return Render(piece, manifest, values, inner);
+      });
+  CHECK(whole.output == one.output);
+  CHECK(Describe(whole.diagnostics) == Describe(one.diagnostics));
+  CHECK(Describe(whole.references) == Describe(one.references));
+}
+
+TEST_CASE("parallel render: an error in any piece is reported as by a whole render") {
+  std::string text = Stream(6000);
+  // Two errors far apart: an undeclared braced reference in data, and an
+  // unterminated quote that a piece boundary would otherwise cut short.
+  text.insert(text.size() / 3, "---\nbad: ${UNDECLARED}\n");
+  text.insert(2 * text.size() / 3, "---\nalso: \"open\n");
+  const Manifest manifest = StreamManifest();
+  const ValueSet values = StreamValues();
+  RenderOptions options;
+  options.file_name = "stream.yaml";
+  const RenderResult pieces = Render(text, manifest, values, options);
+  CHECK_FALSE(pieces.ok());
+  CHECK(pieces.output.empty());
+  RenderOptions whole_options = options;
+  whole_options.run_steps = true;
+  Manifest with_steps = manifest;  // steps make Render take the whole stream
+  with_steps.steps.push_back(Step{});
+  const RenderResult whole = Render(text, with_steps, values, whole_options);
+  CHECK(Describe(pieces.diagnostics) == Describe(whole.diagnostics));
+}
+
+}  // namespace
+}  // namespace safesubst
