@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "fuzz_support.h"
+#include "lint_internal.h"  // FindRunawayDocument, for a known hang in FuzzSteps
 #include "safesubst/diagnostic.h"
 #include "safesubst/lint.h"
 #include "safesubst/manifest.h"
@@ -262,6 +263,16 @@ inline void FuzzSteps(std::string_view text) {
   options.run_steps = false;
   RenderResult rendered = Render(text, no_variables, ValueSet{}, options);
   if (!rendered.ok()) return;
+  // KNOWN HANG, reported to the lead (tests/regression/pending/steps/): Render
+  // accepts `|\n,r` (a top-level block scalar with unindented content), on
+  // which yaml-cpp's LoadAll in the steps' layout scan never returns. Skipped
+  // here only so that fuzzing can look for other problems; delete this when
+  // Render or the steps refuse such a stream.
+  try {
+    if (lint::FindRunawayDocument(rendered.output) != std::string_view::npos) return;
+  } catch (const std::exception&) {
+    return;  // yaml-cpp cannot read it: the steps report that as an error
+  }
   StepContext context;
   context.manifest = &manifest;
   context.values = &values;

@@ -171,6 +171,9 @@ Result<std::vector<AuditChange>> AuditEnvsubst(const TemplateSource& source, con
       const Reference& reference = tokens.references[j];
       if (!EnvsubstTouches(reference.kind)) continue;
       std::optional<std::string> value = environment(reference.name);
+      // A sensitive value is never shown, not even as what envsubst would write.
+      const Variable* variable = manifest.Find(reference.name);
+      if (value && variable != nullptr) value = DisplayValue(*variable, *value);
       // `$${X}`: envsubst keeps the first `$` and replaces `${X}`.
       std::size_t skip = reference.kind == RefKind::kEscape ? 1 : 0;
       change.after.replace(reference.offset - line_start + skip, reference.length - skip, value.value_or(""));

@@ -1,0 +1,271 @@
+// Sensitive values (SPEC, Failure behaviour: "Sensitive values never appear in
+// any message"): the command is run with secrets in many succeeding and
+// failing scenarios, and everything it prints is searched for them, except
+// the rendered document itself on success, where they belong.
+//
+// The secrets are made of distinctive pieces joined by characters every
+// encoder rewrites (quotes, `$`, blanks), so that a secret shown escaped,
+// requoted or cut in half is still found.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "test_support.h"
+
+using namespace safesubst::testing;
+
+namespace {
+
+// PW: substituted everywhere; no pattern, so any value is valid.
+const std::string kPassword = R"(Kq7Zp "Wm4Xr" 'Vb9Ln' $(Jt3Hs))";
+// TOKEN: a pattern; kToken matches it, kBadToken does not.
+const std::string kToken = "Tk5Gh8Rw2Ny6";
+const std::string kBadToken = "Tk5Gh-Rw2Ny!";
+const std::vector<std::string> kPieces = {"Kq7Zp", "Wm4Xr", "Vb9Ln", "Jt3Hs", "Tk5Gh", "Rw2Ny"};
+
+constexpr const char* kManifest = R"(variables:
+  APP: {type: dns-label, default: web}
+  PW: {type: string, sensitive: true}
+  TOKEN: {type: string, sensitive: true, pattern: '[A-Za-z0-9]{8,64}'}
+  CERT: {type: yaml, sensitive: true}
+runtime: [NODE_IP]
+)";
+
+// The secrets in every kind of scalar, and in a shell script.
+constexpr const char* kTemplate = R"(apiVersion: v1
+kind: Secret
+metadata:
+  name: ${APP}-credentials
+stringData:
+  plain: ${PW}
+  double: "${PW}"
+  single: '${PW}'
+  token: ${TOKEN}
+  folded: >
+    password ${PW}
+  block: |
+    user=admin
+    password=${PW}
+  script.sh: |
+    #!/bin/sh
+    echo "${PW}" | login --token '${TOKEN}'
+)";
+
+// What plain envsubst would write into comments and runtime scripts (audit).
+constexpr const char* kAuditTemplate = R"(# the password is ${PW}
+data:
+  run.sh: |
+    echo $PW $NODE_IP
+)";
+
+// A container script where the password would be an unquoted shell word.
+constexpr const char* kShellTemplate = R"(spec:
+  containers:
+  - name: app
+    command: ["/bin/sh", "-c"]
+    args:
+    - echo ${PW} > /tmp/password
+)";
+
+class Scenario {
+ public:
+  Scenario() {
+    WriteFile(dir_ / "vars.yaml", kManifest);
+    WriteFile(dir_ / "app.yaml", kTemplate);
+    WriteFile(dir_ / "audit.yaml", kAuditTemplate);
+    WriteFile(dir_ / "shell.yaml", kShellTemplate);
+  }
+
+  void Write(const std::string& name, const std::string& text) { WriteFile(dir_ / name, text); }
+  std::string Read(const std::string& name) { return ReadFile(dir_ / name); }
+
+  /// Runs safesubst ARGUMENTS in the scenario directory, after ENVIRONMENT
+  /// (shell assignments, e.g. "PW=..."), with `input` on stdin.
+  CommandResult Run(const std::string& arguments, const std::string& environment = "",
+                    const std::string& input = "") {
+    return RunShell("cd " + ShellQuote(dir_.path().string()) + " && env -i PATH=/usr/bin:/bin NO_COLOR=1 " +
+                        environment + " " + Safesubst() + " " + arguments,
+                    input);
+  }
+
+ private:
+  TempDir dir_;
+};
+
+std::string Set(const std::string& name, const std::string& value) { return ShellQuote("--set=" + name + "=" + value); }
+
+std::string Secrets() { return Set("PW", kPassword) + " " + Set("TOKEN", kToken); }
+
+bool ShowsSecret(const std::string& text) {
+  for (const std::string& piece : kPieces) {
+    if (text.find(piece) != std::string::npos) return true;
+  }
+  return false;
+}
+
+// Standard error never shows a secret; standard output only when it is the rendered document.
+void ExpectHidden(const CommandResult& run, bool output_is_document = false) {
+  CHECK_MESSAGE(!ShowsSecret(run.err), "stderr shows a secret:\n" << run.err);
+  if (!output_is_document) CHECK_MESSAGE(!ShowsSecret(run.out), "stdout shows a secret:\n" << run.out);
+}
+
+}  // namespace
+
+TEST_CASE("secrets: a successful render writes them into the document only") {
+  Scenario scenario;
+  CommandResult run = scenario.Run("render -m vars.yaml " + Secrets() + " app.yaml");
+  REQUIRE(run.code == 0);
+  CHECK(run.out.find("plain: " + kPassword + "\n") != std::string::npos);  // really substituted
+  CHECK(run.out.find("token: " + kToken) != std::string::npos);
+  ExpectHidden(run, /*output_is_document=*/true);
+
+  CommandResult to_file = scenario.Run("render -m vars.yaml " + Secrets() + " -o out.yaml app.yaml");
+  CHECK(to_file.code == 0);
+  CHECK(scenario.Read("out.yaml").find(kPassword) != std::string::npos);
+  ExpectHidden(to_file);
+
+  // The drop-in form, values from the environment.
+  CommandResult dropin = scenario.Run("", "SAFESUBST_MANIFEST=vars.yaml " + ShellQuote("PW=" + kPassword) +
+                                              " TOKEN=" + kToken, kTemplate);
+  CHECK(dropin.code == 0);
+  CHECK(dropin.out.find(kPassword) != std::string::npos);
+  ExpectHidden(dropin, /*output_is_document=*/true);
+}
+
+TEST_CASE("secrets: explain, vars and render --explain show the references, never the values") {
+  Scenario scenario;
+  CommandResult explain_flag = scenario.Run("render --explain -m vars.yaml " + Secrets() + " app.yaml");
+  CHECK(explain_flag.code == 0);
+  CHECK(explain_flag.err.find("${PW}") != std::string::npos);
+  ExpectHidden(explain_flag, /*output_is_document=*/true);
+
+  for (const std::string& command : std::vector<std::string>{"explain", "vars", "vars --format json"}) {
+    CAPTURE(command);
+    CommandResult run = scenario.Run(command + " -m vars.yaml " + Secrets() + " app.yaml shell.yaml");
+    CHECK(run.out.find("${PW}") != std::string::npos);
+    ExpectHidden(run);
+    // Also when a value fails validation.
+    ExpectHidden(scenario.Run(command + " -m vars.yaml " + Set("TOKEN", kBadToken) + " app.yaml"));
+  }
+}
+
+TEST_CASE("secrets: a value that fails its pattern is not shown, wherever it came from") {
+  Scenario scenario;
+  scenario.Write("bad-token.env", "TOKEN=" + kBadToken + "\n");
+  struct Case {
+    const char* name;
+    std::string arguments;
+    std::string environment;
+  };
+  for (const Case& each : {Case{"--set", Set("PW", kPassword) + " " + Set("TOKEN", kBadToken), ""},
+                           Case{"environment", Set("PW", kPassword), ShellQuote("TOKEN=" + kBadToken)},
+                           Case{"values file", Set("PW", kPassword) + " --values bad-token.env", ""}}) {
+    CAPTURE(each.name);
+    CommandResult run = scenario.Run("render -m vars.yaml " + each.arguments + " app.yaml", each.environment);
+    CHECK(run.code == 1);
+    CHECK(run.err.find("TOKEN") != std::string::npos);
+    CHECK(run.err.find("pattern") != std::string::npos);
+    CHECK(run.out.empty());
+    ExpectHidden(run);
+  }
+}
+
+TEST_CASE("secrets: a broken values file is reported without quoting its secret lines") {
+  Scenario scenario;
+  std::string escaped_password = R"(Kq7Zp \"Wm4Xr\" 'Vb9Ln' $(Jt3Hs))";
+  struct Case {
+    const char* file;
+    std::string text;
+    const char* expected;  // in the error message
+  };
+  for (const Case& each : {
+           Case{"malformed-after.env", "PW=\"" + escaped_password + "\"\nTOKEN=" + kToken + "\nthis line is wrong\n",
+                "malformed-after.env:3:"},
+           Case{"malformed-secret.env", "PW " + kPassword + "\n", "malformed-secret.env:1:"},
+           Case{"unterminated.env", "TOKEN=" + kToken + "\nPW=\"Kq7Zp Wm4Xr\n", "unterminated double-quoted"},
+           Case{"text-after-quote.env", "PW='Kq7Zp' Wm4Xr\n", "text-after-quote.env:1:"},
+           Case{"broken.yaml", "PW: \"" + escaped_password + "\"\nTOKEN: [" + kToken + ",\n", "broken.yaml:"},
+       }) {
+    CAPTURE(each.file);
+    scenario.Write(each.file, each.text);
+    CommandResult run = scenario.Run(std::string("render -m vars.yaml --values ") + each.file + " app.yaml");
+    CHECK(run.code == 1);
+    CHECK(run.err.find(each.expected) != std::string::npos);
+    ExpectHidden(run);
+  }
+}
+
+TEST_CASE("secrets: a value the shell encoder refuses is named, not shown") {
+  Scenario scenario;
+  CommandResult run = scenario.Run("render -m vars.yaml " + Secrets() + " shell.yaml");
+  CHECK(run.code == 1);
+  CHECK(run.err.find("value of 'PW' cannot be written here") != std::string::npos);
+  ExpectHidden(run);
+}
+
+TEST_CASE("secrets: values refused for their size, encoding or YAML are not shown") {
+  Scenario scenario;
+  scenario.Write("cert.yaml", "tls: ${CERT}\n");
+  CommandResult too_big = scenario.Run("render --max-value-size 8 -m vars.yaml " + Secrets() + " app.yaml");
+  CHECK(too_big.code == 1);
+  CHECK(too_big.err.find("--max-value-size") != std::string::npos);
+  ExpectHidden(too_big);
+
+  CommandResult not_utf8 = scenario.Run("render -m vars.yaml " + Set("PW", "Kq7Zp\xff Wm4Xr") + " " +
+                                        Set("TOKEN", kToken) + " app.yaml");
+  CHECK(not_utf8.code == 1);
+  CHECK(not_utf8.err.find("UTF-8") != std::string::npos);
+  ExpectHidden(not_utf8);
+
+  CommandResult bad_yaml = scenario.Run("render -m vars.yaml " + Set("CERT", "{Kq7Zp: [Wm4Xr, 'Vb9Ln") + " cert.yaml");
+  CHECK(bad_yaml.code == 1);
+  CHECK(bad_yaml.err.find("CERT") != std::string::npos);
+  ExpectHidden(bad_yaml);
+}
+
+TEST_CASE("secrets: a template error next to a substituted secret does not show it") {
+  Scenario scenario;
+  scenario.Write("undeclared.yaml", "password: \"${PW}\"\nurl: ${UNDECLARED} ${PW}\n");
+  CommandResult run = scenario.Run("render -m vars.yaml " + Secrets() + " undeclared.yaml");
+  CHECK(run.code == 1);
+  CHECK(run.err.find("undeclared variable 'UNDECLARED'") != std::string::npos);
+  ExpectHidden(run);
+}
+
+TEST_CASE("secrets: audit shows what envsubst would write with sensitive values masked") {
+  Scenario scenario;
+  CommandResult run = scenario.Run("audit -m vars.yaml audit.yaml", ShellQuote("PW=" + kPassword) + " NODE_IP=10.0.0.1");
+  CHECK(run.code == 0);
+  CHECK(run.out.find("+# the password is ***") != std::string::npos);
+  CHECK(run.out.find("echo *** 10.0.0.1") != std::string::npos);
+  ExpectHidden(run);
+}
+
+// KNOWN LEAKS, reported to the lead with these commands; should_fail keeps the
+// suite green while they are open and fails once they are fixed: then remove
+// the decorator.
+
+// render.cc (CheckStructure) passes the structure check's "key changed: 'K'
+// became 'R'" on, and R is the rendered key, holding the secret.
+TEST_CASE("secrets: a secret substituted into a key is not shown by the structure error" *
+          doctest::should_fail()) {
+  Scenario scenario;
+  scenario.Write("key.yaml", "${PW}: 1\n");
+  CommandResult run = scenario.Run("render -m vars.yaml " + Secrets() + " key.yaml");
+  CHECK(run.code == 1);
+  CHECK(run.err.find("changed the document's structure") != std::string::npos);
+  ExpectHidden(run);
+}
+
+// cli_lint.cc (LintRendered) formats lint findings with the rendered output
+// as the snippet source, so a finding on a line that holds a secret shows it
+// (escaped for its scalar, which RedactSensitive would not find either).
+TEST_CASE("secrets: render --lint does not show a secret on the line of a finding" * doctest::should_fail()) {
+  Scenario scenario;
+  scenario.Write("lint.yaml", "a: \"${PW} ${LEFTOVER}\"\n");
+  CommandResult run = scenario.Run("render --lint --allow-undeclared -m vars.yaml " + Secrets() + " lint.yaml");
+  CHECK(run.code == 1);
+  CHECK(run.err.find("[leftover-placeholder]") != std::string::npos);
+  ExpectHidden(run);
+}
