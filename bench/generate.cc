@@ -3,6 +3,7 @@
 //   safesubst_bench_generate stream --deployments N   # N Deployments, ~800 bytes each
 //   safesubst_bench_generate stream --megabytes M     # as many Deployments as fill M MB
 //   safesubst_bench_generate documents --count N      # N tiny ConfigMaps (per-document cost)
+//   safesubst_bench_generate laughs --copies N        # N "billion laughs" documents (80 aliases each)
 //   safesubst_bench_generate app                      # one typical ~5 KB app template
 //   safesubst_bench_generate manifest                 # the manifest for stream/documents/app
 //   safesubst_bench_generate values                   # dotenv values for that manifest
@@ -94,7 +95,7 @@ std::string Deployment(long i) {
 // A tiny document: the cost per document, not per byte, dominates a stream of these.
 std::string TinyDocument(long i) {
   const std::string n = std::to_string(i);
-  return "---\nkind: ConfigMap\nmetadata: {name: cm-" + n + ", namespace: ${TENANT_ID}}\ndata:\n  tag: \"v${IMAGE_TAG}\"\n";
+  return "---\nkind: ConfigMap\nmetadata: {name: cm-" + n + ", namespace: \"${TENANT_ID}\"}\ndata:\n  tag: v${IMAGE_TAG}\n";
 }
 
 // One app of a tenant, shaped like examples/efs-zone/apps/mo-back.yaml:
@@ -163,7 +164,7 @@ std::string TenantApp(const std::string& app, int port, int extra_env) {
 // A typical app template of about 5 KB: the Deployment above with more
 // settings, a Service and a ConfigMap holding a start script.
 std::string App() {
-  std::string d = TenantApp("mo-back", 8080, 20);
+  std::string d = TenantApp("mo-back", 8080, 34);
   d += "---\n";
   d += "apiVersion: v1\n";
   d += "kind: Service\n";
@@ -188,6 +189,24 @@ std::string App() {
   d += "    if [ \"$OCT3\" -le ${ZONE_BOUNDARY} ]; then EFS_IP=\"${EFS_IP_2A}\"; else EFS_IP=\"${EFS_IP_2C}\"; fi\n";
   d += "    echo \"$EFS_IP ${EFS_HOSTNAME}\" >> /etc/hosts\n";
   d += "    exec java $JAVA_OPTS -jar /app/app.jar\n";
+  return d;
+}
+
+// "Billion laughs": nine levels of ten aliases each, about 1 KB that a
+// parser expanding aliases would turn into 10^9 nodes; with placeholders, so
+// that the render has work to do. Repeated `copies` times as separate documents.
+std::string Laughs(long copies) {
+  std::string d;
+  for (long c = 0; c < copies; ++c) {
+    d += "---\nkind: ConfigMap\nmetadata: {name: \"laughs-${TENANT_ID}\"}\ndata:\n";
+    d += "  l0: &l0 [\"${IMAGE_TAG}\", lol, lol, lol, lol, lol, lol, lol, lol, lol]\n";
+    for (int level = 1; level < 9; ++level) {
+      const std::string previous = "*l" + std::to_string(level - 1);
+      d += "  l" + std::to_string(level) + ": &l" + std::to_string(level) + " [";
+      for (int k = 0; k < 10; ++k) d += (k == 0 ? "" : ", ") + previous;
+      d += "]\n";
+    }
+  }
   return d;
 }
 
@@ -281,6 +300,7 @@ int Usage() {
   std::fprintf(stderr,
                "usage: safesubst_bench_generate stream (--deployments N | --megabytes M)\n"
                "       safesubst_bench_generate documents --count N\n"
+               "       safesubst_bench_generate laughs --copies N\n"
                "       safesubst_bench_generate app|manifest|values|shell-format\n"
                "       safesubst_bench_generate tenant DIR\n");
   return 2;
@@ -304,6 +324,8 @@ int main(int argc, char** argv) {
     }
   } else if (command == "documents" && option == "--count" && number > 0) {
     for (long i = 0; i < static_cast<long>(number); ++i) Write(TinyDocument(i));
+  } else if (command == "laughs" && option == "--copies" && number > 0) {
+    Write(Laughs(static_cast<long>(number)));
   } else if (command == "app") {
     Write(App());
   } else if (command == "manifest") {

@@ -30,12 +30,11 @@ bool EndsWith(std::string_view text, std::string_view suffix) {
 // The scalars of one container command line: `command` items then `args` items.
 struct CommandLine {
   std::vector<std::uint32_t> items;  // indexes into Tokens::scalars
-  std::vector<std::string> values;   // decoded
 };
 
 // Groups the non-key flow scalars that are items of `command`/`args`
 // sequences by the mapping that holds those sequences (the container).
-std::vector<CommandLine> CollectCommandLines(std::string_view text, const Tokens& tokens) {
+std::vector<CommandLine> CollectCommandLines(const Tokens& tokens) {
   struct Entry { std::uint32_t container; bool is_args; std::int32_t index; std::uint32_t scalar; };
   std::vector<Entry> entries;
   for (std::uint32_t i = 0; i < tokens.scalars.size(); ++i) {
@@ -56,16 +55,17 @@ std::vector<CommandLine> CollectCommandLines(std::string_view text, const Tokens
   for (std::size_t i = 0; i < entries.size(); ++i) {
     if (i == 0 || entries[i].container != entries[i - 1].container) lines.emplace_back();
     lines.back().items.push_back(entries[i].scalar);
-    lines.back().values.push_back(DecodeScalar(text, tokens.scalars[entries[i].scalar]));
   }
   return lines;
 }
 
 void MarkShellCommandLines(std::string_view text, Tokens* tokens) {
-  for (const CommandLine& line : CollectCommandLines(text, *tokens)) {
-    if (line.values.empty() || !IsShellProgram(line.values.front())) continue;
-    for (std::size_t i = 1; i + 1 < line.values.size(); ++i) {
-      if (IsDashC(line.values[i])) {
+  // Only the program and its options are decoded, not the script after `-c`.
+  auto value = [&](std::uint32_t item) { return DecodeScalar(text, tokens->scalars[item]); };
+  for (const CommandLine& line : CollectCommandLines(*tokens)) {
+    if (line.items.empty() || !IsShellProgram(value(line.items.front()))) continue;
+    for (std::size_t i = 1; i + 1 < line.items.size(); ++i) {
+      if (IsDashC(value(line.items[i]))) {
         tokens->scalars[line.items[i + 1]].is_shell = true;
         break;
       }

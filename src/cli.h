@@ -47,6 +47,8 @@ class Sources {
   /// Masks what `redact` masks (sensitive values) in every text shown from now on.
   /// `redact` gets the text's name and the text and returns what may be shown.
   void SetRedaction(std::function<std::string(const std::string&, std::string_view)> redact);
+  /// `text` (belonging to `name`) as it may be shown.
+  std::string Redact(const std::string& name, std::string_view text) const;
 
  private:
   std::map<std::string, std::string> texts_;
@@ -107,8 +109,10 @@ int RunLint(const LintCommand& command);
 bool CheckLintOptions(const LintOptions& options);
 
 /// Lints one rendered text and prints the findings; false when one is an error.
+/// With `has_secrets`, findings are printed without the rendered line: a
+/// sensitive value there may be encoded (escaped, shell-quoted) past masking.
 bool LintRendered(std::string_view text, LintOptions options, const std::string& file, Sources& sources,
-                  bool color, bool verbose);
+                  bool color, bool has_secrets);
 
 /// `safesubst init`: survey templates, write a starter manifest.
 struct InitOptions {

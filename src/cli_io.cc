@@ -124,6 +124,10 @@ void Sources::SetRedaction(std::function<std::string(const std::string&, std::st
   shown_.clear();
 }
 
+std::string Sources::Redact(const std::string& name, std::string_view text) const {
+  return redact_ ? redact_(name, text) : std::string(text);
+}
+
 void PrintDiagnostics(const Diagnostics& diagnostics, Sources& sources, bool color) {
   for (const Diagnostic& diagnostic : diagnostics) {
     std::string_view source = diagnostic.location.line > 0 ? sources.Get(diagnostic.location.file) : "";

@@ -27,12 +27,15 @@ bool CheckLintOptions(const LintOptions& options) {
 }
 
 bool LintRendered(std::string_view text, LintOptions options, const std::string& file, Sources& sources,
-                  bool color, bool verbose) {
+                  bool color, bool has_secrets) {
   options.file_name = file;
   Result<std::vector<Finding>> linted = Lint(text, options);
   PrintDiagnostics(linted.diagnostics, sources, color);
   if (!linted.value) return false;
-  PrintFindings(*linted.value, text, color, verbose);
+  if (has_secrets) {
+    for (Finding& finding : *linted.value) finding.message = sources.Redact(file, finding.message);
+  }
+  PrintFindings(*linted.value, has_secrets ? std::string_view{} : text, color, /*verbose=*/false);
   return CountFindings(*linted.value, Severity::kError) == 0 && !HasErrors(linted.diagnostics);
 }
 

@@ -166,6 +166,14 @@ std::string Concatenate(const std::vector<Rendered>& rendered) {
   return stream;
 }
 
+// Whether some sensitive variable has a value that a rendered text may hold.
+bool HasSensitiveValues(const Manifest& manifest, const ValueSet& values) {
+  return std::any_of(manifest.variables.begin(), manifest.variables.end(), [&](const Variable& variable) {
+    const Value* value = values.Find(variable.name);
+    return variable.sensitive && value != nullptr && !value->text.empty();
+  });
+}
+
 }  // namespace
 
 bool LoadInputs(const InputOptions& options, Manifest* manifest, ValueSet* values, Diagnostics* diagnostics,
@@ -221,7 +229,8 @@ int RunRender(const InputOptions& inputs, const OutputOptions& outputs) {
       if (outputs.explain) PrintExplanation(one.file, job.result->references, stderr);
       one.ok = job.result->ok();
       if (one.ok && outputs.lint) {
-        one.ok = LintRendered(job.result->output, outputs.lint_options, one.file, sources, color, /*verbose=*/false);
+        one.ok = LintRendered(job.result->output, outputs.lint_options, one.file, sources, color,
+                              HasSensitiveValues(manifest, values));
       }
       one.output = std::move(job.result->output);
     }

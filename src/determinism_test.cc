@@ -129,6 +129,37 @@ TEST_CASE("determinism: failures and explanations are the same every time too") 
   }
 }
 
+TEST_CASE("determinism: a stream large enough to be rendered in pieces is the same with 1, 2 and 8 threads") {
+  Inputs inputs = EfsZoneInputs();
+  std::string document = ReadFile(kEfsZone / "apps/mo-back.yaml");
+  REQUIRE_FALSE(document.empty());
+  std::string good, bad;
+  for (int index = 0; good.size() < (std::size_t{5} << 19); ++index) {  // 2.5 MiB: several chunks
+    std::string named = "---\n" + document + "  # document " + std::to_string(index) + "\n";
+    good += named;
+    // Errors spread over the whole stream, so several pieces report some.
+    bad += index % 251 == 3 ? named + "broken: ${UNDECLARED_" + std::to_string(index) + "}\n" : named;
+  }
+  for (const std::string* stream : {&good, &bad}) {
+    std::string expected;
+    for (unsigned threads : {1u, 2u, 8u}) {
+      CAPTURE(threads);
+      RenderOptions options;
+      options.file_name = "stream.yaml";
+      options.threads = threads;
+      RenderResult result = Render(*stream, inputs.manifest, inputs.values, options);
+      CHECK(result.ok() == (stream == &good));
+      std::string fingerprint = Fingerprint(result, *stream);
+      if (threads == 1) {
+        expected = fingerprint;
+        if (stream == &bad) CHECK(result.diagnostics.size() >= 3);
+      } else {
+        CHECK(fingerprint == expected);
+      }
+    }
+  }
+}
+
 TEST_CASE("determinism: the command prints the same bytes every time") {
   std::string app = ShellQuote((kEfsZone / "apps/mo-back.yaml").string());
   std::string broken = ShellQuote((SourceDir() / "tests/data/k8s/configmap-nginx-scripts.yaml").string());

@@ -3,6 +3,7 @@
 #include "fast_invariant.h"
 
 #include <algorithm>
+#include <cstring>
 #include <optional>
 
 namespace safesubst {
@@ -21,7 +22,9 @@ bool IsNullPlain(std::string_view text) {
 // the quotes (or the whole text when plain), with nothing to unescape: the
 // value can be compared in place, without allocating.
 bool IsVerbatim(std::string_view raw, ScalarStyle style) {
-  if (raw.find_first_of("\r\n") != std::string_view::npos) return false;
+  if (std::memchr(raw.data(), '\n', raw.size()) != nullptr || std::memchr(raw.data(), '\r', raw.size()) != nullptr) {
+    return false;
+  }
   switch (style) {
     case ScalarStyle::kPlain: return true;
     case ScalarStyle::kDoubleQuoted: return raw.find('\\') == std::string_view::npos;

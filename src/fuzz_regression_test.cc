@@ -14,7 +14,9 @@
 
 #include "../fuzz/entry_points.h"
 #include "safesubst/manifest.h"
+#include "safesubst/render.h"
 #include "safesubst/values.h"
+#include "safesubst/yaml_encoding.h"
 #include "test_support.h"
 
 using namespace safesubst;
@@ -105,4 +107,33 @@ TEST_CASE("fuzz regressions: a runaway YAML document is an error in manifests an
   Result<Manifest> second = ParseManifest("variables: {A: string}\n---\n,\n", "vars.yaml");
   REQUIRE(HasErrors(second.diagnostics));
   CHECK(second.diagnostics[0].location.line == 3);
+}
+
+// The same yaml-cpp loop behind the structure check's and the `type: yaml`
+// encoder's parser (yaml_tree.cc) and the `type: yaml` value check
+// (validate.cc): found by the render target, `render --full-check` on `|`,
+// an empty line and `,` hung, and so did a `type: yaml` value of that text.
+TEST_CASE("fuzz regressions: a runaway YAML document is an error for the tree parser and yaml values") {
+  const std::string runaway = "|\n\n,";
+  RenderOptions options;
+  options.file_name = "t.yaml";
+  options.full_structure_check = true;
+  RenderResult rendered = Render(runaway, Manifest{}, ValueSet{}, options);
+  CHECK_FALSE(rendered.ok());
+  CHECK(rendered.output.empty());
+  bool located = false;
+  for (const Diagnostic& diagnostic : rendered.diagnostics) {
+    located = located || (diagnostic.message.find("cannot start a node") != std::string::npos &&
+                          diagnostic.location.line == 3);
+  }
+  CHECK(located);
+
+  Variable yaml_variable;
+  yaml_variable.name = "Y";
+  yaml_variable.type = VarType::kYaml;
+  CHECK(ValidateValue(yaml_variable, runaway).find("not valid YAML") != std::string::npos);
+  CHECK(ValidateValue(yaml_variable, "{a: [1, 2]}").empty());
+  std::string encoded, error;
+  CHECK_FALSE(EncodeYamlNode(runaway, 0, true, &encoded, &error));
+  CHECK(error.find("cannot start a node") != std::string::npos);
 }

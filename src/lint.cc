@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "lint_internal.h"
+#include "yaml_load.h"
 
 namespace safesubst {
 
@@ -239,15 +240,7 @@ Result<std::vector<Finding>> Lint(std::string_view text, const LintOptions& opti
   lint::Source source(text, options.file_name);
   std::vector<YAML::Node> documents;
   try {
-    std::size_t runaway = lint::FindRunawayDocument(text);
-    if (runaway != std::string_view::npos) {
-      result.diagnostics.push_back(MakeError(source.At(runaway),
-                                             "cannot lint: the input is not valid YAML: a document here starts "
-                                             "with a token that cannot start a node (such as ',' outside [] "
-                                             "or {})"));
-      return result;
-    }
-    documents = YAML::LoadAll(std::string(text));
+    documents = detail::LoadAllDocuments(text);
   } catch (const YAML::Exception& error) {
     Location location = error.mark.is_null() ? Location{options.file_name, 0, 0, 0}
                                              : source.At(static_cast<std::size_t>(std::max(error.mark.pos, 0)));

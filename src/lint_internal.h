@@ -49,14 +49,6 @@ struct ScalarView {
   std::size_t Offset(std::size_t index) const;
 };
 
-/// yaml-cpp 0.7's LoadAll never returns (it appends empty documents until
-/// memory runs out) when a document starts with a token it cannot consume,
-/// such as a `,` outside a flow collection. This drives yaml-cpp's event parser
-/// first and returns the byte offset of the document where it stops making
-/// progress, or npos when the stream is safe to load. Throws YAML::Exception
-/// for ordinary syntax errors, like LoadAll.
-std::size_t FindRunawayDocument(std::string_view text);
-
 /// Builds the view of a scalar node. Never fails: falls back to node offsets.
 ScalarView ViewScalar(const Source& source, const YAML::Node& node);
 

@@ -307,54 +307,7 @@ bool ViewBlock(std::string_view text, std::size_t indicator, std::string_view va
   return false;
 }
 
-// Ignores every event but remembers where the last document started.
-class DocumentStartRecorder : public YAML::EventHandler {
- public:
-  void OnDocumentStart(const YAML::Mark& mark) override { last_start = mark; }
-  void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
-  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-  void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
-  void OnMapEnd() override {}
-
-  YAML::Mark last_start = YAML::Mark::null_mark();
-};
-
-// Lines that begin with a document marker (`---` or `...`).
-std::size_t CountDocumentMarkers(std::string_view text) {
-  std::size_t count = 0;
-  for (std::size_t line = 0; line < text.size();) {
-    std::string_view rest = text.substr(line, 4);
-    if ((rest.substr(0, 3) == "---" || rest.substr(0, 3) == "...") &&
-        (rest.size() == 3 || rest[3] == ' ' || rest[3] == '\t' || rest[3] == '\n' || rest[3] == '\r')) {
-      ++count;
-    }
-    line = NextLineStart(text, line);
-  }
-  return count;
-}
-
 }  // namespace
-
-std::size_t FindRunawayDocument(std::string_view text) {
-  // Every document after the first begins at a marker (or follows a `...`),
-  // so a stream cannot hold more documents than markers + 1.
-  const std::size_t bound = CountDocumentMarkers(text) + 1;
-  std::istringstream input{std::string(text)};
-  YAML::Parser parser(input);
-  DocumentStartRecorder recorder;
-  std::size_t documents = 0;
-  while (parser.HandleNextDocument(recorder)) {
-    if (++documents > bound) {
-      std::size_t bom = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
-      return recorder.last_start.pos < 0 ? 0 : static_cast<std::size_t>(recorder.last_start.pos) + bom;
-    }
-  }
-  return std::string_view::npos;
-}
 
 Source::Source(std::string_view text, std::string file) : text_(text), file_(std::move(file)) {
   if (text_.substr(0, 3) == "\xEF\xBB\xBF") bom_ = 3;

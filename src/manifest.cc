@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <map>
 
-#include "lint_internal.h"  // FindRunawayDocument
+#include "yaml_load.h"
 #include "safesubst/references.h"
 #include "safesubst/values.h"
 #include "validate.h"
@@ -623,15 +623,7 @@ Result<Manifest> ParseManifest(std::string_view text, const std::string& file) {
   manifest.directory = std::filesystem::path(file).parent_path().string();
   const std::string shown_file = file.empty() ? "<manifest>" : file;
   try {
-    // yaml-cpp 0.7's LoadAll never returns (it appends empty documents until
-    // memory runs out) on a document that starts with `,` outside [] or {}.
-    if (std::size_t runaway = lint::FindRunawayDocument(text); runaway != std::string_view::npos) {
-      result.diagnostics.push_back(MakeError(LocateOffset(text, runaway, shown_file),
-                                             "invalid YAML: a document here starts with a token that cannot "
-                                             "start a node (such as ',' outside [] or {})"));
-      return result;
-    }
-    std::vector<YAML::Node> documents = YAML::LoadAll(std::string(text));
+    std::vector<YAML::Node> documents = detail::LoadAllDocuments(text);
     if (documents.size() > 1) {
       result.diagnostics.push_back(MakeError(MarkLocation(documents[1].Mark(), shown_file),
                                              "a manifest is a single YAML document",

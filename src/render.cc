@@ -88,6 +88,7 @@ class Renderer {
   std::string Assemble();
   void CheckStructure(const std::string& output);
   bool CheckStructureByTokens(const std::string& output);
+  std::string RedactSubstituted(std::string text) const;
   void ReportStructureDifferences(const std::vector<StructureDifference>& differences);
   ReferenceReport* ReportOf(const Reference& reference) {
     if (!options_.report_references) return nullptr;
@@ -129,15 +130,16 @@ RenderResult Renderer::Run() {
   LexShellScripts();
   DecideAll();
   // Encode scalar by scalar; substitutions_ is in reference (= source) order.
+  std::vector<Substitution> group;
   for (std::size_t begin = 0; begin < substitutions_.size();) {
     std::size_t end = begin;
-    std::vector<Substitution> group;
+    group.clear();
     while (end < substitutions_.size() && substitutions_[end].first == substitutions_[begin].first) {
-      group.push_back(substitutions_[end++].second);
+      group.push_back(std::move(substitutions_[end++].second));
     }
     EncodeScalar(substitutions_[begin].first, group);
     // Keep the values as written (after shell encoding) for the structure check.
-    for (std::size_t i = begin; i < end; ++i) substitutions_[i].second.value = std::move(group[i - begin].value);
+    for (std::size_t i = begin; i < end; ++i) substitutions_[i].second = std::move(group[i - begin]);
     begin = end;
   }
   if (HasErrors(result_.diagnostics)) return std::move(result_);
@@ -375,6 +377,11 @@ void Renderer::EncodeQuoted(const Scalar& scalar, const std::vector<Substitution
 
 // Block scalars: multi-line values are re-indented to the block's indentation.
 void Renderer::EncodeBlock(const Scalar& scalar, const std::vector<Substitution>& substitutions) {
+  // Content at column 0 (`--- |` then an unindented line) is a block scalar
+  // for YAML 1.2 and this tokenizer, but not for yaml-cpp or libyaml, so
+  // readers would disagree on what a value there does (found by fuzzing).
+  // Written double-quoted, it reads the same everywhere.
+  if (scalar.indent == 0) return Requote(scalar, substitutions);
   bool folded = scalar.style == ScalarStyle::kFolded;
   std::vector<Splice> pieces;
   for (const Substitution& substitution : substitutions) {
@@ -567,10 +574,26 @@ void Renderer::ReportStructureDifferences(const std::vector<StructureDifference>
     std::string culprits;
     for (const std::string& name : names) culprits += (culprits.empty() ? "" : ", ") + name;
     Error(Location{options_.file_name, difference.template_line, difference.template_column, 0},
-          "rendering changed the document's structure at '" + difference.path + "': " + difference.message +
+          RedactSubstituted("rendering changed the document's structure at '" + difference.path +
+                            "': " + difference.message) +
               (culprits.empty() ? "" : " (substituted here: " + culprits + ")"),
           "declare the variable `type: yaml` if it is meant to inject structure");
   }
+}
+
+// The structure check quotes output text (a key that changed, the path the
+// node now has), which holds a sensitive value when one was substituted
+// there: mask the value as given and as written (encoded for its scalar).
+std::string Renderer::RedactSubstituted(std::string text) const {
+  text = RedactSensitive(text, manifest_, values_);
+  for (const auto& [scalar_index, substitution] : substitutions_) {
+    const std::string& written = substitution.value;
+    if (substitution.variable == nullptr || !substitution.variable->sensitive || written.empty()) continue;
+    for (std::size_t at = text.find(written); at != std::string::npos; at = text.find(written, at + 3)) {
+      text.replace(at, written.size(), "***");
+    }
+  }
+  return text;
 }
 
 // SPEC Rule 4: the manifest's steps run on the substituted document.

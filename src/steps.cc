@@ -9,6 +9,7 @@
 #include "safesubst/values.h"
 #include "yaml_edit.h"
 #include "yaml_layout.h"
+#include "yaml_load.h"
 #include "yaml_path.h"
 
 namespace safesubst {
@@ -267,7 +268,7 @@ class StepRunner {
   // hit a bug; either way the step fails here, naming it.
   bool Parses(const Step& step, const Document& document, const std::string& edited) {
     try {
-      YAML::LoadAll(edited);
+      detail::LoadAllDocuments(edited);
       return true;
     } catch (const YAML::Exception& e) {
       Error(step.location,

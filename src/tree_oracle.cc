@@ -6,6 +6,7 @@
 #include <regex>
 
 #include "yaml_path.h"
+#include "yaml_load.h"
 
 namespace safesubst::testing {
 namespace {
@@ -325,7 +326,7 @@ std::string CanonicalDocuments(const std::vector<YAML::Node>& documents) {
 
 std::string CanonicalStream(std::string_view text) {
   try {
-    return CanonicalDocuments(YAML::LoadAll(std::string(text)));
+    return CanonicalDocuments(detail::LoadAllDocuments(text));
   } catch (const YAML::Exception& e) {
     return "parse error: " + e.msg;
   }
@@ -334,7 +335,7 @@ std::string CanonicalStream(std::string_view text) {
 TreeResult ApplyStepsOnTrees(std::string_view rendered, const std::vector<Step>& steps, const StepContext& context) {
   TreeResult result;
   try {
-    result.documents = YAML::LoadAll(std::string(rendered));
+    result.documents = detail::LoadAllDocuments(rendered);
   } catch (const YAML::Exception& e) {
     result.error = "input does not parse: " + e.msg;
     return result;

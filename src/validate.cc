@@ -16,6 +16,7 @@
 #include <memory>
 #include <mutex>
 
+#include "yaml_load.h"
 #include "safesubst/references.h"
 #include "safesubst/values.h"
 
@@ -388,7 +389,7 @@ Check CheckEnum(const Variable& variable, std::string_view value) {
 
 Check CheckYaml(std::string_view value) {
   try {
-    std::vector<YAML::Node> documents = YAML::LoadAll(std::string(value));
+    std::vector<YAML::Node> documents = detail::LoadAllDocuments(value);
     if (documents.size() > 1) {
       return Problem{"is not a single YAML node",
                      "it holds " + std::to_string(documents.size()) + " YAML documents"};

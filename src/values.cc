@@ -8,7 +8,7 @@
 #include <deque>
 #include <unordered_map>
 
-#include "lint_internal.h"  // FindRunawayDocument
+#include "yaml_load.h"
 #include "safesubst/references.h"
 #include "validate.h"
 
@@ -267,15 +267,7 @@ void ReadYamlValues(std::string_view text, const std::string& file, std::vector<
                     Diagnostics* diagnostics) {
   std::vector<YAML::Node> documents;
   try {
-    // yaml-cpp 0.7's LoadAll never returns (it appends empty documents until
-    // memory runs out) on a document that starts with `,` outside [] or {}.
-    if (std::size_t runaway = lint::FindRunawayDocument(text); runaway != std::string_view::npos) {
-      diagnostics->push_back(MakeError(LocateOffset(text, runaway, file),
-                                       "invalid YAML: a document here starts with a token that cannot start a "
-                                       "node (such as ',' outside [] or {})"));
-      return;
-    }
-    documents = YAML::LoadAll(std::string(text));
+    documents = detail::LoadAllDocuments(text);
   } catch (const YAML::Exception& error) {
     diagnostics->push_back(MakeError(MarkLocation(error.mark, file), "invalid YAML: " + error.msg));
     return;

@@ -1,4 +1,5 @@
 #include "yaml_layout.h"
+#include "yaml_load.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -812,7 +813,7 @@ bool Layout::Scan(std::string_view text, LayoutError* error) {
 
   std::vector<YAML::Node> documents;
   try {
-    documents = YAML::LoadAll(std::string(text));
+    documents = LoadAllDocuments(text);
   } catch (const YAML::Exception& e) {
     error->offset = e.mark.pos >= 0 ? static_cast<std::size_t>(e.mark.pos) : 0;
     error->message = "not valid YAML: " + e.msg;

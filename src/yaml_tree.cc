@@ -10,6 +10,8 @@
 #include <map>
 #include <sstream>
 
+#include "yaml_load.h"
+
 namespace safesubst::detail {
 
 namespace {
@@ -20,11 +22,13 @@ class TreeBuilder : public YAML::EventHandler {
  public:
   explicit TreeBuilder(YamlStream* stream) : stream_(stream) {}
 
-  void OnDocumentStart(const YAML::Mark&) override {
+  void OnDocumentStart(const YAML::Mark& mark) override {
     anchors_.clear();
     open_.clear();
+    document_start_ = mark;
   }
   void OnDocumentEnd() override {}
+  const YAML::Mark& document_start() const { return document_start_; }
 
   void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
     Add(YamlNode::Kind::kNull, mark, anchor, {});
@@ -77,6 +81,7 @@ class TreeBuilder : public YAML::EventHandler {
 
   YamlStream* stream_;
   std::vector<std::uint32_t> open_;
+  YAML::Mark document_start_ = YAML::Mark::null_mark();
   std::map<YAML::anchor_t, std::uint32_t> anchors_;
 };
 
@@ -89,7 +94,24 @@ bool ParseYamlStream(std::string_view text, YamlStream* stream, YamlParseError* 
   try {
     YAML::Parser parser(input);
     TreeBuilder builder(stream);
+    // yaml-cpp 0.7 never gets past a document that starts with a token no
+    // node can start with (a `,` outside [] or {}, found by fuzzing): it
+    // reports an empty document there again and again. Every document after
+    // the first starts at a marker or follows a `...`, so a stream has at most
+    // markers + 1 documents.
+    const std::size_t bound = MaxDocumentCount(text);
+    std::size_t documents = 0;
     while (parser.HandleNextDocument(builder)) {
+      if (++documents <= bound) continue;
+      const YAML::Mark& at = builder.document_start();
+      *error = YamlParseError{std::string(kRunawayDocumentMessage), 0, 0, 0};
+      if (!at.is_null()) {
+        error->line = static_cast<std::uint32_t>(at.line);
+        error->column = static_cast<std::uint32_t>(at.column);
+        error->offset = static_cast<std::size_t>(at.pos);
+      }
+      *stream = YamlStream{};
+      return false;
     }
     return true;
   } catch (const YAML::Exception& e) {

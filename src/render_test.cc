@@ -1,0 +1,85 @@
+// Library-level tests of Render for the cases fuzzing found; the everyday
+// behaviour is covered end to end by the golden CLI cases (tests/golden).
+#include "safesubst/render.h"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "safesubst/manifest.h"
+#include "safesubst/values.h"
+#include "yaml_tree.h"
+
+namespace safesubst {
+namespace {
+
+Manifest MustParse(std::string_view text) {
+  Result<Manifest> parsed = ParseManifest(text, "m.yaml");
+  REQUIRE_MESSAGE(parsed.ok(), (parsed.diagnostics.empty() ? "" : parsed.diagnostics[0].message));
+  return *parsed.value;
+}
+
+ValueSet ValuesOf(std::initializer_list<std::pair<const char*, const char*>> pairs) {
+  ValueSet values;
+  for (const auto& [name, text] : pairs) values.Set(name, Value{text, ValueSource::kCommandLine, Location{"--set"}});
+  return values;
+}
+
+RenderResult RenderText(std::string_view text, const Manifest& manifest, const ValueSet& values) {
+  RenderOptions options;
+  options.file_name = "t.yaml";
+  return Render(text, manifest, values, options);
+}
+
+// The single scalar of a one-document stream, as yaml-cpp reads the output.
+bool ReadsAsOneScalar(const std::string& output, std::string* text) {
+  detail::YamlStream stream;
+  detail::YamlParseError error;
+  if (!detail::ParseYamlStream(output, &stream, &error) || stream.documents.size() != 1) return false;
+  const detail::YamlNode& root = stream.nodes[stream.documents[0]];
+  *text = root.text;
+  return root.kind == detail::YamlNode::Kind::kScalar;
+}
+
+}  // namespace
+
+TEST_CASE("render: a value in a block scalar whose content is at column 0 is written double-quoted") {
+  Manifest manifest = MustParse("variables:\n  S: string\n");
+  for (const char* header : {"--- >\n", "--- |\n"}) {
+    CAPTURE(header);
+    RenderResult result = RenderText(std::string(header) + "foo ${S}\n", manifest, ValuesOf({{"S", "a: b"}}));
+    REQUIRE(result.ok());
+    std::string text;
+    CHECK_MESSAGE(ReadsAsOneScalar(result.output, &text), result.output);
+    CHECK(text == "foo a: b\n");
+  }
+  // Indented content keeps its block style.
+  RenderResult indented = RenderText("key: |\n  foo ${S}\n", manifest, ValuesOf({{"S", "a: b"}}));
+  REQUIRE(indented.ok());
+  CHECK(indented.output == "key: |\n  foo a: b\n");
+}
+
+TEST_CASE("render: a sensitive value that changes a key is masked in the structure error") {
+  Manifest manifest = MustParse("variables:\n  PW: {type: string, sensitive: true}\n");
+  const std::string secret = "hunter2-is-the-password";
+  RenderResult result = RenderText("${PW}: 1\nother: 2\n", manifest, ValuesOf({{"PW", secret.c_str()}}));
+  REQUIRE_FALSE(result.ok());
+  bool reported = false;
+  for (const Diagnostic& diagnostic : result.diagnostics) {
+    CHECK(diagnostic.message.find(secret) == std::string::npos);
+    CHECK(diagnostic.hint.find(secret) == std::string::npos);
+    reported = reported || diagnostic.message.find("key changed") != std::string::npos;
+  }
+  CHECK(reported);
+}
+
+TEST_CASE("render: steps on a stream yaml-cpp cannot get past fail instead of hanging") {
+  // `|` then an unindented `,`: a block scalar for YAML 1.2, an endless loop
+  // for yaml-cpp 0.7's LoadAll, which the steps' layout scan used.
+  Manifest manifest = MustParse("steps:\n  - delete: .metadata.name\n");
+  RenderResult result = RenderText("|\n,r\n", manifest, ValueSet{});
+  CHECK_FALSE(result.ok());
+  CHECK(result.output.empty());
+}
+
+}  // namespace safesubst

@@ -1,0 +1,58 @@
+#include "yaml_load.h"
+
+#include <yaml-cpp/eventhandler.h>
+
+#include <sstream>
+#include <string>
+
+namespace safesubst::detail {
+namespace {
+
+bool IsMarkerLine(std::string_view line) {
+  if (line.substr(0, 3) != "---" && line.substr(0, 3) != "...") return false;
+  return line.size() == 3 || line[3] == ' ' || line[3] == '\t' || line[3] == '\n' || line[3] == '\r';
+}
+
+// Ignores every event but remembers where the last document started.
+class DocumentStartRecorder : public YAML::EventHandler {
+ public:
+  void OnDocumentStart(const YAML::Mark& mark) override { last_start = mark; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+
+  YAML::Mark last_start = YAML::Mark::null_mark();
+};
+
+}  // namespace
+
+std::size_t MaxDocumentCount(std::string_view text) {
+  std::size_t markers = 0;
+  for (std::size_t line = 0; line < text.size();) {
+    if (IsMarkerLine(text.substr(line, 4))) ++markers;
+    std::size_t end = text.find_first_of("\r\n", line);
+    if (end == std::string_view::npos) break;
+    line = end + 1;
+  }
+  return markers + 1;
+}
+
+std::vector<YAML::Node> LoadAllDocuments(std::string_view text) {
+  // A cheap first pass with a handler that keeps nothing: LoadAll itself
+  // cannot be stopped once it loops.
+  const std::size_t bound = MaxDocumentCount(text);
+  std::istringstream input{std::string(text)};
+  YAML::Parser parser(input);
+  DocumentStartRecorder recorder;
+  for (std::size_t documents = 0; parser.HandleNextDocument(recorder);) {
+    if (++documents > bound) throw YAML::ParserException(recorder.last_start, std::string(kRunawayDocumentMessage));
+  }
+  return YAML::LoadAll(std::string(text));
+}
+
+}  // namespace safesubst::detail

@@ -1,0 +1,32 @@
+// Loading YAML with yaml-cpp without its endless loop.
+//
+// yaml-cpp 0.7 never gets past a document that starts with a token no node
+// can start with (a `,` outside [] or {}, found by fuzzing): LoadAll appends
+// empty documents until memory runs out, and an event-driven parse reports
+// the same empty document forever. Every document after the first begins at
+// a `---`/`...` marker line, so a stream holds at most markers + 1 documents;
+// one more means the parser stopped making progress. Every caller that lets
+// yaml-cpp read a whole stream goes through here. Internal to the library.
+#pragma once
+
+#include <yaml-cpp/yaml.h>
+
+#include <cstddef>
+#include <string_view>
+#include <vector>
+
+namespace safesubst::detail {
+
+/// What the error says about a runaway document (after "invalid YAML: ").
+inline constexpr std::string_view kRunawayDocumentMessage =
+    "a document here starts with a token that cannot start a node (such as ',' outside [] or {})";
+
+/// The most documents `text` can hold: lines starting with `---` or `...`, plus one.
+std::size_t MaxDocumentCount(std::string_view text);
+
+/// yaml-cpp's LoadAll, guarded: throws YAML::ParserException (mark at the
+/// runaway document, message kRunawayDocumentMessage) instead of looping, and
+/// like LoadAll for every ordinary syntax error.
+std::vector<YAML::Node> LoadAllDocuments(std::string_view text);
+
+}  // namespace safesubst::detail
