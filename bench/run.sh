@@ -79,17 +79,19 @@ mbps() { awk -v b="$1" -v ms="$2" 'BEGIN { printf "%.0f", b / 1e6 / (ms / 1000) 
 ms() { awk -v v="$1" 'BEGIN { printf (v < 10 ? "%.2f ms" : "%.0f ms"), v }'; }
 at_least() { awk -v v="$1" -v t="$2" 'BEGIN { exit !(v >= t) }'; }
 at_most() { awk -v v="$1" -v t="$2" 'BEGIN { exit !(v <= t) }'; }
-verdict() {  # verdict OK|FAIL: prints it and records a failure
-  if [[ $1 == OK ]]; then echo "pass"; else failed=1; echo "**FAIL**"; fi
+# check TEST...: sets $verdict to the table cell and records a miss in
+# $failed. Called directly, never in $(...), whose subshell would lose $failed.
+check() {
+  if "$@"; then verdict=pass; else verdict="**FAIL**"; failed=1; fi
 }
-check() { if "$@"; then verdict OK; else verdict FAIL; fi; }
 
 # ------------------------------------------------------------ throughput ----
 cat_ms=$(median_ms cat "cat stream.yaml > /dev/null")
 envsubst_ms=$(median_ms envsubst "envsubst \"\$SHELL_FORMAT\" < stream.yaml > /dev/null")
 safesubst_ms=$(median_ms safesubst "\"\$SAFESUBST\" render -m manifest.yaml stream.yaml > /dev/null")
 speedup=$(ratio "$envsubst_ms" "$safesubst_ms")
-results+=("| Throughput, $(megabytes "$stream_bytes") MB stream of 30,000 Deployments (substitution + structure check) | envsubst $(ms "$envsubst_ms") ($(mbps "$stream_bytes" "$envsubst_ms") MB/s); cat $(ms "$cat_ms") ($(mbps "$stream_bytes" "$cat_ms") MB/s) | $(ms "$safesubst_ms") ($(mbps "$stream_bytes" "$safesubst_ms") MB/s, $(ratio "$safesubst_ms" "$cat_ms")x cat) | ${speedup}x faster than envsubst | >= 2x | $(check at_least "$speedup" 2) |")
+check at_least "$speedup" 2
+results+=("| Throughput, $(megabytes "$stream_bytes") MB stream of 30,000 Deployments (substitution + structure check) | envsubst $(ms "$envsubst_ms") ($(mbps "$stream_bytes" "$envsubst_ms") MB/s); cat $(ms "$cat_ms") ($(mbps "$stream_bytes" "$cat_ms") MB/s) | $(ms "$safesubst_ms") ($(mbps "$stream_bytes" "$safesubst_ms") MB/s, $(ratio "$safesubst_ms" "$cat_ms")x cat) | ${speedup}x faster than envsubst | >= 2x | $verdict |")
 
 # --------------------------------------------------------------- latency ----
 # Hundreds of runs without a shell in between, alternating the two programs
@@ -103,7 +105,8 @@ median_of() { printf '%s\n' "$@" | sort -g | awk '{ t[NR] = $1 } END { print t[i
 latency_envsubst=$(median_of "${app_envsubst[@]}")
 latency_safesubst=$(median_of "${app_safesubst[@]}")
 latency_ratio=$(ratio "$latency_safesubst" "$latency_envsubst")
-results+=("| Latency, one $(bytes app.yaml)-byte app template (process start to exit) | envsubst $(ms "$latency_envsubst") | $(ms "$latency_safesubst") | ${latency_ratio}x envsubst's time | <= 1.0x | $(check at_most "$latency_ratio" 1.0) |")
+check at_most "$latency_ratio" 1.0
+results+=("| Latency, one $(bytes app.yaml)-byte app template (process start to exit) | envsubst $(ms "$latency_envsubst") | $(ms "$latency_safesubst") | ${latency_ratio}x envsubst's time | <= 1.0x | $verdict |")
 
 # -------------------------------------------------------------- pipeline ----
 # The seed pipeline takes seconds (each yq call starts Python): fewer runs.
@@ -122,20 +125,23 @@ for seed_out in out-seed/*.yaml; do
 done
 apps=$(find tenant/apps -name '*.yaml' | wc -l)
 pipeline_speedup=$(ratio "$seed_ms" "$pipeline_ms")
-results+=("| Seed pipeline, one tenant of $apps apps (envsubst + sed + yq merge/delete vs one safesubst render with manifest steps per app) | $(ms "$seed_ms") | $(ms "$pipeline_ms") | ${pipeline_speedup}x faster | >= 20x | $(check at_least "$pipeline_speedup" 20) |")
+check at_least "$pipeline_speedup" 20
+results+=("| Seed pipeline, one tenant of $apps apps (envsubst + sed + yq merge/delete vs one safesubst render with manifest steps per app) | $(ms "$seed_ms") | $(ms "$pipeline_ms") | ${pipeline_speedup}x faster | >= 20x | $verdict |")
 
 # ---------------------------------------------------------------- memory ----
 peak_kb() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1; }
 stream_kb=$(peak_kb "$safesubst" render -m manifest.yaml stream.yaml)
 memory_ratio=$(ratio "$((stream_kb * 1024))" "$stream_bytes")
-results+=("| Peak RSS, $(megabytes "$stream_bytes") MB stream | input $(megabytes "$stream_bytes") MB | $((stream_kb / 1024)) MB | ${memory_ratio}x the input | <= 3x | $(check at_most "$memory_ratio" 3) |")
+check at_most "$memory_ratio" 3
+results+=("| Peak RSS, $(megabytes "$stream_bytes") MB stream | input $(megabytes "$stream_bytes") MB | $((stream_kb / 1024)) MB | ${memory_ratio}x the input | <= 3x | $verdict |")
 # Aliases are never expanded: 24,000 "billion laughs" documents (1.9 million
 # aliases, 10^9 nodes each if expanded) cost what any text of their size costs.
 "$generate" laughs --copies 24000 > laughs.yaml
 laughs_bytes=$(bytes laughs.yaml)
 laughs_kb=$(peak_kb "$safesubst" render -m manifest.yaml --max-aliases 2000000 laughs.yaml)
 laughs_ratio=$(ratio "$((laughs_kb * 1024))" "$laughs_bytes")
-results+=("| Peak RSS, $(megabytes "$laughs_bytes") MB of billion-laughs documents (1.9 M aliases) | input $(megabytes "$laughs_bytes") MB | $((laughs_kb / 1024)) MB | ${laughs_ratio}x the input | <= 3x, no alias expansion | $(check at_most "$laughs_ratio" 3) |")
+check at_most "$laughs_ratio" 3
+results+=("| Peak RSS, $(megabytes "$laughs_bytes") MB of billion-laughs documents (1.9 M aliases) | input $(megabytes "$laughs_bytes") MB | $((laughs_kb / 1024)) MB | ${laughs_ratio}x the input | <= 3x, no alias expansion | $verdict |")
 
 # --------------------------------------------------------------- scaling ----
 # Time per MB and per document should not grow with the input: compare the
@@ -155,7 +161,8 @@ scaling() {  # scaling LABEL UNIT SIZES... : files scale-<size>.yaml exist
   done
   local growth
   growth=$(ratio "$last_cost" "$first_cost")
-  results+=("| Scaling with $label | ${cells% } | cost per $unit at $(echo "$@" | awk '{ print $NF }') vs $1: ${growth}x | linear | <= 1.25x | $(check at_most "$growth" 1.25) |")
+  check at_most "$growth" 1.25
+  results+=("| Scaling with $label | ${cells% } | cost per $unit at $(echo "$@" | awk '{ print $NF }') vs $1: ${growth}x | linear | <= 1.25x | $verdict |")
 }
 for size in 1 4 16 64; do "$generate" stream --megabytes "$size" > "scale-$size.yaml"; done
 scaling "input size" MB 1 4 16 64
