@@ -65,6 +65,21 @@ Result<std::vector<StructureDifference>> CompareStructureByTokens(std::string_vi
                                                                   const std::vector<RewrittenScalar>& rewritten,
                                                                   const std::string& file);
 
+/// The shortcut CompareStructureByTokens takes first: true when the edits
+/// provably keep the structure without tokenizing the output, because each
+/// rewritten scalar is a single-line plain or quoted scalar, or a block
+/// scalar, that is not a key, keeps its style, and holds the template's bytes
+/// with values in place of its references, each value made only of bytes
+/// that cannot end or restructure a scalar of that style (plain: letters,
+/// digits and `_./-+=$@%`, a colon only before one of those; quoted:
+/// printable ASCII but the quote and, in double quotes, the backslash; block:
+/// one line of printable ASCII after other text on its line). Every other
+/// byte of the output is the template's, so the tokenizer would read the
+/// same scalars there. False says nothing: the full comparison decides.
+bool EditsProvablyKeepStructure(std::string_view template_text, const Tokens& tokens, std::string_view output,
+                                const std::vector<TemplateEdit>& edits,
+                                const std::vector<RewrittenScalar>& rewritten);
+
 /// The value a rewritten scalar must decode to: the template scalar's decoded
 /// value with each reference's text replaced by its value. False when a
 /// reference does not map onto contiguous decoded text (a form split by a
