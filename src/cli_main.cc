@@ -84,24 +84,24 @@ std::string LintRulesHelp() {
   return help;
 }
 
-}  // namespace
-
-int Main(int argc, char** argv) {
-  CLI::App app{kDescription, "safesubst"};
-  app.set_version_flag("-V,--version", "safesubst " SAFESUBST_VERSION);
-  app.footer(kExamples);
-  app.require_subcommand(0, 1);
-
+// Every command's option values, filled by CLI11.
+struct Commands {
   InputOptions dropin;
   bool list_variables = false;
-  app.add_flag("-v,--variables", list_variables, "Print the variables named in SHELL-FORMAT (as envsubst -v)");
-  app.add_option("shell-format", dropin.shell_format,
-                 "envsubst SHELL-FORMAT: substitute exactly these names, stdin to stdout");
-
   InputOptions render_inputs;
   OutputOptions outputs;
+  LintCommand lint;
+  InputOptions explain_inputs;
+  InputOptions vars_inputs;
+  std::string vars_format = "text";
+  InitOptions init;
+  InputOptions audit_inputs;
+};
+
+void AddRender(CLI::App& app, Commands& c) {
   CLI::App* render = app.add_subcommand("render", "Render templates (the main command)");
-  AddInputOptions(render, &render_inputs);
+  AddInputOptions(render, &c.render_inputs);
+  OutputOptions& outputs = c.outputs;
   auto* output = render->add_option("-o,--output", outputs.output, "Write the result here (atomically)");
   auto* in_place = render->add_flag("-i,--in-place", outputs.in_place, "Rewrite each template file in place");
   auto* out_dir = render->add_option("--out-dir", outputs.out_dir,
@@ -117,8 +117,10 @@ int Main(int argc, char** argv) {
   render->add_flag("--lint", outputs.lint, "Lint each result (safesubst lint); a lint error fails the render");
   render->add_option("--lint-disable", outputs.lint_options.disabled, "With --lint: a rule id not to run; repeatable")
       ->allow_extra_args(false);
+}
 
-  LintCommand lint_command;
+void AddLint(CLI::App& app, Commands& c) {
+  LintCommand& lint_command = c.lint;
   CLI::App* lint = app.add_subcommand("lint", "Check rendered manifests for the Kubernetes traps behind envsubst");
   lint->add_option("files", lint_command.files, "Manifests (standard input when none)");
   lint->add_option("--disable", lint_command.options.disabled, "A rule id not to run; repeatable")
@@ -133,28 +135,106 @@ int Main(int argc, char** argv) {
   lint->add_option("--color", lint_command.color, "Color: auto, always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   lint->footer(LintRulesHelp());
+}
 
-  InputOptions explain_inputs;
-  CLI::App* explain = app.add_subcommand("explain", "Show every $ with its location, context, path and action");
-  AddInputOptions(explain, &explain_inputs);
+void AddExplain(CLI::App& app, Commands& c) {
+  AddInputOptions(app.add_subcommand("explain", "Show every $ with its location, context, path and action"),
+                  &c.explain_inputs);
+}
 
-  InputOptions vars_inputs;
-  std::string vars_format = "text";
+void AddVars(CLI::App& app, Commands& c) {
   CLI::App* vars = app.add_subcommand("vars", "List the references and what rendering would do with each");
-  AddInputOptions(vars, &vars_inputs);
-  vars->add_option("--format", vars_format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  AddInputOptions(vars, &c.vars_inputs);
+  vars->add_option("--format", c.vars_format, "text or json")->check(CLI::IsMember({"text", "json"}));
+}
 
-  InitOptions init_options;
+void AddInit(CLI::App& app, Commands& c) {
   CLI::App* init = app.add_subcommand("init", "Survey templates and write a starter manifest");
-  init->add_option("templates", init_options.templates, "Template files")->required();
-  init->add_option("-o,--output", init_options.output, "Write the manifest here (default: stdout)");
-  init->add_flag("--force", init_options.force, "Replace an existing output file");
+  init->add_option("templates", c.init.templates, "Template files")->required();
+  init->add_option("-o,--output", c.init.output, "Write the manifest here (default: stdout)");
+  init->add_flag("--force", c.init.force, "Replace an existing output file");
+}
 
-  InputOptions audit_inputs;
-  CLI::App* audit = app.add_subcommand("audit", "Show what plain envsubst would destroy in templates");
-  AddInputOptions(audit, &audit_inputs);
+void AddAudit(CLI::App& app, Commands& c) {
+  AddInputOptions(app.add_subcommand("audit", "Show what plain envsubst would destroy in templates"),
+                  &c.audit_inputs);
+}
 
+struct CommandBuilder {
+  const char* name;
+  void (*add)(CLI::App&, Commands&);
+};
+constexpr CommandBuilder kCommands[] = {{"render", AddRender}, {"lint", AddLint},  {"explain", AddExplain},
+                                        {"vars", AddVars},     {"init", AddInit},  {"audit", AddAudit}};
+
+// Building a command's options costs CLI11 more than rendering a small
+// template does (each new option is checked against the others), and the
+// drop-in envsubst use starts a process per file: only the command named
+// first is built. Help, or a first argument that names none, builds them all
+// so that `--help` lists them and a misspelt command is still reported.
+void AddCommands(CLI::App& app, Commands& c, const std::vector<std::string>& arguments) {
+  const bool wants_help = std::any_of(arguments.begin(), arguments.end(), [](const std::string& argument) {
+    return argument == "-h" || argument == "--help" || argument == "--help-all";
+  });
+  for (const CommandBuilder& command : kCommands) {
+    if (!wants_help && !arguments.empty() && arguments.front() == command.name) {
+      command.add(app, c);
+      return;
+    }
+  }
+  for (const CommandBuilder& command : kCommands) command.add(app, c);
+}
+
+bool Parsed(const CLI::App& app, const char* name) {
+  for (const CLI::App* command : app.get_subcommands()) {
+    if (command->get_name() == name) return true;
+  }
+  return false;
+}
+
+int Run(const CLI::App& app, Commands& c) {
+  if (Parsed(app, "render")) {
+    if (c.outputs.in_place && c.render_inputs.templates.empty()) {
+      std::fprintf(stderr, "safesubst: error: --in-place needs template files, not standard input\n");
+      return kExitUsage;
+    }
+    if (c.outputs.lint && !CheckLintOptions(c.outputs.lint_options)) return kExitUsage;
+    return RunRender(c.render_inputs, c.outputs);
+  }
+  if (Parsed(app, "explain")) return RunExplain(c.explain_inputs, /*json=*/false, /*only_variables=*/false);
+  if (Parsed(app, "vars")) return RunExplain(c.vars_inputs, c.vars_format == "json", /*only_variables=*/true);
+  if (Parsed(app, "lint")) {
+    c.lint.json = c.lint.format == "json";
+    return RunLint(c.lint);
+  }
+  if (Parsed(app, "init")) return RunInit(c.init);
+  if (Parsed(app, "audit")) return RunAudit(c.audit_inputs);
+  if (c.list_variables) {
+    if (c.dropin.shell_format.empty()) {
+      std::fprintf(stderr, "safesubst: error: --variables needs a SHELL-FORMAT argument\n");
+      return kExitUsage;
+    }
+    return PrintVariables(c.dropin.shell_format);
+  }
+  return RunRender(c.dropin, OutputOptions{});
+}
+
+}  // namespace
+
+int Main(int argc, char** argv) {
+  CLI::App app{kDescription, "safesubst"};
+  app.set_version_flag("-V,--version", "safesubst " SAFESUBST_VERSION);
+  app.footer(kExamples);
+  app.require_subcommand(0, 1);
+
+  Commands commands;
+  app.add_flag("-v,--variables", commands.list_variables,
+               "Print the variables named in SHELL-FORMAT (as envsubst -v)");
+  app.add_option("shell-format", commands.dropin.shell_format,
+                 "envsubst SHELL-FORMAT: substitute exactly these names, stdin to stdout");
   std::vector<std::string> arguments = NormalizeArguments(argc, argv);
+  AddCommands(app, commands, arguments);
+
   std::reverse(arguments.begin(), arguments.end());  // CLI11 takes them last-first
   try {
     app.parse(arguments);
@@ -162,31 +242,7 @@ int Main(int argc, char** argv) {
     int code = app.exit(error);
     return code == 0 ? kExitOk : kExitUsage;
   }
-
-  if (render->parsed()) {
-    if (outputs.in_place && render_inputs.templates.empty()) {
-      std::fprintf(stderr, "safesubst: error: --in-place needs template files, not standard input\n");
-      return kExitUsage;
-    }
-    if (outputs.lint && !CheckLintOptions(outputs.lint_options)) return kExitUsage;
-    return RunRender(render_inputs, outputs);
-  }
-  if (explain->parsed()) return RunExplain(explain_inputs, /*json=*/false, /*only_variables=*/false);
-  if (vars->parsed()) return RunExplain(vars_inputs, vars_format == "json", /*only_variables=*/true);
-  if (lint->parsed()) {
-    lint_command.json = lint_command.format == "json";
-    return RunLint(lint_command);
-  }
-  if (init->parsed()) return RunInit(init_options);
-  if (audit->parsed()) return RunAudit(audit_inputs);
-  if (list_variables) {
-    if (dropin.shell_format.empty()) {
-      std::fprintf(stderr, "safesubst: error: --variables needs a SHELL-FORMAT argument\n");
-      return kExitUsage;
-    }
-    return PrintVariables(dropin.shell_format);
-  }
-  return RunRender(dropin, OutputOptions{});
+  return Run(app, commands);
 }
 
 }  // namespace safesubst::cli
