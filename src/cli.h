@@ -61,6 +61,31 @@ class Sources {
 /// diagnostics need snippets). False with an error diagnostic added to `out`.
 bool ReadInput(const std::string& path, std::string* text, Diagnostics* out);
 
+/// A template's bytes: a large regular file is mapped (no copy, and its
+/// pages are read by the threads that render them), anything else is read
+/// into memory. A file truncated by another process while mapped would end
+/// the process (SIGBUS); `render -i` replaces files by rename, which does not.
+class InputText {
+ public:
+  InputText() = default;
+  InputText(InputText&& other) noexcept { *this = std::move(other); }
+  InputText& operator=(InputText&& other) noexcept;
+  InputText(const InputText&) = delete;
+  InputText& operator=(const InputText&) = delete;
+  ~InputText() { Unmap(); }
+
+  /// Like ReadInput.
+  bool Read(const std::string& path, Diagnostics* out);
+  std::string_view view() const { return mapped_ != nullptr ? std::string_view(mapped_, mapped_size_) : owned_; }
+
+ private:
+  void Unmap();
+
+  std::string owned_;
+  const char* mapped_ = nullptr;
+  std::size_t mapped_size_ = 0;
+};
+
 /// Prints diagnostics to stderr, GCC style, with snippets from `sources`.
 void PrintDiagnostics(const Diagnostics& diagnostics, Sources& sources, bool color);
 

@@ -1,5 +1,6 @@
 // Files, streams and terminal details of the CLI.
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 #include <iostream>
 #include <iterator>
 #include <sstream>
+#include <utility>
 
 #include "cli.h"
 
@@ -98,6 +100,50 @@ bool ReadInput(const std::string& path, std::string* text, Diagnostics* out) {
     return false;
   }
   return true;
+}
+
+namespace {
+
+// Below this a read costs less than setting up and tearing down a mapping.
+constexpr std::size_t kMapThreshold = std::size_t{4} << 20;
+
+}  // namespace
+
+InputText& InputText::operator=(InputText&& other) noexcept {
+  if (this == &other) return *this;
+  Unmap();
+  owned_ = std::move(other.owned_);
+  mapped_ = std::exchange(other.mapped_, nullptr);
+  mapped_size_ = std::exchange(other.mapped_size_, 0);
+  return *this;
+}
+
+void InputText::Unmap() {
+  if (mapped_ != nullptr) ::munmap(const_cast<char*>(mapped_), mapped_size_);
+  mapped_ = nullptr;
+  mapped_size_ = 0;
+}
+
+bool InputText::Read(const std::string& path, Diagnostics* out) {
+  Unmap();
+  owned_.clear();
+  if (path != "-") {
+    struct stat info;
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd >= 0 && ::fstat(fd, &info) == 0 && S_ISREG(info.st_mode) &&
+        static_cast<std::size_t>(info.st_size) >= kMapThreshold) {
+      void* map = ::mmap(nullptr, static_cast<std::size_t>(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+      ::close(fd);
+      if (map != MAP_FAILED) {
+        mapped_ = static_cast<const char*>(map);
+        mapped_size_ = static_cast<std::size_t>(info.st_size);
+        return true;
+      }
+    } else if (fd >= 0) {
+      ::close(fd);
+    }
+  }
+  return ReadInput(path, &owned_, out);  // errors are reported there
 }
 
 void Sources::Remember(const std::string& name, std::string text) {

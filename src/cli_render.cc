@@ -109,7 +109,7 @@ struct Rendered {
 struct Job {
   std::string path;
   std::string file;  // the name diagnostics use
-  std::string text;
+  InputText text;
   Diagnostics problems;  // reading it failed, or it is empty
   std::optional<RenderResult> result;
 };
@@ -120,7 +120,7 @@ std::vector<Job> ReadTemplates(const std::vector<std::string>& paths) {
     Job job;
     job.path = path;
     job.file = path == "-" ? "<stdin>" : path;
-    if (ReadInput(path, &job.text, &job.problems) && job.text.empty()) {
+    if (job.text.Read(path, &job.problems) && job.text.view().empty()) {
       // A deploy step handed an empty template almost always lost a file upstream.
       job.problems.push_back(MakeError(Location{job.file}, "the template is empty (0 bytes); nothing to render",
                                        "check the step that produced it"));
@@ -145,7 +145,7 @@ void RenderAll(std::vector<Job>& jobs, const Manifest& manifest, const ValueSet&
       RenderOptions options = base;
       options.file_name = job.file;
       options.threads = threads_per_render;
-      job.result = Render(job.text, manifest, values, options);
+      job.result = Render(job.text.view(), manifest, values, options);
     }
   };
   if (jobs.size() == 1 || threads == 1) return work(threads);
@@ -224,7 +224,7 @@ int RunRender(const InputOptions& inputs, const OutputOptions& outputs) {
     Rendered one{job.file, {}, false};
     PrintDiagnostics(job.problems, sources, color);
     if (job.result) {
-      if (!job.result->diagnostics.empty() || outputs.lint) sources.Remember(job.file, job.text);
+      if (!job.result->diagnostics.empty() || outputs.lint) sources.Remember(job.file, std::string(job.text.view()));
       PrintDiagnostics(job.result->diagnostics, sources, color);
       if (outputs.explain) PrintExplanation(one.file, job.result->references, stderr);
       one.ok = job.result->ok();

@@ -56,7 +56,7 @@ std::vector<std::size_t> ChunkOffsets(std::string_view text, const Manifest& man
   const std::vector<std::size_t> whole = {0};
   if (text.size() < kChunkingThreshold || text.size() > options.limits.max_input_bytes) return whole;
   if (options.run_steps && !manifest.steps.empty()) return whole;
-  if (text.front() == '%' || text.find("\n%") != std::string_view::npos) return whole;
+  if (text.front() == '%') return whole;
   if (std::memchr(text.data(), '*', text.size()) != nullptr && CountAliases(text) > options.limits.max_aliases) {
     return whole;
   }
@@ -64,10 +64,17 @@ std::vector<std::size_t> ChunkOffsets(std::string_view text, const Manifest& man
   // Counts every marker as a new document: never fewer than there are.
   std::size_t documents = 1;
   std::size_t next_cut = target;
-  for (std::size_t at = text.find('\n'); at != std::string_view::npos; at = text.find('\n', at + 1)) {
-    const std::size_t line = at + 1;
-    if (IsMarkerLine(text, line, '.')) ++documents;
-    if (!IsMarkerLine(text, line, '-')) continue;
+  // One memchr per line and a look at its first byte: this runs on one
+  // thread before the pieces can start, so it must cost little.
+  const char* const begin = text.data();
+  const char* const end = begin + text.size();
+  for (const char* at = begin; (at = static_cast<const char*>(std::memchr(at, '\n', end - at))) != nullptr;) {
+    const std::size_t line = static_cast<std::size_t>(++at - begin);
+    if (at == end) break;
+    const char first = *at;
+    if (first == '%') return whole;
+    if (first == '.' && IsMarkerLine(text, line, '.')) ++documents;
+    if (first != '-' || !IsMarkerLine(text, line, '-')) continue;
     ++documents;
     if (line >= next_cut) {
       offsets.push_back(line);
