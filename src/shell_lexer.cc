@@ -104,6 +104,10 @@ struct Output {
   std::vector<ShellContext>* contexts = nullptr;
   std::vector<std::pair<std::size_t, std::string>> problems;  // root offset, message
   bool too_deep = false;
+  /// Problems are reported: the whole script must be read. Otherwise lexing
+  /// stops at the first command boundary after the last query is answered
+  /// (a script's placeholders are usually near its top).
+  bool want_problems = true;
 };
 
 constexpr std::string_view kAfterBackslash =
@@ -137,6 +141,8 @@ class Lexer {
   char At(std::size_t i) const { return i < limit_ ? text_[i] : '\0'; }
   char Peek(std::size_t ahead = 0) const { return At(pos_ + ahead); }
   bool LooksAt(std::string_view s) const { return pos_ + s.size() <= limit_ && text_.substr(pos_, s.size()) == s; }
+
+  bool Answered() const { return !output_->want_problems && next_ == queries_.size(); }
 
   // Records every query at or before the current position.
   void Visit() {
@@ -271,7 +277,7 @@ class Lexer {
     std::size_t open = pos_;
     frames_.push_back(Frame{FrameKind::kCommands, commands, substitution});
     bool closed = false;
-    while (pos_ < limit_ && !closed) {
+    while (pos_ < limit_ && !closed && !Answered()) {
       char c = Peek();
       bool continuation = c == '\\' && Peek(1) == '\n';
       if (!IsBlank(c) && c != '\n' && c != '#' && !IsOperatorChar(c) && !continuation) {
@@ -943,6 +949,7 @@ std::vector<ShellContext> ShellContextsAt(std::string_view script, const std::ve
                    [](const Query& a, const Query& b) { return a.offset < b.offset; });
   Output output;
   output.contexts = &contexts;
+  output.want_problems = problems != nullptr;
   Lexer lexer(script, std::move(queries), Surroundings{}, {}, &output);
   lexer.Run();
   if (problems != nullptr) {

@@ -344,19 +344,20 @@ struct Random {
   }
 };
 
+// Fragments that open and close every construct the lexer knows.
+const std::vector<std::string_view> kRandomPieces = {
+    "echo ", "${P}",  "$x",   "\"",   "'",  "`",  "\\",      "$(",           ")",
+    "(",     "${x:-", "}",    "{",    "#",  "\n", "<<EOF\n", "EOF\n",        "<<-'E'\n",
+    "\tE\n", "case ", " in ", "esac", ";;", "|",  "$((",     "))",           "$'",
+    "$\"",   ";",     "&&",   " ",    "\t", "=",  "a",       "\xE2\x80\x9C", "<<",
+    ">",     "[",     "]",    "*",    "~",  "\r"};
+
 TEST_CASE("shell lexer: random scripts are read without crashing, every offset answered") {
-  // Fragments that open and close every construct the lexer knows.
-  const std::vector<std::string_view> pieces = {
-      "echo ", "${P}",  "$x",   "\"",   "'",  "`",  "\\",      "$(",           ")",
-      "(",     "${x:-", "}",    "{",    "#",  "\n", "<<EOF\n", "EOF\n",        "<<-'E'\n",
-      "\tE\n", "case ", " in ", "esac", ";;", "|",  "$((",     "))",           "$'",
-      "$\"",   ";",     "&&",   " ",    "\t", "=",  "a",       "\xE2\x80\x9C", "<<",
-      ">",     "[",     "]",    "*",    "~",  "\r"};
   Random random{12345};
   for (int round = 0; round < 3000; ++round) {
     std::string script;
     std::size_t length = 1 + random.Below(40);
-    for (std::size_t i = 0; i < length; ++i) script += pieces[random.Below(pieces.size())];
+    for (std::size_t i = 0; i < length; ++i) script += kRandomPieces[random.Below(kRandomPieces.size())];
     std::vector<std::size_t> offsets;
     for (std::size_t at = 0; at <= script.size(); at += 1 + random.Below(4)) offsets.push_back(at);
     Diagnostics problems;
@@ -364,6 +365,43 @@ TEST_CASE("shell lexer: random scripts are read without crashing, every offset a
     REQUIRE(contexts.size() == offsets.size());
     for (const Diagnostic& problem : problems) CHECK(problem.location.offset <= script.size());
   }
+}
+
+// Every field the encoder reads.
+bool SameContext(const ShellContext& a, const ShellContext& b) {
+  return a.state == b.state && a.substitution_depth == b.substitution_depth && a.in_backticks == b.in_backticks &&
+         a.in_case_pattern == b.in_case_pattern && a.backtick_layers == b.backtick_layers &&
+         a.parameter_word == b.parameter_word && a.bash_brace_expansion == b.bash_brace_expansion &&
+         a.word_start == b.word_start && a.whole_word == b.whole_word && a.command_word == b.command_word &&
+         a.inside_heredoc == b.inside_heredoc && a.heredoc_delimiter == b.heredoc_delimiter &&
+         a.heredoc_strip_tabs == b.heredoc_strip_tabs && a.line_before == b.line_before &&
+         a.line_after == b.line_after && a.unsupported == b.unsupported;
+}
+
+// Without `problems` the lexer stops once every offset is answered; the
+// answers must be exactly those of a full read, whatever follows them.
+TEST_CASE("shell lexer: stopping after the last answer changes no answer") {
+  Random random{777};
+  int compared = 0;
+  for (int round = 0; round < 3000; ++round) {
+    std::string script;
+    std::size_t length = 1 + random.Below(40);
+    for (std::size_t i = 0; i < length; ++i) script += kRandomPieces[random.Below(kRandomPieces.size())];
+    std::vector<std::size_t> offsets;
+    // Offsets in the first part only, so that there is something left to skip.
+    for (std::size_t at = 0; at <= script.size() / 2; at += 1 + random.Below(6)) offsets.push_back(at);
+    Diagnostics problems;
+    const std::vector<ShellContext> full = ShellContextsAt(script, offsets, &problems);
+    const std::vector<ShellContext> early = ShellContextsAt(script, offsets);
+    REQUIRE(full.size() == early.size());
+    for (std::size_t i = 0; i < full.size(); ++i) {
+      CAPTURE(script);
+      CAPTURE(offsets[i]);
+      CHECK(SameContext(full[i], early[i]));
+      ++compared;
+    }
+  }
+  CHECK(compared > 10000);
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
 #include "text_checks.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
-#include <unordered_map>
+#include <utility>
+#include <vector>
 
 namespace safesubst {
 
@@ -143,32 +145,45 @@ Diagnostics CheckDuplicateKeys(std::string_view text, const Tokens& tokens, cons
   Diagnostics out;
   // Keys are compared by their source text within the same parent node;
   // `a` and `"a"` are not told apart, which only costs a missed report. The
-  // table holds one document at a time (the roots of all documents share
-  // the parent kRoot), and views into `text`: no allocation per key.
+  // keys of one document at a time (the roots of all documents share the
+  // parent kRoot) are sorted in one reused vector of views into `text`: no
+  // allocation per key or per document.
   struct Key {
     std::uint32_t parent;
     std::string_view text;
-    bool operator==(const Key& other) const { return parent == other.parent && text == other.text; }
+    const Scalar* scalar;
   };
-  struct KeyHash {
-    std::size_t operator()(const Key& key) const {
-      return std::hash<std::string_view>()(key.text) ^ (std::size_t{key.parent} * 0x9E3779B97F4A7C15ull);
+  auto before = [](const Key& a, const Key& b) { return a.parent != b.parent ? a.parent < b.parent : a.text < b.text; };
+  std::vector<Key> keys;
+  std::vector<std::pair<const Scalar*, const Scalar*>> duplicates;  // (repeated key, first one)
+  auto check_document = [&] {
+    std::stable_sort(keys.begin(), keys.end(), before);  // stable: the first written stays first
+    for (std::size_t i = 1, first = 0; i < keys.size(); ++i) {
+      if (before(keys[first], keys[i])) {
+        first = i;
+      } else {
+        duplicates.emplace_back(keys[i].scalar, keys[first].scalar);
+      }
     }
+    keys.clear();
   };
-  std::unordered_map<Key, const Scalar*, KeyHash> seen;
   std::uint32_t document = 0;
   for (const Scalar& scalar : tokens.scalars) {
     if (!scalar.is_key || scalar.path == PathSegment::kRoot) continue;
     if (scalar.document != document) {
-      seen.clear();
+      check_document();
       document = scalar.document;
     }
-    const std::string_view key = text.substr(scalar.offset, scalar.length);
-    auto [it, inserted] = seen.emplace(Key{tokens.paths[scalar.path].parent, key}, &scalar);
-    if (inserted) continue;
-    out.push_back(MakeError(Location{file, scalar.line, scalar.column, scalar.offset},
-                            "duplicate key '" + std::string(key) + "'",
-                            "first defined at line " + std::to_string(it->second->line) +
+    keys.push_back({tokens.paths[scalar.path].parent, text.substr(scalar.offset, scalar.length), &scalar});
+  }
+  check_document();
+  // In source order, as they were found.
+  std::sort(duplicates.begin(), duplicates.end(),
+            [](const auto& a, const auto& b) { return a.first->offset < b.first->offset; });
+  for (const auto& [scalar, first] : duplicates) {
+    out.push_back(MakeError(Location{file, scalar->line, scalar->column, scalar->offset},
+                            "duplicate key '" + std::string(text.substr(scalar->offset, scalar->length)) + "'",
+                            "first defined at line " + std::to_string(first->line) +
                                 "; YAML parsers keep only one of them"));
   }
   return out;
