@@ -111,6 +111,8 @@ class Renderer {
   // the scalars rewritten double-quoted.
   std::vector<const Reference*> escapes_;
   std::vector<std::uint32_t> requoted_;
+  // Reused by LexShellScripts for every script: a render has thousands.
+  std::vector<std::size_t> source_offsets_;
   // The shell quoting state at each reference of a shell script, by reference index.
   std::vector<std::optional<ShellContext>> shell_contexts_;
 };
@@ -168,10 +170,9 @@ void Renderer::LexShellScripts() {
     std::uint32_t scalar_index = references[first].scalar;
     while (last < references.size() && references[last].scalar == scalar_index) ++last;
     if (scalar_index != Reference::kNoScalar && tokens_.scalars[scalar_index].is_shell) {
-      std::vector<std::size_t> source_offsets;
-      std::string script = DecodeScalar(text_, tokens_.scalars[scalar_index], &source_offsets);
+      std::string script = DecodeScalar(text_, tokens_.scalars[scalar_index], &source_offsets_);
       std::vector<ShellContext> contexts =
-          ShellContextsAt(script, DecodedPositions(source_offsets, first, last));
+          ShellContextsAt(script, DecodedPositions(source_offsets_, first, last));
       for (std::size_t i = first; i < last; ++i) {
         shell_contexts_[i] = contexts[i - first];
         if (contexts[i - first].state == ShellState::kComment) references[i].context = ContextClass::kComment;

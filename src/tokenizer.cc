@@ -19,6 +19,7 @@
 #include "safesubst/tokenizer.h"
 
 #include <algorithm>
+#include <numeric>
 #include <array>
 #include <bit>
 #include <cctype>
@@ -1421,7 +1422,9 @@ class Decoded {
   void PutRange(std::string_view text, std::size_t begin, std::size_t end) {
     value_.append(text.substr(begin, end - begin));
     if (offsets_ != nullptr) {
-      for (std::size_t i = begin; i < end; ++i) offsets_->push_back(i);
+      const std::size_t old_size = offsets_->size();
+      offsets_->resize(old_size + (end - begin));
+      std::iota(offsets_->begin() + static_cast<std::ptrdiff_t>(old_size), offsets_->end(), begin);
     }
   }
   void Truncate(std::size_t size) {
