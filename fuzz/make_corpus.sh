@@ -5,6 +5,7 @@
 # by content hash, so running it twice gives the same corpus.
 #
 # Usage: fuzz/make_corpus.sh OUT
+# shellcheck disable=SC2016 # the templates below hold literal ${...} placeholders
 set -eu
 [ $# -eq 1 ] || { echo "usage: $0 OUT" >&2; exit 2; }
 out=$1
@@ -38,7 +39,7 @@ else
   echo "make_corpus: no YAML test suite at $suite; seeding from the repository only" >&2
 fi
 
-# shellcheck disable=SC2086 # word splitting of the file lists is intended (no blanks in the paths)
+# shellcheck disable=SC2086,SC2046 # word splitting of the file lists is intended (no blanks in the paths)
 {
   add tokenizer $yaml_files $suite_files
   add lint $yaml_files $suite_files

@@ -14,7 +14,7 @@ set -eu
 seconds=$1
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${2:-$root/build-fuzz}
-[ $# -ge 2 ] && shift 2 || shift $#
+if [ $# -ge 2 ]; then shift 2; else shift $#; fi
 targets=${*:-tokenizer manifest render steps shell lint}
 
 [ -d "$build/seeds" ] || "$root/fuzz/make_corpus.sh" "$build/seeds"
