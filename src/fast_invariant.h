@@ -1,5 +1,6 @@
-// The structure invariant at token level: a check of a render that costs one
-// tokenizer pass over the output instead of two yaml-cpp parses.
+// The structure invariant at token level: a check of a render that costs at
+// most one tokenizer pass over the output instead of two yaml-cpp parses, and
+// none when the values are provably inert (EditsProvablyKeepStructure below).
 //
 // Why it is enough: a render rewrites only the bytes of the scalars it
 // substituted into (and drops one `$` of each `$${NAME}` escape); every other

@@ -35,12 +35,14 @@ struct RenderOptions {
   bool allow_undeclared = false;
   /// Check that the output kept the template's structure (SPEC Rule 3).
   bool check_structure = true;
-  /// How: false (the default) re-tokenizes the output with the project's
-  /// tokenizer and compares it scalar by scalar with the template, checking
-  /// each rewritten scalar's extent, style and value (one pass, hundreds of
-  /// MB/s); true parses template and output with yaml-cpp, an independent
-  /// parser, and compares the trees (CompareStructure, a few MB/s). A render
-  /// with a `type: yaml` value always uses the yaml-cpp comparison.
+  /// How: false (the default) proves it from the edits alone when every
+  /// value is made of bytes that cannot restructure the scalar it lands in,
+  /// else re-tokenizes the output with the project's tokenizer and compares
+  /// it scalar by scalar with the template, checking each rewritten scalar's
+  /// extent, style and value (one pass, hundreds of MB/s); true parses
+  /// template and output with yaml-cpp, an independent parser, and compares
+  /// the trees (CompareStructure, a few MB/s). A render with a `type: yaml`
+  /// value always uses the yaml-cpp comparison.
   bool full_structure_check = false;
   /// Fill RenderResult::references (for --explain and `vars`). Costs a few
   /// strings per reference; a render that only wants the output turns it off.
