@@ -58,6 +58,9 @@ TEST_CASE("bad input: each malformed template is refused with its location, noth
   ExpectRefused("not-yaml.yaml", "not-yaml.yaml:1:13", "mapping values are not allowed");
   ExpectRefused("empty.yaml", "empty.yaml", "the template is empty");
   ExpectRefused("unterminated-reference.yaml", "unterminated-reference.yaml:1:7", "unterminated '${'");
+  ExpectRefused("lone-cr.yaml", "lone-cr.yaml:2:7", "carriage return not followed by a line feed");
+  ExpectRefused("control-char.yaml", "control-char.yaml:2:11", "control character 0x07");
+  ExpectRefused("bad-tag.yaml", "bad-tag.yaml:2:12", "character '\\' is not allowed in a tag");
 }
 
 TEST_CASE("bad input: an output path that is a directory") {

@@ -3,6 +3,7 @@
 #include "fast_invariant.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <optional>
 
@@ -331,6 +332,21 @@ class TokenComparer {
   bool unknown_expectation_ = false;
 };
 
+// True when the scalar lies inside a complex key (`[a, b]: v`, `? - a`): its
+// path runs through a segment whose key is the raw text around it, and a
+// value there changes that key.
+bool InsideComplexKey(const Tokens& tokens, const Scalar& scalar, std::string_view text) {
+  // Addresses, since a key may also be text decoded elsewhere.
+  const auto at = reinterpret_cast<std::uintptr_t>(text.data() + scalar.offset);
+  for (std::uint32_t segment = scalar.path; segment != PathSegment::kRoot;) {
+    const PathSegment& s = tokens.paths[segment];
+    const auto key = reinterpret_cast<std::uintptr_t>(s.key.data());
+    if (at >= key && at < key + s.key.size()) return true;
+    segment = s.parent;
+  }
+  return false;
+}
+
 }  // namespace
 
 bool EditsProvablyKeepStructure(std::string_view template_text, const Tokens& tokens, std::string_view output,
@@ -338,10 +354,23 @@ bool EditsProvablyKeepStructure(std::string_view template_text, const Tokens& to
                                 const std::vector<RewrittenScalar>& rewritten) {
   std::size_t edit = 0;
   std::ptrdiff_t delta = 0;
+  std::size_t unchanged_from = 0;  // template bytes from here on are not checked yet
+  // Template bytes [unchanged_from, end) must be in the output as they are, `delta` bytes later.
+  auto unchanged_up_to = [&](std::size_t end) {
+    const std::size_t out_begin = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(unchanged_from) + delta);
+    const std::size_t length = end - unchanged_from;
+    if (out_begin + length > output.size() ||
+        std::memcmp(template_text.data() + unchanged_from, output.data() + out_begin, length) != 0) {
+      return false;
+    }
+    unchanged_from = end;
+    return true;
+  };
   for (const RewrittenScalar& rewrite : rewritten) {
     const Scalar& t = tokens.scalars[rewrite.scalar];
-    if (t.is_key || rewrite.style != t.style) return false;
+    if (t.is_key || rewrite.style != t.style || InsideComplexKey(tokens, t, template_text)) return false;
     if (edit < edits.size() && edits[edit].offset < t.offset) return false;  // an edit between scalars
+    if (t.offset < unchanged_from || !unchanged_up_to(t.offset)) return false;
     const std::ptrdiff_t start_delta = delta;
     while (edit < edits.size() && edits[edit].offset < t.offset + t.length) {
       const TemplateEdit& e = edits[edit++];
@@ -352,15 +381,20 @@ bool EditsProvablyKeepStructure(std::string_view template_text, const Tokens& to
     o.offset = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(t.offset) + start_delta);
     o.length = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(t.length) + delta - start_delta);
     if (o.offset + o.length > output.size()) return false;
+    // SplicedInPlace compares the scalar's text between its quotes; the quotes go with the unchanged bytes.
+    const std::size_t quotes = t.style == ScalarStyle::kSingleQuoted || t.style == ScalarStyle::kDoubleQuoted;
+    if (o.length < 2 * quotes || output.substr(o.offset, quotes) != template_text.substr(t.offset, quotes)) return false;
     if (!SplicedInPlace(template_text, t, output, o, rewrite.values)) return false;
     if (!ValuesAreInert(template_text, t, rewrite.values)) return false;
     const std::string_view o_raw = output.substr(o.offset, o.length);
     if (t.style == ScalarStyle::kPlain && IsNullPlain(o_raw)) return false;
-    // A scalar at the start of a line could now begin with a document marker.
-    if (t.column == 1 && (o_raw.substr(0, 3) == "---" || o_raw.substr(0, 3) == "...")) return false;
+    // A scalar that now begins like a document marker could be one, if only
+    // a byte order mark or nothing stands before it on its line.
+    if (o_raw.substr(0, 3) == "---" || o_raw.substr(0, 3) == "...") return false;
+    unchanged_from = t.offset + t.length - quotes;
   }
-  return edit == edits.size() &&
-         output.size() == static_cast<std::size_t>(static_cast<std::ptrdiff_t>(template_text.size()) + delta);
+  if (edit != edits.size() || !unchanged_up_to(template_text.size())) return false;
+  return output.size() == static_cast<std::size_t>(static_cast<std::ptrdiff_t>(template_text.size()) + delta);
 }
 
 

@@ -222,6 +222,29 @@ TEST_CASE("structure proof: refuses every value that could end, open or retype a
   }
 }
 
+TEST_CASE("structure proof: a value inside a complex key changes the key, so it is not proved") {
+  for (const std::string text : {"? - ${X}\n: v\n", "[$X]: v\n", "{a: $X}: v\n", "k:\n  ? [a, $X]\n  : v\n"}) {
+    CAPTURE(text);
+    CHECK_FALSE(Proved(text, {"v"}));
+  }
+  CHECK(Proved("k: [$X]\n", {"v"}));  // a flow sequence as a value is no key
+}
+
+TEST_CASE("structure proof: any byte changed outside the rewritten scalars is noticed") {
+  const std::string text = "a: \"${X}\"  # c\nb: x${X}\n";
+  RawRender render;
+  render.text = text;
+  Splice(&render, {"v", "v"});
+  REQUIRE(EditsProvablyKeepStructure(render.text, render.tokens, render.output, render.edits, render.rewritten));
+  const std::string spliced = render.output;
+  for (std::size_t i = 0; i < spliced.size(); ++i) {
+    CAPTURE(i);
+    render.output = spliced;
+    render.output[i] = render.output[i] == 'q' ? 'r' : 'q';
+    CHECK_FALSE(EditsProvablyKeepStructure(render.text, render.tokens, render.output, render.edits, render.rewritten));
+  }
+}
+
 // An independent oracle for the shortcut: whenever it says the structure is
 // kept, yaml-cpp sees the same tree and the tokenizer the same scalars, with
 // the same styles, over every short value of an alphabet rich in indicators.

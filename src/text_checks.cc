@@ -62,6 +62,17 @@ class Reporter {
   Diagnostics* out_;
 };
 
+// True when the eight bytes at `p` are printable ASCII (0x20..0x7e): no
+// line break, control character or UTF-8 sequence that needs a closer look.
+bool IsPrintableAsciiWord(const char* p) {
+  std::uint64_t word;
+  std::memcpy(&word, p, 8);
+  constexpr std::uint64_t kOnes = 0x0101010101010101ull, kHighBits = 0x8080808080808080ull;
+  const std::uint64_t below_space = (word - 0x20 * kOnes) & ~word;
+  const std::uint64_t is_del = ((word ^ 0x7f * kOnes) - kOnes) & ~(word ^ 0x7f * kOnes);
+  return ((word | below_space | is_del) & kHighBits) == 0;
+}
+
 }  // namespace
 
 Diagnostics CheckTextEncoding(std::string_view text, const std::string& file) {
@@ -74,35 +85,51 @@ Diagnostics CheckTextEncoding(std::string_view text, const std::string& file) {
     return out;
   }
   Reporter reporter(text, file, &out);
-  int nuls = 0, invalid = 0;
-  for (std::size_t i = 0; i < text.size();) {
-    // Eight ASCII bytes, none of them NUL, need no closer look.
-    if (i + 8 <= text.size()) {
-      std::uint64_t word;
-      std::memcpy(&word, text.data() + i, 8);
-      const std::uint64_t has_zero = (word - 0x0101010101010101ull) & ~word;
-      if (((word | has_zero) & 0x8080808080808080ull) == 0) {
-        i += 8;
-        continue;
-      }
+  int nuls = 0, controls = 0, lone_returns = 0, invalid = 0;
+  // Checks the character at i and returns its length.
+  auto check_character = [&](std::size_t i) -> std::size_t {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if ((c >= 0x20 && c < 0x7f) || c == '\n' || c == '\t') return 1;
+    if (c == '\r') {
+      if (i + 1 < text.size() && text[i + 1] == '\n') return 2;
+      // YAML 1.2 reads a lone CR as a line break, yaml-cpp as an ordinary
+      // character: the two would see different documents.
+      reporter.Report(&lone_returns, i, "carriage return not followed by a line feed",
+                      "YAML readers disagree on a lone CR; end lines with LF or CRLF (e.g. dos2unix -c mac)");
+      return 1;
     }
-    if (text[i] == '\0') {
+    if (c == 0) {
       reporter.Report(&nuls, i, "NUL byte in the template", "a YAML template is text; is this a binary file?");
-      ++i;
+      return 1;
+    }
+    if (c < 0x80) {
+      char code[8];
+      std::snprintf(code, sizeof code, "0x%02X", c);
+      reporter.Report(&controls, i, std::string("control character ") + code + " in the template",
+                      "YAML allows only printable characters; write it as an escape in a double-quoted scalar");
+      return 1;
+    }
+    const std::size_t length = Utf8SequenceLength(text, i);
+    if (length > 0) return length;
+    char byte[8];
+    std::snprintf(byte, sizeof byte, "0x%02X", c);
+    reporter.Report(&invalid, i, std::string("invalid UTF-8 (byte ") + byte + ")",
+                    "save the file as UTF-8, e.g. iconv -f LATIN1 -t UTF-8");
+    return 1;
+  };
+  for (std::size_t i = 0; i < text.size();) {
+    if (i + 8 <= text.size() && IsPrintableAsciiWord(text.data() + i)) {
+      i += 8;
       continue;
     }
-    std::size_t length = Utf8SequenceLength(text, i);
-    if (length == 0) {
-      char byte[8];
-      std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned char>(text[i]));
-      reporter.Report(&invalid, i, std::string("invalid UTF-8 (byte ") + byte + ")",
-                      "save the file as UTF-8, e.g. iconv -f LATIN1 -t UTF-8");
-      ++i;
-      continue;
-    }
-    i += length;
+    // Most words that fail hold a line feed: check them byte by byte, then
+    // go back to whole words.
+    const std::size_t stop = std::min(i + 8, text.size());
+    while (i < stop) i += check_character(i);
   }
   reporter.Summarize(nuls, "NUL bytes");
+  reporter.Summarize(controls, "control characters");
+  reporter.Summarize(lone_returns, "lone carriage returns");
   reporter.Summarize(invalid, "invalid UTF-8 bytes");
   return out;
 }

@@ -1,5 +1,6 @@
 // Checks on the raw template text that no YAML parser reports well: encoding
-// (UTF-8 only, no NUL, no UTF-16), tabs used as indentation, duplicate keys.
+// (UTF-8 only, no NUL or other control character, no lone CR, no UTF-16),
+// tabs used as indentation, duplicate keys.
 #pragma once
 
 #include <string>
@@ -10,8 +11,10 @@
 
 namespace safesubst {
 
-/// Reports a UTF-16/32 byte order mark, NUL bytes and invalid UTF-8, each at
-/// its location (the first few of each kind, then a count).
+/// Reports a UTF-16/32 byte order mark, NUL bytes, other C0 control
+/// characters and DEL (YAML forbids them), a carriage return not followed by
+/// a line feed (YAML and yaml-cpp read it differently) and invalid UTF-8, each
+/// at its location (the first few of each kind, then a count).
 Diagnostics CheckTextEncoding(std::string_view text, const std::string& file);
 
 /// Reports a tab in the indentation of a block line (YAML forbids it; many

@@ -269,6 +269,7 @@ class Parser {
   void ParseFlowCollection(int n, std::uint32_t path);
   void ParseFlowEntry(int n, std::uint32_t path, bool is_sequence, std::int32_t index, bool script);
   void SkipPropertyToken();
+  void CheckTagCharacters(std::size_t begin, std::size_t end);
   bool PlainFirstAt(std::size_t i, bool flow) const;
   std::size_t ScanPlainLine(bool flow);
   bool ContinuePlain(int n, bool flow);
@@ -1105,8 +1106,29 @@ void Parser::SkipPropertyToken() {
     if (Cur() == '>') ++pos_;
     return;
   }
-  ++pos_;
+  const std::size_t start = pos_++;
   while (pos_ < size_ && !(ClassOf(text_[pos_]) & (kBlankClass | kBreakClass | kFlowClass))) ++pos_;
+  if (text_[start] == '!') CheckTagCharacters(start + 1, pos_);
+}
+
+// yaml-cpp ends a tag at the first character outside the URI set and reads
+// the rest as the node's text, where YAML requires a blank: a template with
+// such a tag would read differently here and there, so it is refused.
+void Parser::CheckTagCharacters(std::size_t begin, std::size_t end) {
+  auto is_hex = [&](std::size_t i) { return i < end && std::isxdigit(static_cast<unsigned char>(text_[i])); };
+  for (std::size_t i = begin; i < end; ++i) {
+    const char c = text_[i];
+    if (std::isalnum(static_cast<unsigned char>(c)) || (c != '\0' && std::strchr("-#;/?:@&=+$_.~*'()!", c))) continue;
+    if (c == '%' && is_hex(i + 1) && is_hex(i + 2)) {
+      i += 2;
+      continue;
+    }
+    const bool ascii = static_cast<unsigned char>(c) < 0x80;
+    Error(LocationOf(i), ascii ? std::string("character '") + c + "' is not allowed in a tag"
+                               : std::string("a non-ASCII character is not allowed in a tag"),
+          "write it %-escaped as UTF-8 bytes (e.g. %C3%A9), or put a space between the tag and the value");
+    return;
+  }
 }
 
 // ---------------------------------------------------------------------------

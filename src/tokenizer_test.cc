@@ -754,6 +754,18 @@ TEST_CASE("tokenizer: structural errors are located") {
   CHECK(Tokenize("%YAML 1.2\n---\na: 1 # fine\n").diagnostics.empty());
 }
 
+TEST_CASE("tokenizer: a tag holds URI characters only, since yaml-cpp ends it at the first other one") {
+  CHECK(HasErrorAt(Tokenize("a: !t\\ \"x\"\n"), 1, 6, "character '\\' is not allowed in a tag"));
+  CHECK(HasErrorAt(Tokenize("a: !t^ v\n"), 1, 6, "character '^' is not allowed in a tag"));
+  CHECK(HasErrorAt(Tokenize("a: !caf\xc3\xa9 |\n  x\n"), 1, 8, "non-ASCII character is not allowed in a tag"));
+  CHECK(HasErrorAt(Tokenize("- !t%4 v\n"), 1, 5, "character '%' is not allowed in a tag"));
+  for (const char* fine : {"a: !caf%C3%A9 v\n", "a: !!str 1\n", "a: !e!x v\n", "a: !<tag:x.org,2024:t^> v\n",
+                           "a: !x-y_z.w/v:u;t?s=r+q@p&o~n*m'l(k)j# v\n", "[!t, !u a]\n"}) {
+    CAPTURE(fine);
+    CHECK(Tokenize(fine).diagnostics.empty());
+  }
+}
+
 TEST_CASE("tokenizer: deep nesting is refused, not a crash") {
   std::string text(5000, '[');
   Tokens tokens = Tokenize(text);

@@ -1,0 +1,78 @@
+#include "text_checks.h"
+
+#include <doctest/doctest.h>
+
+#include <random>
+#include <string>
+
+using namespace safesubst;
+
+namespace {
+
+// The offsets of the encoding errors, in order.
+std::vector<std::size_t> ErrorOffsets(std::string_view text) {
+  std::vector<std::size_t> offsets;
+  for (const Diagnostic& diagnostic : CheckTextEncoding(text, "t.yaml")) {
+    if (diagnostic.location.line > 0) offsets.push_back(diagnostic.location.offset);
+  }
+  return offsets;
+}
+
+// A plain byte-at-a-time reading of the rules, for ASCII texts: control
+// characters other than tab and line feed, and CR unless a line feed
+// follows; the first three of each kind are reported.
+std::vector<std::size_t> ExpectedOffsets(std::string_view text) {
+  std::vector<std::size_t> offsets;
+  int lone_returns = 0, controls = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c == '\r') {
+      if ((i + 1 == text.size() || text[i + 1] != '\n') && lone_returns++ < 3) offsets.push_back(i);
+    } else if (((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f) && controls++ < 3) {
+      offsets.push_back(i);
+    }
+  }
+  return offsets;
+}
+
+}  // namespace
+
+TEST_CASE("text checks: control characters and lone carriage returns are located") {
+  Diagnostics found = CheckTextEncoding("a: 1\nb: x\x04y\n", "t.yaml");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].location.line == 2);
+  CHECK(found[0].location.column == 5);
+  CHECK(found[0].message == "control character 0x04 in the template");
+
+  found = CheckTextEncoding("a:\r  \"v\"\n", "t.yaml");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].location.column == 3);
+  CHECK(found[0].message == "carriage return not followed by a line feed");
+
+  found = CheckTextEncoding("a: \x7f\n", "t.yaml");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].message == "control character 0x7F in the template");
+}
+
+TEST_CASE("text checks: CRLF line ends, tabs and UTF-8 text are fine") {
+  CHECK(CheckTextEncoding("a: 1\r\nb:\t\"caf\xc3\xa9\"\r\n", "t.yaml").empty());
+  CHECK(CheckTextEncoding("\xef\xbb\xbf" "a: 1\n", "t.yaml").empty());
+}
+
+TEST_CASE("text checks: many bad bytes are reported a few at a time, then counted") {
+  const Diagnostics found = CheckTextEncoding(std::string(10, '\x01'), "t.yaml");
+  REQUIRE(found.size() == 4);
+  CHECK(found.back().message == "10 control characters in all");
+}
+
+// The word-at-a-time scan must find every bad byte wherever it falls in a word.
+TEST_CASE("text checks: the word scan finds what a byte scan finds") {
+  const std::string alphabet = "ab: -\n\t\r\x01\x1f\x7f\x20\x7e";
+  std::mt19937 random(7);
+  for (int round = 0; round < 2000; ++round) {
+    std::string text(1 + random() % 40, 'x');
+    for (char& c : text) c = random() % 10 < 8 ? "ab: x-"[random() % 6] : alphabet[random() % alphabet.size()];
+    CAPTURE(text);
+    CHECK(ErrorOffsets(text) == ExpectedOffsets(text));
+  }
+}
