@@ -170,16 +170,21 @@ constexpr CommandBuilder kCommands[] = {{"render", AddRender}, {"lint", AddLint}
 // Building a command's options costs CLI11 more than rendering a small
 // template does (each new option is checked against the others), and the
 // drop-in envsubst use starts a process per file: only the command named
-// first is built. Help, or a first argument that names none, builds them all
-// so that `--help` lists them and a misspelt command is still reported.
+// first is built, and none for the envsubst forms (no argument, an option
+// such as --version, or a SHELL-FORMAT). Help, or a first word that names no
+// command, builds them all so that `--help` lists them and a misspelt
+// command is still reported.
 void AddCommands(CLI::App& app, Commands& c, const std::vector<std::string>& arguments) {
   const bool wants_help = std::any_of(arguments.begin(), arguments.end(), [](const std::string& argument) {
     return argument == "-h" || argument == "--help" || argument == "--help-all";
   });
-  for (const CommandBuilder& command : kCommands) {
-    if (!wants_help && !arguments.empty() && arguments.front() == command.name) {
-      command.add(app, c);
+  if (!wants_help) {
+    if (arguments.empty() || arguments.front().starts_with('-') ||
+        arguments.front().find('$') != std::string::npos) {
       return;
+    }
+    for (const CommandBuilder& command : kCommands) {
+      if (arguments.front() == command.name) return command.add(app, c);
     }
   }
   for (const CommandBuilder& command : kCommands) command.add(app, c);
