@@ -3,6 +3,7 @@
 #include "fast_invariant.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -332,6 +333,58 @@ class TokenComparer {
   bool unknown_expectation_ = false;
 };
 
+// True when `body` (between double quotes) is one line that a YAML reader
+// can only read one way: no unescaped quote, no raw line break, control or
+// Unicode line separator, no byte order mark, and only complete escapes.
+bool IsOneLineDoubleQuotedBody(std::string_view body) {
+  auto hex_digits = [&](std::size_t at, std::size_t count) {
+    if (at + count > body.size()) return false;
+    for (std::size_t k = at; k < at + count; ++k) {
+      if (!std::isxdigit(static_cast<unsigned char>(body[k]))) return false;
+    }
+    return true;
+  };
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(body[i]);
+    if (c < 0x20 || c == 0x7f || c == '"') return false;
+    if (c >= 0x80) {
+      const std::string_view rest = body.substr(i, 3);
+      if (rest.starts_with("\xc2\x85") || rest == "\xe2\x80\xa8" || rest == "\xe2\x80\xa9" || rest == "\xef\xbb\xbf") {
+        return false;
+      }
+      continue;
+    }
+    if (c != '\\') continue;
+    if (++i == body.size()) return false;
+    const char e = body[i];
+    std::size_t digits = e == 'x' ? 2 : e == 'u' ? 4 : e == 'U' ? 8 : 0;
+    if (digits > 0) {
+      if (!hex_digits(i + 1, digits)) return false;
+      i += digits;
+    } else if (std::strchr("0abtnvfre \"/\\N_LP", e) == nullptr || e == '\0') {
+      return false;
+    }
+  }
+  return true;
+}
+
+// A plain or single-quoted scalar the renderer rewrote double-quoted (the
+// value could not stay in the old style): proved when the new text is one
+// line of double-quoted YAML, which ends where it starts to read, and reads
+// as the template's value with the values in place.
+bool RequotedInPlace(std::string_view text, const Scalar& t, std::string_view output, const Scalar& o,
+                     const std::vector<ReferenceValue>& values) {
+  if (t.style != ScalarStyle::kPlain && t.style != ScalarStyle::kSingleQuoted) return false;
+  const std::string_view o_raw = output.substr(o.offset, o.length);
+  if (o_raw.size() < 2 || o_raw.front() != '"' || o_raw.back() != '"') return false;
+  if (!IsOneLineDoubleQuotedBody(o_raw.substr(1, o_raw.size() - 2))) return false;
+  std::string expected;
+  if (!ExpectedScalarValue(text, t, values, &expected)) return false;
+  Scalar requoted = o;
+  requoted.style = ScalarStyle::kDoubleQuoted;
+  return DecodeScalar(output, requoted) == expected;
+}
+
 // True when the scalar lies inside a complex key (`[a, b]: v`, `? - a`): its
 // path runs through a segment whose key is the raw text around it, and a
 // value there changes that key.
@@ -368,7 +421,9 @@ bool EditsProvablyKeepStructure(std::string_view template_text, const Tokens& to
   };
   for (const RewrittenScalar& rewrite : rewritten) {
     const Scalar& t = tokens.scalars[rewrite.scalar];
-    if (t.is_key || rewrite.style != t.style || InsideComplexKey(tokens, t, template_text)) return false;
+    const bool requoted = rewrite.style != t.style;
+    if (requoted && rewrite.style != ScalarStyle::kDoubleQuoted) return false;
+    if (t.is_key || InsideComplexKey(tokens, t, template_text)) return false;
     if (edit < edits.size() && edits[edit].offset < t.offset) return false;  // an edit between scalars
     if (t.offset < unchanged_from || !unchanged_up_to(t.offset)) return false;
     const std::ptrdiff_t start_delta = delta;
@@ -381,6 +436,11 @@ bool EditsProvablyKeepStructure(std::string_view template_text, const Tokens& to
     o.offset = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(t.offset) + start_delta);
     o.length = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(t.length) + delta - start_delta);
     if (o.offset + o.length > output.size()) return false;
+    if (requoted) {
+      if (!RequotedInPlace(template_text, t, output, o, rewrite.values)) return false;
+      unchanged_from = t.offset + t.length;
+      continue;
+    }
     // SplicedInPlace compares the scalar's text between its quotes; the quotes go with the unchanged bytes.
     const std::size_t quotes = t.style == ScalarStyle::kSingleQuoted || t.style == ScalarStyle::kDoubleQuoted;
     if (o.length < 2 * quotes || output.substr(o.offset, quotes) != template_text.substr(t.offset, quotes)) return false;

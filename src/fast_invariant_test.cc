@@ -13,6 +13,7 @@
 
 #include "safesubst/invariant.h"
 #include "safesubst/render.h"
+#include "safesubst/yaml_encoding.h"
 #include "test_support.h"
 
 namespace safesubst {
@@ -228,6 +229,71 @@ TEST_CASE("structure proof: a value inside a complex key changes the key, so it 
     CHECK_FALSE(Proved(text, {"v"}));
   }
   CHECK(Proved("k: [$X]\n", {"v"}));  // a flow sequence as a value is no key
+}
+
+// The renderer's fallback for a value that cannot stay in a plain or
+// single-quoted scalar: the whole scalar written double-quoted. `body`
+// replaces the encoded text between the quotes when given (a broken encoder).
+RawRender RequoteAll(const std::string& text, const std::string& value, const std::string* body = nullptr) {
+  RawRender render;
+  render.text = text;
+  Splice(&render, std::vector<std::string>(CountPlaceholders(Tokenize(text)), value));
+  render.output.clear();
+  render.edits.clear();
+  std::size_t cursor = 0;
+  for (RewrittenScalar& rewrite : render.rewritten) {
+    const Scalar& scalar = render.tokens.scalars[rewrite.scalar];
+    std::string expected;
+    REQUIRE(ExpectedScalarValue(text, scalar, rewrite.values, &expected));
+    const std::string quoted = body ? "\"" + *body + "\"" : DoubleQuoted(expected);
+    render.output += text.substr(cursor, scalar.offset - cursor) + quoted;
+    cursor = scalar.offset + scalar.length;
+    render.edits.push_back({scalar.offset, scalar.length, quoted.size()});
+    rewrite.style = ScalarStyle::kDoubleQuoted;
+  }
+  render.output += text.substr(cursor);
+  return render;
+}
+
+bool Proved(const RawRender& render) {
+  return EditsProvablyKeepStructure(render.text, render.tokens, render.output, render.edits, render.rewritten);
+}
+
+TEST_CASE("structure proof: a scalar rewritten double-quoted is proved by reading its new text") {
+  const std::vector<std::string> templates = {"a: ${X}\n",         "a: x ${X} y # c\nb: 1\n", "- '${X}'\n- 'it''s ${X}'\n",
+                                              "k: [$X, b]\n",      "m: {a: $X}\n",            "a: x\n  ${X}\n  y\nb: 2\n",
+                                              "---\n${X}\n---\n"};
+  const std::vector<std::string> values = {"1.10", "a: b", "x\"y", "t\tb", "two\nlines", "caf\xc3\xa9", "\xe2\x80\xa8",
+                                           "#c",   "-",    "",      "\\",   "null",       "[1]",          "' '"};
+  for (const std::string& text : templates) {
+    for (const std::string& value : values) {
+      CAPTURE(text);
+      CAPTURE(value);
+      const RawRender render = RequoteAll(text, value);
+      CAPTURE(render.output);
+      REQUIRE(Proved(render));
+      // What the proof stands for: yaml-cpp sees the same tree, and the
+      // tokenizer reads each rewritten scalar back as the expected value.
+      Result<std::vector<StructureDifference>> tree = CompareStructure(text, render.output, {}, "t.yaml");
+      CHECK((tree.value && tree.value->empty()));
+      const Tokens after = Tokenize(render.output);
+      REQUIRE(after.diagnostics.empty());
+      REQUIRE(after.scalars.size() == render.tokens.scalars.size());
+      for (const RewrittenScalar& rewrite : render.rewritten) {
+        std::string expected;
+        REQUIRE(ExpectedScalarValue(text, render.tokens.scalars[rewrite.scalar], rewrite.values, &expected));
+        CHECK(DecodeScalar(render.output, after.scalars[rewrite.scalar]) == expected);
+      }
+    }
+  }
+}
+
+TEST_CASE("structure proof: a double-quoted rewrite that reads differently is not proved") {
+  for (const std::string body : {"v\"x", "v\nw", "\\q", "\\x4", "\\u00e", "w", "v\\", "v\x7f"}) {
+    CAPTURE(body);
+    CHECK_FALSE(Proved(RequoteAll("a: ${X}\nb: 1\n", "v", &body)));
+  }
+  CHECK(Proved(RequoteAll("a: ${X}\nb: 1\n", "v")));
 }
 
 TEST_CASE("structure proof: any byte changed outside the rewritten scalars is noticed") {

@@ -1,5 +1,7 @@
 #include "input_limits.h"
 
+#include <array>
+#include <string_view>
 #include <vector>
 
 namespace safesubst {
@@ -31,15 +33,13 @@ class StructureScanner {
   static bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\r'; }
   static bool IsFlowIndicator(char c) { return c == '[' || c == ']' || c == '{' || c == '}' || c == ','; }
   // The characters ScanLine acts on; all others only extend the current token.
-  static bool IsSpecial(char c) {
-    switch (c) {
-      case '"': case '\'': case '#': case '-': case '?': case '[': case ']': case '{': case '}': case '*':
-      case '|': case '>':
-        return true;
-      default:
-        return false;
-    }
-  }
+  // A table: this test runs once per byte of the template.
+  static constexpr std::array<bool, 256> kSpecial = [] {
+    std::array<bool, 256> special{};
+    for (unsigned char c : std::string_view("\"'#-?[]{}*|>")) special[c] = true;
+    return special;
+  }();
+  static bool IsSpecial(char c) { return kSpecial[static_cast<unsigned char>(c)]; }
 
   // True when the character at `i` starts a token: at line start or after
   // white space or a flow indicator.
