@@ -14,10 +14,11 @@ using namespace safesubst::testing;
 
 namespace {
 
-constexpr const char* kShellFormat = "${TENANT_ID} ${NAMESPACE} ${REGISTRY} ${IMAGE_TAG} ${REGION} ${DOMAIN}";
+constexpr const char* kShellFormat =
+    "${TENANT_ID} ${NAMESPACE} ${REGISTRY} ${IMAGE_TAG} ${REGION} ${DOMAIN} ${REPLICAS} ${PORT} ${DEBUG}";
 constexpr const char* kEnvironment =
     "TENANT_ID=tenant-a NAMESPACE=tenants REGISTRY=registry.example.com/team IMAGE_TAG=v1.2.3-rc1 "
-    "REGION=ap-northeast-2 DOMAIN=example.com";
+    "REGION=ap-northeast-2 DOMAIN=example.com REPLICAS=3 PORT=8080 DEBUG=false";
 
 }  // namespace
 

@@ -413,8 +413,14 @@ void Renderer::EncodeBlock(const Scalar& scalar, const std::vector<Substitution>
 bool Renderer::PlainChangesType(std::string_view rendered, const std::vector<Substitution>& substitutions) const {
   PlainKind kind = ResolvePlain(rendered);
   if (kind == PlainKind::kString) return false;
+  if (substitutions.size() != 1 || rendered != substitutions[0].value) return true;
+  // Without a manifest nothing declares a value text: like envsubst, a lone
+  // decimal integer or true/false lands as a number or a bool, so that
+  // `replicas: ${REPLICAS}` stays a number. `1.10`, `on`, `017`, `null` are
+  // still quoted: YAML readers disagree on them, or they rarely mean that.
+  if (manifest_.mode != DeclarationMode::kManifest) return !IsDecimalIntOrBool(rendered);
   // A lone int or bool variable is meant to land as a number or a bool.
-  if (substitutions.size() == 1 && substitutions[0].variable && rendered == substitutions[0].value) {
+  if (substitutions[0].variable) {
     VarType type = substitutions[0].variable->type;
     if (type == VarType::kInt && kind == PlainKind::kInt) return false;
     if (type == VarType::kBool && kind == PlainKind::kBool) return false;

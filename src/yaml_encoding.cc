@@ -627,6 +627,13 @@ PlainKind ResolvePlain(std::string_view text) {
   return PlainKind::kString;
 }
 
+bool IsDecimalIntOrBool(std::string_view text) {
+  if (text == "true" || text == "false") return true;
+  if (text.starts_with('-')) text.remove_prefix(1);
+  if (text.empty() || (text[0] == '0' && text.size() > 1)) return false;
+  return std::all_of(text.begin(), text.end(), IsDigit);
+}
+
 bool FitsPlain(std::string_view text, bool in_flow) { return PiecesFitPlain({text}, in_flow); }
 
 bool SplicedPlainIsSafe(std::string_view before, std::string_view value, std::string_view after,

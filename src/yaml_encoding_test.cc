@@ -112,6 +112,19 @@ TEST_CASE("ResolvePlain: numbers in all the casings and signs") {
 // ---------------------------------------------------------------------------
 // FitsPlain and SplicedPlainIsSafe
 
+TEST_CASE("IsDecimalIntOrBool: only what every YAML reader reads the same way") {
+  for (const char* yes : {"0", "3", "-12", "8080", "true", "false"}) {
+    CAPTURE(yes);
+    CHECK(IsDecimalIntOrBool(yes));
+    CHECK(ResolvePlain(yes) != PlainKind::kString);
+  }
+  for (const char* no : {"", "-", "017", "+3", "1.10", "0x1F", "0o17", "1_000", "True", "on", "yes", "null", "3 ",
+                         "1e3", "12:30"}) {
+    CAPTURE(no);
+    CHECK_FALSE(IsDecimalIntOrBool(no));
+  }
+}
+
 TEST_CASE("FitsPlain: indicators, comments, mapping values") {
   for (const char* ok : {"abc", "a b", "a:b", "a#b", "-x", "--flag=1", "?x", ":x", "a-", "a?", "x'y",
                          "x\"y", "a,b", "a[0]", "x{{y}}", "http://example.com/a?b=c#d", "..x", "---x",

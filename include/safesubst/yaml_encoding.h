@@ -30,6 +30,11 @@ enum class PlainKind : std::uint8_t {
 /// the most eager of YAML 1.1 and 1.2 readers would. Never allocates.
 PlainKind ResolvePlain(std::string_view text);
 
+/// True for the plain texts every YAML 1.1 and 1.2 reader takes for the same
+/// integer or bool: a decimal integer without leading zeros (`0`, `3`, `-12`)
+/// and `true` / `false`.
+bool IsDecimalIntOrBool(std::string_view text);
+
 /// True when `text`, written on its own as a whole plain scalar, is read back as
 /// exactly `text`: not empty, no leading indicator (`-?:` followed by a space or
 /// the end, or one of `,[]{}#&*!|>'"%@` and backtick), no `---`/`...` marker,
