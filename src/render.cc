@@ -11,6 +11,7 @@
 #include <sstream>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "classify.h"
@@ -70,9 +71,10 @@ class Renderer {
 
   void CheckDocumentCount();
   void LexShellScripts();
-  std::vector<std::size_t> DecodedPositions(const std::vector<std::size_t>& source_offsets,
-                                            std::size_t first, std::size_t last) const;
+  void DecodedPositions(const std::vector<std::size_t>& source_offsets, std::size_t first, std::size_t last,
+                        std::vector<std::size_t>* positions) const;
   void DecideAll();
+  Resolution Resolve(const Reference& reference);
   ReferenceReport::Action Decide(const Reference& reference);
   std::string UndeclaredHint(const std::string& name) const;
   void EncodeScalar(std::uint32_t scalar_index, std::vector<Substitution>& substitutions);
@@ -112,9 +114,14 @@ class Renderer {
   std::vector<const Reference*> escapes_;
   std::vector<std::uint32_t> requoted_;
   // Reused by LexShellScripts for every script: a render has thousands.
-  std::vector<std::size_t> source_offsets_;
+  std::vector<std::size_t> source_offsets_, script_positions_;
+  // Reused by EncodePlain for every plain scalar.
+  std::string plain_text_;
+  std::vector<std::pair<std::size_t, std::size_t>> plain_ranges_;
   // The shell quoting state at each reference of a shell script, by reference index.
   std::vector<std::optional<ShellContext>> shell_contexts_;
+  // Resolve's answers by name, [1] for bare references in scripts.
+  std::unordered_map<std::string_view, Resolution> resolutions_[2];
 };
 
 RenderResult Renderer::Run() {
@@ -171,11 +178,11 @@ void Renderer::LexShellScripts() {
     while (last < references.size() && references[last].scalar == scalar_index) ++last;
     if (scalar_index != Reference::kNoScalar && tokens_.scalars[scalar_index].is_shell) {
       std::string script = DecodeScalar(text_, tokens_.scalars[scalar_index], &source_offsets_);
-      std::vector<ShellContext> contexts =
-          ShellContextsAt(script, DecodedPositions(source_offsets_, first, last));
+      DecodedPositions(source_offsets_, first, last, &script_positions_);
+      std::vector<ShellContext> contexts = ShellContextsAt(script, script_positions_);
       for (std::size_t i = first; i < last; ++i) {
-        shell_contexts_[i] = contexts[i - first];
         if (contexts[i - first].state == ShellState::kComment) references[i].context = ContextClass::kComment;
+        shell_contexts_[i] = std::move(contexts[i - first]);
       }
     }
     first = last;
@@ -183,14 +190,13 @@ void Renderer::LexShellScripts() {
 }
 
 // The position in the decoded scalar of each reference's `$`, for references [first, last).
-std::vector<std::size_t> Renderer::DecodedPositions(const std::vector<std::size_t>& source_offsets,
-                                                    std::size_t first, std::size_t last) const {
-  std::vector<std::size_t> positions;
+void Renderer::DecodedPositions(const std::vector<std::size_t>& source_offsets, std::size_t first,
+                                std::size_t last, std::vector<std::size_t>* positions) const {
+  positions->clear();
   for (std::size_t i = first; i < last; ++i) {
     auto it = std::lower_bound(source_offsets.begin(), source_offsets.end(), tokens_.references[i].offset);
-    positions.push_back(static_cast<std::size_t>(it - source_offsets.begin()));
+    positions->push_back(static_cast<std::size_t>(it - source_offsets.begin()));
   }
-  return positions;
 }
 
 void Renderer::DecideAll() {
@@ -231,9 +237,22 @@ std::string Renderer::UndeclaredHint(const std::string& name) const {
   return "declare " + name + " under `variables:` in the manifest, list it under `runtime:`, or " + literal;
 }
 
+// ResolveReference, remembered by name: a stream names a few variables
+// thousands of times. `${NAME}` and `$NAME` resolve alike, except that
+// environment mode leaves a bare name in a script to the script.
+Resolution Renderer::Resolve(const Reference& reference) {
+  const bool by_name = (reference.kind == RefKind::kBraced || reference.kind == RefKind::kBare) &&
+                       reference.context != ContextClass::kComment;
+  if (!by_name) return ResolveReference(reference, manifest_, values_);
+  const bool bare_in_script = reference.kind == RefKind::kBare && reference.context == ContextClass::kScript;
+  auto [known, inserted] = resolutions_[bare_in_script].try_emplace(reference.name);
+  if (inserted) known->second = ResolveReference(reference, manifest_, values_);
+  return known->second;
+}
+
 ReferenceReport::Action Renderer::Decide(const Reference& reference) {
   using Action = ReferenceReport::Action;
-  Resolution resolution = ResolveReference(reference, manifest_, values_);
+  Resolution resolution = Resolve(reference);
   switch (resolution.outcome) {
     case Resolution::Outcome::kIgnore:
       return Action::kIgnored;
@@ -336,8 +355,10 @@ void Renderer::EncodeInPlace(const Scalar& scalar, const std::vector<Substitutio
 // Plain: spliced when every value, next to the already substituted text around
 // it, keeps the scalar one plain scalar of the intended type.
 void Renderer::EncodePlain(const Scalar& scalar, const std::vector<Substitution>& substitutions) {
-  std::string rendered(text_.substr(scalar.offset, scalar.length));
-  std::vector<std::pair<std::size_t, std::size_t>> ranges(substitutions.size());  // of each value in `rendered`
+  std::string& rendered = plain_text_;
+  rendered.assign(text_.substr(scalar.offset, scalar.length));
+  auto& ranges = plain_ranges_;  // of each value in `rendered`
+  ranges.assign(substitutions.size(), {0, 0});
   for (std::size_t i = substitutions.size(); i-- > 0;) {
     const Reference& reference = *substitutions[i].reference;
     std::size_t at = reference.offset - scalar.offset;
@@ -361,19 +382,20 @@ void Renderer::EncodePlain(const Scalar& scalar, const std::vector<Substitution>
 
 void Renderer::EncodeQuoted(const Scalar& scalar, const std::vector<Substitution>& substitutions) {
   bool single = scalar.style == ScalarStyle::kSingleQuoted;
-  std::vector<Splice> pieces;
+  const std::size_t first_splice = splices_.size();
   for (const Substitution& substitution : substitutions) {
     // Single quotes cannot escape anything: a line break or control character needs double quotes.
-    if (single && !FitsSingleQuoted(substitution.value)) return Requote(scalar, substitutions);
-    std::string encoded;
-    if (single) {
-      AppendSingleQuotedBody(substitution.value, &encoded);
-    } else {
-      AppendDoubleQuotedBody(substitution.value, &encoded);
+    if (single && !FitsSingleQuoted(substitution.value)) {
+      splices_.resize(first_splice);
+      return Requote(scalar, substitutions);
     }
-    pieces.push_back({substitution.reference->offset, substitution.reference->length, std::move(encoded)});
+    Splice& splice = splices_.emplace_back(Splice{substitution.reference->offset, substitution.reference->length, {}});
+    if (single) {
+      AppendSingleQuotedBody(substitution.value, &splice.text);
+    } else {
+      AppendDoubleQuotedBody(substitution.value, &splice.text);
+    }
   }
-  splices_.insert(splices_.end(), pieces.begin(), pieces.end());
 }
 
 // Block scalars: multi-line values are re-indented to the block's indentation.
@@ -384,7 +406,7 @@ void Renderer::EncodeBlock(const Scalar& scalar, const std::vector<Substitution>
   // Written double-quoted, it reads the same everywhere.
   if (scalar.indent == 0) return Requote(scalar, substitutions);
   bool folded = scalar.style == ScalarStyle::kFolded;
-  std::vector<Splice> pieces;
+  const std::size_t first_splice = splices_.size();
   for (const Substitution& substitution : substitutions) {
     const Reference& reference = *substitution.reference;
     const std::string& value = substitution.value;
@@ -401,13 +423,12 @@ void Renderer::EncodeBlock(const Scalar& scalar, const std::vector<Substitution>
     bool edge_break = !value.empty() && (value.front() == '\n' || value.back() == '\n');
     if (!FitsBlock(value) || (before.empty() && leading_blank && (folded || scalar.indent_indicator == 0)) ||
         (folded && edge_break)) {
+      splices_.resize(first_splice);
       return Requote(scalar, substitutions);
     }
-    std::string encoded;
-    AppendBlockBody(value, scalar.indent, folded, &encoded, before, after);
-    pieces.push_back({reference.offset, reference.length, std::move(encoded)});
+    Splice& splice = splices_.emplace_back(Splice{reference.offset, reference.length, {}});
+    AppendBlockBody(value, scalar.indent, folded, &splice.text, before, after);
   }
-  splices_.insert(splices_.end(), pieces.begin(), pieces.end());
 }
 
 bool Renderer::PlainChangesType(std::string_view rendered, const std::vector<Substitution>& substitutions) const {
