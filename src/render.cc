@@ -29,6 +29,14 @@ namespace safesubst {
 
 namespace {
 
+// The end of the line holding `from` (its CR of a CRLF, or the end of the
+// text). The template has no lone CR: CheckTextEncoding refuses it.
+std::size_t LineEnd(std::string_view text, std::size_t from) {
+  const std::size_t feed = text.find('\n', from);
+  if (feed == std::string_view::npos) return text.size();
+  return feed > from && text[feed - 1] == '\r' ? feed - 1 : feed;
+}
+
 // One piece of the output that differs from the template: the bytes
 // [offset, offset + length) of the template are replaced by `text`.
 struct Splice {
@@ -74,7 +82,7 @@ class Renderer {
   void DecodedPositions(const std::vector<std::size_t>& source_offsets, std::size_t first, std::size_t last,
                         std::vector<std::size_t>* positions) const;
   void DecideAll();
-  Resolution Resolve(const Reference& reference);
+  const Resolution& Resolve(const Reference& reference);
   ReferenceReport::Action Decide(const Reference& reference);
   std::string UndeclaredHint(const std::string& name) const;
   void EncodeScalar(std::uint32_t scalar_index, std::vector<Substitution>& substitutions);
@@ -120,8 +128,10 @@ class Renderer {
   std::vector<std::pair<std::size_t, std::size_t>> plain_ranges_;
   // The shell quoting state at each reference of a shell script, by reference index.
   std::vector<std::optional<ShellContext>> shell_contexts_;
-  // Resolve's answers by name, [1] for bare references in scripts.
+  // Resolve's answers by name, [1] for bare references in scripts; the last
+  // answer for a form that is not remembered.
   std::unordered_map<std::string_view, Resolution> resolutions_[2];
+  Resolution unremembered_;
 };
 
 RenderResult Renderer::Run() {
@@ -240,10 +250,10 @@ std::string Renderer::UndeclaredHint(const std::string& name) const {
 // ResolveReference, remembered by name: a stream names a few variables
 // thousands of times. `${NAME}` and `$NAME` resolve alike, except that
 // environment mode leaves a bare name in a script to the script.
-Resolution Renderer::Resolve(const Reference& reference) {
+const Resolution& Renderer::Resolve(const Reference& reference) {
   const bool by_name = (reference.kind == RefKind::kBraced || reference.kind == RefKind::kBare) &&
                        reference.context != ContextClass::kComment;
-  if (!by_name) return ResolveReference(reference, manifest_, values_);
+  if (!by_name) return unremembered_ = ResolveReference(reference, manifest_, values_);
   const bool bare_in_script = reference.kind == RefKind::kBare && reference.context == ContextClass::kScript;
   auto [known, inserted] = resolutions_[bare_in_script].try_emplace(reference.name);
   if (inserted) known->second = ResolveReference(reference, manifest_, values_);
@@ -252,7 +262,7 @@ Resolution Renderer::Resolve(const Reference& reference) {
 
 ReferenceReport::Action Renderer::Decide(const Reference& reference) {
   using Action = ReferenceReport::Action;
-  Resolution resolution = Resolve(reference);
+  const Resolution& resolution = Resolve(reference);
   switch (resolution.outcome) {
     case Resolution::Outcome::kIgnore:
       return Action::kIgnored;
@@ -275,8 +285,7 @@ ReferenceReport::Action Renderer::Decide(const Reference& reference) {
               "raise it with --max-value-size");
         return Action::kError;
       }
-      substitutions_.push_back(
-          {reference.scalar, Substitution{&reference, resolution.variable, std::move(resolution.value)}});
+      substitutions_.push_back({reference.scalar, Substitution{&reference, resolution.variable, resolution.value}});
       return Action::kSubstitute;
     case Resolution::Outcome::kFail:
       Error(At(reference), resolution.message, resolution.hint);
@@ -413,8 +422,7 @@ void Renderer::EncodeBlock(const Scalar& scalar, const std::vector<Substitution>
     std::size_t line_start = text_.rfind('\n', reference.offset);
     line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
     std::size_t content_start = std::min(line_start + scalar.indent, reference.offset);
-    std::size_t line_end = text_.find_first_of("\r\n", reference.offset + reference.length);
-    if (line_end == std::string_view::npos) line_end = text_.size();
+    const std::size_t line_end = LineEnd(text_, reference.offset + reference.length);
     std::string_view before = text_.substr(content_start, reference.offset - content_start);
     std::string_view after = text_.substr(reference.offset + reference.length,
                                           line_end - reference.offset - reference.length);
@@ -504,10 +512,8 @@ bool Renderer::EncodeYamlVariable(std::uint32_t scalar_index, const Substitution
           "write it alone as a plain value, e.g. `resources: ${" + name + "}`");
     return false;
   }
-  std::size_t line_end = text_.find_first_of("\r\n", scalar.offset + scalar.length);
-  std::string_view rest = text_.substr(scalar.offset + scalar.length,
-                                       (line_end == std::string_view::npos ? text_.size() : line_end) -
-                                           scalar.offset - scalar.length);
+  const std::size_t after = scalar.offset + scalar.length;
+  std::string_view rest = text_.substr(after, LineEnd(text_, after) - after);
   bool block_allowed = !scalar.in_flow && rest.find_first_not_of(" \t") == std::string_view::npos;
   std::string encoded, error;
   if (!EncodeYamlNode(substitution.value, ParentColumn(scalar_index), block_allowed, &encoded, &error)) {
