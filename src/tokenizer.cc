@@ -262,6 +262,7 @@ class Parser {
   void ParseEntryValue(int m, std::uint32_t path, const Node& key, std::size_t segment_mark);
   bool SkipToSiblingLine(int m, bool sequence);
   void CheckSingleLineKey(const Node& key);
+  void CheckLinesPastProperties(const Scalar& scalar, int props_column);
 
   // ---- flow structure and scalars ----
   Node ScanFlowContent(int n, std::uint32_t path, bool flow);
@@ -733,6 +734,10 @@ Node Parser::ParseBlockNodeContent(int n, std::uint32_t path, Where where, bool 
   }
   const int content_column = Column();
   const int entry_column = props_column >= 0 ? props_column : content_column;
+  // Properties on the line of `key: ` or `--- ` are harmless; anywhere else
+  // yaml-cpp takes their column for the node's indentation.
+  const bool properties_indent = props_column >= 0 && (crossed || (where != Where::kMappingValue &&
+                                                                    where != Where::kDocumentStart));
   // A block collection may start on the indicator's line only after `- `, `? `
   // and an explicit `: ` (YAML's compact forms).
   const bool collection_allowed = crossed || where == Where::kSequenceItem || where == Where::kExplicitKey ||
@@ -761,6 +766,7 @@ Node Parser::ParseBlockNodeContent(int n, std::uint32_t path, Where where, bool 
   }
   if (c == '|' || c == '>') {
     ScanBlockScalar(n);
+    if (properties_indent) CheckLinesPastProperties(scanned_, props_column);
     node.kind = Node::Kind::kScalar;
     node.style = scanned_.style;
     node.end = scanned_.offset + scanned_.length;
@@ -802,12 +808,33 @@ Node Parser::ParseBlockNodeContent(int n, std::uint32_t path, Where where, bool 
   }
   Restore(after);
   if (node.kind == Node::Kind::kScalar) {
-    if (node.style == ScalarStyle::kPlain) ExtendPlain(&scanned_, n, /*flow=*/false);
+    if (node.style == ScalarStyle::kPlain) {
+      ExtendPlain(&scanned_, n, /*flow=*/false);
+      if (properties_indent) CheckLinesPastProperties(scanned_, props_column);
+    }
     node.end = scanned_.offset + scanned_.length;
     RecordScalar(scanned_, path, as_key, as_key ? ContextClass::kData : flow_context);
   }
   ExpectLineEnd();
   return node;
+}
+
+// yaml-cpp ends a block or plain scalar whose anchor or tag starts its node
+// (after `- `, `? `, or first on a line) at the first line that is not
+// indented past that property, where YAML reads on: it then rejects the
+// document or reads another one. Such a template reads two ways; refused.
+void Parser::CheckLinesPastProperties(const Scalar& scalar, int props_column) {
+  const std::size_t end = scalar.offset + scalar.length;
+  for (std::size_t line = text_.find('\n', scalar.offset); line < end; line = text_.find('\n', line)) {
+    std::size_t first = ++line;
+    while (first < end && text_[first] == ' ') ++first;
+    if (first >= end || text_[first] == '\n' || text_[first] == '\r') continue;
+    if (static_cast<int>(first - line) > props_column) continue;
+    Error(LocationOf(first), "a line of this scalar is not indented past its anchor or tag (column " +
+                                 std::to_string(props_column + 1) + "), where yaml-cpp ends the node",
+          "indent the scalar's lines further, or put the anchor or tag on its own line above them");
+    return;
+  }
 }
 
 // An implicit key (one without `? `) must end on the line where it starts;

@@ -766,6 +766,25 @@ TEST_CASE("tokenizer: a tag holds URI characters only, since yaml-cpp ends it at
   }
 }
 
+// yaml-cpp ends such a node early (then rejects the document or reads one
+// more): found by an adversarial review of the structure proof, where a value
+// spliced into the scalar was read by yaml-cpp as something else.
+TEST_CASE("tokenizer: a scalar after a leading anchor or tag must stay indented past it") {
+  const char* kWords = "not indented past its anchor or tag";
+  CHECK(HasErrorAt(Tokenize("- &a |\n  echo ${X}\n"), 2, 3, kWords));
+  CHECK(HasErrorAt(Tokenize("k:\n  - !t |\n    x\n"), 3, 5, kWords));
+  CHECK(HasErrorAt(Tokenize("---\n &a |\n x ${X}\n"), 3, 2, kWords));
+  CHECK(HasErrorAt(Tokenize("---\n&a x${X}\n- 2\n"), 3, 1, kWords));
+  CHECK(HasErrorAt(Tokenize("- &a x\n  y\n"), 2, 3, kWords));
+  CHECK(HasErrorAt(Tokenize("a:\n  &a |\n  x\n"), 3, 3, kWords));
+  CHECK(HasErrorAt(Tokenize("? &a |\n  x\n: v\n"), 2, 3, kWords));
+  for (const char* fine : {"- &a |\n   x\n", "k: &a |\n x\n", "--- &a |\n x\n", "- &a \"x\n  y\"\n", "- &a\n  x\n",
+                           "a:\n  &a x\n   y\n", "- &a |\n\n   x\n\n  # c\n", "- &a x y\n"}) {
+    CAPTURE(fine);
+    CHECK(Tokenize(fine).diagnostics.empty());
+  }
+}
+
 TEST_CASE("tokenizer: deep nesting is refused, not a crash") {
   std::string text(5000, '[');
   Tokens tokens = Tokenize(text);
