@@ -1,6 +1,8 @@
 #include "input_limits.h"
 
+#include <algorithm>
 #include <array>
+#include <cstring>
 #include <string_view>
 #include <vector>
 
@@ -143,6 +145,34 @@ class StructureScanner {
 
 std::string Size(std::size_t bytes) { return std::to_string(bytes) + " bytes"; }
 
+// How often `c` occurs, counting no further than `limit` + 1: memchr from
+// one to the next, for bytes that are rare.
+std::size_t CountRare(std::string_view text, char c, std::size_t limit) {
+  std::size_t count = 0;
+  const char* const end = text.data() + text.size();
+  for (const char* at = text.data(); count <= limit && (at = static_cast<const char*>(std::memchr(at, c, end - at)));
+       ++at) {
+    ++count;
+  }
+  return count;
+}
+
+// True when the scanner cannot find a depth over `limit`, by a bound cheap
+// to compute: within a line, block levels and `- `/`? ` levels together take
+// at least one byte each, and a flow level takes an opening bracket.
+bool DepthSurelyWithin(std::string_view text, std::size_t limit) {
+  const std::size_t brackets = CountRare(text, '[', limit) + CountRare(text, '{', limit);
+  if (brackets >= limit) return false;
+  const std::size_t longest_allowed = limit - brackets - 1;  // depth <= longest line + 1 + brackets
+  for (std::size_t line = 0; line < text.size();) {
+    std::size_t end = text.find('\n', line);
+    if (end == std::string_view::npos) end = text.size();
+    if (end - line > longest_allowed) return false;
+    line = end + 1;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::uint32_t NestingDepth(std::string_view text, std::size_t* deepest_offset) {
@@ -164,6 +194,10 @@ Diagnostics CheckInputLimits(std::string_view text, const Limits& limits, const 
     errors.push_back(MakeError(Location{file}, "input is " + Size(text.size()) + ", over the limit of " +
                                                    Size(limits.max_input_bytes),
                                "raise it with --max-input-size"));
+    return errors;
+  }
+  // Most templates are far from both limits: no need to scan them.
+  if (CountRare(text, '*', limits.max_aliases) <= limits.max_aliases && DepthSurelyWithin(text, limits.max_depth)) {
     return errors;
   }
   StructureScanner scanner(text);

@@ -2,7 +2,9 @@
 
 #include <doctest/doctest.h>
 
+#include <random>
 #include <string>
+#include <vector>
 
 #include "safesubst/render.h"
 
@@ -61,6 +63,32 @@ TEST_CASE("limits: nesting depth counts flow brackets and block levels") {
 
 TEST_CASE("limits: aliases are counted outside quotes and comments") {
   CHECK(CountAliases("a: &x 1\nb: [*x, *x]\nc: *x\n# *x\nd: '*x'\ne: 2*3\n") == 3);
+}
+
+// CheckInputLimits skips the scan when a cheap bound shows both limits out of
+// reach: that shortcut must never hide a depth or an alias count the scan finds.
+TEST_CASE("limits: the shortcut agrees with the full scan") {
+  const std::string alphabet = " - ?[{}]*\n:a'\"#|";
+  std::mt19937 random(11);
+  // Texts whose depth meets the bound (one level per byte), then random ones.
+  std::vector<std::string> texts = {"-", "- -", "- - -\n", "[", "[[", "{[", "? -", "-\n -\n  -"};
+  for (int round = 0; round < 2000; ++round) {
+    std::string text(1 + random() % 60, ' ');
+    for (char& c : text) c = alphabet[random() % alphabet.size()];
+    texts.push_back(text);
+  }
+  for (const std::string& text : texts) {
+    const std::uint32_t depth = NestingDepth(text, nullptr), aliases = CountAliases(text);
+    for (std::uint32_t max_depth = 0; max_depth <= 12; ++max_depth) {
+      for (std::uint32_t max_aliases = 0; max_aliases <= 4; max_aliases += 2) {
+        Limits limits;
+        limits.max_depth = max_depth;
+        limits.max_aliases = max_aliases;
+        CAPTURE(text);
+        CHECK(CheckInputLimits(text, limits, "t.yaml").empty() == (depth <= max_depth && aliases <= max_aliases));
+      }
+    }
+  }
 }
 
 TEST_CASE("limits: input size just under and just over") {
