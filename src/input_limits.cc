@@ -158,16 +158,19 @@ std::size_t CountRare(std::string_view text, char c, std::size_t limit) {
 }
 
 // True when the scanner cannot find a depth over `limit`, by a bound cheap
-// to compute: within a line, block levels and `- `/`? ` levels together take
-// at least one byte each, and a flow level takes an opening bracket.
+// to compute. Block levels take one indentation column each, so there are at
+// most longest line + 1; the `- `/`? ` levels of one line take two bytes
+// each (they can add to levels of earlier lines when the line starts inside
+// a quote or a flow collection); a flow level takes an opening bracket.
 bool DepthSurelyWithin(std::string_view text, std::size_t limit) {
   const std::size_t brackets = CountRare(text, '[', limit) + CountRare(text, '{', limit);
   if (brackets >= limit) return false;
-  const std::size_t longest_allowed = limit - brackets - 1;  // depth <= longest line + 1 + brackets
+  const std::size_t budget = limit - brackets;
   for (std::size_t line = 0; line < text.size();) {
     std::size_t end = text.find('\n', line);
     if (end == std::string_view::npos) end = text.size();
-    if (end - line > longest_allowed) return false;
+    const std::size_t length = end - line;
+    if (length + 1 + (length + 1) / 2 > budget) return false;
     line = end + 1;
   }
   return true;

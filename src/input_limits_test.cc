@@ -72,6 +72,14 @@ TEST_CASE("limits: the shortcut agrees with the full scan") {
   std::mt19937 random(11);
   // Texts whose depth meets the bound (one level per byte), then random ones.
   std::vector<std::string> texts = {"-", "- -", "- - -\n", "[", "[[", "{[", "? -", "-\n -\n  -"};
+  // A line that starts inside a quote or a bracket keeps the block levels of
+  // the lines before it and adds its own `- ` levels (found by review).
+  for (const char* opener : {"\"q", "[q"}) {
+    std::string stacked;
+    for (int indent = 0; indent < 17; ++indent) stacked += std::string(indent, ' ') + "a\n";
+    stacked += std::string(17, ' ') + opener + "\n" + (opener[0] == '"' ? "q\"" : "q]") + " - - - - - - - -\n";
+    texts.push_back(stacked);
+  }
   for (int round = 0; round < 2000; ++round) {
     std::string text(1 + random() % 60, ' ');
     for (char& c : text) c = alphabet[random() % alphabet.size()];
@@ -79,7 +87,9 @@ TEST_CASE("limits: the shortcut agrees with the full scan") {
   }
   for (const std::string& text : texts) {
     const std::uint32_t depth = NestingDepth(text, nullptr), aliases = CountAliases(text);
-    for (std::uint32_t max_depth = 0; max_depth <= 12; ++max_depth) {
+    std::vector<std::uint32_t> depth_limits = {depth - 1, depth, depth + 1};
+    for (std::uint32_t max_depth = 0; max_depth <= 12; ++max_depth) depth_limits.push_back(max_depth);
+    for (std::uint32_t max_depth : depth_limits) {
       for (std::uint32_t max_aliases = 0; max_aliases <= 4; max_aliases += 2) {
         Limits limits;
         limits.max_depth = max_depth;

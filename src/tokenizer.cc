@@ -1143,9 +1143,15 @@ void Parser::SkipPropertyToken() {
 // such a tag would read differently here and there, so it is refused.
 void Parser::CheckTagCharacters(std::size_t begin, std::size_t end) {
   auto is_hex = [&](std::size_t i) { return i < end && std::isxdigit(static_cast<unsigned char>(text_[i])); };
+  auto is_word = [&](std::size_t i) { return std::isalnum(static_cast<unsigned char>(text_[i])) || text_[i] == '-'; };
+  // The handle: `!` (begin is past it), `!!`, or `!word!`. A `!` in the
+  // suffix would start a second tag for yaml-cpp.
+  std::size_t handle_end = begin;
+  while (handle_end < end && is_word(handle_end)) ++handle_end;
+  if (handle_end < end && text_[handle_end] == '!') begin = handle_end + 1;
   for (std::size_t i = begin; i < end; ++i) {
     const char c = text_[i];
-    if (std::isalnum(static_cast<unsigned char>(c)) || (c != '\0' && std::strchr("-#;/?:@&=+$_.~*'()!", c))) continue;
+    if (std::isalnum(static_cast<unsigned char>(c)) || (c != '\0' && std::strchr("-#;/?:@&=+$_.~*'()", c))) continue;
     if (c == '%' && is_hex(i + 1) && is_hex(i + 2)) {
       i += 2;
       continue;

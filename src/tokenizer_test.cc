@@ -759,6 +759,9 @@ TEST_CASE("tokenizer: a tag holds URI characters only, since yaml-cpp ends it at
   CHECK(HasErrorAt(Tokenize("a: !t^ v\n"), 1, 6, "character '^' is not allowed in a tag"));
   CHECK(HasErrorAt(Tokenize("a: !caf\xc3\xa9 |\n  x\n"), 1, 8, "non-ASCII character is not allowed in a tag"));
   CHECK(HasErrorAt(Tokenize("- !t%4 v\n"), 1, 5, "character '%' is not allowed in a tag"));
+  // Past the handle (`!`, `!!`, `!word!`) a `!` would start a second tag for yaml-cpp.
+  CHECK(HasErrorAt(Tokenize("- !x!y!z v\n"), 1, 7, "character '!' is not allowed in a tag"));
+  CHECK(HasErrorAt(Tokenize("a: !!a!b v\n"), 1, 7, "character '!' is not allowed in a tag"));
   for (const char* fine : {"a: !caf%C3%A9 v\n", "a: !!str 1\n", "a: !e!x v\n", "a: !<tag:x.org,2024:t^> v\n",
                            "a: !x-y_z.w/v:u;t?s=r+q@p&o~n*m'l(k)j# v\n", "[!t, !u a]\n"}) {
     CAPTURE(fine);
