@@ -3,7 +3,6 @@
 #include "fast_invariant.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -35,6 +34,11 @@ bool IsVerbatim(std::string_view raw, ScalarStyle style) {
     case ScalarStyle::kFolded: return false;
   }
   return false;
+}
+
+// The bytes of quote at each end of a scalar of `style`.
+std::size_t QuoteWidth(ScalarStyle style) {
+  return style == ScalarStyle::kSingleQuoted || style == ScalarStyle::kDoubleQuoted ? 1 : 0;
 }
 
 // True when the line holding offset `at` of `text` has something other than
@@ -92,7 +96,7 @@ bool SplicedInPlace(std::string_view text, const Scalar& t, std::string_view out
   } else if (!IsVerbatim(t_raw, t.style) || !IsVerbatim(o_raw, o.style)) {
     return false;
   }
-  const std::size_t quotes = block || t.style == ScalarStyle::kPlain ? 0 : 1;
+  const std::size_t quotes = QuoteWidth(t.style);
   return SameSplice(text, t.offset + quotes, t.offset + t.length - quotes,
                     o_raw.substr(quotes, o_raw.size() - 2 * quotes), values);
 }
@@ -337,13 +341,6 @@ class TokenComparer {
 // can only read one way: no unescaped quote, no raw line break, control or
 // Unicode line separator, no byte order mark, and only complete escapes.
 bool IsOneLineDoubleQuotedBody(std::string_view body) {
-  auto hex_digits = [&](std::size_t at, std::size_t count) {
-    if (at + count > body.size()) return false;
-    for (std::size_t k = at; k < at + count; ++k) {
-      if (!std::isxdigit(static_cast<unsigned char>(body[k]))) return false;
-    }
-    return true;
-  };
   for (std::size_t i = 0; i < body.size(); ++i) {
     const unsigned char c = static_cast<unsigned char>(body[i]);
     if (c < 0x20 || c == 0x7f || c == '"') return false;
@@ -355,15 +352,10 @@ bool IsOneLineDoubleQuotedBody(std::string_view body) {
       continue;
     }
     if (c != '\\') continue;
-    if (++i == body.size()) return false;
-    const char e = body[i];
-    std::size_t digits = e == 'x' ? 2 : e == 'u' ? 4 : e == 'U' ? 8 : 0;
-    if (digits > 0) {
-      if (!hex_digits(i + 1, digits)) return false;
-      i += digits;
-    } else if (std::strchr("0abtnvfre \"/\\N_LP", e) == nullptr || e == '\0') {
-      return false;
-    }
+    // `\` + tab is a valid escape, but a raw control byte is refused here everywhere.
+    const std::size_t length = EscapeLength(body, i);
+    if (length == 0 || body[i + 1] == '\t') return false;
+    i += length - 1;
   }
   return true;
 }
@@ -442,7 +434,7 @@ bool EditsProvablyKeepStructure(std::string_view template_text, const Tokens& to
       continue;
     }
     // SplicedInPlace compares the scalar's text between its quotes; the quotes go with the unchanged bytes.
-    const std::size_t quotes = t.style == ScalarStyle::kSingleQuoted || t.style == ScalarStyle::kDoubleQuoted;
+    const std::size_t quotes = QuoteWidth(t.style);
     if (o.length < 2 * quotes || output.substr(o.offset, quotes) != template_text.substr(t.offset, quotes)) return false;
     if (!SplicedInPlace(template_text, t, output, o, rewrite.values)) return false;
     if (!ValuesAreInert(template_text, t, rewrite.values)) return false;

@@ -33,6 +33,9 @@ namespace safesubst {
 
 namespace {
 
+// The hexadecimal digits that follow the escape `\x`, `\u` or `\U`; 0 for others.
+int HexDigitsOfEscape(char e) { return e == 'x' ? 2 : e == 'u' ? 4 : e == 'U' ? 8 : 0; }
+
 // Character classes for the hot loops: one table lookup per byte.
 constexpr std::uint8_t kBlankClass = 1;  // space, tab
 constexpr std::uint8_t kBreakClass = 2;  // LF, CR
@@ -1269,24 +1272,17 @@ bool Parser::ContinuationTooShallow(int n) const {
 }
 
 void Parser::ScanEscape() {
-  const Cursor at = Save();
-  const char e = At(pos_ + 1);
-  const int digits = e == 'x' ? 2 : e == 'u' ? 4 : e == 'U' ? 8 : 0;
-  if (digits > 0) {
-    pos_ += 2;
-    int found = 0;
-    while (found < digits && std::isxdigit(static_cast<unsigned char>(Cur()))) {
-      ++pos_;
-      ++found;
-    }
-    if (found < digits) {
-      Error(LocationOf(at), std::string("invalid escape sequence: '\\") + e + "' needs " + std::to_string(digits) +
-                                " hexadecimal digits");
-    }
+  if (const std::size_t length = EscapeLength(text_, pos_); length > 0) {
+    pos_ += length;
     return;
   }
-  if (e != '\0' && std::strchr("0abt\tnvfre \"/\\N_LP", e) != nullptr) {
+  const Cursor at = Save();
+  const char e = At(pos_ + 1);
+  if (const int digits = HexDigitsOfEscape(e); digits > 0) {
     pos_ += 2;
+    for (int found = 0; found < digits && std::isxdigit(static_cast<unsigned char>(Cur())); ++found) ++pos_;
+    Error(LocationOf(at), std::string("invalid escape sequence: '\\") + e + "' needs " + std::to_string(digits) +
+                              " hexadecimal digits");
     return;
   }
   Error(LocationOf(at), e == '\0' ? std::string("a '\\' at the end of the input")
@@ -1718,6 +1714,18 @@ Tokens Tokenize(std::string_view text, const TokenizerOptions& options) {
   Parser parser(text, options, &tokens);
   parser.Run();
   return tokens;
+}
+
+std::size_t EscapeLength(std::string_view text, std::size_t at) {
+  const char e = at + 1 < text.size() ? text[at + 1] : '\0';
+  if (const int digits = HexDigitsOfEscape(e); digits > 0) {
+    if (at + 2 + static_cast<std::size_t>(digits) > text.size()) return 0;
+    for (std::size_t k = at + 2; k < at + 2 + static_cast<std::size_t>(digits); ++k) {
+      if (!std::isxdigit(static_cast<unsigned char>(text[k]))) return 0;
+    }
+    return 2 + static_cast<std::size_t>(digits);
+  }
+  return e != '\0' && std::strchr("0abt\tnvfre \"/\\N_LP", e) != nullptr ? 2 : 0;
 }
 
 std::string DecodeScalar(std::string_view text, const Scalar& scalar, std::vector<std::size_t>* source_offsets) {

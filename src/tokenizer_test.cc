@@ -726,6 +726,19 @@ TEST_CASE("tokenizer: unterminated ${ is an error at the $, in a comment only a 
   CHECK(FindReference(tokens, "FINE").kind == RefKind::kBraced);
 }
 
+TEST_CASE("tokenizer: EscapeLength knows every YAML escape and only those") {
+  CHECK(EscapeLength("\\n", 0) == 2);
+  CHECK(EscapeLength("a\\\"", 1) == 2);
+  CHECK(EscapeLength("\\\t", 0) == 2);
+  CHECK(EscapeLength("\\x41", 0) == 4);
+  CHECK(EscapeLength("\\u00e9z", 0) == 6);
+  CHECK(EscapeLength("\\U0001F600", 0) == 10);
+  for (const char* bad : {"\\", "\\q", "\\x4", "\\u00eg", "\\U0001F60"}) {
+    CAPTURE(bad);
+    CHECK(EscapeLength(bad, 0) == 0);
+  }
+}
+
 TEST_CASE("tokenizer: structural errors are located") {
   CHECK(HasErrorAt(Tokenize("a: b: c\n"), 1, 5, "mapping values are not allowed"));
   CHECK(HasErrorAt(Tokenize("a: 1\n  b: 2\n"), 2, 4, "mapping values are not allowed"));

@@ -140,6 +140,12 @@ Tokens Tokenize(std::string_view text, const TokenizerOptions& options = {});
 std::string DecodeScalar(std::string_view text, const Scalar& scalar,
                          std::vector<std::size_t>* source_offsets = nullptr);
 
+/// The length of the double-quoted escape sequence whose backslash is at
+/// `text[at]`: 2 for one-character escapes (`\n`, `\"`, ...), 4, 6 or 10 for
+/// `\x`, `\u` and `\U` with their hexadecimal digits; 0 when it is not a
+/// complete, valid YAML escape.
+std::size_t EscapeLength(std::string_view text, std::size_t at);
+
 /// Returns the human name of a context class: "comment", "script" or "data".
 std::string_view ContextName(ContextClass context);
 std::string_view StyleName(ScalarStyle style);
