@@ -23,9 +23,7 @@ bool IsNullPlain(std::string_view text) {
 // the quotes (or the whole text when plain), with nothing to unescape: the
 // value can be compared in place, without allocating.
 bool IsVerbatim(std::string_view raw, ScalarStyle style) {
-  if (std::memchr(raw.data(), '\n', raw.size()) != nullptr || std::memchr(raw.data(), '\r', raw.size()) != nullptr) {
-    return false;
-  }
+  if (raw.find('\n') != std::string_view::npos || raw.find('\r') != std::string_view::npos) return false;
   switch (style) {
     case ScalarStyle::kPlain: return true;
     case ScalarStyle::kDoubleQuoted: return raw.find('\\') == std::string_view::npos;

@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "text_checks.h"
+
 namespace safesubst {
 
 namespace {
@@ -145,25 +147,13 @@ class StructureScanner {
 
 std::string Size(std::size_t bytes) { return std::to_string(bytes) + " bytes"; }
 
-// How often `c` occurs, counting no further than `limit` + 1: memchr from
-// one to the next, for bytes that are rare.
-std::size_t CountRare(std::string_view text, char c, std::size_t limit) {
-  std::size_t count = 0;
-  const char* const end = text.data() + text.size();
-  for (const char* at = text.data(); count <= limit && (at = static_cast<const char*>(std::memchr(at, c, end - at)));
-       ++at) {
-    ++count;
-  }
-  return count;
-}
-
 // True when the scanner cannot find a depth over `limit`, by a bound cheap
 // to compute. Block levels take one indentation column each, so there are at
 // most longest line + 1; the `- `/`? ` levels of one line take two bytes
 // each (they can add to levels of earlier lines when the line starts inside
 // a quote or a flow collection); a flow level takes an opening bracket.
 bool DepthSurelyWithin(std::string_view text, std::size_t limit) {
-  const std::size_t brackets = CountRare(text, '[', limit) + CountRare(text, '{', limit);
+  const std::size_t brackets = CountRareByte(text, '[', limit) + CountRareByte(text, '{', limit);
   if (brackets >= limit) return false;
   const std::size_t budget = limit - brackets;
   for (std::size_t line = 0; line < text.size();) {
@@ -200,7 +190,7 @@ Diagnostics CheckInputLimits(std::string_view text, const Limits& limits, const 
     return errors;
   }
   // Most templates are far from both limits: no need to scan them.
-  if (CountRare(text, '*', limits.max_aliases) <= limits.max_aliases && DepthSurelyWithin(text, limits.max_depth)) {
+  if (CountRareByte(text, '*', limits.max_aliases) <= limits.max_aliases && DepthSurelyWithin(text, limits.max_depth)) {
     return errors;
   }
   StructureScanner scanner(text);

@@ -99,6 +99,17 @@ std::size_t PlainTextRun(std::string_view text, std::size_t i) {
 
 }  // namespace
 
+std::size_t CountRareByte(std::string_view text, char byte, std::size_t stop_after) {
+  std::size_t count = 0;
+  if (text.empty()) return 0;  // data() may be null, which memchr must not see
+  const char* const end = text.data() + text.size();
+  for (const char* at = text.data(); count <= stop_after; ++at, ++count) {
+    at = static_cast<const char*>(std::memchr(at, byte, static_cast<std::size_t>(end - at)));
+    if (at == nullptr) break;
+  }
+  return count;
+}
+
 Diagnostics CheckTextEncoding(std::string_view text, const std::string& file) {
   Diagnostics out;
   std::string_view start = text.substr(0, 4);

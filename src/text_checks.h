@@ -3,6 +3,7 @@
 // tabs used as indentation, duplicate keys.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -10,6 +11,10 @@
 #include "safesubst/tokenizer.h"
 
 namespace safesubst {
+
+/// How many bytes of `text` equal `byte`, counting no further than
+/// `stop_after` + 1: one memchr from each to the next, so meant for rare bytes.
+std::size_t CountRareByte(std::string_view text, char byte, std::size_t stop_after = SIZE_MAX);
 
 /// Reports a UTF-16/32 byte order mark, NUL bytes, other C0 control
 /// characters and DEL (YAML forbids them), a carriage return not followed by

@@ -37,6 +37,15 @@ std::vector<std::size_t> ExpectedOffsets(std::string_view text) {
 
 }  // namespace
 
+TEST_CASE("text checks: rare bytes are counted up to one past the stop") {
+  CHECK(CountRareByte("a$b$$c", '$') == 3);
+  CHECK(CountRareByte("$$$$$", '$', 1) == 2);
+  CHECK(CountRareByte("$$$$$", '$', 4) == 5);
+  CHECK(CountRareByte("$$$$$", '$', 5) == 5);
+  CHECK(CountRareByte("abc", '$') == 0);
+  CHECK(CountRareByte(std::string_view(), '$') == 0);
+}
+
 TEST_CASE("text checks: control characters and lone carriage returns are located") {
   Diagnostics found = CheckTextEncoding("a: 1\nb: x\x04y\n", "t.yaml");
   REQUIRE(found.size() == 1);

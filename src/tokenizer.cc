@@ -28,6 +28,7 @@
 #include <utility>
 
 #include "safesubst/references.h"
+#include "text_checks.h"
 
 namespace safesubst {
 
@@ -113,20 +114,6 @@ std::size_t FindBreak(std::string_view text, std::size_t i, std::size_t end) {
   return i;
 }
 std::size_t FindBreak(std::string_view text, std::size_t i) { return FindBreak(text, i, text.size()); }
-
-// How many bytes of `text` equal `byte`; meant for rare bytes.
-std::size_t CountRareByte(std::string_view text, char byte) {
-  std::size_t count = 0;
-  const char* p = text.data();
-  const char* const end = p + text.size();
-  while (p < end) {
-    const void* found = std::memchr(p, byte, static_cast<std::size_t>(end - p));
-    if (found == nullptr) break;
-    ++count;
-    p = static_cast<const char*>(found) + 1;
-  }
-  return count;
-}
 
 // Nesting beyond this is refused instead of risking the stack: no real
 // template comes anywhere near it.
