@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <optional>
 
 namespace safesubst {
@@ -403,7 +402,7 @@ bool EditsProvablyKeepStructure(std::string_view template_text, const Tokens& to
     const std::size_t out_begin = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(unchanged_from) + delta);
     const std::size_t length = end - unchanged_from;
     if (out_begin + length > output.size() ||
-        std::memcmp(template_text.data() + unchanged_from, output.data() + out_begin, length) != 0) {
+        template_text.substr(unchanged_from, length) != output.substr(out_begin, length)) {
       return false;
     }
     unchanged_from = end;

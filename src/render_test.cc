@@ -82,4 +82,15 @@ TEST_CASE("render: steps on a stream yaml-cpp cannot get past fail instead of ha
   CHECK(result.output.empty());
 }
 
+// A default-constructed view has a null data(): the library must not hand it
+// to memchr or memcmp (UBSan, found by the render and steps fuzzers).
+TEST_CASE("render: an empty template given as a null view renders to nothing") {
+  for (const char* manifest_text : {"variables: {X: {type: string}}\n", "steps:\n  - delete: .metadata.name\n"}) {
+    CAPTURE(manifest_text);
+    RenderResult result = RenderText(std::string_view(), MustParse(manifest_text), ValuesOf({{"X", "x"}}));
+    CHECK(result.ok());
+    CHECK(result.output.empty());
+  }
+}
+
 }  // namespace safesubst
