@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "safesubst/yaml_encoding.h"
+#include "alias_bomb.h"
 #include "test_support.h"
 
 namespace safesubst {
@@ -239,13 +240,7 @@ TEST_CASE("aliases are compared through their anchors") {
 }
 
 TEST_CASE("billion laughs: the comparison costs the text, not the expansion") {
-  std::string bomb = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
-  for (int level = 1; level <= 12; ++level) {
-    std::string previous = "*a" + std::to_string(level - 1);
-    bomb += "a" + std::to_string(level) + ": &a" + std::to_string(level) + " [";
-    for (int i = 0; i < 10; ++i) bomb += (i ? ", " : "") + previous;
-    bomb += "]\n";
-  }
+  const std::string bomb = testing::AliasBomb(12);
   auto start = std::chrono::steady_clock::now();
   CHECK(Diff(bomb, bomb).empty());
   std::string changed = bomb;

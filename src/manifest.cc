@@ -321,7 +321,12 @@ class ManifestParser {
     } else if (node.IsScalar()) {
       variable->default_value = node.Scalar();
     } else if (variable->type == VarType::kYaml) {
-      variable->default_value = detail::NodeAsYaml(node);
+      std::string yaml, problem;
+      if (!detail::NodeAsYaml(node, &yaml, &problem)) {
+        Error(entry.value_location, "the default of " + Quoted(variable->name) + " cannot be read: " + problem);
+        return;
+      }
+      variable->default_value = std::move(yaml);
     } else if (variable->type == VarType::kList && node.IsSequence()) {
       std::string joined;
       for (const YAML::Node& item : node) {
@@ -452,7 +457,9 @@ class ManifestParser {
       step.action = Step::Action::kSet;
       step.path = PathOf(action_entry, "set").value_or("");
       if (const KeyEntry* value = Get(keys, "value")) {
-        step.value = detail::NodeAsYaml(value->value);
+        if (std::string problem; !detail::NodeAsYaml(value->value, &step.value, &problem)) {
+          Error(value->value_location, "the value of the step cannot be read: " + problem);
+        }
       } else {
         Error(action_entry.key_location, "'set' needs 'value:', the YAML to write at the path");
       }

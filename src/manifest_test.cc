@@ -6,6 +6,8 @@
 
 #include <string>
 
+#include "alias_bomb.h"
+
 namespace safesubst {
 namespace {
 
@@ -403,6 +405,20 @@ TEST_CASE("set values keep multi-line and tagged scalars") {
   CHECK(steps[1].value == "~");
   CHECK(steps[2].value == "\"42\"");
   CHECK(steps[3].value == "- a\n- \"b c\"");
+}
+
+// yaml-typed defaults and set values are written back as YAML text, aliases
+// expanded: bounded, and a node inside itself is an error, not a crash.
+TEST_CASE("structured defaults and set values with alias bombs or recursive aliases are errors") {
+  Result<Manifest> bomb = Parse("variables:\n  X:\n    type: yaml\n    default:\n" + testing::AliasBomb(8, "      "));
+  CHECK_FALSE(bomb.ok());
+  ExpectAt(bomb.diagnostics, "the default of 'X' cannot be read: it expands to more than 100000 nodes", 5, 7);
+  Result<Manifest> recursive = Parse("steps:\n  - set: .a\n    value: &v {k: *v}\n");
+  CHECK_FALSE(recursive.ok());
+  ExpectAt(recursive.diagnostics, "the value of the step cannot be read: it contains a recursive alias", 3, 12);
+  Result<Manifest> shared = Parse("steps:\n  - set: .a\n    value: {k: &v [1], l: *v}\n");
+  REQUIRE_MESSAGE(shared.ok(), Describe(shared.diagnostics));
+  CHECK(shared.value->steps[0].value == "{k: [1], l: [1]}");
 }
 
 TEST_CASE("step errors") {

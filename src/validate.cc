@@ -17,6 +17,7 @@
 #include <mutex>
 
 #include "yaml_load.h"
+#include "yaml_tree.h"
 #include "safesubst/references.h"
 #include "safesubst/values.h"
 
@@ -53,9 +54,43 @@ std::size_t EditDistance(std::string_view a, std::string_view b) {
   return previous[b.size()];
 }
 
-// Writes `node` as YAML, keeping what a plain re-emit would lose: a scalar
-// that was quoted in the manifest (`value: "31"`) stays a string.
-void EmitNode(YAML::Emitter& out, const YAML::Node& node) {
+// Writes a node as YAML, keeping what a plain re-emit would lose: a scalar
+// that was quoted in the manifest (`value: "31"`) stays a string. yaml-cpp
+// shares an aliased node, so the walk counts every node it visits and keeps
+// the path from the root to catch a node inside itself.
+class NodeEmitter {
+ public:
+  bool Emit(const YAML::Node& node) {
+    if (++visited_ > kMaxExpandedNodes) {
+      problem_ = "it expands to more than " + std::to_string(kMaxExpandedNodes) + " nodes (aliases)";
+      return false;
+    }
+    for (const YAML::Node& ancestor : ancestors_) {
+      if (ancestor.is(node)) {
+        problem_ = "it contains a recursive alias";
+        return false;
+      }
+    }
+    ancestors_.push_back(node);
+    const bool emitted = EmitNode(node);
+    ancestors_.pop_back();
+    return emitted;
+  }
+
+  std::string Text() const { return out_.c_str(); }
+  const std::string& problem() const { return problem_; }
+
+ private:
+  bool EmitNode(const YAML::Node& node);
+
+  YAML::Emitter out_;
+  std::size_t visited_ = 0;
+  std::vector<YAML::Node> ancestors_;
+  std::string problem_;
+};
+
+bool NodeEmitter::EmitNode(const YAML::Node& node) {
+  YAML::Emitter& out = out_;
   const bool flow = node.Style() == YAML::EmitterStyle::Flow;
   switch (node.Type()) {
     case YAML::NodeType::Undefined:
@@ -74,7 +109,9 @@ void EmitNode(YAML::Emitter& out, const YAML::Node& node) {
     case YAML::NodeType::Sequence:
       if (flow) out << YAML::Flow;
       out << YAML::BeginSeq;
-      for (const YAML::Node& item : node) EmitNode(out, item);
+      for (const YAML::Node& item : node) {
+        if (!Emit(item)) return false;
+      }
       out << YAML::EndSeq;
       break;
     case YAML::NodeType::Map:
@@ -82,21 +119,26 @@ void EmitNode(YAML::Emitter& out, const YAML::Node& node) {
       out << YAML::BeginMap;
       for (const auto& entry : node) {
         out << YAML::Key;
-        EmitNode(out, entry.first);
+        if (!Emit(entry.first)) return false;
         out << YAML::Value;
-        EmitNode(out, entry.second);
+        if (!Emit(entry.second)) return false;
       }
       out << YAML::EndMap;
       break;
   }
+  return true;
 }
 
 }  // namespace
 
-std::string NodeAsYaml(const YAML::Node& node) {
-  YAML::Emitter out;
-  EmitNode(out, node);
-  return out.c_str();
+bool NodeAsYaml(const YAML::Node& node, std::string* yaml, std::string* problem) {
+  NodeEmitter emitter;
+  if (!emitter.Emit(node)) {
+    *problem = emitter.problem();
+    return false;
+  }
+  *yaml = emitter.Text();
+  return true;
 }
 
 std::string ReadTextFile(const std::string& path, std::string* text) {

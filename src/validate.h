@@ -52,6 +52,9 @@ std::string ReadTextFile(const std::string& path, std::string* text);
 
 /// Writes a YAML node back as YAML text. Unlike a plain re-emit, a scalar that
 /// was quoted in the source (`"31"`) stays quoted, so it stays a string.
-std::string NodeAsYaml(const YAML::Node& node);
+/// Aliases are expanded: returns false and sets `*problem` (for a message
+/// about the value) when that would pass kMaxExpandedNodes (yaml_tree.h) nodes or the node
+/// contains itself (`&a [*a]`).
+bool NodeAsYaml(const YAML::Node& node, std::string* yaml, std::string* problem);
 
 }  // namespace safesubst::detail

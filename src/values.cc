@@ -5,6 +5,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <optional>
 #include <deque>
 #include <unordered_map>
 
@@ -238,7 +239,10 @@ Location MarkLocation(const YAML::Mark& mark, const std::string& file) {
                   static_cast<std::size_t>(std::max(mark.pos, 0))};
 }
 
-ValuesEntry YamlEntry(const std::string& name, const YAML::Node& node, Location name_location, Location origin) {
+// Empty when the node cannot be written back as YAML (an alias bomb or a
+// recursive alias), which is reported at the value.
+std::optional<ValuesEntry> YamlEntry(const std::string& name, const YAML::Node& node, Location name_location,
+                                     Location origin, Diagnostics* diagnostics) {
   ValuesEntry entry;
   entry.name = name;
   entry.name_location = std::move(name_location);
@@ -247,7 +251,10 @@ ValuesEntry YamlEntry(const std::string& name, const YAML::Node& node, Location 
   if (node.IsScalar()) {
     entry.value.text = node.Scalar();
   } else if (node.IsSequence() || node.IsMap()) {
-    entry.yaml = detail::NodeAsYaml(node);
+    if (std::string problem; !detail::NodeAsYaml(node, &entry.yaml, &problem)) {
+      diagnostics->push_back(MakeError(entry.value.origin, "the value of '" + name + "' cannot be read: " + problem));
+      return std::nullopt;
+    }
     entry.structured = node.IsMap();
     std::string joined;
     for (const YAML::Node& item : node) {
@@ -290,7 +297,9 @@ void ReadYamlValues(std::string_view text, const std::string& file, std::vector<
       continue;
     }
     Location origin = pair.second.IsNull() ? key_location : MarkLocation(pair.second.Mark(), file);
-    entries->push_back(YamlEntry(pair.first.Scalar(), pair.second, key_location, std::move(origin)));
+    std::optional<ValuesEntry> entry =
+        YamlEntry(pair.first.Scalar(), pair.second, key_location, std::move(origin), diagnostics);
+    if (entry) entries->push_back(std::move(*entry));
   }
 }
 

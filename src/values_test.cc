@@ -10,6 +10,8 @@
 #include <fstream>
 #include <string>
 
+#include "alias_bomb.h"
+
 namespace safesubst {
 namespace {
 
@@ -244,6 +246,21 @@ TEST_CASE("YAML values files") {
   ExpectAt(ParseValuesText("A: 1\n---\nB: 2\n", "m.yaml").diagnostics, "a single YAML document", "m.yaml", 3, 1);
   CHECK(Texts("", "e.yaml").empty());
   CHECK(Texts("# only a comment\n", "e.yaml").empty());
+}
+
+// A structured value is written back as YAML text, aliases expanded: an alias
+// bomb must stop at the expansion limit, and a node inside itself must not
+// recurse until the stack runs out.
+TEST_CASE("a YAML values file's alias bomb or recursive alias is an error at the value") {
+  Result<std::vector<std::pair<std::string, Value>>> bomb =
+      ParseValuesText("OK: 1\nX:\n" + testing::AliasBomb(8, "  "), "b.yaml");
+  CHECK_FALSE(bomb.ok());
+  ExpectAt(bomb.diagnostics, "the value of 'X' cannot be read: it expands to more than 100000 nodes", "b.yaml", 3, 3);
+  Result<std::vector<std::pair<std::string, Value>>> recursive = ParseValuesText("X: &a [1, *a]\n", "r.yaml");
+  CHECK_FALSE(recursive.ok());
+  ExpectAt(recursive.diagnostics, "the value of 'X' cannot be read: it contains a recursive alias", "r.yaml", 1, 4);
+  // Aliases that expand to little are fine, and so is one node shared twice.
+  CHECK(Texts("X: {a: &v [1, 2], b: *v}\n", "s.yaml") == Pairs{{"X", "{a: [1, 2], b: [1, 2]}"}});
 }
 
 TEST_CASE("precedence: --set, then values files (later wins), then environment, then default") {

@@ -411,10 +411,6 @@ FoldLine ClassifyFoldLine(std::initializer_list<std::string_view> pieces) {
 using detail::YamlNode;
 using detail::YamlStream;
 
-// Generous for real configuration values, small enough that an alias bomb
-// ("billion laughs") stops in milliseconds.
-constexpr std::size_t kMaxEmittedNodes = 100000;
-
 // An implicit key is limited to 1024 characters (YAML 1.2 7.4.2, 8.2.2); longer
 // keys are written as explicit `? ` keys. Counting bytes errs on the safe side.
 constexpr std::size_t kMaxImplicitKey = 1000;
@@ -443,8 +439,8 @@ class NodeWriter {
 
   // Follows aliases and counts the node against the expansion budget.
   std::uint32_t Resolve(std::uint32_t index) {
-    if (++emitted_ > kMaxEmittedNodes) {
-      error_ = "the value expands to more than " + std::to_string(kMaxEmittedNodes) +
+    if (++emitted_ > detail::kMaxExpandedNodes) {
+      error_ = "the value expands to more than " + std::to_string(detail::kMaxExpandedNodes) +
                " nodes (aliases)";
       return kFailed;
     }

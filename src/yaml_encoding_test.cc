@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "alias_bomb.h"
+
 namespace safesubst {
 namespace {
 
@@ -603,13 +605,7 @@ TEST_CASE("EncodeYamlNode: errors") {
   CHECK(!EncodeYamlNode("*undefined", 0, true, &out, &error));
   CHECK(!error.empty());
   // Billion laughs: nine levels of ten aliases would be 10^9 nodes.
-  std::string bomb = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
-  for (int level = 1; level <= 9; ++level) {
-    std::string previous = "*a" + std::to_string(level - 1);
-    bomb += "a" + std::to_string(level) + ": &a" + std::to_string(level) + " [";
-    for (int i = 0; i < 10; ++i) bomb += (i ? ", " : "") + previous;
-    bomb += "]\n";
-  }
+  const std::string bomb = testing::AliasBomb(9);
   error.clear();
   CHECK(!EncodeYamlNode(bomb, 0, true, &out, &error));
   CHECK(error.find("expands to more than") != std::string::npos);

@@ -48,6 +48,11 @@ struct YamlParseError {
 /// `error` when yaml-cpp rejects it. Never throws.
 bool ParseYamlStream(std::string_view text, YamlStream* stream, YamlParseError* error);
 
+/// The most nodes a structured value may expand to once its aliases are
+/// followed: generous for configuration, small enough that an alias bomb
+/// ("billion laughs") stops in milliseconds.
+inline constexpr std::size_t kMaxExpandedNodes = 100000;
+
 /// Follows `index` through alias nodes to the node they stand for.
 std::uint32_t ResolveAlias(const YamlStream& stream, std::uint32_t index);
 
