@@ -295,10 +295,6 @@ bool ParseTemplate(std::string_view text, YamlStream* stream, detail::YamlParseE
   return true;
 }
 
-Location ParseErrorLocation(const detail::YamlParseError& error, std::string file) {
-  return Location{std::move(file), error.line + 1, error.column + 1, error.offset};
-}
-
 }  // namespace
 
 Result<std::vector<StructureDifference>> CompareStructureExempting(
@@ -308,14 +304,14 @@ Result<std::vector<StructureDifference>> CompareStructureExempting(
   YamlStream before, after;
   detail::YamlParseError error;
   if (!ParseTemplate(template_text, &before, &error)) {
-    result.diagnostics.push_back(MakeError(ParseErrorLocation(error, file),
+    result.diagnostics.push_back(MakeError(detail::ParseErrorLocation(error, file),
                                            "template is not valid YAML: " + error.message,
                                            "fix the template; it must parse before anything is substituted"));
     return result;
   }
   if (!detail::ParseYamlStream(rendered_text, &after, &error)) {
     result.diagnostics.push_back(
-        MakeError(ParseErrorLocation(error, file + " (rendered output)"),
+        MakeError(detail::ParseErrorLocation(error, file + " (rendered output)"),
                   "rendered output is not valid YAML: " + error.message,
                   "a substituted value broke the document; quote the reference in the template, or "
                   "declare the variable `type: yaml` if it is meant to be YAML"));

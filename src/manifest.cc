@@ -3,16 +3,14 @@
 // malformed steps), all of them in one pass.
 #include "safesubst/manifest.h"
 
-#include <yaml-cpp/yaml.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <map>
 
-#include "yaml_load.h"
 #include "safesubst/references.h"
 #include "safesubst/values.h"
 #include "validate.h"
+#include "yaml_tree.h"
 
 namespace safesubst {
 
@@ -74,16 +72,12 @@ std::string CheckStepPath(std::string_view path) {
   return {};
 }
 
-Location MarkLocation(const YAML::Mark& mark, const std::string& file) {
-  if (mark.line < 0) return Location{file, 0, 0, 0};
-  return Location{file, static_cast<std::uint32_t>(mark.line + 1), static_cast<std::uint32_t>(mark.column + 1),
-                  static_cast<std::size_t>(std::max(mark.pos, 0))};
-}
+using detail::YamlRef;
 
 struct KeyEntry {
   Location key_location;
   Location value_location;  ///< the key's location when the value is null
-  YAML::Node value;
+  YamlRef value;
 };
 using KeyMap = std::map<std::string, KeyEntry, std::less<>>;
 
@@ -92,7 +86,7 @@ class ManifestParser {
   ManifestParser(const std::string& file, Manifest* manifest, Diagnostics* diagnostics)
       : file_(file.empty() ? "<manifest>" : file), manifest_(*manifest), diagnostics_(*diagnostics) {}
 
-  void Parse(const YAML::Node& root) {
+  void Parse(const YamlRef& root) {
     if (root.IsNull()) return;  // an empty manifest declares nothing
     if (!root.IsMap()) {
       Error(At(root), "the manifest must be a YAML mapping", detail::KeysHint("", kTopLevelKeys));
@@ -107,7 +101,7 @@ class ManifestParser {
     if (const KeyEntry* entry = Get(keys, "steps")) ParseSteps(*entry);
   }
 
-  Location At(const YAML::Node& node) const { return MarkLocation(node.Mark(), file_); }
+  Location At(const YamlRef& node) const { return node.At(file_); }
 
   void Error(Location location, std::string message, std::string hint = {}) {
     diagnostics_.push_back(MakeError(std::move(location), std::move(message), std::move(hint)));
@@ -124,16 +118,16 @@ class ManifestParser {
 
   // The entries of a mapping whose keys must come from `valid`; reports
   // unknown, non-scalar and repeated keys.
-  KeyMap CollectKeys(const YAML::Node& map, const std::vector<std::string_view>& valid, std::string_view context) {
+  KeyMap CollectKeys(const YamlRef& map, const std::vector<std::string_view>& valid, std::string_view context) {
     KeyMap keys;
-    for (const auto& pair : map) {
-      Location key_location = At(pair.first);
-      if (!pair.first.IsScalar()) {
+    for (const auto& [key_node, value_node] : map.Entries()) {
+      Location key_location = At(key_node);
+      if (!key_node.IsScalar()) {
         Error(key_location, "a key in " + std::string(context) + " must be a plain name",
               detail::KeysHint("", valid));
         continue;
       }
-      const std::string& key = pair.first.Scalar();
+      const std::string& key = key_node.Scalar();
       if (std::find(valid.begin(), valid.end(), key) == valid.end()) {
         Error(key_location, "unknown key " + Quoted(key) + " in " + std::string(context),
               detail::KeysHint(key, valid));
@@ -144,8 +138,8 @@ class ManifestParser {
               "first at line " + std::to_string(first->key_location.line) + "; keep one");
         continue;
       }
-      Location value_location = pair.second.IsNull() ? key_location : At(pair.second);
-      keys.emplace(key, KeyEntry{key_location, value_location, pair.second});
+      Location value_location = value_node.IsNull() ? key_location : At(value_node);
+      keys.emplace(key, KeyEntry{key_location, value_location, value_node});
     }
     return keys;
   }
@@ -182,25 +176,25 @@ class ManifestParser {
       return;
     }
     std::map<std::string, Location, std::less<>> seen;
-    for (const auto& pair : entry.value) {
-      Location key_location = At(pair.first);
-      if (!pair.first.IsScalar() || !detail::IsIdentifier(pair.first.Scalar())) {
-        Error(key_location, "invalid variable name" + (pair.first.IsScalar() ? " " + Quoted(pair.first.Scalar()) : ""),
+    for (const auto& [key_node, value_node] : entry.value.Entries()) {
+      Location key_location = At(key_node);
+      if (!key_node.IsScalar() || !detail::IsIdentifier(key_node.Scalar())) {
+        Error(key_location, "invalid variable name" + (key_node.IsScalar() ? " " + Quoted(key_node.Scalar()) : ""),
               "a name is a letter or '_' followed by letters, digits or '_'");
         continue;
       }
-      const std::string& name = pair.first.Scalar();
+      const std::string& name = key_node.Scalar();
       if (auto it = seen.find(name); it != seen.end()) {
         Error(key_location, "variable " + Quoted(name) + " is declared twice",
               "first declared at line " + std::to_string(it->second.line) + "; keep one");
         continue;
       }
       seen.emplace(name, key_location);
-      ParseVariable(name, key_location, pair.second);
+      ParseVariable(name, key_location, value_node);
     }
   }
 
-  void ParseVariable(const std::string& name, const Location& location, const YAML::Node& node) {
+  void ParseVariable(const std::string& name, const Location& location, const YamlRef& node) {
     Variable variable;
     variable.name = name;
     variable.location = location;
@@ -294,11 +288,11 @@ class ManifestParser {
             "list the allowed values, e.g.  values: [dev, staging, prod]");
       return;
     }
-    if (!entry->value.IsSequence() || entry->value.size() == 0) {
+    if (!entry->value.IsSequence() || entry->value.Items().empty()) {
       Error(entry->value_location, "'values' must be a non-empty list", "e.g.  values: [dev, staging, prod]");
       return;
     }
-    for (const YAML::Node& item : entry->value) {
+    for (const YamlRef& item : entry->value.Items()) {
       if (!item.IsScalar()) {
         Error(At(item), "each of 'values' must be a single value");
         continue;
@@ -314,7 +308,7 @@ class ManifestParser {
   }
 
   void ParseDefault(const KeyEntry& entry, Variable* variable) {
-    const YAML::Node& node = entry.value;
+    const YamlRef& node = entry.value;
     if (node.IsNull()) {
       Error(entry.value_location, "the default of " + Quoted(variable->name) + " is null",
             "write default: \"\" for an empty default, or quote the text");
@@ -329,7 +323,7 @@ class ManifestParser {
       variable->default_value = std::move(yaml);
     } else if (variable->type == VarType::kList && node.IsSequence()) {
       std::string joined;
-      for (const YAML::Node& item : node) {
+      for (const YamlRef& item : node.Items()) {
         if (!item.IsScalar()) {
           Error(At(item), "list items must be single values");
           return;
@@ -352,7 +346,7 @@ class ManifestParser {
       Error(entry.value_location, "'runtime' must be a list of names", "e.g.  runtime: [NODE_IP, HOME]");
       return;
     }
-    for (const YAML::Node& item : entry.value) {
+    for (const YamlRef& item : entry.value.Items()) {
       Location location = At(item);
       if (!item.IsScalar() || !detail::IsIdentifier(item.Scalar())) {
         Error(location, "invalid runtime name", "a name is a letter or '_' followed by letters, digits or '_'");
@@ -380,7 +374,7 @@ class ManifestParser {
             "e.g.  " + std::string(key) + ": [.data.\"entrypoint\"]");
       return;
     }
-    for (const YAML::Node& item : entry.value) {
+    for (const YamlRef& item : entry.value.Items()) {
       if (!item.IsScalar() || item.Scalar().empty()) {
         Error(At(item), "each entry of " + Quoted(key) + " must be a node path");
         continue;
@@ -397,7 +391,7 @@ class ManifestParser {
       Error(entry.value_location, "'steps' must be a list", "e.g.  steps: [{delete: .spec.template.spec.hostAliases}]");
       return;
     }
-    for (const YAML::Node& item : entry.value) ParseStep(item);
+    for (const YamlRef& item : entry.value.Items()) ParseStep(item);
   }
 
   std::optional<std::string> PathOf(const KeyEntry& entry, std::string_view key) {
@@ -412,7 +406,7 @@ class ManifestParser {
     return text;
   }
 
-  void ParseStep(const YAML::Node& node) {
+  void ParseStep(const YamlRef& node) {
     Location location = At(node);
     if (!node.IsMap()) {
       Error(location, "a step must be a mapping", "e.g.  - delete: .spec.template.spec.hostAliases");
@@ -490,7 +484,7 @@ class ManifestParser {
     if (entry.value.IsMap()) {
       ParseCondition(entry.value, conditions);
     } else if (entry.value.IsSequence()) {
-      for (const YAML::Node& item : entry.value) {
+      for (const YamlRef& item : entry.value.Items()) {
         if (item.IsMap()) {
           ParseCondition(item, conditions);
         } else {
@@ -503,7 +497,7 @@ class ManifestParser {
     }
   }
 
-  void ParseCondition(const YAML::Node& node, std::vector<Condition>* conditions) {
+  void ParseCondition(const YamlRef& node, std::vector<Condition>* conditions) {
     Condition condition;
     condition.location = At(node);
     const std::size_t errors_before = ErrorCount();
@@ -595,12 +589,12 @@ class ManifestParser {
       Error(labels->value_location, "'labels' must be a mapping of label: value", "e.g.  labels: {app: web}");
       return;
     }
-    for (const auto& pair : labels->value) {
-      if (!pair.first.IsScalar() || !pair.second.IsScalar()) {
-        Error(At(pair.first), "each label must be a single key and value");
+    for (const auto& [key_node, value_node] : labels->value.Entries()) {
+      if (!key_node.IsScalar() || !value_node.IsScalar()) {
+        Error(At(key_node), "each label must be a single key and value");
         continue;
       }
-      match->labels.emplace_back(pair.first.Scalar(), pair.second.Scalar());
+      match->labels.emplace_back(key_node.Scalar(), value_node.Scalar());
     }
   }
 
@@ -629,21 +623,18 @@ Result<Manifest> ParseManifest(std::string_view text, const std::string& file) {
   manifest.file = file;
   manifest.directory = std::filesystem::path(file).parent_path().string();
   const std::string shown_file = file.empty() ? "<manifest>" : file;
-  try {
-    std::vector<YAML::Node> documents = detail::LoadAllDocuments(text);
-    if (documents.size() > 1) {
-      result.diagnostics.push_back(MakeError(MarkLocation(documents[1].Mark(), shown_file),
+  detail::YamlStream stream;
+  if (detail::YamlParseError error; !detail::ParseYamlStream(text, &stream, &error)) {
+    result.diagnostics.push_back(
+        MakeError(detail::ParseErrorLocation(error, shown_file), "invalid YAML: " + error.message));
+  } else if (!stream.documents.empty()) {
+    if (stream.documents.size() > 1) {
+      result.diagnostics.push_back(MakeError(YamlRef(stream, stream.documents[1]).At(shown_file),
                                              "a manifest is a single YAML document",
                                              "remove the '---' separator and merge the documents"));
     }
-    if (!documents.empty()) {
-      ManifestParser parser(file, &manifest, &result.diagnostics);
-      parser.Parse(documents[0]);
-    }
-  } catch (const YAML::Exception& error) {
-    result.diagnostics.push_back(MakeError(MarkLocation(error.mark, shown_file), "invalid YAML: " + error.msg));
-  } catch (const std::exception& error) {
-    result.diagnostics.push_back(MakeError(Location{shown_file}, std::string("cannot load manifest: ") + error.what()));
+    ManifestParser parser(file, &manifest, &result.diagnostics);
+    parser.Parse(YamlRef(stream, stream.documents[0]));
   }
   SortByLocation(&result.diagnostics);
   if (!HasErrors(result.diagnostics)) result.value = std::move(manifest);

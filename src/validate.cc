@@ -55,23 +55,21 @@ std::size_t EditDistance(std::string_view a, std::string_view b) {
 }
 
 // Writes a node as YAML, keeping what a plain re-emit would lose: a scalar
-// that was quoted in the manifest (`value: "31"`) stays a string. yaml-cpp
-// shares an aliased node, so the walk counts every node it visits and keeps
-// the path from the root to catch a node inside itself.
+// that was quoted in the manifest (`value: "31"`) stays a string. Aliases are
+// written out in full, so the walk counts every node it visits and keeps the
+// path from the root to catch a node inside itself.
 class NodeEmitter {
  public:
-  bool Emit(const YAML::Node& node) {
+  bool Emit(const YamlRef& node) {
     if (++visited_ > kMaxExpandedNodes) {
       problem_ = "it expands to more than " + std::to_string(kMaxExpandedNodes) + " nodes (aliases)";
       return false;
     }
-    for (const YAML::Node& ancestor : ancestors_) {
-      if (ancestor.is(node)) {
-        problem_ = "it contains a recursive alias";
-        return false;
-      }
+    if (std::find(ancestors_.begin(), ancestors_.end(), node.index()) != ancestors_.end()) {
+      problem_ = "it contains a recursive alias";
+      return false;
     }
-    ancestors_.push_back(node);
+    ancestors_.push_back(node.index());
     const bool emitted = EmitNode(node);
     ancestors_.pop_back();
     return emitted;
@@ -81,57 +79,54 @@ class NodeEmitter {
   const std::string& problem() const { return problem_; }
 
  private:
-  bool EmitNode(const YAML::Node& node);
+  bool EmitNode(const YamlRef& node);
+  void EmitScalar(const YamlNode& scalar);
 
   YAML::Emitter out_;
   std::size_t visited_ = 0;
-  std::vector<YAML::Node> ancestors_;
+  std::vector<std::uint32_t> ancestors_;
   std::string problem_;
 };
 
-bool NodeEmitter::EmitNode(const YAML::Node& node) {
-  YAML::Emitter& out = out_;
-  const bool flow = node.Style() == YAML::EmitterStyle::Flow;
-  switch (node.Type()) {
-    case YAML::NodeType::Undefined:
-    case YAML::NodeType::Null:
-      out << YAML::Null;
-      break;
-    case YAML::NodeType::Scalar:
-      if (node.Tag() == "!" || node.Tag() == "tag:yaml.org,2002:str") {
-        out << YAML::DoubleQuoted << node.Scalar();
-      } else if (!node.Tag().empty() && node.Tag() != "?") {
-        out << YAML::VerbatimTag(node.Tag()) << node.Scalar();
-      } else {
-        out << node.Scalar();
-      }
-      break;
-    case YAML::NodeType::Sequence:
-      if (flow) out << YAML::Flow;
-      out << YAML::BeginSeq;
-      for (const YAML::Node& item : node) {
-        if (!Emit(item)) return false;
-      }
-      out << YAML::EndSeq;
-      break;
-    case YAML::NodeType::Map:
-      if (flow) out << YAML::Flow;
-      out << YAML::BeginMap;
-      for (const auto& entry : node) {
-        out << YAML::Key;
-        if (!Emit(entry.first)) return false;
-        out << YAML::Value;
-        if (!Emit(entry.second)) return false;
-      }
-      out << YAML::EndMap;
-      break;
+void NodeEmitter::EmitScalar(const YamlNode& scalar) {
+  if (scalar.tag == "!" || scalar.tag == "tag:yaml.org,2002:str") {
+    out_ << YAML::DoubleQuoted << scalar.text;
+  } else if (!scalar.tag.empty() && scalar.tag != "?") {
+    out_ << YAML::VerbatimTag(scalar.tag) << scalar.text;
+  } else {
+    out_ << scalar.text;
+  }
+}
+
+bool NodeEmitter::EmitNode(const YamlRef& node) {
+  if (node.IsScalar()) {
+    EmitScalar(node.node());
+  } else if (node.IsSequence()) {
+    if (node.node().flow) out_ << YAML::Flow;
+    out_ << YAML::BeginSeq;
+    for (const YamlRef& item : node.Items()) {
+      if (!Emit(item)) return false;
+    }
+    out_ << YAML::EndSeq;
+  } else if (node.IsMap()) {
+    if (node.node().flow) out_ << YAML::Flow;
+    out_ << YAML::BeginMap;
+    for (const auto& [key, value] : node.Entries()) {
+      out_ << YAML::Key;
+      if (!Emit(key)) return false;
+      out_ << YAML::Value;
+      if (!Emit(value)) return false;
+    }
+    out_ << YAML::EndMap;
+  } else {
+    out_ << YAML::Null;
   }
   return true;
 }
 
 }  // namespace
 
-bool NodeAsYaml(const YAML::Node& node, std::string* yaml, std::string* problem) {
+bool NodeAsYaml(const YamlRef& node, std::string* yaml, std::string* problem) {
   NodeEmitter emitter;
   if (!emitter.Emit(node)) {
     *problem = emitter.problem();

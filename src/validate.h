@@ -12,11 +12,9 @@
 namespace re2 {
 class RE2;
 }
-namespace YAML {
-class Node;
-}
-
 namespace safesubst::detail {
+
+class YamlRef;
 
 /// Parses a type name as written in a manifest (`dns-label`, `ipv4`, ...).
 std::optional<VarType> ParseVarType(std::string_view name);
@@ -55,6 +53,6 @@ std::string ReadTextFile(const std::string& path, std::string* text);
 /// Aliases are expanded: returns false and sets `*problem` (for a message
 /// about the value) when that would pass kMaxExpandedNodes (yaml_tree.h) nodes or the node
 /// contains itself (`&a [*a]`).
-bool NodeAsYaml(const YAML::Node& node, std::string* yaml, std::string* problem);
+bool NodeAsYaml(const YamlRef& node, std::string* yaml, std::string* problem);
 
 }  // namespace safesubst::detail

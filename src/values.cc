@@ -2,16 +2,14 @@
 // variable's value by precedence, and validating all of them at once.
 #include "safesubst/values.h"
 
-#include <yaml-cpp/yaml.h>
-
 #include <algorithm>
-#include <optional>
 #include <deque>
+#include <optional>
 #include <unordered_map>
 
-#include "yaml_load.h"
 #include "safesubst/references.h"
 #include "validate.h"
+#include "yaml_tree.h"
 
 namespace safesubst {
 
@@ -233,15 +231,9 @@ class DotenvReader {
 
 // ---- YAML -------------------------------------------------------------------
 
-Location MarkLocation(const YAML::Mark& mark, const std::string& file) {
-  if (mark.line < 0) return Location{file, 0, 0, 0};
-  return Location{file, static_cast<std::uint32_t>(mark.line + 1), static_cast<std::uint32_t>(mark.column + 1),
-                  static_cast<std::size_t>(std::max(mark.pos, 0))};
-}
-
 // Empty when the node cannot be written back as YAML (an alias bomb or a
 // recursive alias), which is reported at the value.
-std::optional<ValuesEntry> YamlEntry(const std::string& name, const YAML::Node& node, Location name_location,
+std::optional<ValuesEntry> YamlEntry(const std::string& name, const detail::YamlRef& node, Location name_location,
                                      Location origin, Diagnostics* diagnostics) {
   ValuesEntry entry;
   entry.name = name;
@@ -257,8 +249,8 @@ std::optional<ValuesEntry> YamlEntry(const std::string& name, const YAML::Node& 
     }
     entry.structured = node.IsMap();
     std::string joined;
-    for (const YAML::Node& item : node) {
-      if (node.IsMap() || !item.IsScalar()) {
+    for (const detail::YamlRef& item : node.Items()) {
+      if (!item.IsScalar()) {
         entry.structured = true;
         break;
       }
@@ -272,33 +264,31 @@ std::optional<ValuesEntry> YamlEntry(const std::string& name, const YAML::Node& 
 
 void ReadYamlValues(std::string_view text, const std::string& file, std::vector<ValuesEntry>* entries,
                     Diagnostics* diagnostics) {
-  std::vector<YAML::Node> documents;
-  try {
-    documents = detail::LoadAllDocuments(text);
-  } catch (const YAML::Exception& error) {
-    diagnostics->push_back(MakeError(MarkLocation(error.mark, file), "invalid YAML: " + error.msg));
+  detail::YamlStream stream;
+  if (detail::YamlParseError error; !detail::ParseYamlStream(text, &stream, &error)) {
+    diagnostics->push_back(MakeError(detail::ParseErrorLocation(error, file), "invalid YAML: " + error.message));
     return;
   }
-  if (documents.empty() || documents[0].IsNull()) return;
-  if (documents.size() > 1) {
-    diagnostics->push_back(MakeError(MarkLocation(documents[1].Mark(), file),
+  if (stream.documents.empty()) return;
+  const detail::YamlRef root(stream, stream.documents[0]);
+  if (root.IsNull()) return;
+  if (stream.documents.size() > 1) {
+    diagnostics->push_back(MakeError(detail::YamlRef(stream, stream.documents[1]).At(file),
                                      "a values file is a single YAML document", "remove the '---' separator"));
   }
-  const YAML::Node& root = documents[0];
   if (!root.IsMap()) {
-    diagnostics->push_back(MakeError(MarkLocation(root.Mark(), file), "a YAML values file must be a mapping",
-                                     "write one NAME: value per line"));
+    diagnostics->push_back(
+        MakeError(root.At(file), "a YAML values file must be a mapping", "write one NAME: value per line"));
     return;
   }
-  for (const auto& pair : root) {
-    Location key_location = MarkLocation(pair.first.Mark(), file);
-    if (!pair.first.IsScalar() || !detail::IsIdentifier(pair.first.Scalar())) {
+  for (const auto& [key, value] : root.Entries()) {
+    Location key_location = key.At(file);
+    if (!key.IsScalar() || !detail::IsIdentifier(key.Scalar())) {
       diagnostics->push_back(MakeError(key_location, "invalid variable name", std::string(kNameHint)));
       continue;
     }
-    Location origin = pair.second.IsNull() ? key_location : MarkLocation(pair.second.Mark(), file);
-    std::optional<ValuesEntry> entry =
-        YamlEntry(pair.first.Scalar(), pair.second, key_location, std::move(origin), diagnostics);
+    Location origin = value.IsNull() ? key_location : value.At(file);
+    std::optional<ValuesEntry> entry = YamlEntry(key.Scalar(), value, key_location, std::move(origin), diagnostics);
     if (entry) entries->push_back(std::move(*entry));
   }
 }

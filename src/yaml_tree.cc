@@ -47,13 +47,15 @@ class TreeBuilder : public YAML::EventHandler {
     stream_->nodes[index].text = value;
   }
   void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
-                       YAML::EmitterStyle::value) override {
+                       YAML::EmitterStyle::value style) override {
     open_.push_back(Add(YamlNode::Kind::kSequence, mark, anchor, tag));
+    stream_->nodes[open_.back()].flow = style == YAML::EmitterStyle::Flow;
   }
   void OnSequenceEnd() override { open_.pop_back(); }
   void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
-                  YAML::EmitterStyle::value) override {
+                  YAML::EmitterStyle::value style) override {
     open_.push_back(Add(YamlNode::Kind::kMapping, mark, anchor, tag));
+    stream_->nodes[open_.back()].flow = style == YAML::EmitterStyle::Flow;
   }
   void OnMapEnd() override { open_.pop_back(); }
 
@@ -137,6 +139,33 @@ std::uint32_t ResolveAlias(const YamlStream& stream, std::uint32_t index) {
     index = next;
   }
   return index;
+}
+
+Location ParseErrorLocation(const YamlParseError& error, std::string file) {
+  return Location{std::move(file), error.line + 1, error.column + 1, error.offset};
+}
+
+std::vector<YamlRef> YamlRef::Items() const {
+  std::vector<YamlRef> items;
+  if (!IsSequence()) return items;
+  items.reserve(node().children.size());
+  for (std::uint32_t child : node().children) items.emplace_back(*stream_, child);
+  return items;
+}
+
+std::vector<std::pair<YamlRef, YamlRef>> YamlRef::Entries() const {
+  std::vector<std::pair<YamlRef, YamlRef>> entries;
+  if (!IsMap()) return entries;
+  const std::vector<std::uint32_t>& children = node().children;
+  entries.reserve(children.size() / 2);
+  for (std::size_t i = 0; i + 1 < children.size(); i += 2) {
+    entries.emplace_back(YamlRef(*stream_, children[i]), YamlRef(*stream_, children[i + 1]));
+  }
+  return entries;
+}
+
+Location YamlRef::At(const std::string& file) const {
+  return Location{file, node().line + 1, node().column + 1, node().offset};
 }
 
 }  // namespace safesubst::detail

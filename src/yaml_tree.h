@@ -11,7 +11,10 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
+
+#include "safesubst/diagnostic.h"
 
 namespace safesubst::detail {
 
@@ -26,6 +29,7 @@ struct YamlNode {
   /// kSequence: the items; kMapping: key, value, key, value, ...
   std::vector<std::uint32_t> children;
   std::uint32_t target = 0;  ///< kAlias: index of the anchored node
+  bool flow = false;         ///< kSequence/kMapping: written `[...]` / `{...}`
   /// Position of the node's first character (yaml-cpp marks, 0-based).
   std::uint32_t line = 0, column = 0;
   std::size_t offset = 0;
@@ -55,5 +59,35 @@ inline constexpr std::size_t kMaxExpandedNodes = 100000;
 
 /// Follows `index` through alias nodes to the node they stand for.
 std::uint32_t ResolveAlias(const YamlStream& stream, std::uint32_t index);
+
+/// Where `error` is, for a diagnostic about `file`.
+Location ParseErrorLocation(const YamlParseError& error, std::string file);
+
+/// A node of a stream as a reader of a configuration file wants it: aliases
+/// followed, children by position, a location for messages. Cheap to copy;
+/// the stream must outlive it.
+class YamlRef {
+ public:
+  YamlRef(const YamlStream& stream, std::uint32_t index)
+      : stream_(&stream), index_(ResolveAlias(stream, index)) {}
+
+  const YamlNode& node() const { return stream_->nodes[index_]; }
+  std::uint32_t index() const { return index_; }
+  bool IsNull() const { return node().kind == YamlNode::Kind::kNull; }
+  bool IsScalar() const { return node().kind == YamlNode::Kind::kScalar; }
+  bool IsSequence() const { return node().kind == YamlNode::Kind::kSequence; }
+  bool IsMap() const { return node().kind == YamlNode::Kind::kMapping; }
+  /// The decoded text of a scalar; empty for other kinds.
+  const std::string& Scalar() const { return node().text; }
+  /// The items of a sequence (empty for other kinds).
+  std::vector<YamlRef> Items() const;
+  /// The key/value pairs of a mapping, in source order (empty for other kinds).
+  std::vector<std::pair<YamlRef, YamlRef>> Entries() const;
+  Location At(const std::string& file) const;
+
+ private:
+  const YamlStream* stream_;
+  std::uint32_t index_;
+};
 
 }  // namespace safesubst::detail

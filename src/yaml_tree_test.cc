@@ -68,5 +68,30 @@ TEST_CASE("yaml tree: errors carry a position and never throw") {
   CHECK(stream.documents.empty());
 }
 
+TEST_CASE("yaml tree: YamlRef follows aliases and lists children with their locations") {
+  YamlStream stream = Parse("a: &x {k: v}\nb: *x\nc:\n  - 1\n  - ~\n");
+  const YamlRef root(stream, stream.documents[0]);
+  REQUIRE(root.IsMap());
+  const std::vector<std::pair<YamlRef, YamlRef>> entries = root.Entries();
+  REQUIRE(entries.size() == 3);
+  CHECK(entries[0].first.Scalar() == "a");
+  CHECK(entries[0].second.node().flow);
+  // `*x` reads as the anchored mapping, located where that node starts (at `&x`).
+  CHECK(entries[1].second.IsMap());
+  CHECK(entries[1].second.index() == entries[0].second.index());
+  CHECK(entries[1].second.At("f.yaml").line == 1);
+  CHECK(entries[1].second.At("f.yaml").column == 4);
+  const std::vector<YamlRef> items = entries[2].second.Items();
+  REQUIRE(items.size() == 2);
+  CHECK_FALSE(entries[2].second.node().flow);
+  CHECK(items[0].IsScalar());
+  CHECK(items[1].IsNull());
+  CHECK(items[1].At("f.yaml").line == 5);
+  // Children of the wrong kind are simply absent.
+  CHECK(items[0].Items().empty());
+  CHECK(items[0].Entries().empty());
+  CHECK(root.Items().empty());
+}
+
 }  // namespace
 }  // namespace safesubst::detail
