@@ -14,7 +14,9 @@ namespace {
 
 // Scans YAML text well enough to bound its nesting and count its aliases,
 // without building anything: flow brackets, block indentation levels, quoted
-// scalars (which may span lines), comments and block scalar bodies.
+// scalars (which may span lines), comments and block scalar bodies. A
+// document marker line ends whatever was open (YAML forbids one inside a
+// quoted scalar or a flow collection), so each document starts afresh.
 class StructureScanner {
  public:
   explicit StructureScanner(std::string_view text) : text_(text) {}
@@ -61,6 +63,11 @@ class StructureScanner {
   }
 
   void ScanLine(std::size_t start, std::size_t end) {
+    if (IsDocumentMarkerLine(text_, start)) {
+      flow_depth_ = 0;
+      quote_ = 0;
+      block_scalar_parent_ = -1;
+    }
     std::size_t i = start;
     while (i < end && text_[i] == ' ') ++i;
     std::uint32_t indent = static_cast<std::uint32_t>(i - start);
@@ -151,19 +158,25 @@ std::string Size(std::size_t bytes) { return std::to_string(bytes) + " bytes"; }
 // to compute. Block levels take one indentation column each, so there are at
 // most longest line + 1; the `- `/`? ` levels of one line take two bytes
 // each (they can add to levels of earlier lines when the line starts inside
-// a quote or a flow collection); a flow level takes an opening bracket.
+// a quote or a flow collection); a flow level takes an opening bracket of
+// the same document, as the scanner starts each document from zero.
 bool DepthSurelyWithin(std::string_view text, std::size_t limit) {
-  const std::size_t brackets = CountRareByte(text, '[', limit) + CountRareByte(text, '{', limit);
-  if (brackets >= limit) return false;
-  const std::size_t budget = limit - brackets;
+  std::size_t longest = 0, most_brackets = 0, document_start = 0;
+  auto end_document = [&](std::size_t end) {
+    const std::string_view document = text.substr(document_start, end - document_start);
+    most_brackets = std::max(most_brackets, CountRareByte(document, '[', limit) + CountRareByte(document, '{', limit));
+    document_start = end;
+  };
   for (std::size_t line = 0; line < text.size();) {
+    if (line > 0 && IsDocumentMarkerLine(text, line)) end_document(line);
     std::size_t end = text.find('\n', line);
     if (end == std::string_view::npos) end = text.size();
-    const std::size_t length = end - line;
-    if (length + 1 + (length + 1) / 2 > budget) return false;
+    longest = std::max(longest, end - line);
     line = end + 1;
   }
-  return true;
+  end_document(text.size());
+  const std::size_t block_levels = longest + 1 + (longest + 1) / 2;
+  return block_levels < limit && most_brackets <= limit - block_levels;
 }
 
 }  // namespace

@@ -59,6 +59,9 @@ TEST_CASE("limits: nesting depth counts flow brackets and block levels") {
   // Brackets inside quotes, comments and block scalars are text, not structure.
   CHECK(NestingDepth("a: \"[[[[\"\nb: '{{{{'\n# [[[[\nc: |\n  [[[[\n  {{{{\n", nullptr) == 1);
   CHECK(NestingDepth("a: x[0]\n", nullptr) == 1);
+  // A marker line ends what a malformed document left open.
+  CHECK(NestingDepth("a: [[[\n---\nb: [[[\n", nullptr) == NestingDepth("a: [[[\n", nullptr));
+  CHECK(NestingDepth("a: \"[[[\n...\nb: [[[\n", nullptr) == NestingDepth("b: [[[\n", nullptr));
 }
 
 TEST_CASE("limits: aliases are counted outside quotes and comments") {
@@ -80,9 +83,25 @@ TEST_CASE("limits: the shortcut agrees with the full scan") {
     stacked += std::string(17, ' ') + opener + "\n" + (opener[0] == '"' ? "q\"" : "q]") + " - - - - - - - -\n";
     texts.push_back(stacked);
   }
+  // Each document starts from zero (a marker line ends open quotes and brackets).
+  for (const char* text : {"[[[\n---\n[[[\n", "\"q\n--- [[\n", "[[\n...\n{{{\n", "- - -\n--- - -\n", "|\n---\n[[\n"}) {
+    texts.push_back(text);
+  }
+  std::string brackets_per_line;
+  for (int line = 0; line < 10; ++line) brackets_per_line += "[\n";
+  texts.push_back(brackets_per_line + "---\n" + brackets_per_line);
   for (int round = 0; round < 2000; ++round) {
     std::string text(1 + random() % 60, ' ');
     for (char& c : text) c = alphabet[random() % alphabet.size()];
+    texts.push_back(text);
+  }
+  // Random lines, with marker lines among them.
+  const std::vector<std::string> lines = {"---\n", "...\n", "--- [\n", "- [\n", "  - {\n", "\"[\n", "a: [[\n", "]]\n", "|\n", "# [\n"};
+  for (int round = 0; round < 2000; ++round) {
+    std::string text;
+    for (int line = 0, count = 1 + static_cast<int>(random() % 12); line < count; ++line) {
+      text += lines[random() % lines.size()];
+    }
     texts.push_back(text);
   }
   for (const std::string& text : texts) {

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "input_limits.h"
+#include "text_checks.h"
 
 namespace safesubst::detail {
 
@@ -21,15 +22,6 @@ std::uint32_t CountLineBreaks(std::string_view text) {
     if (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n')) ++lines;
   }
   return lines;
-}
-
-// True when the line starting at `line` is a document marker (`---` or `...`
-// followed by a blank, a line break or the end).
-bool IsMarkerLine(std::string_view text, std::size_t line, char c) {
-  if (text.size() < line + 3 || text[line] != c || text[line + 1] != c || text[line + 2] != c) return false;
-  if (text.size() == line + 3) return true;
-  const char after = text[line + 3];
-  return after == ' ' || after == '\t' || after == '\n' || after == '\r';
 }
 
 struct Piece {
@@ -73,10 +65,9 @@ std::vector<std::size_t> ChunkOffsets(std::string_view text, const Manifest& man
     if (at == end) break;
     const char first = *at;
     if (first == '%') return whole;
-    if (first == '.' && IsMarkerLine(text, line, '.')) ++documents;
-    if (first != '-' || !IsMarkerLine(text, line, '-')) continue;
+    if ((first != '-' && first != '.') || !IsDocumentMarkerLine(text, line)) continue;
     ++documents;
-    if (line >= next_cut) {
+    if (first == '-' && line >= next_cut) {
       offsets.push_back(line);
       next_cut = line + target;
     }

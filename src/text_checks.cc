@@ -99,6 +99,15 @@ std::size_t PlainTextRun(std::string_view text, std::size_t i) {
 
 }  // namespace
 
+bool IsDocumentMarkerLine(std::string_view text, std::size_t line) {
+  if (text.size() < line + 3) return false;
+  const char c = text[line];
+  if ((c != '-' && c != '.') || text[line + 1] != c || text[line + 2] != c) return false;
+  if (text.size() == line + 3) return true;
+  const char after = text[line + 3];
+  return after == ' ' || after == '\t' || after == '\n' || after == '\r';
+}
+
 std::size_t CountRareByte(std::string_view text, char byte, std::size_t stop_after) {
   std::size_t count = 0;
   if (text.empty()) return 0;  // data() may be null, which memchr must not see

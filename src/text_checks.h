@@ -16,6 +16,10 @@ namespace safesubst {
 /// `stop_after` + 1: one memchr from each to the next, so meant for rare bytes.
 std::size_t CountRareByte(std::string_view text, char byte, std::size_t stop_after = SIZE_MAX);
 
+/// True when the line starting at `line` is a document marker: `---` or
+/// `...` followed by a blank, a line break or the end of the text.
+bool IsDocumentMarkerLine(std::string_view text, std::size_t line);
+
 /// Reports a UTF-16/32 byte order mark, NUL bytes, other C0 control
 /// characters and DEL (YAML forbids them), a carriage return not followed by
 /// a line feed (YAML and yaml-cpp read it differently) and invalid UTF-8, each

@@ -5,13 +5,10 @@
 #include <sstream>
 #include <string>
 
+#include "text_checks.h"
+
 namespace safesubst::detail {
 namespace {
-
-bool IsMarkerLine(std::string_view line) {
-  if (line.substr(0, 3) != "---" && line.substr(0, 3) != "...") return false;
-  return line.size() == 3 || line[3] == ' ' || line[3] == '\t' || line[3] == '\n' || line[3] == '\r';
-}
 
 // Ignores every event but remembers where the last document started.
 class DocumentStartRecorder : public YAML::EventHandler {
@@ -34,7 +31,7 @@ class DocumentStartRecorder : public YAML::EventHandler {
 std::size_t MaxDocumentCount(std::string_view text) {
   std::size_t markers = 0;
   for (std::size_t line = 0; line < text.size();) {
-    if (IsMarkerLine(text.substr(line, 4))) ++markers;
+    if (IsDocumentMarkerLine(text, line)) ++markers;
     std::size_t end = text.find_first_of("\r\n", line);
     if (end == std::string_view::npos) break;
     line = end + 1;
