@@ -16,7 +16,7 @@ namespace {
 
 // Line breaks as the tokenizer counts them: LF, CRLF, or a lone CR.
 std::uint32_t CountLineBreaks(std::string_view text) {
-  std::uint32_t lines = static_cast<std::uint32_t>(std::count(text.begin(), text.end(), '\n'));
+  std::uint32_t lines = static_cast<std::uint32_t>(CountByte(text, '\n'));
   if (text.find('\r') == std::string_view::npos) return lines;
   for (std::size_t i = 0; i < text.size(); ++i) {
     if (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n')) ++lines;

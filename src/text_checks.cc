@@ -1,6 +1,7 @@
 #include "text_checks.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #if defined(__SSE2__)
@@ -98,6 +99,19 @@ std::size_t PlainTextRun(std::string_view text, std::size_t i) {
 #endif
 
 }  // namespace
+
+std::size_t CountByte(std::string_view text, char byte) {
+  std::size_t count = 0, i = 0;
+#if defined(__SSE2__)
+  const __m128i wanted = _mm_set1_epi8(byte);
+  for (; i + 16 <= text.size(); i += 16) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + i));
+    count += static_cast<std::size_t>(std::popcount(static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, wanted)))));
+  }
+#endif
+  for (; i < text.size(); ++i) count += text[i] == byte ? 1 : 0;
+  return count;
+}
 
 bool IsDocumentMarkerLine(std::string_view text, std::size_t line) {
   if (text.size() < line + 3) return false;

@@ -16,6 +16,10 @@ namespace safesubst {
 /// `stop_after` + 1: one memchr from each to the next, so meant for rare bytes.
 std::size_t CountRareByte(std::string_view text, char byte, std::size_t stop_after = SIZE_MAX);
 
+/// How many bytes of `text` equal `byte`, 16 at a time: for common bytes
+/// such as line feeds.
+std::size_t CountByte(std::string_view text, char byte);
+
 /// True when the line starting at `line` is a document marker: `---` or
 /// `...` followed by a blank, a line break or the end of the text.
 bool IsDocumentMarkerLine(std::string_view text, std::size_t line);

@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 
@@ -36,6 +37,22 @@ std::vector<std::size_t> ExpectedOffsets(std::string_view text) {
 }
 
 }  // namespace
+
+TEST_CASE("text checks: CountByte agrees with a byte-by-byte count at every length and alignment") {
+  std::mt19937 random(5);
+  for (std::size_t length = 0; length < 70; ++length) {
+    std::string text(length + 3, 'a');
+    for (char& c : text) c = "a\n\xff\x80"[random() % 4];
+    for (std::size_t start = 0; start < 3; ++start) {
+      const std::string_view view = std::string_view(text).substr(start, length);
+      CAPTURE(length);
+      CAPTURE(start);
+      CHECK(CountByte(view, '\n') == static_cast<std::size_t>(std::count(view.begin(), view.end(), '\n')));
+      CHECK(CountByte(view, '\xff') == static_cast<std::size_t>(std::count(view.begin(), view.end(), '\xff')));
+    }
+  }
+  CHECK(CountByte(std::string_view(), '\n') == 0);
+}
 
 TEST_CASE("text checks: rare bytes are counted up to one past the stop") {
   CHECK(CountRareByte("a$b$$c", '$') == 3);
