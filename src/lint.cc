@@ -125,13 +125,14 @@ void ReadIstioNamespace(const YAML::Node& document, lint::Context* context) {
   }
 }
 
-void LintObject(const YAML::Node& document, const lint::Context& context, std::vector<Finding>* findings,
-                Diagnostics* diagnostics) {
-  if (!document.IsDefined() || document.IsNull()) return;
+// `visited`: a List that holds itself, or aliases of objects, lint each object once.
+void LintObject(const YAML::Node& document, const lint::Context& context, lint::VisitedCollections* visited,
+                std::vector<Finding>* findings, Diagnostics* diagnostics) {
+  if (!document.IsDefined() || document.IsNull() || !visited->FirstVisit(document)) return;
   if (document.IsMap() && lint::ScalarText(lint::Get(document, "kind")) == "List") {
     YAML::Node items = lint::Get(document, "items");
     if (items.IsSequence()) {
-      for (const YAML::Node& item : items) LintObject(item, context, findings, diagnostics);
+      for (const YAML::Node& item : items) LintObject(item, context, visited, findings, diagnostics);
     }
     return;
   }
@@ -256,7 +257,10 @@ Result<std::vector<Finding>> Lint(std::string_view text, const LintOptions& opti
   for (const YAML::Node& document : documents) ReadIstioNamespace(document, &context);
   std::vector<Finding> findings;
   try {
-    for (const YAML::Node& document : documents) LintObject(document, context, &findings, &result.diagnostics);
+    lint::VisitedCollections visited;
+    for (const YAML::Node& document : documents) {
+      LintObject(document, context, &visited, &findings, &result.diagnostics);
+    }
   } catch (const std::exception& error) {
     // yaml-cpp throws on access patterns the rules are written to avoid; if
     // one slips through, report it instead of letting it cross the API.

@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "lint_shell.h"
@@ -60,6 +61,22 @@ bool GetWithKey(const YAML::Node& map, std::string_view key, YAML::Node* key_nod
 std::string ScalarText(const YAML::Node& node);
 /// Follows a dotted path of mapping keys: Path(doc, {"spec", "template"}).
 YAML::Node Path(const YAML::Node& node, std::initializer_list<std::string_view> keys);
+
+/// Remembers the collections a walk has been through, so that it goes through
+/// each once: through aliases one node can be reached 10^9 times (a "billion
+/// laughs") or from inside itself (`&a [*a]`). yaml-cpp gives an aliased node
+/// the mark of its anchor; two collections of one kind start at the same
+/// place only when one is the first key of the other (`{a: 1}: 2`), and walks
+/// never descend into keys. `context` tells apart visits whose findings
+/// differ (say, under `args:` or under `data:`).
+class VisitedCollections {
+ public:
+  /// True the first time `node` is met in `context`; always true for scalars and nulls.
+  bool FirstVisit(const YAML::Node& node, int context = 0);
+
+ private:
+  std::set<std::tuple<int, int, int>> seen_;
+};
 
 /// A shell script found in a manifest: the `-c` operand of a shell command,
 /// an item starting with a `#!` naming a shell, or a ConfigMap `*.sh` value.

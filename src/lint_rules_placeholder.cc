@@ -89,6 +89,7 @@ class PlaceholderWalker {
       : source_(source), object_(std::move(object)), kind_(std::move(kind)), emit_(emit) {}
 
   void Walk(const YAML::Node& node, bool items_are_scripts, bool script_map, int depth) {
+    if (!visited_.FirstVisit(node, (items_are_scripts ? 1 : 0) | (script_map ? 2 : 0))) return;
     if (node.IsMap()) {
       for (auto it = node.begin(); it != node.end(); ++it) {
         std::string key = ScalarText(it->first);
@@ -145,6 +146,7 @@ class PlaceholderWalker {
   std::string object_;
   std::string kind_;
   Emitter& emit_;
+  VisitedCollections visited_;
 };
 
 const ShWord* BlankEchoArgument(const ShCommand& command, std::size_t first_arg, bool need_blank_text) {

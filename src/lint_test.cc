@@ -13,6 +13,8 @@
 #include <tuple>
 #include <vector>
 
+#include "alias_bomb.h"
+
 namespace safesubst {
 namespace {
 
@@ -340,6 +342,39 @@ TEST_CASE("lint: odd shapes never throw and give no findings") {
     REQUIRE(result.value.has_value());
     CHECK(result.value->empty());
   }
+}
+
+// yaml-cpp expands aliases into a graph: the walks must go through each node
+// once, or a node inside itself overflows the stack and an alias bomb never ends.
+TEST_CASE("lint: aliases are followed once: self-containing nodes and alias bombs finish") {
+  const std::vector<std::string> inputs = {
+      "x: &a [*a]\n",
+      "x: &m {k: *m}\n",
+      "--- &d\nkind: List\nitems: [*d]\n",
+      "kind: ConfigMap\ndata:\n" + testing::AliasBomb(9, "  "),
+      "kind: List\nitems:\n  - &o {kind: ConfigMap, data: {a: '${X}'}}\n  - *o\n  - *o\n",
+  };
+  for (const std::string& input : inputs) {
+    INFO("input: " << input);
+    Result<std::vector<Finding>> result = Lint(input, LintOptions{});
+    CHECK(result.ok());
+  }
+  // The aliased object is linted once: one finding, at its one location.
+  Result<std::vector<Finding>> shared = Lint(inputs.back(), LintOptions{});
+  REQUIRE(shared.value.has_value());
+  CHECK(shared.value->size() == 1);
+}
+
+TEST_CASE("lint: an aliased node is checked again where it means something else") {
+  // Under `args` a ${X} is the script's; the same node under a data key is not.
+  const std::string text =
+      "kind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: a\n    args: &v [\"${X}\"]\n"
+      "    command: [sh]\n  - name: b\n    command: *v\nx-extra: *v\n";
+  Result<std::vector<Finding>> result = Lint(text, LintOptions{});
+  REQUIRE(result.value.has_value());
+  REQUIRE(result.value->size() == 1);
+  CHECK((*result.value)[0].rule_id == "leftover-placeholder");
+  CHECK((*result.value)[0].location.line == 6);
 }
 
 TEST_CASE("lint: JSON output") {

@@ -375,6 +375,11 @@ ScalarView ViewScalar(const Source& source, const YAML::Node& node) {
   return view;
 }
 
+bool VisitedCollections::FirstVisit(const YAML::Node& node, int context) {
+  if (!node.IsMap() && !node.IsSequence()) return true;
+  return seen_.emplace(node.Mark().pos, static_cast<int>(node.Type()), context).second;
+}
+
 YAML::Node Get(const YAML::Node& map, std::string_view key) {
   // Not `YAML::Node value;`: a default-constructed Node is a defined null, and
   // callers need to tell "absent" from "key: ~".
