@@ -665,9 +665,9 @@ bool Blockify(std::string* text, std::uint32_t index, EditOutcome::Source source
     *failure = Error(source, error);
     return false;
   }
-  if (!CanEmitBlock(layout.node(index).yaml)) {
+  if (std::string reason; !CanEmitBlock(layout.node(index).yaml, &reason)) {
     error.offset = layout.node(index).begin;
-    error.message = "this flow collection would have to become block style, and a non-scalar key is not supported there";
+    error.message = "this flow collection would have to become block style, and " + reason;
     *failure = Error(source, error);
     return false;
   }
@@ -685,7 +685,21 @@ enum class Op : std::uint8_t { kDelete, kSet, kMerge };
 // Scans, plans and applies; converts flow collections to block style and
 // plans again when a planner asks for it (each round removes one flow
 // collection, so this ends).
+EditOutcome PlanAndApply(Op op, std::string_view document, const YamlPath& path, std::string_view source_text,
+                         bool append);
+
+// A node that has to be written out but holds an alias to itself, or whose
+// aliases expand too far, fails the step (EmitSlotText throws).
 EditOutcome Run(Op op, std::string_view document, const YamlPath& path, std::string_view source_text, bool append) {
+  try {
+    return PlanAndApply(op, document, path, source_text, append);
+  } catch (const NodeNotEmittable& error) {
+    return Error(std::string("a node here cannot be written in block style: ") + error.what());
+  }
+}
+
+EditOutcome PlanAndApply(Op op, std::string_view document, const YamlPath& path, std::string_view source_text,
+                         bool append) {
   std::string text(document);
   std::string source(source_text);
   constexpr int kMaxRounds = 64;

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <vector>
+
+#include "yaml_tree.h"
 
 namespace safesubst::detail {
 namespace {
@@ -83,7 +86,29 @@ std::string LiteralBlock(std::string_view text, int content_column, const std::s
   return out;
 }
 
-void EmitInto(const YAML::Node& node, const EmitTarget& target, std::string* out);
+// yaml-cpp shares an aliased node, so writing a node out follows each alias
+// again: counts the nodes met and keeps the path from the root, so that a
+// node inside itself or an alias bomb stops instead of recursing forever.
+class ExpansionGuard {
+ public:
+  // Throws NodeNotEmittable when `node` is inside itself or the count passes kMaxExpandedNodes.
+  void Enter(const YAML::Node& node) {
+    if (++visited_ > kMaxExpandedNodes) {
+      throw NodeNotEmittable("its aliases expand to more than " + std::to_string(kMaxExpandedNodes) + " nodes");
+    }
+    for (const YAML::Node& ancestor : ancestors_) {
+      if (ancestor.is(node)) throw NodeNotEmittable("it holds an alias to itself");
+    }
+    ancestors_.push_back(node);
+  }
+  void Leave() { ancestors_.pop_back(); }
+
+ private:
+  std::size_t visited_ = 0;
+  std::vector<YAML::Node> ancestors_;
+};
+
+void EmitInto(const YAML::Node& node, const EmitTarget& target, ExpansionGuard& guard, std::string* out);
 
 // Column where the content of a block collection in this slot starts, and
 // whether its first line continues the current one.
@@ -97,7 +122,7 @@ int ContentColumn(const EmitTarget& target, bool is_sequence) {
   return 0;
 }
 
-void EmitMap(const YAML::Node& node, const EmitTarget& target, std::string* out) {
+void EmitMap(const YAML::Node& node, const EmitTarget& target, ExpansionGuard& guard, std::string* out) {
   if (node.size() == 0) {
     *out += target.slot == SlotKind::kRoot ? "{}" : " {}";
     return;
@@ -116,11 +141,11 @@ void EmitMap(const YAML::Node& node, const EmitTarget& target, std::string* out)
     EmitTarget child = target;
     child.slot = SlotKind::kMapValue;
     child.parent_column = column;
-    EmitInto(it->second, child, out);
+    EmitInto(it->second, child, guard, out);
   }
 }
 
-void EmitSeq(const YAML::Node& node, const EmitTarget& target, std::string* out) {
+void EmitSeq(const YAML::Node& node, const EmitTarget& target, ExpansionGuard& guard, std::string* out) {
   if (node.size() == 0) {
     *out += target.slot == SlotKind::kRoot ? "[]" : " []";
     return;
@@ -136,7 +161,7 @@ void EmitSeq(const YAML::Node& node, const EmitTarget& target, std::string* out)
     EmitTarget child = target;
     child.slot = SlotKind::kSeqItem;
     child.parent_column = column;
-    EmitInto(node[i], child, out);
+    EmitInto(node[i], child, guard, out);
   }
 }
 
@@ -154,30 +179,45 @@ void EmitScalar(const YAML::Node& node, const EmitTarget& target, std::string* o
   *out += prefix + EmitInlineScalar(node);
 }
 
-void EmitInto(const YAML::Node& node, const EmitTarget& target, std::string* out) {
+void EmitInto(const YAML::Node& node, const EmitTarget& target, ExpansionGuard& guard, std::string* out) {
+  guard.Enter(node);
   switch (node.Type()) {
-    case YAML::NodeType::Map: EmitMap(node, target, out); return;
-    case YAML::NodeType::Sequence: EmitSeq(node, target, out); return;
-    case YAML::NodeType::Scalar: EmitScalar(node, target, out); return;
+    case YAML::NodeType::Map: EmitMap(node, target, guard, out); break;
+    case YAML::NodeType::Sequence: EmitSeq(node, target, guard, out); break;
+    case YAML::NodeType::Scalar: EmitScalar(node, target, out); break;
     default:
       if (target.slot == SlotKind::kRoot) *out += "null";
-      return;  // null: `key:` / `-` with nothing after it
+      break;  // null: `key:` / `-` with nothing after it
   }
+  guard.Leave();
+}
+
+// Throws NodeNotEmittable (see ExpansionGuard); false for a non-scalar key.
+bool KeysAreScalars(const YAML::Node& node, ExpansionGuard& guard) {
+  guard.Enter(node);
+  bool scalars = true;
+  if (node.IsMap()) {
+    for (auto it = node.begin(); scalars && it != node.end(); ++it) {
+      scalars = it->first.IsScalar() && KeysAreScalars(it->second, guard);
+    }
+  } else if (node.IsSequence()) {
+    for (std::size_t i = 0; scalars && i < node.size(); ++i) scalars = KeysAreScalars(node[i], guard);
+  }
+  guard.Leave();
+  return scalars;
 }
 
 }  // namespace
 
-bool CanEmitBlock(const YAML::Node& node) {
-  if (node.IsMap()) {
-    for (auto it = node.begin(); it != node.end(); ++it) {
-      if (!it->first.IsScalar() || !CanEmitBlock(it->second)) return false;
-    }
-  } else if (node.IsSequence()) {
-    for (std::size_t i = 0; i < node.size(); ++i) {
-      if (!CanEmitBlock(node[i])) return false;
-    }
+bool CanEmitBlock(const YAML::Node& node, std::string* reason) {
+  ExpansionGuard guard;
+  try {
+    if (KeysAreScalars(node, guard)) return true;
+    *reason = "a non-scalar key is not supported there";
+  } catch (const NodeNotEmittable& error) {
+    *reason = error.what();
   }
-  return true;
+  return false;
 }
 
 bool FitsPlainInBlock(std::string_view text) {
@@ -241,7 +281,8 @@ std::string EmitKey(std::string_view key) {
 
 std::string EmitSlotText(const YAML::Node& node, const EmitTarget& target) {
   std::string out;
-  EmitInto(node, target, &out);
+  ExpansionGuard guard;
+  EmitInto(node, target, guard, &out);
   return out;
 }
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -26,13 +27,23 @@ struct EmitTarget {
   std::string eol = "\n";
 };
 
+/// Why a node cannot be written (EmitSlotText writes aliases out in full).
+class NodeNotEmittable : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 /// True when EmitSlotText can write `node`: every mapping key in it is a
-/// scalar (block style has no simple way to write `[a, b]: c`).
-bool CanEmitBlock(const YAML::Node& node);
+/// scalar (block style has no simple way to write `[a, b]: c`), no node is
+/// inside itself, and its aliases expand to at most kMaxExpandedNodes nodes.
+/// Otherwise false, with the reason ("a non-scalar key is not supported
+/// there", "it holds an alias to itself", ...).
+bool CanEmitBlock(const YAML::Node& node, std::string* reason);
 
 /// The text that follows `key:` or `-` (starting with a space or a line
 /// break, or empty for null), or for kRoot the whole node starting at column 0.
-/// It never ends with a line break.
+/// It never ends with a line break. Throws NodeNotEmittable for a node
+/// CanEmitBlock refuses for its aliases.
 std::string EmitSlotText(const YAML::Node& node, const EmitTarget& target);
 
 /// A scalar on one line: plain when it was plain and still reads back the

@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include "alias_bomb.h"
 #include "tree_oracle.h"
 
 namespace safesubst::detail {
@@ -81,9 +82,29 @@ TEST_CASE("yaml emit: plain, keys and quoting") {
 }
 
 TEST_CASE("yaml emit: only scalar keys can be written in block style") {
-  CHECK(CanEmitBlock(YAML::Load("{a: [1, {b: c}]}")));
-  CHECK_FALSE(CanEmitBlock(YAML::Load("{[a, b]: c}")));
-  CHECK_FALSE(CanEmitBlock(YAML::Load("[{x: {? [k] : v}}]")));
+  std::string reason;
+  CHECK(CanEmitBlock(YAML::Load("{a: [1, {b: c}]}"), &reason));
+  CHECK_FALSE(CanEmitBlock(YAML::Load("{[a, b]: c}"), &reason));
+  CHECK(reason == "a non-scalar key is not supported there");
+  CHECK_FALSE(CanEmitBlock(YAML::Load("[{x: {? [k] : v}}]"), &reason));
+}
+
+// Aliases are written out in full: a node inside itself and an alias bomb
+// are refused before writing, and EmitSlotText throws rather than recursing.
+TEST_CASE("yaml emit: nodes holding themselves or expanding too far are refused") {
+  std::string reason;
+  const YAML::Node recursive = YAML::Load("&a {k: [1], l: *a}");
+  CHECK_FALSE(CanEmitBlock(recursive, &reason));
+  CHECK(reason == "it holds an alias to itself");
+  CHECK_THROWS_AS(EmitSlotText(recursive, EmitTarget{}), NodeNotEmittable);
+  const YAML::Node bomb = YAML::Load(testing::AliasBomb(9));
+  CHECK_FALSE(CanEmitBlock(bomb, &reason));
+  CHECK(reason.find("expand to more than") != std::string::npos);
+  CHECK_THROWS_AS(EmitSlotText(bomb, EmitTarget{}), NodeNotEmittable);
+  // A node used twice, not inside itself, is written twice.
+  const YAML::Node shared = YAML::Load("{a: &x [1], b: *x}");
+  CHECK(CanEmitBlock(shared, &reason));
+  CHECK(EmitSlotText(shared, EmitTarget{}) == "\n  a:\n    - 1\n  b:\n    - 1");
 }
 
 }  // namespace
