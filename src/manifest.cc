@@ -316,8 +316,8 @@ class ManifestParser {
       variable->default_value = node.Scalar();
     } else if (variable->type == VarType::kYaml) {
       std::string yaml, problem;
-      if (!detail::NodeAsYaml(node, &yaml, &problem)) {
-        Error(entry.value_location, "the default of " + Quoted(variable->name) + " cannot be read: " + problem);
+      if (!detail::NodeAsYaml(node, &budget_, &yaml, &problem)) {
+        Error(entry.value_location, "the default of " + Quoted(variable->name) + " " + problem);
         return;
       }
       variable->default_value = std::move(yaml);
@@ -451,8 +451,8 @@ class ManifestParser {
       step.action = Step::Action::kSet;
       step.path = PathOf(action_entry, "set").value_or("");
       if (const KeyEntry* value = Get(keys, "value")) {
-        if (std::string problem; !detail::NodeAsYaml(value->value, &step.value, &problem)) {
-          Error(value->value_location, "the value of the step cannot be read: " + problem);
+        if (std::string problem; !detail::NodeAsYaml(value->value, &budget_, &step.value, &problem)) {
+          Error(value->value_location, "the value of the step " + problem);
         }
       } else {
         Error(action_entry.key_location, "'set' needs 'value:', the YAML to write at the path");
@@ -606,6 +606,7 @@ class ManifestParser {
   std::string file_;
   Manifest& manifest_;
   Diagnostics& diagnostics_;
+  detail::ExpansionBudget budget_;  // for every structured value of the manifest together
 };
 
 void SortByLocation(Diagnostics* diagnostics) {

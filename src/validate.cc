@@ -56,22 +56,20 @@ std::size_t EditDistance(std::string_view a, std::string_view b) {
 
 // Writes a node as YAML, keeping what a plain re-emit would lose: a scalar
 // that was quoted in the manifest (`value: "31"`) stays a string. Aliases are
-// written out in full, so the walk counts every node it visits and keeps the
-// path from the root to catch a node inside itself.
+// written out in full, within `budget`.
 class NodeEmitter {
  public:
+  explicit NodeEmitter(ExpansionBudget* budget) : budget_(*budget) {}
+
   bool Emit(const YamlRef& node) {
-    if (++visited_ > kMaxExpandedNodes) {
-      problem_ = "it expands to more than " + std::to_string(kMaxExpandedNodes) + " nodes (aliases)";
-      return false;
+    if (!budget_.Count(node, &problem_)) return false;
+    if (!node.IsSequence() && !node.IsMap()) {
+      EmitScalar(node.node());
+      return true;
     }
-    if (std::find(ancestors_.begin(), ancestors_.end(), node.index()) != ancestors_.end()) {
-      problem_ = "it contains a recursive alias";
-      return false;
-    }
-    ancestors_.push_back(node.index());
-    const bool emitted = EmitNode(node);
-    ancestors_.pop_back();
+    if (!budget_.Open(node, &problem_)) return false;
+    const bool emitted = EmitCollection(node);
+    budget_.Close();
     return emitted;
   }
 
@@ -79,17 +77,18 @@ class NodeEmitter {
   const std::string& problem() const { return problem_; }
 
  private:
-  bool EmitNode(const YamlRef& node);
+  bool EmitCollection(const YamlRef& node);
   void EmitScalar(const YamlNode& scalar);
 
+  ExpansionBudget& budget_;
   YAML::Emitter out_;
-  std::size_t visited_ = 0;
-  std::vector<std::uint32_t> ancestors_;
   std::string problem_;
 };
 
 void NodeEmitter::EmitScalar(const YamlNode& scalar) {
-  if (scalar.tag == "!" || scalar.tag == "tag:yaml.org,2002:str") {
+  if (scalar.kind != YamlNode::Kind::kScalar) {
+    out_ << YAML::Null;
+  } else if (scalar.tag == "!" || scalar.tag == "tag:yaml.org,2002:str") {
     out_ << YAML::DoubleQuoted << scalar.text;
   } else if (!scalar.tag.empty() && scalar.tag != "?") {
     out_ << YAML::VerbatimTag(scalar.tag) << scalar.text;
@@ -98,36 +97,31 @@ void NodeEmitter::EmitScalar(const YamlNode& scalar) {
   }
 }
 
-bool NodeEmitter::EmitNode(const YamlRef& node) {
-  if (node.IsScalar()) {
-    EmitScalar(node.node());
-  } else if (node.IsSequence()) {
-    if (node.node().flow) out_ << YAML::Flow;
+bool NodeEmitter::EmitCollection(const YamlRef& node) {
+  if (node.node().flow) out_ << YAML::Flow;
+  if (node.IsSequence()) {
     out_ << YAML::BeginSeq;
     for (const YamlRef& item : node.Items()) {
       if (!Emit(item)) return false;
     }
     out_ << YAML::EndSeq;
-  } else if (node.IsMap()) {
-    if (node.node().flow) out_ << YAML::Flow;
-    out_ << YAML::BeginMap;
-    for (const auto& [key, value] : node.Entries()) {
-      out_ << YAML::Key;
-      if (!Emit(key)) return false;
-      out_ << YAML::Value;
-      if (!Emit(value)) return false;
-    }
-    out_ << YAML::EndMap;
-  } else {
-    out_ << YAML::Null;
+    return true;
   }
+  out_ << YAML::BeginMap;
+  for (const auto& [key, value] : node.Entries()) {
+    out_ << YAML::Key;
+    if (!Emit(key)) return false;
+    out_ << YAML::Value;
+    if (!Emit(value)) return false;
+  }
+  out_ << YAML::EndMap;
   return true;
 }
 
 }  // namespace
 
-bool NodeAsYaml(const YamlRef& node, std::string* yaml, std::string* problem) {
-  NodeEmitter emitter;
+bool NodeAsYaml(const YamlRef& node, ExpansionBudget* budget, std::string* yaml, std::string* problem) {
+  NodeEmitter emitter(budget);
   if (!emitter.Emit(node)) {
     *problem = emitter.problem();
     return false;

@@ -14,6 +14,7 @@ class RE2;
 }
 namespace safesubst::detail {
 
+class ExpansionBudget;
 class YamlRef;
 
 /// Parses a type name as written in a manifest (`dns-label`, `ipv4`, ...).
@@ -50,9 +51,8 @@ std::string ReadTextFile(const std::string& path, std::string* text);
 
 /// Writes a YAML node back as YAML text. Unlike a plain re-emit, a scalar that
 /// was quoted in the source (`"31"`) stays quoted, so it stays a string.
-/// Aliases are expanded: returns false and sets `*problem` (for a message
-/// about the value) when that would pass kMaxExpandedNodes (yaml_tree.h) nodes or the node
-/// contains itself (`&a [*a]`).
-bool NodeAsYaml(const YamlRef& node, std::string* yaml, std::string* problem);
+/// Aliases are expanded within `budget` (yaml_tree.h): returns false and sets
+/// `*problem` ("contains a recursive alias", ...) when a bound is passed.
+bool NodeAsYaml(const YamlRef& node, ExpansionBudget* budget, std::string* yaml, std::string* problem);
 
 }  // namespace safesubst::detail

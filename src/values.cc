@@ -231,10 +231,10 @@ class DotenvReader {
 
 // ---- YAML -------------------------------------------------------------------
 
-// Empty when the node cannot be written back as YAML (an alias bomb or a
-// recursive alias), which is reported at the value.
+// Empty when the node cannot be written back as YAML within `budget` (an
+// alias bomb, a recursive alias), which is reported at the value.
 std::optional<ValuesEntry> YamlEntry(const std::string& name, const detail::YamlRef& node, Location name_location,
-                                     Location origin, Diagnostics* diagnostics) {
+                                     Location origin, detail::ExpansionBudget* budget, Diagnostics* diagnostics) {
   ValuesEntry entry;
   entry.name = name;
   entry.name_location = std::move(name_location);
@@ -243,8 +243,8 @@ std::optional<ValuesEntry> YamlEntry(const std::string& name, const detail::Yaml
   if (node.IsScalar()) {
     entry.value.text = node.Scalar();
   } else if (node.IsSequence() || node.IsMap()) {
-    if (std::string problem; !detail::NodeAsYaml(node, &entry.yaml, &problem)) {
-      diagnostics->push_back(MakeError(entry.value.origin, "the value of '" + name + "' cannot be read: " + problem));
+    if (std::string problem; !detail::NodeAsYaml(node, budget, &entry.yaml, &problem)) {
+      diagnostics->push_back(MakeError(entry.value.origin, "the value of '" + name + "' " + problem));
       return std::nullopt;
     }
     entry.structured = node.IsMap();
@@ -281,6 +281,7 @@ void ReadYamlValues(std::string_view text, const std::string& file, std::vector<
         MakeError(root.At(file), "a YAML values file must be a mapping", "write one NAME: value per line"));
     return;
   }
+  detail::ExpansionBudget budget;  // for all the values of the file together
   for (const auto& [key, value] : root.Entries()) {
     Location key_location = key.At(file);
     if (!key.IsScalar() || !detail::IsIdentifier(key.Scalar())) {
@@ -288,7 +289,8 @@ void ReadYamlValues(std::string_view text, const std::string& file, std::vector<
       continue;
     }
     Location origin = value.IsNull() ? key_location : value.At(file);
-    std::optional<ValuesEntry> entry = YamlEntry(key.Scalar(), value, key_location, std::move(origin), diagnostics);
+    std::optional<ValuesEntry> entry =
+        YamlEntry(key.Scalar(), value, key_location, std::move(origin), &budget, diagnostics);
     if (entry) entries->push_back(std::move(*entry));
   }
 }

@@ -88,13 +88,20 @@ std::string LiteralBlock(std::string_view text, int content_column, const std::s
 
 // yaml-cpp shares an aliased node, so writing a node out follows each alias
 // again: counts the nodes met and keeps the path from the root, so that a
-// node inside itself or an alias bomb stops instead of recursing forever.
+// node inside itself, an alias bomb or a long chain of aliases stops instead
+// of recursing forever. yaml-cpp's node does not say which nodes are
+// aliases, so every node counts (a flow collection of more than
+// kMaxExpandedNodes nodes is not turned into block style).
 class ExpansionGuard {
  public:
-  // Throws NodeNotEmittable when `node` is inside itself or the count passes kMaxExpandedNodes.
+  // Throws NodeNotEmittable when `node` is inside itself, nests deeper than
+  // kMaxWriteDepth or the count passes kMaxExpandedNodes.
   void Enter(const YAML::Node& node) {
     if (++visited_ > kMaxExpandedNodes) {
       throw NodeNotEmittable("its aliases expand to more than " + std::to_string(kMaxExpandedNodes) + " nodes");
+    }
+    if (ancestors_.size() >= kMaxWriteDepth) {
+      throw NodeNotEmittable("it nests more than " + std::to_string(kMaxWriteDepth) + " levels deep");
     }
     for (const YAML::Node& ancestor : ancestors_) {
       if (ancestor.is(node)) throw NodeNotEmittable("it holds an alias to itself");

@@ -409,6 +409,7 @@ FoldLine ClassifyFoldLine(std::initializer_list<std::string_view> pieces) {
 // type: yaml nodes
 
 using detail::YamlNode;
+using detail::YamlRef;
 using detail::YamlStream;
 
 // An implicit key is limited to 1024 characters (YAML 1.2 7.4.2, 8.2.2); longer
@@ -417,46 +418,51 @@ constexpr std::size_t kMaxImplicitKey = 1000;
 
 class NodeWriter {
  public:
-  NodeWriter(const YamlStream& stream, std::string* out) : stream_(stream), out_(*out) {}
+  // `max_bytes`: the most the written text may grow to.
+  NodeWriter(const YamlStream& stream, std::size_t max_bytes, std::string* out)
+      : stream_(stream), max_bytes_(max_bytes), out_(*out) {}
 
   const std::string& error() const { return error_; }
 
   // The node replaces the placeholder after `key: ` or `- `.
   bool WriteTopLevel(std::uint32_t index, std::uint32_t parent_indent, bool block_allowed) {
-    index = Resolve(index);
-    if (index == kFailed) return false;
-    if (block_allowed && IsNonEmptyCollection(index)) {
-      WriteTag(Node(index).tag, /*space_after=*/false);
-      return WriteBlockCollection(index, parent_indent + 2);
+    std::optional<YamlRef> node = Resolve(index);
+    if (!node) return false;
+    if (block_allowed && IsNonEmptyCollection(*node)) {
+      WriteTag(node->node().tag, /*space_after=*/false);
+      return WriteBlockCollection(*node, parent_indent + 2);
     }
-    return WriteFlow(index);
+    return WriteFlow(*node);
   }
 
  private:
-  static constexpr std::uint32_t kFailed = 0xffffffffu;
-
-  const YamlNode& Node(std::uint32_t index) const { return stream_.nodes[index]; }
-
-  // Follows aliases and counts the node against the expansion budget.
-  std::uint32_t Resolve(std::uint32_t index) {
-    if (++emitted_ > detail::kMaxExpandedNodes) {
-      error_ = "the value expands to more than " + std::to_string(detail::kMaxExpandedNodes) +
-               " nodes (aliases)";
-      return kFailed;
+  // Follows an alias, counting the node against the expansion budget and the
+  // text written so far against `max_bytes`.
+  std::optional<YamlRef> Resolve(std::uint32_t index) {
+    YamlRef node(stream_, index);
+    std::string problem;
+    if (!budget_.Count(node, &problem)) {
+      error_ = "the value " + problem;
+      return std::nullopt;
     }
-    index = detail::ResolveAlias(stream_, index);
-    if (std::find(ancestors_.begin(), ancestors_.end(), index) != ancestors_.end()) {
-      error_ = "the value contains a recursive alias";
-      return kFailed;
+    if (out_.size() > max_bytes_) {
+      error_ = "the value is more than " + std::to_string(max_bytes_) + " bytes once written out";
+      return std::nullopt;
     }
-    return index;
+    return node;
   }
 
-  bool IsCollection(std::uint32_t index) const {
-    return Node(index).kind == YamlNode::Kind::kSequence || Node(index).kind == YamlNode::Kind::kMapping;
+  // Brackets the children of a collection (see ExpansionBudget::Open).
+  bool Open(const YamlRef& node) {
+    std::string problem;
+    if (budget_.Open(node, &problem)) return true;
+    error_ = "the value " + problem;
+    return false;
   }
-  bool IsNonEmptyCollection(std::uint32_t index) const {
-    return IsCollection(index) && !Node(index).children.empty();
+
+  static bool IsCollection(const YamlRef& node) { return node.IsSequence() || node.IsMap(); }
+  static bool IsNonEmptyCollection(const YamlRef& node) {
+    return IsCollection(node) && !node.node().children.empty();
   }
 
   void Indent(std::uint32_t indent) {
@@ -466,9 +472,9 @@ class NodeWriter {
 
   // A non-empty collection in block style, each entry on a new line at `indent`.
   // With `first_inline`, the first entry continues the current line (after `- `).
-  bool WriteBlockCollection(std::uint32_t index, std::uint32_t indent, bool first_inline = false) {
-    ancestors_.push_back(index);
-    const YamlNode& node = Node(index);
+  bool WriteBlockCollection(const YamlRef& collection, std::uint32_t indent, bool first_inline = false) {
+    if (!Open(collection)) return false;
+    const YamlNode& node = collection.node();
     bool mapping = node.kind == YamlNode::Kind::kMapping;
     std::size_t step = mapping ? 2 : 1;
     for (std::size_t i = 0; i < node.children.size(); i += step) {
@@ -482,41 +488,41 @@ class NodeWriter {
         if (!WriteAfterIndicator(node.children[i], indent + 2, /*after_dash=*/true)) return false;
       }
     }
-    ancestors_.pop_back();
+    budget_.Close();
     return true;
   }
 
   // The value after `key:` or `-` (no space written yet).
   bool WriteAfterIndicator(std::uint32_t index, std::uint32_t child_indent, bool after_dash) {
-    index = Resolve(index);
-    if (index == kFailed) return false;
-    if (IsNonEmptyCollection(index)) {
-      bool tagged = HasExplicitTag(Node(index));
+    std::optional<YamlRef> node = Resolve(index);
+    if (!node) return false;
+    if (IsNonEmptyCollection(*node)) {
+      bool tagged = HasExplicitTag(node->node());
       if (tagged) {
         out_ += ' ';
-        WriteTag(Node(index).tag, /*space_after=*/false);
+        WriteTag(node->node().tag, /*space_after=*/false);
       }
       // Compact `- a: 1` and `- - x`; a tag must stay on the `-` line alone.
       bool first_inline = after_dash && !tagged;
       if (first_inline) out_ += ' ';
-      return WriteBlockCollection(index, child_indent, first_inline);
+      return WriteBlockCollection(*node, child_indent, first_inline);
     }
     out_ += ' ';
-    return WriteFlow(index);
+    return WriteFlow(*node);
   }
 
   bool WriteBlockKey(std::uint32_t index, std::uint32_t indent) {
-    index = Resolve(index);
-    if (index == kFailed) return false;
+    std::optional<YamlRef> node = Resolve(index);
+    if (!node) return false;
     std::size_t start = out_.size();
-    if (IsCollection(index)) {
+    if (IsCollection(*node)) {
       // A complex key: `? [a, b]` then `:` on the next line.
       out_ += "? ";
-      if (!WriteFlow(index)) return false;
+      if (!WriteFlow(*node)) return false;
       Indent(indent);
       return true;
     }
-    WriteScalar(index, /*in_flow=*/false);
+    WriteScalar(node->node(), /*in_flow=*/false);
     if (out_.size() - start > kMaxImplicitKey) {
       std::string key = out_.substr(start);
       out_.resize(start);
@@ -526,34 +532,34 @@ class NodeWriter {
     return true;
   }
 
-  bool WriteFlow(std::uint32_t index) {
-    const YamlNode& node = Node(index);
-    if (!IsCollection(index)) {
-      WriteScalar(index, /*in_flow=*/true);
+  bool WriteFlow(const YamlRef& collection) {
+    const YamlNode& node = collection.node();
+    if (!IsCollection(collection)) {
+      WriteScalar(node, /*in_flow=*/true);
       return true;
     }
-    ancestors_.push_back(index);
+    if (!Open(collection)) return false;
     bool mapping = node.kind == YamlNode::Kind::kMapping;
     WriteTag(node.tag);
     out_ += mapping ? '{' : '[';
     std::size_t step = mapping ? 2 : 1;
     for (std::size_t i = 0; i < node.children.size(); i += step) {
       if (i > 0) out_ += ", ";
-      std::uint32_t child = Resolve(node.children[i]);
-      if (child == kFailed) return false;
+      std::optional<YamlRef> child = Resolve(node.children[i]);
+      if (!child) return false;
       std::size_t key_start = out_.size();
-      if (!WriteFlow(child)) return false;
-      if (mapping && (IsCollection(child) || out_.size() - key_start > kMaxImplicitKey)) {
+      if (!WriteFlow(*child)) return false;
+      if (mapping && (IsCollection(*child) || out_.size() - key_start > kMaxImplicitKey)) {
         out_.insert(key_start, "? ");
       }
       if (mapping) {
         out_ += ": ";
-        std::uint32_t value = Resolve(node.children[i + 1]);
-        if (value == kFailed || !WriteFlow(value)) return false;
+        std::optional<YamlRef> value = Resolve(node.children[i + 1]);
+        if (!value || !WriteFlow(*value)) return false;
       }
     }
     out_ += mapping ? '}' : ']';
-    ancestors_.pop_back();
+    budget_.Close();
     return true;
   }
 
@@ -577,9 +583,8 @@ class NodeWriter {
     if (space_after) out_ += ' ';
   }
 
-  void WriteScalar(std::uint32_t index, bool in_flow) {
-    const YamlNode& node = Node(index);
-    if (node.kind == YamlNode::Kind::kNull) {
+  void WriteScalar(const YamlNode& node, bool in_flow) {
+    if (node.kind != YamlNode::Kind::kScalar) {
       out_ += "null";
       return;
     }
@@ -597,10 +602,10 @@ class NodeWriter {
   }
 
   const YamlStream& stream_;
+  const std::size_t max_bytes_;
   std::string& out_;
   std::string error_;
-  std::size_t emitted_ = 0;
-  std::vector<std::uint32_t> ancestors_;
+  detail::ExpansionBudget budget_;
 };
 
 }  // namespace
@@ -755,7 +760,7 @@ std::string DoubleQuoted(std::string_view value) {
 }
 
 bool EncodeYamlNode(std::string_view yaml_text, std::uint32_t parent_indent, bool block_allowed,
-                    std::string* out, std::string* error) {
+                    std::size_t max_bytes, std::string* out, std::string* error) {
   YamlStream stream;
   detail::YamlParseError parse_error;
   if (!detail::ParseYamlStream(yaml_text, &stream, &parse_error)) {
@@ -772,9 +777,13 @@ bool EncodeYamlNode(std::string_view yaml_text, std::uint32_t parent_indent, boo
   if (stream.documents.empty()) {
     encoded = "null";
   } else {
-    NodeWriter writer(stream, &encoded);
+    NodeWriter writer(stream, max_bytes, &encoded);
     if (!writer.WriteTopLevel(stream.documents[0], parent_indent, block_allowed)) {
       *error = writer.error();
+      return false;
+    }
+    if (encoded.size() > max_bytes) {
+      *error = "the value is more than " + std::to_string(max_bytes) + " bytes once written out";
       return false;
     }
   }

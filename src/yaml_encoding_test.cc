@@ -21,6 +21,7 @@ namespace safesubst {
 namespace {
 
 const std::string kDataDir = std::string(SAFESUBST_SOURCE_DIR) + "/tests/data/encoding";
+constexpr std::size_t kNoByteLimit = std::size_t{1} << 40;
 
 std::string_view KindName(PlainKind kind) {
   switch (kind) {
@@ -518,7 +519,7 @@ std::string Canon(const YAML::Node& node) {
 
 std::string Encode(std::string_view value, std::uint32_t indent, bool block) {
   std::string out, error;
-  bool ok = EncodeYamlNode(value, indent, block, &out, &error);
+  bool ok = EncodeYamlNode(value, indent, block, kNoByteLimit, &out, &error);
   CHECK_MESSAGE(ok, error);
   CHECK_MESSAGE(error.empty(), error);
   return out;
@@ -595,21 +596,50 @@ TEST_CASE("EncodeYamlNode: block and flow layout") {
 
 TEST_CASE("EncodeYamlNode: errors") {
   std::string out, error;
-  CHECK(!EncodeYamlNode("a: [unclosed", 0, true, &out, &error));
+  CHECK(!EncodeYamlNode("a: [unclosed", 0, true, kNoByteLimit, &out, &error));
   CHECK(error.find("line 1") != std::string::npos);
   CHECK(out.empty());
   error.clear();
-  CHECK(!EncodeYamlNode("a: 1\n---\nb: 2", 0, true, &out, &error));
+  CHECK(!EncodeYamlNode("a: 1\n---\nb: 2", 0, true, kNoByteLimit, &out, &error));
   CHECK(error.find("2 documents") != std::string::npos);
   error.clear();
-  CHECK(!EncodeYamlNode("*undefined", 0, true, &out, &error));
+  CHECK(!EncodeYamlNode("*undefined", 0, true, kNoByteLimit, &out, &error));
   CHECK(!error.empty());
   // Billion laughs: nine levels of ten aliases would be 10^9 nodes.
   const std::string bomb = testing::AliasBomb(9);
   error.clear();
-  CHECK(!EncodeYamlNode(bomb, 0, true, &out, &error));
+  CHECK(!EncodeYamlNode(bomb, 0, true, kNoByteLimit, &out, &error));
   CHECK(error.find("expands to more than") != std::string::npos);
   CHECK(out.empty());
+  // A chain of aliases nests one level per anchor; written whole, its links
+  // add up to more nodes than the bound (manifest_test checks the depth bound).
+  error.clear();
+  CHECK(!EncodeYamlNode(testing::AliasChain(1500), 0, true, kNoByteLimit, &out, &error));
+  CHECK(error.find("expands to more than") != std::string::npos);
+  // The value size limit applies to the written text: 10 KB of scalar and a
+  // few aliases would otherwise land as 100 MB.
+  std::string amplified = "[&s " + std::string(10000, 'A') + ", &l [*s";
+  for (int i = 0; i < 99; ++i) amplified += ", *s";
+  amplified += "], [*l";
+  for (int i = 0; i < 99; ++i) amplified += ", *l";
+  amplified += "]]";
+  error.clear();
+  CHECK(!EncodeYamlNode(amplified, 0, true, std::size_t{1} << 20, &out, &error));
+  CHECK(error.find("more than 1048576 bytes once written out") != std::string::npos);
+  CHECK(out.empty());
+}
+
+TEST_CASE("EncodeYamlNode: large values without aliases are not bounded by the alias limits") {
+  std::string list = "[";
+  for (int i = 0; i < 150000; ++i) list += i ? ", 1" : "1";
+  list += "]";
+  std::string out, error;
+  CHECK(EncodeYamlNode(list, 0, false, kNoByteLimit, &out, &error));
+  CHECK(out.size() == list.size());
+  // Aliases count only what they add: two uses of a 60,000-item list pass.
+  out.clear();
+  const std::string items = list.substr(0, 3 * 60000 - 2) + "]";
+  CHECK(EncodeYamlNode("{a: &x " + items + ", b: *x}", 0, false, kNoByteLimit, &out, &error));
 }
 
 }  // namespace

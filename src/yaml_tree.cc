@@ -168,4 +168,33 @@ Location YamlRef::At(const std::string& file) const {
   return Location{file, node().line + 1, node().column + 1, node().offset};
 }
 
+bool ExpansionBudget::Count(const YamlRef& node, std::string* problem) {
+  for (const OpenCollection& open : open_) {
+    if (open.index == node.index()) {
+      *problem = "contains a recursive alias";
+      return false;
+    }
+  }
+  if (!Expanded(node)) return true;
+  expanded_bytes_ += node.Scalar().size();
+  if (++expanded_nodes_ > kMaxExpandedNodes) {
+    *problem = "expands to more than " + std::to_string(kMaxExpandedNodes) + " nodes through aliases";
+    return false;
+  }
+  if (expanded_bytes_ > kMaxExpandedBytes) {
+    *problem = "expands to more than " + std::to_string(kMaxExpandedBytes >> 20) + " MiB through aliases";
+    return false;
+  }
+  return true;
+}
+
+bool ExpansionBudget::Open(const YamlRef& node, std::string* problem) {
+  if (open_.size() >= kMaxWriteDepth) {
+    *problem = "nests more than " + std::to_string(kMaxWriteDepth) + " levels deep";
+    return false;
+  }
+  open_.push_back(OpenCollection{node.index(), Expanded(node)});
+  return true;
+}
+
 }  // namespace safesubst::detail

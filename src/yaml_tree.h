@@ -52,10 +52,15 @@ struct YamlParseError {
 /// `error` when yaml-cpp rejects it. Never throws.
 bool ParseYamlStream(std::string_view text, YamlStream* stream, YamlParseError* error);
 
-/// The most nodes a structured value may expand to once its aliases are
-/// followed: generous for configuration, small enough that an alias bomb
-/// ("billion laughs") stops in milliseconds.
+/// What writing nodes out with their aliases expanded may add, on top of
+/// the nodes written as they stand in the source: generous for
+/// configuration, small enough that an alias bomb ("billion laughs") stops in
+/// milliseconds. A few KB of aliases can stand for gigabytes.
 inline constexpr std::size_t kMaxExpandedNodes = 100000;
+inline constexpr std::size_t kMaxExpandedBytes = std::size_t{16} << 20;
+/// Nesting a writer follows: a chain of aliases nests without the bound the
+/// parser puts on written nesting, and each level is a stack frame.
+inline constexpr std::size_t kMaxWriteDepth = 1000;
 
 /// Follows `index` through alias nodes to the node they stand for.
 std::uint32_t ResolveAlias(const YamlStream& stream, std::uint32_t index);
@@ -69,10 +74,14 @@ Location ParseErrorLocation(const YamlParseError& error, std::string file);
 class YamlRef {
  public:
   YamlRef(const YamlStream& stream, std::uint32_t index)
-      : stream_(&stream), index_(ResolveAlias(stream, index)) {}
+      : stream_(&stream),
+        index_(ResolveAlias(stream, index)),
+        via_alias_(stream.nodes[index].kind == YamlNode::Kind::kAlias) {}
 
   const YamlNode& node() const { return stream_->nodes[index_]; }
   std::uint32_t index() const { return index_; }
+  /// Reached through an alias (`*a`) rather than written out in place.
+  bool via_alias() const { return via_alias_; }
   bool IsNull() const { return node().kind == YamlNode::Kind::kNull; }
   bool IsScalar() const { return node().kind == YamlNode::Kind::kScalar; }
   bool IsSequence() const { return node().kind == YamlNode::Kind::kSequence; }
@@ -88,6 +97,34 @@ class YamlRef {
  private:
   const YamlStream* stream_;
   std::uint32_t index_;
+  bool via_alias_;
+};
+
+/// Bounds writing nodes out with their aliases expanded: the nodes and scalar
+/// bytes written because of an alias count against kMaxExpandedNodes and
+/// kMaxExpandedBytes, nesting against kMaxWriteDepth, and a node inside
+/// itself is refused. One budget can serve every value of a file. Each
+/// problem reads after a subject: "(the value) contains a recursive alias".
+class ExpansionBudget {
+ public:
+  /// Counts `node`, about to be written as a child of the open collections;
+  /// false with `*problem` set when a bound is passed.
+  bool Count(const YamlRef& node, std::string* problem);
+  /// Opens collection `node` (already counted) for its children; false with
+  /// `*problem` set when that nests too deep. Close() after the children.
+  bool Open(const YamlRef& node, std::string* problem);
+  void Close() { open_.pop_back(); }
+
+ private:
+  struct OpenCollection {
+    std::uint32_t index;
+    bool expanded;  ///< written because of an alias, here or above
+  };
+  bool Expanded(const YamlRef& node) const { return node.via_alias() || (!open_.empty() && open_.back().expanded); }
+
+  std::vector<OpenCollection> open_;
+  std::size_t expanded_nodes_ = 0;
+  std::size_t expanded_bytes_ = 0;
 };
 
 }  // namespace safesubst::detail

@@ -19,4 +19,16 @@ inline std::string AliasBomb(int levels, const std::string& indent = "") {
   return bomb;
 }
 
+/// A mapping of `a0` to `a<length>` where each is a one-item sequence holding
+/// an alias of the one before: `*a<length>` nests `length` + 1 levels deep,
+/// although the text nests only two.
+inline std::string AliasChain(int length, const std::string& indent = "") {
+  std::string chain = indent + "a0: &a0 [x]\n";
+  for (int link = 1; link <= length; ++link) {
+    chain += indent + "a" + std::to_string(link) + ": &a" + std::to_string(link) + " [*a" + std::to_string(link - 1) +
+             "]\n";
+  }
+  return chain + indent + "top: *a" + std::to_string(length) + "\n";
+}
+
 }  // namespace safesubst::testing

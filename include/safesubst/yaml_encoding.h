@@ -144,13 +144,16 @@ std::string DoubleQuoted(std::string_view value);
 /// plain scalar of the value stays plain and keeps its type; a quoted one is
 /// quoted unless it reads as a string plain), else double-quoted. Null is
 /// written `null`; explicit tags are kept (`!!str`, `!local`); aliases are
-/// expanded (with a bound on the number of nodes, against "billion laughs");
+/// expanded (within bounds on the nodes and bytes aliases add and on nesting,
+/// against "billion laughs" and alias chains);
 /// comments and anchors are dropped. Output is deterministic and has no
 /// trailing line break.
 ///
 /// Returns false and sets `error` when the value is not valid YAML, holds more
-/// than one document, has a recursive alias or expands to too many nodes.
+/// than one document, has a recursive alias, passes those bounds, or grows
+/// past `max_bytes` once written out (the value size limit applies to what
+/// lands in the document, not to the few bytes of aliases that stand for it).
 bool EncodeYamlNode(std::string_view yaml_text, std::uint32_t parent_indent, bool block_allowed,
-                    std::string* out, std::string* error);
+                    std::size_t max_bytes, std::string* out, std::string* error);
 
 }  // namespace safesubst
