@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "safesubst/references.h"
+#include "text_checks.h"
 #include "validate.h"
 #include "yaml_tree.h"
 
@@ -298,6 +299,14 @@ void ReadYamlValues(std::string_view text, const std::string& file, std::vector<
 // Parses either format and warns about names set twice.
 Result<std::vector<ValuesEntry>> ReadValuesEntries(std::string_view text, const std::string& file) {
   Result<std::vector<ValuesEntry>> result;
+  // A UTF-8 byte order mark is not part of the first name (columns on the
+  // first line do not count it, as in templates).
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+  // A lone carriage return would be read as part of a dotenv line, so the
+  // assignments after it would vanish into one value: refused, with control
+  // characters and invalid UTF-8, as in templates.
+  result.diagnostics = CheckTextEncoding(text, file);
+  if (HasErrors(result.diagnostics)) return result;
   std::vector<ValuesEntry> entries;
   if (DetectValuesFormat(text, file) == ValuesFormat::kYaml) {
     ReadYamlValues(text, file, &entries, &result.diagnostics);

@@ -185,6 +185,17 @@ TEST_CASE("dotenv: malformed lines are errors with file:line:col, and parsing go
   CHECK(Describe(ParseValuesText("s3cr3t-token\n", "s.env").diagnostics).find("token") == std::string::npos);
 }
 
+TEST_CASE("values files: a lone CR is an error, a UTF-8 byte order mark is skipped") {
+  // Read as one line, `A=1\rB=2` would set A to "1\rB=2" and drop B.
+  Result<std::vector<std::pair<std::string, Value>>> lone_cr = ParseValuesText("A=1\rB=2\n", "cr.env");
+  CHECK_FALSE(lone_cr.ok());
+  ExpectAt(lone_cr.diagnostics, "carriage return not followed by a line feed", "cr.env", 1, 4);
+  CHECK(Texts("A=1\r\nB=2\r\n", "crlf.env") == Pairs{{"A", "1"}, {"B", "2"}});
+  CHECK(Texts("\xEF\xBB\xBF" "A=1\nB=2\n", "bom.env") == Pairs{{"A", "1"}, {"B", "2"}});
+  CHECK(Texts("\xEF\xBB\xBF" "A: 1\nB: 2\n", "bom-yaml") == Pairs{{"A", "1"}, {"B", "2"}});
+  CHECK_FALSE(ParseValuesText("A=\x01\n", "c.env").ok());
+}
+
 TEST_CASE("dotenv: each value's origin is where the value starts") {
   Result<std::vector<std::pair<std::string, Value>>> result =
       ParseValuesText("# c\nA=1\nexport  B=\"x\"\n\nC=  y\n", "p.env");
