@@ -68,7 +68,7 @@ class NodeEmitter {
       return true;
     }
     if (!budget_.Open(node, &problem_)) return false;
-    const bool emitted = EmitCollection(node);
+    const bool emitted = CheckUniqueKeys(node, &problem_) && EmitCollection(node);
     budget_.Close();
     return emitted;
   }

@@ -270,6 +270,9 @@ TEST_CASE("a YAML values file's alias bomb or recursive alias is an error at the
   Result<std::vector<std::pair<std::string, Value>>> recursive = ParseValuesText("X: &a [1, *a]\n", "r.yaml");
   CHECK_FALSE(recursive.ok());
   ExpectAt(recursive.diagnostics, "the value of 'X' contains a recursive alias", "r.yaml", 1, 4);
+  // A key twice: YAML forbids it, readers of the output would keep one.
+  ExpectAt(ParseValuesText("X: {a: 1, a: 2}\n", "d.yaml").diagnostics, "the value of 'X' has the key 'a' twice",
+           "d.yaml", 1, 4);
   // Aliases that expand to little are fine, and so is one node shared twice.
   CHECK(Texts("X: {a: &v [1, 2], b: *v}\n", "s.yaml") == Pairs{{"X", "{a: [1, 2], b: [1, 2]}"}});
   // 150,000 items without an alias are read whole.

@@ -452,10 +452,15 @@ class NodeWriter {
     return node;
   }
 
-  // Brackets the children of a collection (see ExpansionBudget::Open).
+  // Brackets the children of a collection (see ExpansionBudget::Open), whose
+  // keys must differ.
   bool Open(const YamlRef& node) {
     std::string problem;
-    if (budget_.Open(node, &problem)) return true;
+    if (!budget_.Open(node, &problem)) {
+      error_ = "the value " + problem;
+      return false;
+    }
+    if (CheckUniqueKeys(node, &problem)) return true;
     error_ = "the value " + problem;
     return false;
   }

@@ -629,6 +629,16 @@ TEST_CASE("EncodeYamlNode: errors") {
   CHECK(out.empty());
 }
 
+TEST_CASE("EncodeYamlNode: a mapping with a key twice is refused") {
+  std::string out, error;
+  CHECK_FALSE(EncodeYamlNode("{a: 1, b: {c: 1, c: 2}}", 0, true, kNoByteLimit, &out, &error));
+  CHECK(error == "the value has the key 'c' twice");
+  // A plain 1 and a quoted "1" are different keys (a number and a string).
+  out.clear();
+  CHECK(EncodeYamlNode("{1: a, \"1\": b}", 0, false, kNoByteLimit, &out, &error));
+  CHECK(out == "{1: a, \"1\": b}");
+}
+
 TEST_CASE("EncodeYamlNode: large values without aliases are not bounded by the alias limits") {
   std::string list = "[";
   for (int i = 0; i < 150000; ++i) list += i ? ", 1" : "1";

@@ -6,6 +6,7 @@
 #include <yaml-cpp/parser.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <exception>
 #include <map>
 #include <sstream>
@@ -166,6 +167,18 @@ std::vector<std::pair<YamlRef, YamlRef>> YamlRef::Entries() const {
 
 Location YamlRef::At(const std::string& file) const {
   return Location{file, node().line + 1, node().column + 1, node().offset};
+}
+
+bool CheckUniqueKeys(const YamlRef& node, std::string* problem) {
+  std::vector<std::pair<bool, std::string_view>> keys;  // (plain, text)
+  for (const auto& [key, value] : node.Entries()) {
+    if (key.IsScalar()) keys.emplace_back(key.node().tag == "?", key.Scalar());
+  }
+  std::sort(keys.begin(), keys.end());
+  const auto repeated = std::adjacent_find(keys.begin(), keys.end());
+  if (repeated == keys.end()) return true;
+  *problem = "has the key '" + std::string(repeated->second) + "' twice";
+  return false;
 }
 
 bool ExpansionBudget::Count(const YamlRef& node, std::string* problem) {

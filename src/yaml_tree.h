@@ -100,6 +100,11 @@ class YamlRef {
   bool via_alias_;
 };
 
+/// False, with `*problem` set ("has the key 'a' twice"), when mapping `node`
+/// has two equal scalar keys (same text, both plain or both not). YAML
+/// forbids it and yaml-cpp reads it; written out, readers keep one of them.
+bool CheckUniqueKeys(const YamlRef& node, std::string* problem);
+
 /// Bounds writing nodes out with their aliases expanded: the nodes and scalar
 /// bytes written because of an alias count against kMaxExpandedNodes and
 /// kMaxExpandedBytes, nesting against kMaxWriteDepth, and a node inside
