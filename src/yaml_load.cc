@@ -1,5 +1,6 @@
 #include "yaml_load.h"
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
 
 #include <sstream>
@@ -28,6 +29,13 @@ class DocumentStartRecorder : public YAML::EventHandler {
 
 }  // namespace
 
+std::string DescribeParseError(const YAML::Exception& error) {
+  if (const auto* deep = dynamic_cast<const YAML::DeepRecursion*>(&error)) {
+    return "collections nest too deeply here (yaml-cpp stops at " + std::to_string(deep->depth()) + " levels)";
+  }
+  return error.msg;
+}
+
 std::size_t MaxDocumentCount(std::string_view text) {
   std::size_t markers = 0;
   for (std::size_t line = 0; line < text.size();) {
@@ -43,13 +51,17 @@ std::vector<YAML::Node> LoadAllDocuments(std::string_view text) {
   // A cheap first pass with a handler that keeps nothing: LoadAll itself
   // cannot be stopped once it loops.
   const std::size_t bound = MaxDocumentCount(text);
-  std::istringstream input{std::string(text)};
-  YAML::Parser parser(input);
-  DocumentStartRecorder recorder;
-  for (std::size_t documents = 0; parser.HandleNextDocument(recorder);) {
-    if (++documents > bound) throw YAML::ParserException(recorder.last_start, std::string(kRunawayDocumentMessage));
+  try {
+    std::istringstream input{std::string(text)};
+    YAML::Parser parser(input);
+    DocumentStartRecorder recorder;
+    for (std::size_t documents = 0; parser.HandleNextDocument(recorder);) {
+      if (++documents > bound) throw YAML::ParserException(recorder.last_start, std::string(kRunawayDocumentMessage));
+    }
+    return YAML::LoadAll(std::string(text));
+  } catch (const YAML::DeepRecursion& error) {
+    throw YAML::ParserException(error.mark, DescribeParseError(error));
   }
-  return YAML::LoadAll(std::string(text));
 }
 
 }  // namespace safesubst::detail

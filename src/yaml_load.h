@@ -12,6 +12,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -20,6 +21,10 @@ namespace safesubst::detail {
 /// What the error says about a runaway document (after "invalid YAML: ").
 inline constexpr std::string_view kRunawayDocumentMessage =
     "a document here starts with a token that cannot start a node (such as ',' outside [] or {})";
+
+/// yaml-cpp's message for `error`, except where it misleads: its depth
+/// guard says "bad file".
+std::string DescribeParseError(const YAML::Exception& error);
 
 /// The most documents `text` can hold: lines starting with `---` or `...`, plus one.
 std::size_t MaxDocumentCount(std::string_view text);

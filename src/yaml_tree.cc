@@ -118,7 +118,7 @@ bool ParseYamlStream(std::string_view text, YamlStream* stream, YamlParseError* 
     }
     return true;
   } catch (const YAML::Exception& e) {
-    *error = YamlParseError{e.msg, 0, 0, 0};
+    *error = YamlParseError{DescribeParseError(e), 0, 0, 0};
     if (!e.mark.is_null()) {
       error->line = static_cast<std::uint32_t>(e.mark.line);
       error->column = static_cast<std::uint32_t>(e.mark.column);
