@@ -66,16 +66,18 @@ YAML::Node Path(const YAML::Node& node, std::initializer_list<std::string_view> 
 /// each once: through aliases one node can be reached 10^9 times (a "billion
 /// laughs") or from inside itself (`&a [*a]`). yaml-cpp gives an aliased node
 /// the mark of its anchor; two collections of one kind start at the same
-/// place only when one is the first key of the other (`{a: 1}: 2`), and walks
-/// never descend into keys. `context` tells apart visits whose findings
-/// differ (say, under `args:` or under `data:`).
+/// place only when one is the first key of the other (`{a: 1}: 2`), which
+/// an alias can reach as a value. `context` tells apart visits whose
+/// findings differ (say, under `args:` or under `data:`).
 class VisitedCollections {
  public:
   /// True the first time `node` is met in `context`; always true for scalars and nulls.
   bool FirstVisit(const YAML::Node& node, int context = 0);
 
  private:
-  std::set<std::tuple<int, int, int>> seen_;
+  // By start, kind and context; the nodes themselves tell apart the rare
+  // collections that share all three (a mapping and its first key).
+  std::map<std::tuple<int, int, int>, std::vector<YAML::Node>> seen_;
 };
 
 /// A shell script found in a manifest: the `-c` operand of a shell command,

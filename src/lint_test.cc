@@ -365,6 +365,16 @@ TEST_CASE("lint: aliases are followed once: self-containing nodes and alias bomb
   CHECK(shared.value->size() == 1);
 }
 
+TEST_CASE("lint: a mapping used as a first key and aliased as a value is still checked") {
+  // It starts where the mapping holding it starts (found by review).
+  const std::string text =
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\nextra:\n  &k {note: \"${UNSET}\"}: x\n  other: *k\n";
+  Result<std::vector<Finding>> result = Lint(text, LintOptions{});
+  REQUIRE(result.value.has_value());
+  REQUIRE(result.value->size() == 1);
+  CHECK((*result.value)[0].rule_id == "leftover-placeholder");
+}
+
 TEST_CASE("lint: an aliased node is checked again where it means something else") {
   // Under `args` a ${X} is the script's; the same node under a data key is not.
   const std::string text =

@@ -377,7 +377,12 @@ ScalarView ViewScalar(const Source& source, const YAML::Node& node) {
 
 bool VisitedCollections::FirstVisit(const YAML::Node& node, int context) {
   if (!node.IsMap() && !node.IsSequence()) return true;
-  return seen_.emplace(node.Mark().pos, static_cast<int>(node.Type()), context).second;
+  std::vector<YAML::Node>& same_place = seen_[{node.Mark().pos, static_cast<int>(node.Type()), context}];
+  for (const YAML::Node& seen : same_place) {
+    if (seen.is(node)) return false;
+  }
+  same_place.push_back(node);
+  return true;
 }
 
 YAML::Node Get(const YAML::Node& map, std::string_view key) {

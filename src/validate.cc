@@ -121,6 +121,7 @@ bool NodeEmitter::EmitCollection(const YamlRef& node) {
 }  // namespace
 
 bool NodeAsYaml(const YamlRef& node, ExpansionBudget* budget, std::string* yaml, std::string* problem) {
+  budget->StartValue();
   NodeEmitter emitter(budget);
   if (!emitter.Emit(node)) {
     *problem = emitter.problem();

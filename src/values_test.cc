@@ -281,7 +281,11 @@ TEST_CASE("a YAML values file's alias bomb or recursive alias is an error at the
   Pairs long_list = Texts(list + "]\n", "l.yaml");
   REQUIRE(long_list.size() == 1);
   CHECK(long_list[0].second.size() == 2 * 150000 - 1);
-  // The bound is for the whole file: values each under it cannot add up.
+  // A list used twice through aliases: each use is under the node bound.
+  std::string reuse = "base: &b [";
+  for (int i = 0; i < 60000; ++i) reuse += i ? ",1" : "1";
+  CHECK(ParseValuesText(reuse + "]\nV: *b\nW: [*b]\n", "r.yaml").ok());
+  // The byte bound is for the whole file: values each under it cannot add up.
   std::string many = "defs: &d [" + std::string(100, 'x');
   for (int i = 0; i < 999; ++i) many += ", " + std::string(100, 'x');
   many += "]\n";
@@ -289,7 +293,7 @@ TEST_CASE("a YAML values file's alias bomb or recursive alias is an error at the
   Result<std::vector<std::pair<std::string, Value>>> spread = ParseValuesText(many, "m.yaml");
   CHECK_FALSE(spread.ok());
   REQUIRE_FALSE(spread.diagnostics.empty());
-  CHECK(spread.diagnostics[0].message == "the value of 'K99' expands to more than 100000 nodes through aliases");
+  CHECK(spread.diagnostics[0].message == "the value of 'K166' expands to more than 16777216 bytes through aliases");
 }
 
 TEST_CASE("precedence: --set, then values files (later wins), then environment, then default") {

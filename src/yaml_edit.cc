@@ -348,7 +348,9 @@ class Planner {
   // Re-emits flow collection `index` of `layout` in block style.
   static std::vector<Edit> BlockifyEdits(const Layout& layout, std::uint32_t index) {
     Planner planner(layout, nullptr);
-    SlotText text{EmitSlotText(layout.node(index).yaml, EmitTargetFor(layout, index, planner.style_)), false};
+    SlotText text{EmitSlotText(layout.node(index).yaml, EmitTargetFor(layout, index, planner.style_),
+                                  &planner.expanded_nodes_),
+                  false};
     planner.Replace(index, std::move(text), 0);
     return planner.edits_;
   }
@@ -377,8 +379,9 @@ class Planner {
     const int column = static_cast<int>(p.column);
     std::string text = WriteValueAt(*source_, value, SlotKind::kMapValue, column).text;
     if (EndsWithKeptLines(*source_, value) && BlankLineFollows(target_, target_.ExtentEnd(p.children.back()))) {
-      text = EmitSlotText(source_->node(value).yaml, EmitTarget{SlotKind::kMapValue, column, style_.step,
-                                                                 style_.compact, style_.eol});
+      text = EmitSlotText(source_->node(value).yaml,
+                          EmitTarget{SlotKind::kMapValue, column, style_.step, style_.compact, style_.eol},
+                          &expanded_nodes_);
     }
     AddAfterLast(parent, target_.eol() + Spaces(column) + EmitKey(key) + ":" + text, 0);
     return true;
@@ -489,7 +492,7 @@ class Planner {
   SlotText WriteSlot(const Layout& source, std::uint32_t s, const Layout& target, std::uint32_t index) {
     const LayoutNode& t = target.node(index);
     if (EndsWithKeptLines(source, s) && BlankLineFollows(target, target.LastLineEnd(index))) {
-      return SlotText{EmitSlotText(source.node(s).yaml, EmitTargetFor(target, index, style_)), false};
+      return SlotText{EmitSlotText(source.node(s).yaml, EmitTargetFor(target, index, style_), &expanded_nodes_), false};
     }
     if (t.slot_kind == SlotKind::kRoot) return WriteValueAt(source, s, SlotKind::kRoot, -1);
     return WriteValueAt(source, s, t.slot_kind, target.ParentColumn(index));
@@ -533,7 +536,7 @@ class Planner {
         if (source.LineStart(n.begin) != source.LineStart(n.content)) {
           // Properties on a line of their own: emit rather than splice.
           EmitTarget target{slot, parent_column, style_.step, style_.compact, eol};
-          return EmitSlotText(n.yaml, target);
+          return EmitSlotText(n.yaml, target, &expanded_nodes_);
         }
         const bool sequence = n.kind == LayoutKind::kBlockSeq;
         int column = 0;
@@ -561,8 +564,10 @@ class Planner {
     const LayoutNode& n = source.node(s);
     if (EndsWithKeptLines(source, s) && BlankLineFollows(target_, insert_at)) {
       EmitTarget target{n.slot_kind, column, style_.step, style_.compact, style_.eol};
-      if (n.slot_kind == SlotKind::kMapValue) return Spaces(column) + EmitKey(n.key) + ":" + EmitSlotText(n.yaml, target);
-      return Spaces(column) + "-" + EmitSlotText(n.yaml, target);
+      if (n.slot_kind == SlotKind::kMapValue) {
+        return Spaces(column) + EmitKey(n.key) + ":" + EmitSlotText(n.yaml, target, &expanded_nodes_);
+      }
+      return Spaces(column) + "-" + EmitSlotText(n.yaml, target, &expanded_nodes_);
     }
     const int delta = column - static_cast<int>(source.Column(n.entry));
     if (source.AtLineStart(n.entry)) {
@@ -638,6 +643,10 @@ class Planner {
   Style style_;
   std::vector<Edit> edits_;
   bool append_ = false;
+  // Nodes that aliases add to everything this plan writes out (EmitSlotText):
+  // one bound for a fragment merged into many places. Counted from const
+  // helpers, hence mutable.
+  mutable std::size_t expanded_nodes_ = 0;
 };
 
 EditOutcome Error(EditOutcome::Source source, const LayoutError& error) {

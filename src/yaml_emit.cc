@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
+#include <utility>
 #include <vector>
 
 #include "yaml_tree.h"
@@ -87,32 +89,50 @@ std::string LiteralBlock(std::string_view text, int content_column, const std::s
 }
 
 // yaml-cpp shares an aliased node, so writing a node out follows each alias
-// again: counts the nodes met and keeps the path from the root, so that a
-// node inside itself, an alias bomb or a long chain of aliases stops instead
-// of recursing forever. yaml-cpp's node does not say which nodes are
-// aliases, so every node counts (a flow collection of more than
-// kMaxExpandedNodes nodes is not turned into block style).
+// again. The guard keeps the path from the root (a node inside itself, or
+// nesting past kMaxWriteDepth, stops the write) and counts the nodes written
+// a second time, in this write or under one written a second time: what
+// aliases add, against kMaxExpandedNodes. yaml-cpp's node does not say it is
+// an alias; it is the same node object, with its anchor's mark.
 class ExpansionGuard {
  public:
-  // Throws NodeNotEmittable when `node` is inside itself, nests deeper than
-  // kMaxWriteDepth or the count passes kMaxExpandedNodes.
+  // `expanded`: the count, shared by the writes of one step.
+  explicit ExpansionGuard(std::size_t* expanded) : expanded_(*expanded) {}
+
+  // Throws NodeNotEmittable when a bound is passed.
   void Enter(const YAML::Node& node) {
-    if (++visited_ > kMaxExpandedNodes) {
-      throw NodeNotEmittable("its aliases expand to more than " + std::to_string(kMaxExpandedNodes) + " nodes");
-    }
-    if (ancestors_.size() >= kMaxWriteDepth) {
+    if (path_.size() >= kMaxWriteDepth) {
       throw NodeNotEmittable("it nests more than " + std::to_string(kMaxWriteDepth) + " levels deep");
     }
-    for (const YAML::Node& ancestor : ancestors_) {
-      if (ancestor.is(node)) throw NodeNotEmittable("it holds an alias to itself");
+    for (const Step& step : path_) {
+      if (step.node.is(node)) throw NodeNotEmittable("it holds an alias to itself");
     }
-    ancestors_.push_back(node);
+    const bool expanded = (!path_.empty() && path_.back().expanded) || !FirstWrite(node);
+    if (expanded && ++expanded_ > kMaxExpandedNodes) {
+      throw NodeNotEmittable("its aliases expand to more than " + std::to_string(kMaxExpandedNodes) + " nodes");
+    }
+    path_.push_back(Step{node, expanded});
   }
-  void Leave() { ancestors_.pop_back(); }
+  void Leave() { path_.pop_back(); }
 
  private:
-  std::size_t visited_ = 0;
-  std::vector<YAML::Node> ancestors_;
+  struct Step {
+    YAML::Node node;
+    bool expanded;
+  };
+
+  bool FirstWrite(const YAML::Node& node) {
+    std::vector<YAML::Node>& same_place = written_[{node.Mark().pos, static_cast<int>(node.Type())}];
+    for (const YAML::Node& written : same_place) {
+      if (written.is(node)) return false;
+    }
+    same_place.push_back(node);
+    return true;
+  }
+
+  std::size_t& expanded_;
+  std::vector<Step> path_;
+  std::map<std::pair<int, int>, std::vector<YAML::Node>> written_;
 };
 
 void EmitInto(const YAML::Node& node, const EmitTarget& target, ExpansionGuard& guard, std::string* out);
@@ -143,7 +163,10 @@ void EmitMap(const YAML::Node& node, const EmitTarget& target, ExpansionGuard& g
       *out += target.eol + Spaces(column);
     }
     first = false;
-    *out += EmitKey(it->first.Scalar());  // CanEmitBlock: keys are scalars
+    // Block style has no simple way to write `[a, b]: c`; writing the key's
+    // empty Scalar() would silently turn it into "".
+    if (!it->first.IsScalar()) throw NodeNotEmittable("a non-scalar key is not supported there");
+    *out += EmitKey(it->first.Scalar());
     *out += ':';
     EmitTarget child = target;
     child.slot = SlotKind::kMapValue;
@@ -217,7 +240,8 @@ bool KeysAreScalars(const YAML::Node& node, ExpansionGuard& guard) {
 }  // namespace
 
 bool CanEmitBlock(const YAML::Node& node, std::string* reason) {
-  ExpansionGuard guard;
+  std::size_t expanded = 0;
+  ExpansionGuard guard(&expanded);
   try {
     if (KeysAreScalars(node, guard)) return true;
     *reason = "a non-scalar key is not supported there";
@@ -286,9 +310,10 @@ std::string EmitKey(std::string_view key) {
   return DoubleQuotedScalar(key);
 }
 
-std::string EmitSlotText(const YAML::Node& node, const EmitTarget& target) {
+std::string EmitSlotText(const YAML::Node& node, const EmitTarget& target, std::size_t* expanded_nodes) {
+  std::size_t own_count = 0;
   std::string out;
-  ExpansionGuard guard;
+  ExpansionGuard guard(expanded_nodes != nullptr ? expanded_nodes : &own_count);
   EmitInto(node, target, guard, &out);
   return out;
 }

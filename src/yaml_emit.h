@@ -35,7 +35,7 @@ class NodeNotEmittable : public std::runtime_error {
 
 /// True when EmitSlotText can write `node`: every mapping key in it is a
 /// scalar (block style has no simple way to write `[a, b]: c`), no node is
-/// inside itself, and its aliases expand to at most kMaxExpandedNodes nodes.
+/// inside itself, and its aliases add at most kMaxExpandedNodes nodes.
 /// Otherwise false, with the reason ("a non-scalar key is not supported
 /// there", "it holds an alias to itself", ...).
 bool CanEmitBlock(const YAML::Node& node, std::string* reason);
@@ -43,8 +43,10 @@ bool CanEmitBlock(const YAML::Node& node, std::string* reason);
 /// The text that follows `key:` or `-` (starting with a space or a line
 /// break, or empty for null), or for kRoot the whole node starting at column 0.
 /// It never ends with a line break. Throws NodeNotEmittable for a node
-/// CanEmitBlock refuses for its aliases.
-std::string EmitSlotText(const YAML::Node& node, const EmitTarget& target);
+/// CanEmitBlock refuses. `expanded_nodes` counts the nodes that aliases add
+/// across calls, so that one bound covers a whole step (a fragment merged
+/// into many places); null counts this call alone.
+std::string EmitSlotText(const YAML::Node& node, const EmitTarget& target, std::size_t* expanded_nodes = nullptr);
 
 /// A scalar on one line: plain when it was plain and still reads back the
 /// same, else double-quoted; explicit tags are kept.

@@ -101,6 +101,24 @@ TEST_CASE("yaml emit: nodes holding themselves or expanding too far are refused"
   CHECK_FALSE(CanEmitBlock(bomb, &reason));
   CHECK(reason.find("expand to more than") != std::string::npos);
   CHECK_THROWS_AS(EmitSlotText(bomb, EmitTarget{}), NodeNotEmittable);
+  // A non-scalar key is refused, not written as "" (found by review).
+  CHECK_THROWS_AS(EmitSlotText(YAML::Load("{c: 2, d: {[a]: 1}}"), EmitTarget{}), NodeNotEmittable);
+  // Only what aliases add counts, and across the writes of one step: a
+  // 150,000-key mapping without aliases is written, twice; a 60,000-item
+  // list used through an alias fits once, not twice.
+  std::string keys = "{";
+  for (int i = 0; i < 150000; ++i) keys += (i ? ", k" : "k") + std::to_string(i) + ": v";
+  const YAML::Node big = YAML::Load(keys + "}");
+  std::size_t step_count = 0;
+  CHECK_NOTHROW(EmitSlotText(big, EmitTarget{}, &step_count));
+  CHECK_NOTHROW(EmitSlotText(big, EmitTarget{}, &step_count));
+  CHECK(step_count == 0);
+  std::string items = "[";
+  for (int i = 0; i < 60000; ++i) items += i ? ", x" : "x";
+  const YAML::Node twice = YAML::Load("{a: &l " + items + "], b: *l}");
+  CHECK_NOTHROW(EmitSlotText(twice, EmitTarget{}, &step_count));
+  CHECK(step_count == 60001);
+  CHECK_THROWS_AS(EmitSlotText(twice, EmitTarget{}, &step_count), NodeNotEmittable);
   // A node used twice, not inside itself, is written twice.
   const YAML::Node shared = YAML::Load("{a: &x [1], b: *x}");
   CHECK(CanEmitBlock(shared, &reason));

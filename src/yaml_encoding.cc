@@ -418,9 +418,9 @@ constexpr std::size_t kMaxImplicitKey = 1000;
 
 class NodeWriter {
  public:
-  // `max_bytes`: the most the written text may grow to.
+  // `max_bytes`: the most that aliases may add to the written text.
   NodeWriter(const YamlStream& stream, std::size_t max_bytes, std::string* out)
-      : stream_(stream), max_bytes_(max_bytes), out_(*out) {}
+      : stream_(stream), out_(*out), budget_(max_bytes) {}
 
   const std::string& error() const { return error_; }
 
@@ -436,17 +436,12 @@ class NodeWriter {
   }
 
  private:
-  // Follows an alias, counting the node against the expansion budget and the
-  // text written so far against `max_bytes`.
+  // Follows an alias, counting the node against the expansion budget.
   std::optional<YamlRef> Resolve(std::uint32_t index) {
     YamlRef node(stream_, index);
     std::string problem;
     if (!budget_.Count(node, &problem)) {
       error_ = "the value " + problem;
-      return std::nullopt;
-    }
-    if (out_.size() > max_bytes_) {
-      error_ = "the value is more than " + std::to_string(max_bytes_) + " bytes once written out";
       return std::nullopt;
     }
     return node;
@@ -607,10 +602,9 @@ class NodeWriter {
   }
 
   const YamlStream& stream_;
-  const std::size_t max_bytes_;
   std::string& out_;
-  std::string error_;
   detail::ExpansionBudget budget_;
+  std::string error_;
 };
 
 }  // namespace
@@ -785,10 +779,6 @@ bool EncodeYamlNode(std::string_view yaml_text, std::uint32_t parent_indent, boo
     NodeWriter writer(stream, max_bytes, &encoded);
     if (!writer.WriteTopLevel(stream.documents[0], parent_indent, block_allowed)) {
       *error = writer.error();
-      return false;
-    }
-    if (encoded.size() > max_bytes) {
-      *error = "the value is more than " + std::to_string(max_bytes) + " bytes once written out";
       return false;
     }
   }

@@ -616,8 +616,8 @@ TEST_CASE("EncodeYamlNode: errors") {
   error.clear();
   CHECK(!EncodeYamlNode(testing::AliasChain(1500), 0, true, kNoByteLimit, &out, &error));
   CHECK(error.find("expands to more than") != std::string::npos);
-  // The value size limit applies to the written text: 10 KB of scalar and a
-  // few aliases would otherwise land as 100 MB.
+  // The value size limit bounds what aliases add: 10 KB of scalar and a few
+  // aliases would otherwise land as 100 MB.
   std::string amplified = "[&s " + std::string(10000, 'A') + ", &l [*s";
   for (int i = 0; i < 99; ++i) amplified += ", *s";
   amplified += "], [*l";
@@ -625,7 +625,7 @@ TEST_CASE("EncodeYamlNode: errors") {
   amplified += "]]";
   error.clear();
   CHECK(!EncodeYamlNode(amplified, 0, true, std::size_t{1} << 20, &out, &error));
-  CHECK(error.find("more than 1048576 bytes once written out") != std::string::npos);
+  CHECK(error.find("more than 1048576 bytes through aliases") != std::string::npos);
   CHECK(out.empty());
 }
 
@@ -650,6 +650,11 @@ TEST_CASE("EncodeYamlNode: large values without aliases are not bounded by the a
   out.clear();
   const std::string items = list.substr(0, 3 * 60000 - 2) + "]";
   CHECK(EncodeYamlNode("{a: &x " + items + ", b: *x}", 0, false, kNoByteLimit, &out, &error));
+  // Without aliases the byte limit does not apply to the written text, which
+  // block style and indentation make longer than the value.
+  out.clear();
+  CHECK(EncodeYamlNode("[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]", 12, true, 20, &out, &error));
+  CHECK(out.size() > 20);
 }
 
 }  // namespace

@@ -189,13 +189,13 @@ bool ExpansionBudget::Count(const YamlRef& node, std::string* problem) {
     }
   }
   if (!Expanded(node)) return true;
-  expanded_bytes_ += node.Scalar().size();
-  if (++expanded_nodes_ > kMaxExpandedNodes) {
+  if (++value_nodes_ > kMaxExpandedNodes) {
     *problem = "expands to more than " + std::to_string(kMaxExpandedNodes) + " nodes through aliases";
     return false;
   }
-  if (expanded_bytes_ > kMaxExpandedBytes) {
-    *problem = "expands to more than " + std::to_string(kMaxExpandedBytes >> 20) + " MiB through aliases";
+  expanded_bytes_ += 1 + node.Scalar().size();
+  if (expanded_bytes_ > max_bytes_) {
+    *problem = "expands to more than " + std::to_string(max_bytes_) + " bytes through aliases";
     return false;
   }
   return true;

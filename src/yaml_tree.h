@@ -105,13 +105,17 @@ class YamlRef {
 /// forbids it and yaml-cpp reads it; written out, readers keep one of them.
 bool CheckUniqueKeys(const YamlRef& node, std::string* problem);
 
-/// Bounds writing nodes out with their aliases expanded: the nodes and scalar
-/// bytes written because of an alias count against kMaxExpandedNodes and
-/// kMaxExpandedBytes, nesting against kMaxWriteDepth, and a node inside
-/// itself is refused. One budget can serve every value of a file. Each
+/// Bounds writing nodes out with their aliases expanded: the nodes written
+/// because of an alias count against kMaxExpandedNodes for each value, and
+/// against `max_bytes` (a byte each, plus the scalar's text) for every value
+/// the budget serves, so that one file's many values cannot add up; nesting
+/// stops at kMaxWriteDepth, and a node inside itself is refused. Each
 /// problem reads after a subject: "(the value) contains a recursive alias".
 class ExpansionBudget {
  public:
+  explicit ExpansionBudget(std::size_t max_bytes = kMaxExpandedBytes) : max_bytes_(max_bytes) {}
+  /// Starts the next value: its own node count, the same byte budget.
+  void StartValue() { value_nodes_ = 0; }
   /// Counts `node`, about to be written as a child of the open collections;
   /// false with `*problem` set when a bound is passed.
   bool Count(const YamlRef& node, std::string* problem);
@@ -128,7 +132,8 @@ class ExpansionBudget {
   bool Expanded(const YamlRef& node) const { return node.via_alias() || (!open_.empty() && open_.back().expanded); }
 
   std::vector<OpenCollection> open_;
-  std::size_t expanded_nodes_ = 0;
+  std::size_t max_bytes_;
+  std::size_t value_nodes_ = 0;
   std::size_t expanded_bytes_ = 0;
 };
 

@@ -150,9 +150,9 @@ std::string DoubleQuoted(std::string_view value);
 /// trailing line break.
 ///
 /// Returns false and sets `error` when the value is not valid YAML, holds more
-/// than one document, has a recursive alias, passes those bounds, or grows
-/// past `max_bytes` once written out (the value size limit applies to what
-/// lands in the document, not to the few bytes of aliases that stand for it).
+/// than one document, has a recursive alias, passes those bounds, or when its
+/// aliases add more than `max_bytes` to the text (the value size limit, for
+/// what few bytes of aliases can stand for).
 bool EncodeYamlNode(std::string_view yaml_text, std::uint32_t parent_indent, bool block_allowed,
                     std::size_t max_bytes, std::string* out, std::string* error);
 
