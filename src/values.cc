@@ -8,7 +8,6 @@
 #include <unordered_map>
 
 #include "safesubst/references.h"
-#include "text_checks.h"
 #include "validate.h"
 #include "yaml_tree.h"
 
@@ -303,10 +302,15 @@ Result<std::vector<ValuesEntry>> ReadValuesEntries(std::string_view text, const 
   // first line do not count it, as in templates).
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   // A lone carriage return would be read as part of a dotenv line, so the
-  // assignments after it would vanish into one value: refused, with control
-  // characters and invalid UTF-8, as in templates.
-  result.diagnostics = CheckTextEncoding(text, file);
-  if (HasErrors(result.diagnostics)) return result;
+  // assignments after it would vanish into one value. Other control
+  // characters stay allowed: dotenv has no escape for them, and --set and
+  // the environment take them too.
+  for (std::size_t cr = text.find('\r'); cr != std::string_view::npos; cr = text.find('\r', cr + 1)) {
+    if (cr + 1 < text.size() && text[cr + 1] == '\n') continue;
+    result.diagnostics.push_back(MakeError(LocateOffset(text, cr, file), "carriage return not followed by a line feed",
+                                           "end lines with LF or CRLF (e.g. dos2unix -c mac " + file + ")"));
+    return result;
+  }
   std::vector<ValuesEntry> entries;
   if (DetectValuesFormat(text, file) == ValuesFormat::kYaml) {
     ReadYamlValues(text, file, &entries, &result.diagnostics);

@@ -193,7 +193,8 @@ TEST_CASE("values files: a lone CR is an error, a UTF-8 byte order mark is skipp
   CHECK(Texts("A=1\r\nB=2\r\n", "crlf.env") == Pairs{{"A", "1"}, {"B", "2"}});
   CHECK(Texts("\xEF\xBB\xBF" "A=1\nB=2\n", "bom.env") == Pairs{{"A", "1"}, {"B", "2"}});
   CHECK(Texts("\xEF\xBB\xBF" "A: 1\nB: 2\n", "bom-yaml") == Pairs{{"A", "1"}, {"B", "2"}});
-  CHECK_FALSE(ParseValuesText("A=\x01\n", "c.env").ok());
+  // Control characters other than CR stay allowed (dotenv cannot escape them).
+  CHECK(Texts("A=\x1b[31m\n", "c.env") == Pairs{{"A", "\x1b[31m"}});
 }
 
 TEST_CASE("dotenv: each value's origin is where the value starts") {
