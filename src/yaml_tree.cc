@@ -7,10 +7,14 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <array>
+#include <cctype>
+#include <charconv>
 #include <exception>
 #include <map>
 #include <sstream>
 
+#include "safesubst/yaml_encoding.h"
 #include "yaml_load.h"
 
 namespace safesubst::detail {
@@ -169,13 +173,53 @@ Location YamlRef::At(const std::string& file) const {
   return Location{file, node().line + 1, node().column + 1, node().offset};
 }
 
+namespace {
+
+// A scalar key as a YAML reader compares it: its resolved tag and value, so
+// that `a` and "a" are equal and `1` and "1" are not. Integers are compared
+// by value (`1`, `0x1`, `+1`), booleans without case, other values by their text.
+std::pair<std::string, std::string> KeyIdentity(const YamlNode& key) {
+  constexpr std::string_view kCore = "tag:yaml.org,2002:";
+  if (key.kind == YamlNode::Kind::kNull) return {"null", ""};
+  std::string tag = key.tag;
+  if (tag == "!") tag = "str";
+  if (tag.rfind(kCore, 0) == 0) tag.erase(0, kCore.size());
+  if (tag == "?") {
+    static constexpr std::array<const char*, 7> kKinds = {"str", "null", "bool", "int", "float", "timestamp", "str"};
+    tag = kKinds[static_cast<std::size_t>(ResolvePlain(key.text))];
+  }
+  if (tag == "null") return {tag, ""};
+  if (tag == "bool") {  // `True` and `true` are one key; `yes` and `on` are left apart
+    std::string lower = key.text;
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return {tag, lower};
+  }
+  if (tag == "int") {
+    std::string_view text = key.text;
+    if (!text.empty() && text[0] == '+') text.remove_prefix(1);
+    int base = 10;
+    if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'o')) {
+      base = text[1] == 'x' ? 16 : 8;
+      text.remove_prefix(2);
+    }
+    long long value = 0;
+    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value, base);
+    if (error == std::errc() && end == text.data() + text.size()) return {tag, std::to_string(value)};
+  }
+  return {tag, key.text};
+}
+
+}  // namespace
+
 bool CheckUniqueKeys(const YamlRef& node, std::string* problem) {
-  std::vector<std::pair<bool, std::string_view>> keys;  // (plain, text)
+  std::vector<std::pair<std::pair<std::string, std::string>, std::string_view>> keys;  // identity, as shown
   for (const auto& [key, value] : node.Entries()) {
-    if (key.IsScalar()) keys.emplace_back(key.node().tag == "?", key.Scalar());
+    if (key.IsScalar()) keys.emplace_back(KeyIdentity(key.node()), key.Scalar());
+    if (key.IsNull()) keys.emplace_back(KeyIdentity(key.node()), "null");
   }
   std::sort(keys.begin(), keys.end());
-  const auto repeated = std::adjacent_find(keys.begin(), keys.end());
+  const auto repeated = std::adjacent_find(keys.begin(), keys.end(),
+                                           [](const auto& a, const auto& b) { return a.first == b.first; });
   if (repeated == keys.end()) return true;
   *problem = "has the key '" + std::string(repeated->second) + "' twice";
   return false;
