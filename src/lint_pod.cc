@@ -175,11 +175,16 @@ bool ExtractPod(const YAML::Node& document, const Context& context, Pod* pod) {
   pod->annotations = StringMap(Get(pod->metadata, "annotations"));
   pod->labels = StringMap(Get(pod->metadata, "labels"));
   if (pod->kind == "StatefulSet") pod->volume_claim_templates.reset(Path(document, {"spec", "volumeClaimTemplates"}));
+  // A container listed again through an alias is read once: its findings
+  // would only repeat, and each reading costs its whole env list.
+  VisitedCollections read;
   for (std::string_view key : {"initContainers", "containers"}) {
     YAML::Node list = Get(pod->spec, key);
     if (!list.IsSequence()) continue;
     for (const YAML::Node& node : list) {
-      if (node.IsMap()) pod->containers.push_back(ReadContainer(node, key == "initContainers", context.source));
+      if (node.IsMap() && read.FirstVisit(node)) {
+        pod->containers.push_back(ReadContainer(node, key == "initContainers", context.source));
+      }
     }
   }
   DetectSidecar(document, context, pod);

@@ -375,6 +375,20 @@ TEST_CASE("lint: a mapping used as a first key and aliased as a value is still c
   CHECK((*result.value)[0].rule_id == "leftover-placeholder");
 }
 
+TEST_CASE("lint: a container listed again through an alias is read once") {
+  // 3000 aliases of a container with 3000 aliased env entries: read each
+  // time, that was 9 million entries and 3000 copies of one finding.
+  std::string text = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: w}\nx: &e {name: A, value: v}\ny: &envs [";
+  for (int i = 0; i < 3000; ++i) text += i ? ", *e" : "*e";
+  text += "]\nz: &c {name: app, image: x, command: [sh, -c, \"echo $B\"], env: *envs}\n";
+  text += "spec:\n  template:\n    spec:\n      containers: [";
+  for (int i = 0; i < 3000; ++i) text += i ? ", *c" : "*c";
+  text += "]\n";
+  Result<std::vector<Finding>> result = Lint(text, LintOptions{});
+  REQUIRE(result.value.has_value());
+  CHECK(result.value->size() == 1);
+}
+
 TEST_CASE("lint: an aliased node is checked again where it means something else") {
   // Under `args` a ${X} is the script's; the same node under a data key is not.
   const std::string text =
