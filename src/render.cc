@@ -522,7 +522,7 @@ bool Renderer::EncodeYamlVariable(std::uint32_t scalar_index, const Substitution
     // may be valid YAML and still too large once its aliases are expanded.
     const bool too_large = error.rfind("the value ", 0) == 0;
     Error(At(reference), "value of '" + name + "' " + (too_large ? "cannot be written: " : "is not valid YAML: ") + error,
-          too_large && error.find("bytes through aliases") != std::string::npos ? "raise it with --max-value-size" : "");
+          too_large && error.find(" bytes ") != std::string::npos ? "raise it with --max-value-size" : "");
     return false;
   }
   // A block node starts on the next line: drop the blanks after the `:` or `-`

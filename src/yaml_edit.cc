@@ -349,7 +349,7 @@ class Planner {
   static std::vector<Edit> BlockifyEdits(const Layout& layout, std::uint32_t index) {
     Planner planner(layout, nullptr);
     SlotText text{EmitSlotText(layout.node(index).yaml, EmitTargetFor(layout, index, planner.style_),
-                                  &planner.expanded_nodes_),
+                                  &planner.expansion_),
                   false};
     planner.Replace(index, std::move(text), 0);
     return planner.edits_;
@@ -381,7 +381,7 @@ class Planner {
     if (EndsWithKeptLines(*source_, value) && BlankLineFollows(target_, target_.ExtentEnd(p.children.back()))) {
       text = EmitSlotText(source_->node(value).yaml,
                           EmitTarget{SlotKind::kMapValue, column, style_.step, style_.compact, style_.eol},
-                          &expanded_nodes_);
+                          &expansion_);
     }
     AddAfterLast(parent, target_.eol() + Spaces(column) + EmitKey(key) + ":" + text, 0);
     return true;
@@ -492,7 +492,7 @@ class Planner {
   SlotText WriteSlot(const Layout& source, std::uint32_t s, const Layout& target, std::uint32_t index) {
     const LayoutNode& t = target.node(index);
     if (EndsWithKeptLines(source, s) && BlankLineFollows(target, target.LastLineEnd(index))) {
-      return SlotText{EmitSlotText(source.node(s).yaml, EmitTargetFor(target, index, style_), &expanded_nodes_), false};
+      return SlotText{EmitSlotText(source.node(s).yaml, EmitTargetFor(target, index, style_), &expansion_), false};
     }
     if (t.slot_kind == SlotKind::kRoot) return WriteValueAt(source, s, SlotKind::kRoot, -1);
     return WriteValueAt(source, s, t.slot_kind, target.ParentColumn(index));
@@ -536,7 +536,7 @@ class Planner {
         if (source.LineStart(n.begin) != source.LineStart(n.content)) {
           // Properties on a line of their own: emit rather than splice.
           EmitTarget target{slot, parent_column, style_.step, style_.compact, eol};
-          return EmitSlotText(n.yaml, target, &expanded_nodes_);
+          return EmitSlotText(n.yaml, target, &expansion_);
         }
         const bool sequence = n.kind == LayoutKind::kBlockSeq;
         int column = 0;
@@ -565,9 +565,9 @@ class Planner {
     if (EndsWithKeptLines(source, s) && BlankLineFollows(target_, insert_at)) {
       EmitTarget target{n.slot_kind, column, style_.step, style_.compact, style_.eol};
       if (n.slot_kind == SlotKind::kMapValue) {
-        return Spaces(column) + EmitKey(n.key) + ":" + EmitSlotText(n.yaml, target, &expanded_nodes_);
+        return Spaces(column) + EmitKey(n.key) + ":" + EmitSlotText(n.yaml, target, &expansion_);
       }
-      return Spaces(column) + "-" + EmitSlotText(n.yaml, target, &expanded_nodes_);
+      return Spaces(column) + "-" + EmitSlotText(n.yaml, target, &expansion_);
     }
     const int delta = column - static_cast<int>(source.Column(n.entry));
     if (source.AtLineStart(n.entry)) {
@@ -646,7 +646,7 @@ class Planner {
   // Nodes that aliases add to everything this plan writes out (EmitSlotText):
   // one bound for a fragment merged into many places. Counted from const
   // helpers, hence mutable.
-  mutable std::size_t expanded_nodes_ = 0;
+  mutable EmitExpansion expansion_;
 };
 
 EditOutcome Error(EditOutcome::Source source, const LayoutError& error) {

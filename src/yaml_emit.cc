@@ -96,8 +96,8 @@ std::string LiteralBlock(std::string_view text, int content_column, const std::s
 // an alias; it is the same node object, with its anchor's mark.
 class ExpansionGuard {
  public:
-  // `expanded`: the count, shared by the writes of one step.
-  explicit ExpansionGuard(std::size_t* expanded) : expanded_(*expanded) {}
+  // `expansion`: the count, shared by the writes of one step.
+  explicit ExpansionGuard(EmitExpansion* expansion) : expansion_(*expansion) {}
 
   // Throws NodeNotEmittable when a bound is passed.
   void Enter(const YAML::Node& node) {
@@ -108,8 +108,15 @@ class ExpansionGuard {
       if (step.node.is(node)) throw NodeNotEmittable("it holds an alias to itself");
     }
     const bool expanded = (!path_.empty() && path_.back().expanded) || !FirstWrite(node);
-    if (expanded && ++expanded_ > kMaxExpandedNodes) {
+    if (expanded && ++expansion_.nodes > kMaxExpandedNodes) {
       throw NodeNotEmittable("its aliases expand to more than " + std::to_string(kMaxExpandedNodes) + " nodes");
+    }
+    // A byte a node, its tag and text, and the indentation a level adds.
+    if (expanded) {
+      expansion_.bytes += 1 + node.Tag().size() + (node.IsScalar() ? node.Scalar().size() : 0) + 2 * path_.size();
+    }
+    if (expansion_.bytes > kMaxExpandedBytes) {
+      throw NodeNotEmittable("its aliases expand to more than " + std::to_string(kMaxExpandedBytes) + " bytes");
     }
     path_.push_back(Step{node, expanded});
   }
@@ -130,7 +137,7 @@ class ExpansionGuard {
     return true;
   }
 
-  std::size_t& expanded_;
+  EmitExpansion& expansion_;
   std::vector<Step> path_;
   std::map<std::pair<int, int>, std::vector<YAML::Node>> written_;
 };
@@ -240,8 +247,8 @@ bool KeysAreScalars(const YAML::Node& node, ExpansionGuard& guard) {
 }  // namespace
 
 bool CanEmitBlock(const YAML::Node& node, std::string* reason) {
-  std::size_t expanded = 0;
-  ExpansionGuard guard(&expanded);
+  EmitExpansion expansion;
+  ExpansionGuard guard(&expansion);
   try {
     if (KeysAreScalars(node, guard)) return true;
     *reason = "a non-scalar key is not supported there";
@@ -310,10 +317,10 @@ std::string EmitKey(std::string_view key) {
   return DoubleQuotedScalar(key);
 }
 
-std::string EmitSlotText(const YAML::Node& node, const EmitTarget& target, std::size_t* expanded_nodes) {
-  std::size_t own_count = 0;
+std::string EmitSlotText(const YAML::Node& node, const EmitTarget& target, EmitExpansion* expansion) {
+  EmitExpansion own_count;
   std::string out;
-  ExpansionGuard guard(expanded_nodes != nullptr ? expanded_nodes : &own_count);
+  ExpansionGuard guard(expansion != nullptr ? expansion : &own_count);
   EmitInto(node, target, guard, &out);
   return out;
 }

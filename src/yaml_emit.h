@@ -27,6 +27,12 @@ struct EmitTarget {
   std::string eol = "\n";
 };
 
+/// What aliases added to the writes of one step (EmitSlotText).
+struct EmitExpansion {
+  std::size_t nodes = 0;
+  std::size_t bytes = 0;
+};
+
 /// Why a node cannot be written (EmitSlotText writes aliases out in full).
 class NodeNotEmittable : public std::runtime_error {
  public:
@@ -43,10 +49,11 @@ bool CanEmitBlock(const YAML::Node& node, std::string* reason);
 /// The text that follows `key:` or `-` (starting with a space or a line
 /// break, or empty for null), or for kRoot the whole node starting at column 0.
 /// It never ends with a line break. Throws NodeNotEmittable for a node
-/// CanEmitBlock refuses. `expanded_nodes` counts the nodes that aliases add
-/// across calls, so that one bound covers a whole step (a fragment merged
-/// into many places); null counts this call alone.
-std::string EmitSlotText(const YAML::Node& node, const EmitTarget& target, std::size_t* expanded_nodes = nullptr);
+/// CanEmitBlock refuses. `expansion` counts what aliases add across calls
+/// (kMaxExpandedNodes nodes, kMaxExpandedBytes bytes), so that one bound
+/// covers a whole step (a fragment merged into many places); null counts
+/// this call alone.
+std::string EmitSlotText(const YAML::Node& node, const EmitTarget& target, EmitExpansion* expansion = nullptr);
 
 /// A scalar on one line: plain when it was plain and still reads back the
 /// same, else double-quoted; explicit tags are kept.

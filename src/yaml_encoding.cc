@@ -416,11 +416,16 @@ using detail::YamlStream;
 // keys are written as explicit `? ` keys. Counting bytes errs on the safe side.
 constexpr std::size_t kMaxImplicitKey = 1000;
 
+std::string WrittenTooLarge(std::size_t limit) {
+  return "the value is more than " + std::to_string(limit) + " bytes once written out";
+}
+
 class NodeWriter {
  public:
-  // `max_bytes`: the most that aliases may add to the written text.
-  NodeWriter(const YamlStream& stream, std::size_t max_bytes, std::string* out)
-      : stream_(stream), out_(*out), budget_(max_bytes) {}
+  // `max_bytes`: the most that aliases may add to the text; `max_written`:
+  // the most the written text may grow to.
+  NodeWriter(const YamlStream& stream, std::size_t max_bytes, std::size_t max_written, std::string* out)
+      : stream_(stream), max_written_(max_written), out_(*out), budget_(max_bytes) {}
 
   const std::string& error() const { return error_; }
 
@@ -436,12 +441,17 @@ class NodeWriter {
   }
 
  private:
-  // Follows an alias, counting the node against the expansion budget.
+  // Follows an alias, counting the node against the expansion budget and the
+  // text written so far against `max_written_`.
   std::optional<YamlRef> Resolve(std::uint32_t index) {
     YamlRef node(stream_, index);
     std::string problem;
     if (!budget_.Count(node, &problem)) {
       error_ = "the value " + problem;
+      return std::nullopt;
+    }
+    if (out_.size() > max_written_) {
+      error_ = WrittenTooLarge(max_written_);
       return std::nullopt;
     }
     return node;
@@ -602,6 +612,7 @@ class NodeWriter {
   }
 
   const YamlStream& stream_;
+  const std::size_t max_written_;
   std::string& out_;
   detail::ExpansionBudget budget_;
   std::string error_;
@@ -776,9 +787,17 @@ bool EncodeYamlNode(std::string_view yaml_text, std::uint32_t parent_indent, boo
   if (stream.documents.empty()) {
     encoded = "null";
   } else {
-    NodeWriter writer(stream, max_bytes, &encoded);
+    // Block style and indentation make a value longer than its text, and
+    // tags or deep nesting repeated through aliases far longer: the written
+    // text may hold the value four times over plus `max_bytes`.
+    const std::size_t max_written = max_bytes + 4 * yaml_text.size();
+    NodeWriter writer(stream, max_bytes, max_written, &encoded);
     if (!writer.WriteTopLevel(stream.documents[0], parent_indent, block_allowed)) {
       *error = writer.error();
+      return false;
+    }
+    if (encoded.size() > max_written) {
+      *error = WrittenTooLarge(max_written);
       return false;
     }
   }

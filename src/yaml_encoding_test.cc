@@ -658,11 +658,23 @@ TEST_CASE("EncodeYamlNode: large values without aliases are not bounded by the a
   out.clear();
   const std::string items = list.substr(0, 3 * 60000 - 2) + "]";
   CHECK(EncodeYamlNode("{a: &x " + items + ", b: *x}", 0, false, kNoByteLimit, &out, &error));
-  // Without aliases the byte limit does not apply to the written text, which
-  // block style and indentation make longer than the value.
+  // Block style and indentation make the written text longer than the value:
+  // it may hold the value four times over plus the limit (review found an
+  // 82-byte list under a 100-byte limit refused).
   out.clear();
-  CHECK(EncodeYamlNode("[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]", 12, true, 20, &out, &error));
-  CHECK(out.size() > 20);
+  CHECK(EncodeYamlNode("[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]", 12, true, 100, &out, &error));
+  CHECK(out.size() > 100);
+  // Deep nesting repeated through aliases is bounded by the written text
+  // (a 4 KB value wrote 73 MB, found by review).
+  std::string deep;
+  for (int i = 0; i < 450; ++i) deep += "{k: ";
+  deep += "[&x [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]";
+  for (int i = 0; i < 400; ++i) deep += ", *x";
+  deep += "]";
+  for (int i = 0; i < 450; ++i) deep += "}";
+  out.clear();
+  CHECK_FALSE(EncodeYamlNode(deep, 0, true, std::size_t{1} << 20, &out, &error));
+  CHECK(error.find("bytes once written out") != std::string::npos);
 }
 
 }  // namespace

@@ -185,7 +185,7 @@ std::pair<std::string, std::string> KeyIdentity(const YamlNode& key) {
   if (tag == "!") tag = "str";
   if (tag.rfind(kCore, 0) == 0) tag.erase(0, kCore.size());
   if (tag == "?") {
-    static constexpr std::array<const char*, 7> kKinds = {"str", "null", "bool", "int", "float", "timestamp", "str"};
+    static constexpr std::array<const char*, 7> kKinds = {"str", "null", "bool", "int", "float", "timestamp", "merge"};
     tag = kKinds[static_cast<std::size_t>(ResolvePlain(key.text))];
   }
   if (tag == "null") return {tag, ""};

@@ -150,9 +150,10 @@ std::string DoubleQuoted(std::string_view value);
 /// trailing line break.
 ///
 /// Returns false and sets `error` when the value is not valid YAML, holds more
-/// than one document, has a recursive alias, passes those bounds, or when its
-/// aliases add more than `max_bytes` to the text (the value size limit, for
-/// what few bytes of aliases can stand for).
+/// than one document, has a recursive alias, passes those bounds, when its
+/// aliases add more than `max_bytes` (the value size limit), or when the
+/// written text is longer than `max_bytes` plus four times the value's text
+/// (indentation and tags repeated through aliases or deep nesting).
 bool EncodeYamlNode(std::string_view yaml_text, std::uint32_t parent_indent, bool block_allowed,
                     std::size_t max_bytes, std::string* out, std::string* error);
 
