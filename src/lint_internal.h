@@ -9,12 +9,12 @@
 #include <set>
 #include <string>
 #include <string_view>
-#include <tuple>
 #include <vector>
 
 #include "lint_shell.h"
 #include "safesubst/diagnostic.h"
 #include "safesubst/lint.h"
+#include "yaml_node_set.h"
 
 namespace safesubst::lint {
 
@@ -63,21 +63,18 @@ std::string ScalarText(const YAML::Node& node);
 YAML::Node Path(const YAML::Node& node, std::initializer_list<std::string_view> keys);
 
 /// Remembers the collections a walk has been through, so that it goes through
-/// each once: through aliases one node can be reached 10^9 times (a "billion
-/// laughs") or from inside itself (`&a [*a]`). yaml-cpp gives an aliased node
-/// the mark of its anchor; two collections of one kind start at the same
-/// place only when one is the first key of the other (`{a: 1}: 2`), which
-/// an alias can reach as a value. `context` tells apart visits whose
-/// findings differ (say, under `args:` or under `data:`).
+/// each once (see YamlNodeSet: aliases make the tree a graph). `context`
+/// tells apart visits whose findings differ (say, under `args:` or under
+/// `data:`).
 class VisitedCollections {
  public:
   /// True the first time `node` is met in `context`; always true for scalars and nulls.
-  bool FirstVisit(const YAML::Node& node, int context = 0);
+  bool FirstVisit(const YAML::Node& node, int context = 0) {
+    return (!node.IsMap() && !node.IsSequence()) || seen_.Insert(node, context);
+  }
 
  private:
-  // By start, kind and context; the nodes themselves tell apart the rare
-  // collections that share all three (a mapping and its first key).
-  std::map<std::tuple<int, int, int>, std::vector<YAML::Node>> seen_;
+  detail::YamlNodeSet seen_;
 };
 
 /// A shell script found in a manifest: the `-c` operand of a shell command,

@@ -375,16 +375,6 @@ ScalarView ViewScalar(const Source& source, const YAML::Node& node) {
   return view;
 }
 
-bool VisitedCollections::FirstVisit(const YAML::Node& node, int context) {
-  if (!node.IsMap() && !node.IsSequence()) return true;
-  std::vector<YAML::Node>& same_place = seen_[{node.Mark().pos, static_cast<int>(node.Type()), context}];
-  for (const YAML::Node& seen : same_place) {
-    if (seen.is(node)) return false;
-  }
-  same_place.push_back(node);
-  return true;
-}
-
 YAML::Node Get(const YAML::Node& map, std::string_view key) {
   // Not `YAML::Node value;`: a default-constructed Node is a defined null, and
   // callers need to tell "absent" from "key: ~".

@@ -2,10 +2,9 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <map>
-#include <utility>
 #include <vector>
 
+#include "yaml_node_set.h"
 #include "yaml_tree.h"
 
 namespace safesubst::detail {
@@ -93,7 +92,7 @@ std::string LiteralBlock(std::string_view text, int content_column, const std::s
 // nesting past kMaxWriteDepth, stops the write) and counts the nodes written
 // a second time, in this write or under one written a second time: what
 // aliases add, against kMaxExpandedNodes. yaml-cpp's node does not say it is
-// an alias; it is the same node object, with its anchor's mark.
+// an alias; it is the same node object (YamlNodeSet).
 class ExpansionGuard {
  public:
   // `expansion`: the count, shared by the writes of one step.
@@ -107,7 +106,7 @@ class ExpansionGuard {
     for (const Step& step : path_) {
       if (step.node.is(node)) throw NodeNotEmittable("it holds an alias to itself");
     }
-    const bool expanded = (!path_.empty() && path_.back().expanded) || !FirstWrite(node);
+    const bool expanded = (!path_.empty() && path_.back().expanded) || !written_.Insert(node);
     if (expanded && ++expansion_.nodes > kMaxExpandedNodes) {
       throw NodeNotEmittable("its aliases expand to more than " + std::to_string(kMaxExpandedNodes) + " nodes");
     }
@@ -128,18 +127,9 @@ class ExpansionGuard {
     bool expanded;
   };
 
-  bool FirstWrite(const YAML::Node& node) {
-    std::vector<YAML::Node>& same_place = written_[{node.Mark().pos, static_cast<int>(node.Type())}];
-    for (const YAML::Node& written : same_place) {
-      if (written.is(node)) return false;
-    }
-    same_place.push_back(node);
-    return true;
-  }
-
   EmitExpansion& expansion_;
   std::vector<Step> path_;
-  std::map<std::pair<int, int>, std::vector<YAML::Node>> written_;
+  YamlNodeSet written_;
 };
 
 void EmitInto(const YAML::Node& node, const EmitTarget& target, ExpansionGuard& guard, std::string* out);
