@@ -674,14 +674,17 @@ bool Blockify(std::string* text, std::uint32_t index, EditOutcome::Source source
     *failure = Error(source, error);
     return false;
   }
-  if (std::string reason; !CanEmitBlock(layout.node(index).yaml, &reason)) {
+  std::vector<Edit> edits;
+  try {
+    edits = Planner::BlockifyEdits(layout, index);
+  } catch (const NodeNotEmittable& reason) {
     error.offset = layout.node(index).begin;
-    error.message = "this flow collection would have to become block style, and " + reason;
+    error.message = std::string("this flow collection would have to become block style, and ") + reason.what();
     *failure = Error(source, error);
     return false;
   }
   std::string out;
-  if (!ApplyEdits(*text, Planner::BlockifyEdits(layout, index), &out)) {
+  if (!ApplyEdits(*text, edits, &out)) {
     *failure = Error("internal error: overlapping edits while converting a flow collection");
     return false;
   }

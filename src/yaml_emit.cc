@@ -219,34 +219,7 @@ void EmitInto(const YAML::Node& node, const EmitTarget& target, ExpansionGuard& 
   guard.Leave();
 }
 
-// Throws NodeNotEmittable (see ExpansionGuard); false for a non-scalar key.
-bool KeysAreScalars(const YAML::Node& node, ExpansionGuard& guard) {
-  guard.Enter(node);
-  bool scalars = true;
-  if (node.IsMap()) {
-    for (auto it = node.begin(); scalars && it != node.end(); ++it) {
-      scalars = it->first.IsScalar() && KeysAreScalars(it->second, guard);
-    }
-  } else if (node.IsSequence()) {
-    for (std::size_t i = 0; scalars && i < node.size(); ++i) scalars = KeysAreScalars(node[i], guard);
-  }
-  guard.Leave();
-  return scalars;
-}
-
 }  // namespace
-
-bool CanEmitBlock(const YAML::Node& node, std::string* reason) {
-  EmitExpansion expansion;
-  ExpansionGuard guard(&expansion);
-  try {
-    if (KeysAreScalars(node, guard)) return true;
-    *reason = "a non-scalar key is not supported there";
-  } catch (const NodeNotEmittable& error) {
-    *reason = error.what();
-  }
-  return false;
-}
 
 bool FitsPlainInBlock(std::string_view text) {
   if (text.empty()) return false;

@@ -39,17 +39,12 @@ class NodeNotEmittable : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// True when EmitSlotText can write `node`: every mapping key in it is a
-/// scalar (block style has no simple way to write `[a, b]: c`), no node is
-/// inside itself, and its aliases add at most kMaxExpandedNodes nodes.
-/// Otherwise false, with the reason ("a non-scalar key is not supported
-/// there", "it holds an alias to itself", ...).
-bool CanEmitBlock(const YAML::Node& node, std::string* reason);
-
 /// The text that follows `key:` or `-` (starting with a space or a line
 /// break, or empty for null), or for kRoot the whole node starting at column 0.
-/// It never ends with a line break. Throws NodeNotEmittable for a node
-/// CanEmitBlock refuses. `expansion` counts what aliases add across calls
+/// It never ends with a line break. Throws NodeNotEmittable, with the reason
+/// ("a non-scalar key is not supported there": block style has no simple
+/// way to write `[a, b]: c`; "it holds an alias to itself"; ...), for a node
+/// it cannot write. `expansion` counts what aliases add across calls
 /// (kMaxExpandedNodes nodes, kMaxExpandedBytes bytes), so that one bound
 /// covers a whole step (a fragment merged into many places); null counts
 /// this call alone.
