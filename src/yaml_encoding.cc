@@ -461,11 +461,7 @@ class NodeWriter {
   // keys must differ.
   bool Open(const YamlRef& node) {
     std::string problem;
-    if (!budget_.Open(node, &problem)) {
-      error_ = "the value " + problem;
-      return false;
-    }
-    if (CheckUniqueKeys(node, &problem)) return true;
+    if (budget_.Open(node, &problem) && CheckUniqueKeys(node, &problem)) return true;
     error_ = "the value " + problem;
     return false;
   }
