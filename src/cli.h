@@ -43,7 +43,7 @@ class Sources {
   void Remember(const std::string& name, std::string text);
   /// The text of `name` as diagnostics may show it (redacted), read lazily
   /// from disk when it was not seen yet.
-  std::string_view Get(const std::string& name);
+  const SourceText& Get(const std::string& name);
   /// Masks what `redact` masks (sensitive values) in every text shown from now on.
   /// `redact` gets the text's name and the text and returns what may be shown.
   void SetRedaction(std::function<std::string(const std::string&, std::string_view)> redact);
@@ -52,7 +52,7 @@ class Sources {
 
  private:
   std::map<std::string, std::string> texts_;
-  std::map<std::string, std::string> shown_;  // redacted copies of texts_
+  std::map<std::string, SourceText> shown_;  // redacted copies of texts_
   std::function<std::string(const std::string&, std::string_view)> redact_;
 };
 

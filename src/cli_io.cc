@@ -151,7 +151,7 @@ void Sources::Remember(const std::string& name, std::string text) {
   shown_.erase(name);
 }
 
-std::string_view Sources::Get(const std::string& name) {
+const SourceText& Sources::Get(const std::string& name) {
   auto shown = shown_.find(name);
   if (shown != shown_.end()) return shown->second;
   auto found = texts_.find(name);
@@ -162,7 +162,7 @@ std::string_view Sources::Get(const std::string& name) {
     found = texts_.emplace(name, std::move(text)).first;
   }
   std::string text = redact_ ? redact_(name, found->second) : found->second;
-  return shown_.emplace(name, std::move(text)).first->second;
+  return shown_.emplace(name, SourceText(std::move(text))).first->second;
 }
 
 void Sources::SetRedaction(std::function<std::string(const std::string&, std::string_view)> redact) {
@@ -176,7 +176,8 @@ std::string Sources::Redact(const std::string& name, std::string_view text) cons
 
 void PrintDiagnostics(const Diagnostics& diagnostics, Sources& sources, bool color) {
   for (const Diagnostic& diagnostic : diagnostics) {
-    std::string_view source = diagnostic.location.line > 0 ? sources.Get(diagnostic.location.file) : "";
+    static const SourceText kNoSource;
+    const SourceText& source = diagnostic.location.line > 0 ? sources.Get(diagnostic.location.file) : kNoSource;
     std::string text = FormatDiagnostic(diagnostic, source, color);
     std::fwrite(text.data(), 1, text.size(), stderr);
   }

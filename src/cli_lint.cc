@@ -7,10 +7,12 @@ namespace safesubst::cli {
 
 namespace {
 
-void PrintFindings(const std::vector<Finding>& findings, std::string_view source, bool color, bool verbose) {
+void PrintFindings(const std::vector<Finding>& findings, std::string_view text, bool color, bool verbose) {
+  if (findings.empty()) return;
+  const SourceText source{std::string(text)};  // a stream can have thousands of findings
   for (const Finding& finding : findings) {
-    std::string text = FormatFinding(finding, source, color, verbose);
-    std::fwrite(text.data(), 1, text.size(), stderr);
+    std::string formatted = FormatFinding(finding, source, color, verbose);
+    std::fwrite(formatted.data(), 1, formatted.size(), stderr);
   }
 }
 

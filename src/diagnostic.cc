@@ -51,6 +51,12 @@ std::string_view SeverityColor(Severity severity) {
   return "";
 }
 
+// `text` without the carriage return of a CRLF line break.
+std::string_view WithoutCarriageReturn(std::string_view text) {
+  if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
+  return text;
+}
+
 // The text of the 1-based `line` of `source`, without its line break.
 std::string_view SourceLine(std::string_view source, std::uint32_t line) {
   std::size_t start = 0;
@@ -60,14 +66,11 @@ std::string_view SourceLine(std::string_view source, std::uint32_t line) {
     start = newline + 1;
   }
   std::size_t end = source.find('\n', start);
-  std::string_view text = source.substr(start, end == std::string_view::npos ? source.npos : end - start);
-  if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
-  return text;
+  return WithoutCarriageReturn(source.substr(start, end == std::string_view::npos ? source.npos : end - start));
 }
 
-}  // namespace
-
-std::string FormatDiagnostic(const Diagnostic& diagnostic, std::string_view source, bool color) {
+// FormatDiagnostic, given the text of the diagnostic's line.
+std::string FormatAtLine(const Diagnostic& diagnostic, std::string_view line, bool color) {
   const Location& at = diagnostic.location;
   std::string out;
   if (color) out += "\033[1m";
@@ -85,7 +88,6 @@ std::string FormatDiagnostic(const Diagnostic& diagnostic, std::string_view sour
   out += ' ';
   out += diagnostic.message;
   out += '\n';
-  std::string_view line = at.line > 0 ? SourceLine(source, at.line) : std::string_view{};
   if (!line.empty()) {
     out += "  ";
     out += line;
@@ -103,6 +105,31 @@ std::string FormatDiagnostic(const Diagnostic& diagnostic, std::string_view sour
     out += '\n';
   }
   return out;
+}
+
+}  // namespace
+
+SourceText::SourceText(std::string text) : text_(std::move(text)) {
+  line_starts_.push_back(0);
+  for (std::size_t at = text_.find('\n'); at != std::string::npos; at = text_.find('\n', at + 1)) {
+    line_starts_.push_back(at + 1);
+  }
+}
+
+std::string_view SourceText::Line(std::uint32_t line) const {
+  if (line == 0 || line > line_starts_.size()) return {};
+  const std::size_t start = line_starts_[line - 1];
+  const std::size_t end = line < line_starts_.size() ? line_starts_[line] - 1 : text_.size();
+  return WithoutCarriageReturn(std::string_view(text_).substr(start, end - start));
+}
+
+std::string FormatDiagnostic(const Diagnostic& diagnostic, std::string_view source, bool color) {
+  const std::uint32_t line = diagnostic.location.line;
+  return FormatAtLine(diagnostic, line > 0 ? SourceLine(source, line) : std::string_view{}, color);
+}
+
+std::string FormatDiagnostic(const Diagnostic& diagnostic, const SourceText& source, bool color) {
+  return FormatAtLine(diagnostic, source.Line(diagnostic.location.line), color);
 }
 
 }  // namespace safesubst

@@ -280,10 +280,24 @@ Diagnostic FindingToDiagnostic(const Finding& finding) {
   return Diagnostic{finding.severity, finding.location, finding.message + " [" + finding.rule_id + "]", finding.fix};
 }
 
-std::string FormatFinding(const Finding& finding, std::string_view source, bool color, bool verbose) {
+namespace {
+
+// FormatFinding for a source given as text or as a SourceText.
+template <typename Source>
+std::string FormatFindingIn(const Finding& finding, const Source& source, bool color, bool verbose) {
   std::string out = FormatDiagnostic(FindingToDiagnostic(finding), source, color);
   if (verbose && !finding.explanation.empty()) out += "  why: " + finding.explanation + "\n";
   return out;
+}
+
+}  // namespace
+
+std::string FormatFinding(const Finding& finding, std::string_view source, bool color, bool verbose) {
+  return FormatFindingIn(finding, source, color, verbose);
+}
+
+std::string FormatFinding(const Finding& finding, const SourceText& source, bool color, bool verbose) {
+  return FormatFindingIn(finding, source, color, verbose);
 }
 
 std::string FindingsToJson(const std::vector<Finding>& findings) {

@@ -31,13 +31,8 @@ struct Piece {
   std::optional<RenderResult> result;
 };
 
-// Moves one piece's diagnostics and references to their place in the whole text.
-void Relocate(Piece& piece, std::uint32_t line_base, const std::string& file) {
-  for (Diagnostic& diagnostic : piece.result->diagnostics) {
-    if (diagnostic.location.file != file || diagnostic.location.line == 0) continue;
-    diagnostic.location.line += line_base;
-    diagnostic.location.offset += piece.offset;
-  }
+// Moves one piece's reference reports to their lines in the whole text.
+void Relocate(Piece& piece, std::uint32_t line_base) {
   for (ReferenceReport& reference : piece.result->references) reference.line += line_base;
 }
 
@@ -77,7 +72,7 @@ std::vector<std::size_t> ChunkOffsets(std::string_view text, const Manifest& man
 }
 
 RenderResult RenderPieces(std::string_view text, const std::vector<std::size_t>& offsets, unsigned threads,
-                          const std::string& file, const RenderPiece& render_piece) {
+                          const RenderPiece& render_piece) {
   std::vector<Piece> pieces(offsets.size());
   for (std::size_t i = 0; i < offsets.size(); ++i) {
     const std::size_t end = i + 1 < offsets.size() ? offsets[i + 1] : text.size();
@@ -92,13 +87,15 @@ RenderResult RenderPieces(std::string_view text, const std::vector<std::size_t>&
   std::mutex mutex;
   std::condition_variable finished;
   std::size_t next_piece = 0;
-  bool failed = false;
-  // Renders the next piece; false when there is none left (or one failed).
+  // A problem is reported once per template, at its first use, so pieces
+  // with diagnostics cannot be merged: the whole text is rendered instead.
+  bool reported = false;
+  // Renders the next piece; false when there is none left (or one reported).
   auto render_next = [&] {
     std::size_t index;
     {
       std::lock_guard<std::mutex> lock(mutex);
-      if (failed || next_piece == pieces.size()) return false;
+      if (reported || next_piece == pieces.size()) return false;
       index = next_piece++;
     }
     Piece& piece = pieces[index];
@@ -106,7 +103,7 @@ RenderResult RenderPieces(std::string_view text, const std::vector<std::size_t>&
     const std::uint32_t line_breaks = CountLineBreaks(piece.text);
     std::lock_guard<std::mutex> lock(mutex);
     piece.line_breaks = line_breaks;
-    if (!result.ok()) failed = true;
+    if (!result.diagnostics.empty()) reported = true;
     piece.result = std::move(result);
     finished.notify_all();
     return true;
@@ -129,19 +126,18 @@ RenderResult RenderPieces(std::string_view text, const std::vector<std::size_t>&
     if (threads <= 1) render_next();  // one piece at a time, on this thread
     {
       std::unique_lock<std::mutex> lock(mutex);
-      finished.wait(lock, [&] { return failed || piece.result.has_value(); });
-      if (failed) break;
+      finished.wait(lock, [&] { return reported || piece.result.has_value(); });
+      if (reported) break;
     }
-    Relocate(piece, line_base, file);
+    Relocate(piece, line_base);
     line_base += piece.line_breaks;
     RenderResult& result = *piece.result;
     merged.output += result.output;
-    std::move(result.diagnostics.begin(), result.diagnostics.end(), std::back_inserter(merged.diagnostics));
     std::move(result.references.begin(), result.references.end(), std::back_inserter(merged.references));
     piece.result.reset();
   }
   for (std::thread& thread : pool) thread.join();
-  if (failed) return render_piece(text);  // errors exactly as without pieces
+  if (reported) return render_piece(text);  // diagnostics exactly as without pieces
   return merged;
 }
 

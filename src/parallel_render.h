@@ -41,12 +41,12 @@ using RenderPiece = std::function<RenderResult(std::string_view piece)>;
 
 /// Renders the pieces of `text` starting at `offsets` with `render_piece`,
 /// on `threads` threads (0: one per core), and merges the results as the
-/// render of the whole: the outputs concatenated, diagnostics and reference
-/// reports moved to their line and offset in `text` (`file` names the
-/// template in diagnostics). When any piece has an error, the whole text is
-/// rendered instead (`render_piece(text)`), so that failures are reported
-/// exactly as without pieces. The result does not depend on `threads`.
+/// render of the whole: the outputs concatenated, reference reports moved to
+/// their line in `text`. When any piece has a diagnostic (an error or a
+/// warning), the whole text is rendered instead (`render_piece(text)`), so
+/// that problems are reported exactly as without pieces: once per template,
+/// at their first use. The result does not depend on `threads`.
 RenderResult RenderPieces(std::string_view text, const std::vector<std::size_t>& offsets, unsigned threads,
-                          const std::string& file, const RenderPiece& render_piece);
+                          const RenderPiece& render_piece);
 
 }  // namespace safesubst::detail

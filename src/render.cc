@@ -76,6 +76,8 @@ class Renderer {
   void Warn(Location at, std::string message, std::string hint = {}) {
     result_.diagnostics.push_back(MakeWarning(std::move(at), std::move(message), std::move(hint)));
   }
+  void ReportAtFirstUse(Severity severity, const Reference& reference, std::string message, std::string hint);
+  void CountRepeatedUses();
 
   void CheckDocumentCount();
   void LexShellScripts();
@@ -132,6 +134,13 @@ class Renderer {
   // answer for a form that is not remembered.
   std::unordered_map<std::string_view, Resolution> resolutions_[2];
   Resolution unremembered_;
+  // ReportAtFirstUse's reports by message: the diagnostic's index and how
+  // many later uses had the same problem.
+  struct FirstUse {
+    std::size_t diagnostic;
+    std::size_t later_uses;
+  };
+  std::unordered_map<std::string, FirstUse> first_uses_;
 };
 
 RenderResult Renderer::Run() {
@@ -212,6 +221,7 @@ void Renderer::DecodedPositions(const std::vector<std::size_t>& source_offsets, 
 void Renderer::DecideAll() {
   if (!options_.report_references) {
     for (const Reference& reference : tokens_.references) Decide(reference);
+    CountRepeatedUses();
     return;
   }
   result_.references.reserve(tokens_.references.size());
@@ -230,6 +240,29 @@ void Renderer::DecideAll() {
     if (shell) report.shell_state = DescribeShellContext(*shell);
     result_.references.push_back(std::move(report));
     result_.references.back().action = Decide(reference);
+  }
+  CountRepeatedUses();
+}
+
+// A stream names a variable thousands of times, and one unset variable would
+// otherwise bury the output in identical errors (GCC reports an undeclared
+// identifier once per function for the same reason). A problem is reported at
+// its first use; CountRepeatedUses tells how many more uses share it.
+void Renderer::ReportAtFirstUse(Severity severity, const Reference& reference, std::string message,
+                                std::string hint) {
+  auto [first, inserted] = first_uses_.try_emplace(message, FirstUse{result_.diagnostics.size(), 0});
+  if (!inserted) {
+    ++first->second.later_uses;
+    return;
+  }
+  result_.diagnostics.push_back(Diagnostic{severity, At(reference), std::move(message), std::move(hint)});
+}
+
+void Renderer::CountRepeatedUses() {
+  for (const auto& [message, first] : first_uses_) {
+    if (first.later_uses == 0) continue;
+    std::string& reported = result_.diagnostics[first.diagnostic].message;
+    reported += " (and at " + std::to_string(first.later_uses) + (first.later_uses == 1 ? " later use)" : " later uses)");
   }
 }
 
@@ -274,21 +307,22 @@ ReferenceReport::Action Renderer::Decide(const Reference& reference) {
       return Action::kKeepRuntime;
     case Resolution::Outcome::kSubstitute:
       if (!IsValidUtf8(resolution.value)) {
-        Error(At(reference), "value of '" + std::string(reference.name) + "' is not valid UTF-8",
-              "values are text; convert it, or base64-encode binary data");
+        ReportAtFirstUse(Severity::kError, reference, "value of '" + std::string(reference.name) + "' is not valid UTF-8",
+                         "values are text; convert it, or base64-encode binary data");
         return Action::kError;
       }
       if (resolution.value.size() > options_.limits.max_value_bytes) {
-        Error(At(reference), "value of '" + std::string(reference.name) + "' is " +
-                                 std::to_string(resolution.value.size()) + " bytes, over the limit of " +
-                                 std::to_string(options_.limits.max_value_bytes),
-              "raise it with --max-value-size");
+        ReportAtFirstUse(Severity::kError, reference,
+                         "value of '" + std::string(reference.name) + "' is " +
+                             std::to_string(resolution.value.size()) + " bytes, over the limit of " +
+                             std::to_string(options_.limits.max_value_bytes),
+                         "raise it with --max-value-size");
         return Action::kError;
       }
       substitutions_.push_back({reference.scalar, Substitution{&reference, resolution.variable, resolution.value}});
       return Action::kSubstitute;
     case Resolution::Outcome::kFail:
-      Error(At(reference), resolution.message, resolution.hint);
+      ReportAtFirstUse(Severity::kError, reference, resolution.message, resolution.hint);
       if (ReferenceReport* report = ReportOf(reference)) report->note = resolution.message;
       return Action::kError;
     case Resolution::Outcome::kUndeclared:
@@ -301,10 +335,10 @@ ReferenceReport::Action Renderer::Decide(const Reference& reference) {
   bool implicit = manifest_.mode == DeclarationMode::kEnvironment;
   std::string hint = UndeclaredHint(name);
   if (options_.strict || (braced && !implicit && !options_.allow_undeclared)) {
-    Error(At(reference), "undeclared variable '" + name + "' in a data context", hint);
+    ReportAtFirstUse(Severity::kError, reference, "undeclared variable '" + name + "' in a data context", hint);
     return Action::kError;
   }
-  Warn(At(reference), "undeclared variable '" + name + "' kept as written", hint);
+  ReportAtFirstUse(Severity::kWarning, reference, "undeclared variable '" + name + "' kept as written", hint);
   return Action::kKeepUndeclared;
 }
 
@@ -686,7 +720,7 @@ RenderResult Render(std::string_view template_text, const Manifest& manifest, co
   // A large stream is rendered in document-aligned pieces, in parallel (parallel_render.h).
   const std::vector<std::size_t> pieces = detail::ChunkOffsets(template_text, manifest, options);
   if (pieces.size() == 1) return render_whole(template_text);
-  return detail::RenderPieces(template_text, pieces, options.threads, options.file_name, render_whole);
+  return detail::RenderPieces(template_text, pieces, options.threads, render_whole);
 }
 
 std::string_view ActionName(ReferenceReport::Action action) {

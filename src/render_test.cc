@@ -93,4 +93,35 @@ TEST_CASE("render: an empty template given as a null view renders to nothing") {
   }
 }
 
+// One unset variable in a stream of thousands of documents must not bury the
+// output in thousands of identical errors.
+TEST_CASE("render: a problem is reported once, at its first use, with the number of later uses") {
+  const Manifest manifest = MustParse("variables: {A: {type: string}, B: {type: string}}\n");
+  const std::string text = "a: ${A}\nb: ${B}\n---\na: x${A}\n---\na: ${A}\nc: ${C}\nd: ${C}\ne: $D\n";
+  const RenderResult result = RenderText(text, manifest, ValuesOf({{"B", "b"}}));
+  CHECK_FALSE(result.ok());
+  CHECK(result.output.empty());
+  REQUIRE(result.diagnostics.size() == 3);
+  CHECK(result.diagnostics[0].message == "variable 'A' is declared but has no value (and at 2 later uses)");
+  CHECK(result.diagnostics[0].location.line == 1);
+  CHECK(result.diagnostics[0].location.column == 4);
+  CHECK(result.diagnostics[1].message == "undeclared variable 'C' in a data context (and at 1 later use)");
+  CHECK(result.diagnostics[1].location.line == 7);
+  CHECK(result.diagnostics[2].severity == Severity::kWarning);
+  CHECK(result.diagnostics[2].message == "undeclared variable 'D' kept as written");
+}
+
+TEST_CASE("render: each use's own report still says what happened to it") {
+  const Manifest manifest = MustParse("variables: {A: {type: string}}\n");
+  RenderOptions options;
+  options.report_references = true;
+  const RenderResult result = Render("a: ${A}\nb: ${A}\n", manifest, ValueSet{}, options);
+  REQUIRE(result.references.size() == 2);
+  CHECK(result.diagnostics.size() == 1);
+  for (const ReferenceReport& report : result.references) {
+    CHECK(report.action == ReferenceReport::Action::kError);
+    CHECK(report.note == "variable 'A' is declared but has no value");
+  }
+}
+
 }  // namespace safesubst

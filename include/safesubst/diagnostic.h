@@ -46,6 +46,21 @@ Diagnostic MakeWarning(Location location, std::string message, std::string hint 
 /// Computes the 1-based line and column of `offset` in `text`.
 Location LocateOffset(std::string_view text, std::size_t offset, std::string file = {});
 
+/// A source text with the start of each of its lines, so that formatting
+/// many diagnostics about one large text finds each line in constant time.
+class SourceText {
+ public:
+  SourceText() = default;
+  explicit SourceText(std::string text);
+  /// The 1-based `line` without its line break; empty when there is none.
+  std::string_view Line(std::uint32_t line) const;
+  const std::string& text() const { return text_; }
+
+ private:
+  std::string text_;
+  std::vector<std::size_t> line_starts_;
+};
+
 /// Formats a diagnostic the way GCC does:
 ///   file:line:col: error: message
 ///     source line
@@ -54,6 +69,8 @@ Location LocateOffset(std::string_view text, std::size_t offset, std::string fil
 /// `source` is the text the location points into (may be empty: then no snippet).
 /// With `color`, severity words are wrapped in ANSI colors.
 std::string FormatDiagnostic(const Diagnostic& diagnostic, std::string_view source, bool color);
+/// The same, for many diagnostics about one text.
+std::string FormatDiagnostic(const Diagnostic& diagnostic, const SourceText& source, bool color);
 
 /// A value or the diagnostics that explain why there is none. Errors cross the
 /// library boundary as values, never as exceptions.

@@ -83,6 +83,8 @@ Diagnostic FindingToDiagnostic(const Finding& finding);
 /// Formats one finding like a compiler diagnostic (file:line:col, the source
 /// line with a caret, the fix); with `verbose`, also the explanation.
 std::string FormatFinding(const Finding& finding, std::string_view source, bool color, bool verbose);
+/// The same, for many findings about one text.
+std::string FormatFinding(const Finding& finding, const SourceText& source, bool color, bool verbose);
 
 /// The findings as one JSON object:
 ///   {"findings":[{"rule":..,"severity":"error"|"warning"|"note","file":..,"line":N,

@@ -1,0 +1,46 @@
+#include "safesubst/diagnostic.h"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+namespace safesubst {
+namespace {
+
+Diagnostic ErrorAt(std::uint32_t line, std::uint32_t column) {
+  return MakeError(Location{"t.yaml", line, column, 0}, "bad", "fix it");
+}
+
+TEST_CASE("SourceText: lines by number, without their line breaks") {
+  const SourceText source("a: 1\r\nb: 2\n\nlast");
+  CHECK(source.Line(1) == "a: 1");
+  CHECK(source.Line(2) == "b: 2");
+  CHECK(source.Line(3).empty());
+  CHECK(source.Line(4) == "last");
+  CHECK(source.Line(5).empty());
+  CHECK(source.Line(0).empty());
+  CHECK(SourceText("x\n").Line(2).empty());
+  CHECK(SourceText().Line(1).empty());
+}
+
+TEST_CASE("FormatDiagnostic: a SourceText shows the same snippet as the text itself") {
+  const std::string text = "first\n\tsecond: $X\r\n\nfourth";
+  const SourceText source(text);
+  for (std::uint32_t line = 0; line <= 6; ++line) {
+    for (std::uint32_t column : {0u, 1u, 3u, 40u}) {
+      const Diagnostic diagnostic = ErrorAt(line, column);
+      CAPTURE(line);
+      CAPTURE(column);
+      CHECK(FormatDiagnostic(diagnostic, source, false) == FormatDiagnostic(diagnostic, text, false));
+      CHECK(FormatDiagnostic(diagnostic, source, true) == FormatDiagnostic(diagnostic, text, true));
+    }
+  }
+  CHECK(FormatDiagnostic(ErrorAt(2, 10), source, false) ==
+        "t.yaml:2:10: error: bad\n"
+        "  \tsecond: $X\n"
+        "  \t        ^\n"
+        "  hint: fix it\n");
+}
+
+}  // namespace
+}  // namespace safesubst
