@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "safesubst/yaml_encoding.h"
+#include "simple_yaml.h"
 #include "yaml_load.h"
 
 namespace safesubst::detail {
@@ -95,6 +96,10 @@ class TreeBuilder : public YAML::EventHandler {
 }  // namespace
 
 bool ParseYamlStream(std::string_view text, YamlStream* stream, YamlParseError* error) {
+  return ParseSimpleYaml(text, stream) || ParseYamlStreamWithYamlCpp(text, stream, error);
+}
+
+bool ParseYamlStreamWithYamlCpp(std::string_view text, YamlStream* stream, YamlParseError* error) {
   *stream = YamlStream{};
   stream->nodes.reserve(text.size() / 16);  // about one node per 16 bytes of Kubernetes YAML
   std::istringstream input{std::string(text)};

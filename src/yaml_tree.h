@@ -33,6 +33,8 @@ struct YamlNode {
   /// Position of the node's first character (yaml-cpp marks, 0-based).
   std::uint32_t line = 0, column = 0;
   std::size_t offset = 0;
+
+  bool operator==(const YamlNode&) const = default;
 };
 
 /// All nodes of a stream in one arena; `documents` holds each document's root.
@@ -40,6 +42,8 @@ struct YamlStream {
   std::vector<YamlNode> nodes;
   std::vector<std::uint32_t> documents;
   bool has_aliases = false;  ///< some node is an alias (the tree is then a graph)
+
+  bool operator==(const YamlStream&) const = default;
 };
 
 struct YamlParseError {
@@ -51,6 +55,10 @@ struct YamlParseError {
 /// Parses `text` (every document of the stream). Returns false and fills
 /// `error` when yaml-cpp rejects it. Never throws.
 bool ParseYamlStream(std::string_view text, YamlStream* stream, YamlParseError* error);
+
+/// The same, always with yaml-cpp; ParseYamlStream first tries the faster
+/// ParseSimpleYaml (simple_yaml.h), which builds the same tree or declines.
+bool ParseYamlStreamWithYamlCpp(std::string_view text, YamlStream* stream, YamlParseError* error);
 
 /// What writing nodes out with their aliases expanded may add, on top of
 /// the nodes written as they stand in the source: generous for

@@ -1,0 +1,223 @@
+// ParseSimpleYaml must build exactly yaml-cpp's tree or decline: checked on
+// hand-written cases, on every YAML file of the repository and of the YAML
+// test suite, and on thousands of generated and mutated manifests.
+#include "simple_yaml.h"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "test_support.h"
+#include "yaml_tree.h"
+
+namespace safesubst::detail {
+namespace {
+
+std::string Describe(const YamlStream& stream) {
+  std::string out;
+  for (std::uint32_t root : stream.documents) out += "doc " + std::to_string(root) + "\n";
+  for (std::size_t i = 0; i < stream.nodes.size(); ++i) {
+    const YamlNode& node = stream.nodes[i];
+    out += std::to_string(i) + ": kind " + std::to_string(static_cast<int>(node.kind)) + " tag '" + node.tag +
+           "' text '" + node.text + "' at " + std::to_string(node.line) + ":" + std::to_string(node.column) + "@" +
+           std::to_string(node.offset) + (node.flow ? " flow" : "") + " children";
+    for (std::uint32_t child : node.children) out += " " + std::to_string(child);
+    out += "\n";
+  }
+  return out;
+}
+
+// The oracle: when the simple parser takes `text`, yaml-cpp must take it too
+// and build the same tree. Returns whether the simple parser took it.
+bool AgreesWithYamlCpp(const std::string& text) {
+  YamlStream simple;
+  if (!ParseSimpleYaml(text, &simple)) {
+    CHECK(simple.nodes.empty());
+    return false;
+  }
+  YamlStream full;
+  YamlParseError error;
+  CAPTURE(text);
+  REQUIRE_MESSAGE(ParseYamlStreamWithYamlCpp(text, &full, &error), error.message);
+  CHECK(Describe(simple) == Describe(full));
+  CHECK(simple == full);
+  return true;
+}
+
+TEST_CASE("simple yaml: builds yaml-cpp's tree for the subset, marks included") {
+  const std::vector<std::string> accepted = {
+      "a: 1\n",
+      "a: 1",
+      "# Korean comment: \xea\xb0\x80\nvariables:\n  A: {type: int}   # note\n  B:\n  C: null\n  D: 'q s'\n"
+      "  E: \"d q\"\n  F: [a, b c, {x: y}]\n  G: []\n  H: {}\n  nested:\n    k: v\nruntime:\n- X\n- Y\n"
+      "list:\n  - a\n  - [b]\nlast:\n",
+      "a:\n",
+      "a:\n# trailing comment\n",
+      "a:\n  b:\n    c: d\n  e: f\ng: h\n",
+      "a:\n- x\nb: y\n",
+      "key with spaces: value with spaces\n",
+      "v: 1.5e3\nw: 0x1F\nx: -\ny: a/b+c-d.e\n",
+      "n: Null\nm: NULL\nk: nully\n",
+      "  \n\na: b\n\n   \n",
+      "f: {a: [1, 2], b: {c: d}}\n",
+  };
+  for (const std::string& text : accepted) {
+    CAPTURE(text);
+    // "x: -" is outside the subset (a word starts with a letter, digit or _).
+    if (text.find("x: -") != std::string::npos) {
+      YamlStream stream;
+      CHECK_FALSE(ParseSimpleYaml(text, &stream));
+      continue;
+    }
+    CHECK(AgreesWithYamlCpp(text));
+  }
+}
+
+TEST_CASE("simple yaml: declines what it does not know, leaving it to yaml-cpp") {
+  const std::vector<std::string> declined = {
+      "",
+      "# only a comment\n",
+      "- a\n",
+      "scalar\n",
+      "a: &x 1\nb: *x\n",
+      "a: !tag 1\n",
+      "a: |\n  text\n",
+      "a: >\n  text\n",
+      "a: 'it''s'\n",
+      "a: \"tab\\t\"\n",
+      "a: \"multi\n  line\"\n",
+      "a: [1,\n  2]\n",
+      "---\na: 1\n",
+      "a: 1\n---\nb: 2\n",
+      "a: 1\n...\n",
+      "%YAML 1.2\n---\na: 1\n",
+      "a:\tb\n",
+      "a: b\r\n",
+      "\xef\xbb\xbf" "a: b\n",
+      "a: caf\xc3\xa9\n",
+      "? a\n: b\n",
+      "a: b: c\n",
+      "a:b\n",
+      "a: {b:c}\n",
+      "a: [b: c]\n",
+      "a: [b,]\n",
+      "a: {b}\n",
+      "a: b  c\n",
+      "a: 'x #y'\n",
+      "a: 1\n  b: 2\n",
+      "a:\n  - x\n  y: z\n",
+      "a:\n  - x\n    - y\n",
+      "a:\n    b: 1\n  c: 2\n",
+      " a: 1\n",
+      "a: -1\n",
+      "\"a\": 1\n",
+      "a: ~\n",
+      "a: @x\n",
+      "a:",
+      "a:\n  ",
+      "a: 1 # c\nb: 2 #c\n  #x\n  c: 3\n",
+  };
+  for (const std::string& text : declined) {
+    CAPTURE(text);
+    YamlStream stream;
+    CHECK_FALSE(ParseSimpleYaml(text, &stream));
+    CHECK(stream.nodes.empty());
+  }
+}
+
+TEST_CASE("simple yaml: ParseYamlStream gives the same tree with or without it") {
+  const std::string text = "variables:\n  A: {type: int, default: 3}\nruntime: [X]\n";
+  YamlStream fast, full;
+  YamlParseError error;
+  REQUIRE(ParseYamlStream(text, &fast, &error));
+  REQUIRE(ParseYamlStreamWithYamlCpp(text, &full, &error));
+  CHECK(Describe(fast) == Describe(full));
+}
+
+TEST_CASE("simple yaml: deep nesting is declined, not recursed into") {
+  std::string text;
+  for (int level = 0; level < 200; ++level) text += std::string(level, ' ') + "k:\n";
+  YamlStream stream;
+  CHECK_FALSE(ParseSimpleYaml(text, &stream));
+  CHECK(ParseSimpleYaml(std::string("a: ") + std::string(60, '[') + std::string(60, ']') + "\n", &stream));
+  CHECK_FALSE(ParseSimpleYaml(std::string("a: ") + std::string(100, '[') + std::string(100, ']') + "\n", &stream));
+}
+
+TEST_CASE("simple yaml: agrees with yaml-cpp on every YAML file of the repository") {
+  int taken = 0, files = 0;
+  for (const char* folder : {"examples", "tests", "packaging"}) {
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(testing::SourceDir() / folder)) {
+      const std::string extension = entry.path().extension().string();
+      if (!entry.is_regular_file() || (extension != ".yaml" && extension != ".yml")) continue;
+      ++files;
+      taken += AgreesWithYamlCpp(testing::ReadFile(entry.path()));
+    }
+  }
+  MESSAGE(taken << " of " << files << " files taken by the simple parser");
+  CHECK(files > 50);
+  CHECK(taken > 10);
+}
+
+TEST_CASE("simple yaml: agrees with yaml-cpp on the YAML test suite") {
+  const std::filesystem::path suite = testing::YamlTestSuiteOrSkip();
+  int taken = 0, files = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(suite)) {
+    if (entry.path().filename() != "in.yaml") continue;
+    ++files;
+    taken += AgreesWithYamlCpp(testing::ReadFile(entry.path()));
+  }
+  MESSAGE(taken << " of " << files << " suite inputs taken by the simple parser");
+  CHECK(files > 300);
+  CHECK(taken > 5);
+}
+
+// Manifest-like texts from a small grammar, then each mutated at random
+// places with bytes that matter to YAML: the parser must agree or decline.
+std::string GeneratedManifest(std::mt19937& random) {
+  const std::vector<std::string> words = {"a", "B_2", "x.y", "v1-2", "p/q+r", "null", "one two", "0", "TENANT_ID"};
+  const std::vector<std::string> values = {"int", "'q'", "\"d d\"", "[a, b]", "{type: int}", "{}", "[]",
+                                           "{a: [1, {b: c}]}", "Null", "x y z"};
+  auto pick = [&](const std::vector<std::string>& from) { return from[random() % from.size()]; };
+  std::string text;
+  const int entries = 1 + static_cast<int>(random() % 6);
+  for (int e = 0; e < entries; ++e) {
+    text += pick(words) + ":";
+    switch (random() % 4) {
+      case 0: text += " " + pick(values) + (random() % 3 == 0 ? "  # c" : "") + "\n"; break;
+      case 1: text += "\n  " + pick(words) + ": " + pick(values) + "\n  " + pick(words) + ":\n"; break;
+      case 2: text += "\n" + std::string(random() % 2 == 0 ? "" : "  ") + "- " + pick(values) + "\n"; break;
+      default: text += "\n"; break;
+    }
+  }
+  return text;
+}
+
+TEST_CASE("simple yaml: agrees with yaml-cpp on generated and mutated manifests") {
+  std::mt19937 random(20261203);
+  const std::string mutations = " \n:-#'\"[]{},&*!|>?%@`\t\\~";
+  int taken = 0, mutated_taken = 0;
+  for (int round = 0; round < 3000; ++round) {
+    std::string text = GeneratedManifest(random);
+    taken += AgreesWithYamlCpp(text);
+    for (int m = 0; m < 3; ++m) {
+      std::string mutated = text;
+      const std::size_t at = random() % (mutated.size() + 1);
+      const char byte = mutations[random() % mutations.size()];
+      switch (random() % 3) {
+        case 0: mutated.insert(at, 1, byte); break;
+        case 1: if (at < mutated.size()) mutated[at] = byte; break;
+        default: if (at < mutated.size()) mutated.erase(at, 1); break;
+      }
+      mutated_taken += AgreesWithYamlCpp(mutated);
+    }
+  }
+  MESSAGE(taken << " of 3000 generated and " << mutated_taken << " of 9000 mutated texts taken");
+  CHECK(taken > 2000);
+  CHECK(mutated_taken > 1000);
+}
+
+}  // namespace
+}  // namespace safesubst::detail
