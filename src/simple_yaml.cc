@@ -8,7 +8,8 @@ namespace safesubst::detail {
 namespace {
 
 bool IsWordStart(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+         c == '/';
 }
 bool IsWordChar(char c) { return IsWordStart(c) || c == '.' || c == '-' || c == '/' || c == '+'; }
 bool IsPrintableAscii(char c) { return c >= 0x20 && c <= 0x7e; }
@@ -32,7 +33,7 @@ class SimpleParser {
   bool Parse() {
     if (!SplitLines() || lines_.empty() || lines_[0].indent() != 0) return false;
     std::size_t next = 0;
-    if (!ParseBlockMapping(0, &next, kNoParent)) return false;
+    if (!ParseBlockMapping(0, lines_[0].content, &next, kNoParent)) return false;
     return next == lines_.size();
   }
 
@@ -112,16 +113,18 @@ class SimpleParser {
     return true;
   }
 
-  // Block mapping whose keys stand at the indent of lines_[first], up to the
-  // first line indented less.
-  bool ParseBlockMapping(std::size_t first, std::size_t* next, std::uint32_t parent) {
-    const std::uint32_t indent = lines_[first].indent();
+  // Block mapping whose first key starts at `start` on lines_[first] (after
+  // `- ` for a mapping in a sequence); its other keys start lines at that
+  // column, up to the first line indented less.
+  bool ParseBlockMapping(std::size_t first, std::size_t start, std::size_t* next, std::uint32_t parent) {
+    const auto indent = static_cast<std::uint32_t>(start - lines_[first].start);
     if (++depth_ > kMaxDepth) return false;
     Enter(first);
-    const std::uint32_t mapping = Add(YamlNode::Kind::kMapping, lines_[first].content, parent, "?");
+    const std::uint32_t mapping = Add(YamlNode::Kind::kMapping, start, parent, "?");
     std::size_t at = first;
+    if (!ParseEntry(at, start, mapping, &at)) return false;
     while (at < lines_.size() && lines_[at].indent() == indent) {
-      if (!ParseEntry(at, mapping, &at)) return false;
+      if (!ParseEntry(at, lines_[at].content, mapping, &at)) return false;
     }
     if (at < lines_.size() && lines_[at].indent() > indent) return false;
     --depth_;
@@ -130,9 +133,9 @@ class SimpleParser {
   }
 
   // `key: value`, `key:` then a nested block, or `key:` alone (null).
-  bool ParseEntry(std::size_t at, std::uint32_t mapping, std::size_t* next) {
+  bool ParseEntry(std::size_t at, std::size_t start, std::uint32_t mapping, std::size_t* next) {
     Enter(at);
-    std::size_t pos = lines_[at].content;
+    std::size_t pos = start;
     const std::size_t end = lines_[at].end;
     if (!ParseWord(&pos, end, mapping, /*in_flow=*/false)) return false;
     if (pos >= end || text_[pos] != ':') return false;
@@ -144,17 +147,18 @@ class SimpleParser {
       *next = at + 1;
       return true;
     }
-    return ParseNestedValue(at, mapping, next);
+    return ParseNestedValue(at, static_cast<std::uint32_t>(start - lines_[at].start), mapping, next);
   }
 
   // What follows `key:` on the lines after it.
-  bool ParseNestedValue(std::size_t at, std::uint32_t mapping, std::size_t* next) {
-    const std::uint32_t indent = lines_[at].indent();
+  bool ParseNestedValue(std::size_t at, std::uint32_t indent, std::uint32_t mapping, std::size_t* next) {
     const std::size_t below = at + 1;
     if (below < lines_.size() && IsSequenceItem(lines_[below]) && lines_[below].indent() >= indent) {
       return ParseBlockSequence(below, next, mapping);
     }
-    if (below < lines_.size() && lines_[below].indent() > indent) return ParseBlockMapping(below, next, mapping);
+    if (below < lines_.size() && lines_[below].indent() > indent) {
+      return ParseBlockMapping(below, lines_[below].content, next, mapping);
+    }
     *next = below;
     return AddEmptyNull(below, mapping);
   }
@@ -163,17 +167,23 @@ class SimpleParser {
     return text_[line.content] == '-' && line.content + 1 < line.end && text_[line.content + 1] == ' ';
   }
 
-  // `- value` lines at one indent, each value a scalar or flow collection.
+  // `- value` lines at one indent, each value a scalar, a flow collection or
+  // a block mapping that starts on the item's line (`- key: value`).
   bool ParseBlockSequence(std::size_t first, std::size_t* next, std::uint32_t parent) {
     const std::uint32_t indent = lines_[first].indent();
     Enter(first);
     const std::uint32_t sequence = Add(YamlNode::Kind::kSequence, lines_[first].content, parent, "?");
     std::size_t at = first;
-    for (; at < lines_.size() && lines_[at].indent() == indent && IsSequenceItem(lines_[at]); ++at) {
+    while (at < lines_.size() && lines_[at].indent() == indent && IsSequenceItem(lines_[at])) {
       Enter(at);
       std::size_t pos = lines_[at].content + 1;
       while (text_[pos] == ' ') ++pos;
+      if (StartsKey(pos, lines_[at].end)) {
+        if (!ParseBlockMapping(at, pos, &at, sequence)) return false;
+        continue;
+      }
       if (!ParseInlineValue(&pos, lines_[at].end, sequence) || pos != lines_[at].end) return false;
+      ++at;
     }
     // A less indented line ends it; anything else at or below this indent
     // (a mapping key beside the items, a deeper line) is outside the subset.
@@ -256,23 +266,8 @@ class SimpleParser {
   // separated by single spaces. `null`, `Null` and `NULL` are nulls.
   bool ParseWord(std::size_t* pos, std::size_t end, std::uint32_t parent, bool in_flow) {
     const std::size_t start = *pos;
-    if (start >= end || !IsWordStart(text_[start])) return false;
-    std::size_t stop = start + 1;
-    while (stop < end) {
-      if (IsWordChar(text_[stop])) {
-        ++stop;
-      } else if (text_[stop] == ' ' && stop + 1 < end && IsWordChar(text_[stop + 1])) {
-        stop += 2;
-      } else {
-        break;
-      }
-    }
-    // What may follow a word: the end, `: `/`:` end for a key, `,`/`]`/`}` in flow, spaces.
-    if (stop < end) {
-      const char after = text_[stop];
-      if (after != ':' && after != ' ' && !(in_flow && (after == ',' || after == ']' || after == '}'))) return false;
-      if (after == ':' && stop + 1 < end && text_[stop + 1] != ' ') return false;
-    }
+    const std::size_t stop = WordEnd(start, end, in_flow);
+    if (stop == start) return false;
     const std::string_view word = text_.substr(start, stop - start);
     if (word == "null" || word == "Null" || word == "NULL") {
       Add(YamlNode::Kind::kNull, start, parent, "");
@@ -282,6 +277,34 @@ class SimpleParser {
     }
     *pos = stop;
     return true;
+  }
+
+  // Where the word at `start` ends; `start` when there is none. What may
+  // follow a word: the end, `: ` or a `:` that ends the line (a key), spaces,
+  // and in flow `,`, `]` or `}`.
+  std::size_t WordEnd(std::size_t start, std::size_t end, bool in_flow) const {
+    if (start >= end || !IsWordStart(text_[start])) return start;
+    auto inside = [&](char c) { return IsWordChar(c) || (!in_flow && (c == '[' || c == ']')); };
+    std::size_t stop = start + 1;
+    while (stop < end) {
+      if (inside(text_[stop])) {
+        ++stop;
+      } else if (text_[stop] == ' ' && stop + 1 < end && inside(text_[stop + 1])) {
+        stop += 2;
+      } else {
+        break;
+      }
+    }
+    if (stop == end) return stop;
+    const char after = text_[stop];
+    if (after == ':') return stop + 1 == end || text_[stop + 1] == ' ' ? stop : start;
+    return after == ' ' || (in_flow && (after == ',' || after == ']' || after == '}')) ? stop : start;
+  }
+
+  // A block mapping key at `start`: a word, then `: ` or a `:` ending the line.
+  bool StartsKey(std::size_t start, std::size_t end) const {
+    const std::size_t stop = WordEnd(start, end, /*in_flow=*/false);
+    return stop != start && stop < end && text_[stop] == ':';
   }
 
   void SkipSpaces(std::size_t* pos, std::size_t end) const {

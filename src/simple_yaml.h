@@ -21,11 +21,12 @@ namespace safesubst::detail {
 /// never an error of its own, only "ask yaml-cpp".
 ///
 /// The subset: one document whose root is a block mapping; keys are plain
-/// words (letters, digits, `_`, then also `.-/+` and single spaces); values
-/// are such words, quoted text without escapes, flow mappings and sequences
-/// of those on one line, nested block mappings, and block sequences of
-/// scalars or flow collections; comments and blank lines anywhere. Only
-/// printable ASCII outside comments.
+/// words (letters, digits, `_./`, then also `-+` and single spaces, and `[]`
+/// outside flow collections); values are such words, quoted text without
+/// escapes, flow mappings and sequences of those on one line, nested block
+/// mappings, and block sequences of scalars, flow collections or mappings
+/// (`- key: value`); comments and blank lines anywhere. Only printable ASCII
+/// outside comments.
 bool ParseSimpleYaml(std::string_view text, YamlStream* stream);
 
 }  // namespace safesubst::detail

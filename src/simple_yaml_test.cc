@@ -63,6 +63,11 @@ TEST_CASE("simple yaml: builds yaml-cpp's tree for the subset, marks included") 
       "n: Null\nm: NULL\nk: nully\n",
       "  \n\na: b\n\n   \n",
       "f: {a: [1, 2], b: {c: d}}\n",
+      "steps:\n  - delete: .spec.template.spec.hostAliases\n    when: {var: APP, not_in: X}\n"
+      "  - merge: common/efs-zone-command.yaml\n    into: .spec.template.spec.containers[0]\n"
+      "    when:\n    - {var: APP}\n    - x\n  - set: a\n    value:\n      k: v\nafter: 1\n",
+      "l:\n- a: 1\n  b:\n- c\n",
+      "v: {d: \"\", e: '', f: \"1.10\", g: '[A-Z]{1,2}'}\n",
   };
   for (const std::string& text : accepted) {
     CAPTURE(text);
@@ -116,6 +121,10 @@ TEST_CASE("simple yaml: declines what it does not know, leaving it to yaml-cpp")
       "\"a\": 1\n",
       "a: ~\n",
       "a: @x\n",
+      "a: [x[0]]\n",
+      "- a: 1\n",
+      "l:\n  - a: 1\n   b: 2\n",
+      "l:\n  - a: 1\n     b: 2\n",
       "a:",
       "a:\n  ",
       "a: 1 # c\nb: 2 #c\n  #x\n  c: 3\n",
@@ -177,7 +186,8 @@ TEST_CASE("simple yaml: agrees with yaml-cpp on the YAML test suite") {
 // Manifest-like texts from a small grammar, then each mutated at random
 // places with bytes that matter to YAML: the parser must agree or decline.
 std::string GeneratedManifest(std::mt19937& random) {
-  const std::vector<std::string> words = {"a", "B_2", "x.y", "v1-2", "p/q+r", "null", "one two", "0", "TENANT_ID"};
+  const std::vector<std::string> words = {"a",    "B_2",     "x.y", "v1-2",      "p/q+r",
+                                          "null", "one two", "0",   "TENANT_ID", ".spec.c[0].x"};
   const std::vector<std::string> values = {"int", "'q'", "\"d d\"", "[a, b]", "{type: int}", "{}", "[]",
                                            "{a: [1, {b: c}]}", "Null", "x y z"};
   auto pick = [&](const std::vector<std::string>& from) { return from[random() % from.size()]; };
@@ -185,10 +195,16 @@ std::string GeneratedManifest(std::mt19937& random) {
   const int entries = 1 + static_cast<int>(random() % 6);
   for (int e = 0; e < entries; ++e) {
     text += pick(words) + ":";
-    switch (random() % 4) {
+    switch (random() % 5) {
       case 0: text += " " + pick(values) + (random() % 3 == 0 ? "  # c" : "") + "\n"; break;
       case 1: text += "\n  " + pick(words) + ": " + pick(values) + "\n  " + pick(words) + ":\n"; break;
       case 2: text += "\n" + std::string(random() % 2 == 0 ? "" : "  ") + "- " + pick(values) + "\n"; break;
+      case 3: {
+        const std::string indent = random() % 2 == 0 ? "" : "  ";
+        text += "\n" + indent + "- " + pick(words) + ": " + pick(values) + "\n" + indent + "  " + pick(words) + ":\n" +
+                indent + "- " + pick(values) + "\n";
+        break;
+      }
       default: text += "\n"; break;
     }
   }
