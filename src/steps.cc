@@ -10,6 +10,7 @@
 #include "yaml_edit.h"
 #include "yaml_layout.h"
 #include "yaml_load.h"
+#include "text_checks.h"
 #include "yaml_path.h"
 
 namespace safesubst {
@@ -115,8 +116,9 @@ bool Matches(const DocumentMatch& match, const Identity& identity) {
 struct Document {
   std::string text;
   bool has_content = false;
-  std::size_t offset = 0;  ///< where the piece starts in the input stream
-  std::uint32_t line = 0;  ///< 1-based line of its first content in the input
+  std::size_t offset = 0;        ///< where the piece starts in the input stream
+  std::uint32_t first_line = 0;  ///< 1-based line of `offset` in the input
+  std::uint32_t line = 0;        ///< 1-based line of its first content in the input
   int number = 0;          ///< 1-based position among the documents with content
 };
 
@@ -124,12 +126,19 @@ class StepRunner {
  public:
   StepRunner(std::string_view rendered, const StepContext& context) : rendered_(rendered), context_(context) {
     int number = 0;
+    // Lines are counted as the pieces go by: counting from the start for
+    // each of thousands of documents was quadratic.
+    std::uint32_t line = 1;
+    std::size_t counted = 0;
     for (const detail::DocumentSpan& span : detail::SplitDocuments(rendered)) {
+      line += static_cast<std::uint32_t>(CountByte(rendered.substr(counted, span.begin - counted), '\n'));
+      counted = span.begin;
       Document document;
       document.text = std::string(rendered.substr(span.begin, span.end - span.begin));
       document.has_content = span.has_content;
       document.offset = span.begin;
-      document.line = FirstContentLine(span);
+      document.first_line = line;
+      document.line = FirstContentLine(span, line);
       if (span.has_content) document.number = ++number;
       documents_.push_back(std::move(document));
     }
@@ -149,9 +158,8 @@ class StepRunner {
   Diagnostics& diagnostics() { return diagnostics_; }
 
  private:
-  std::uint32_t FirstContentLine(const detail::DocumentSpan& span) const {
-    Location at = LocateOffset(rendered_, span.begin);
-    std::uint32_t line = at.line;
+  // `line` is the line of span.begin.
+  std::uint32_t FirstContentLine(const detail::DocumentSpan& span, std::uint32_t line) const {
     std::size_t p = span.begin;
     // Skip blank lines, comments, directives and the `---` line itself.
     while (p < span.end) {
@@ -284,7 +292,9 @@ class StepRunner {
     switch (outcome.source) {
       case EditOutcome::Source::kDocument:
         if (outcome.has_offset) {
-          Location at = LocateOffset(rendered_, document.offset + outcome.offset, context_.file_name);
+          // Documents start at a line start: locate within the document only.
+          Location at = LocateOffset(document.text, outcome.offset, context_.file_name);
+          at.line += document.first_line - 1;
           message += " (at " + context_.file_name + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) + ")";
         }
         break;

@@ -736,5 +736,20 @@ TEST_CASE("steps: oracle comparisons") {
   MESSAGE("engine-versus-oracle comparisons so far: ", testing::OracleCheckCount());
 }
 
+// Lines are counted document by document; the places in an error must still
+// be lines of the whole stream.
+TEST_CASE("steps: an edit error in a later document names its lines in the stream") {
+  Scenario scenario;
+  const std::string stream = "a: 1\n---\n# c\n\nkind: X\nspec:\n  ? q\n  : v\n";
+  StepContext context = scenario.Context();
+  Result<std::string> result = ApplySteps(stream, {Set(".spec.replicas", "3")}, context);
+  REQUIRE_FALSE(result.ok());
+  std::string messages;
+  for (const Diagnostic& d : result.diagnostics) messages += d.message + "\n";
+  CAPTURE(messages);
+  CHECK(Contains(messages, "in document 2 (X, app.yaml:5)"));
+  CHECK(Contains(messages, "(at app.yaml:7:3)"));
+}
+
 }  // namespace
 }  // namespace safesubst
