@@ -86,7 +86,12 @@ class InputText {
   std::size_t mapped_size_ = 0;
 };
 
-/// Prints diagnostics to stderr, GCC style, with snippets from `sources`.
+/// Most diagnostics PrintDiagnostics prints from one list: thousands of
+/// syntax errors in a generated file help nobody, and a count stands for the rest.
+constexpr std::size_t kMaxPrintedDiagnostics = 100;
+
+/// Prints diagnostics to stderr, GCC style, with snippets from `sources`:
+/// the first kMaxPrintedDiagnostics, then how many more there are.
 void PrintDiagnostics(const Diagnostics& diagnostics, Sources& sources, bool color);
 
 /// Whether to color stderr: `mode` is auto|always|never; auto honours NO_COLOR and isatty.

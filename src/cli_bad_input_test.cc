@@ -115,3 +115,30 @@ TEST_CASE("bad input: SIGPIPE on stdout is an error exit, not a hang or a succes
   CHECK(result.err.find("status=0") == std::string::npos);
   CHECK(result.err.find("status=") != std::string::npos);
 }
+
+// A generated file with thousands of problems on one long line: the first
+// 100 diagnostics are printed, each quoting a window of the line, then a count.
+TEST_CASE("bad input: many diagnostics on one long line are capped and windowed") {
+  TempDir dir;
+  std::string line = "k: x";
+  for (int i = 0; i < 3000; ++i) line += " a${U" + std::to_string(i) + "}";
+  WriteFile(dir / "t.yaml", line + "\n");
+  WriteFile(dir / "m.yaml", "variables: {A: {type: string}}\n");
+  CommandResult result = RunShell("cd " + ShellQuote(dir.path().string()) + " && NO_COLOR=1 " + Safesubst() +
+                                  " render -m m.yaml t.yaml");
+  CHECK(result.code == 1);
+  CHECK(result.out.empty());
+  std::size_t errors = 0;
+  for (std::size_t at = result.err.find(": error: "); at != std::string::npos; at = result.err.find(": error: ", at + 1)) {
+    ++errors;
+  }
+  CHECK(errors == 100);
+  CHECK(result.err.find("safesubst: note: 2900 more errors and 0 more warnings or notes not shown") != std::string::npos);
+  // Each quoted line is a window of at most 160 bytes plus the "..." marks.
+  CHECK(result.err.size() < 100 * 600);
+  // The 100th reference, about 800 bytes into the line, is quoted in its window.
+  const std::string column = std::to_string(line.find("${U99}") + 1);
+  const std::size_t last = result.err.find("t.yaml:1:" + column + ": error: undeclared variable 'U99'");
+  REQUIRE(last != std::string::npos);
+  CHECK(result.err.find("  ...", last) != std::string::npos);
+}

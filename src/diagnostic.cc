@@ -69,6 +69,35 @@ std::string_view SourceLine(std::string_view source, std::uint32_t line) {
   return WithoutCarriageReturn(source.substr(start, end == std::string_view::npos ? source.npos : end - start));
 }
 
+// A long source line is shown as a window around the column: a minified
+// 1 MB line with thousands of diagnostics would otherwise be copied into each.
+constexpr std::size_t kMaxSnippet = 160;
+
+// Appends the source line (or its window) and the caret line under `column`.
+void AppendSnippet(std::string_view line, std::uint32_t column, bool color, std::string* out) {
+  std::size_t caret = column > 0 ? column - 1 : 0;
+  std::string_view before, after;
+  if (line.size() > kMaxSnippet) {
+    const std::size_t start = caret > kMaxSnippet / 2 ? std::min(caret - kMaxSnippet / 2, line.size() - kMaxSnippet) : 0;
+    if (start > 0) before = "...";
+    if (start + kMaxSnippet < line.size()) after = "...";
+    line = line.substr(start, kMaxSnippet);
+    caret -= std::min(caret, start);
+  }
+  *out += "  ";
+  *out += before;
+  *out += line;
+  *out += after;
+  *out += "\n  ";
+  out->append(before.size(), ' ');
+  // Keep tabs in the caret line so the caret lines up under tabbed source.
+  for (std::size_t i = 0; i < caret && i < line.size(); ++i) *out += line[i] == '\t' ? '\t' : ' ';
+  if (color) *out += "\033[1;32m";
+  *out += '^';
+  if (color) *out += "\033[0m";
+  *out += '\n';
+}
+
 // FormatDiagnostic, given the text of the diagnostic's line.
 std::string FormatAtLine(const Diagnostic& diagnostic, std::string_view line, bool color) {
   const Location& at = diagnostic.location;
@@ -88,17 +117,7 @@ std::string FormatAtLine(const Diagnostic& diagnostic, std::string_view line, bo
   out += ' ';
   out += diagnostic.message;
   out += '\n';
-  if (!line.empty()) {
-    out += "  ";
-    out += line;
-    out += "\n  ";
-    // Keep tabs in the caret line so the caret lines up under tabbed source.
-    for (std::uint32_t i = 1; i < at.column && i - 1 < line.size(); ++i) out += line[i - 1] == '\t' ? '\t' : ' ';
-    if (color) out += "\033[1;32m";
-    out += '^';
-    if (color) out += "\033[0m";
-    out += '\n';
-  }
+  if (!line.empty()) AppendSnippet(line, at.column, color, &out);
   if (!diagnostic.hint.empty()) {
     out += "  hint: ";
     out += diagnostic.hint;

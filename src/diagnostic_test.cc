@@ -42,5 +42,25 @@ TEST_CASE("FormatDiagnostic: a SourceText shows the same snippet as the text its
         "  hint: fix it\n");
 }
 
+TEST_CASE("FormatDiagnostic: a long line is shown as a window around the column, caret included") {
+  std::string line;
+  for (int i = 0; i < 1000; ++i) line += static_cast<char>('a' + i % 26);
+  for (std::uint32_t column : {1u, 10u, 81u, 500u, 950u, 1000u}) {
+    CAPTURE(column);
+    const std::string text = FormatDiagnostic(ErrorAt(1, column), line, false);
+    const std::size_t snippet_start = text.find('\n') + 1;
+    const std::size_t snippet_end = text.find('\n', snippet_start);
+    const std::string snippet = text.substr(snippet_start, snippet_end - snippet_start);
+    const std::string caret_line = text.substr(snippet_end + 1, text.find('\n', snippet_end + 1) - snippet_end - 1);
+    CHECK(snippet.size() <= 2 + 3 + 160 + 3);
+    CHECK(snippet.starts_with(column > 81 ? "  ..." : "  ab"));
+    CHECK(snippet.ends_with("...") == (column < 920));
+    // The caret stands under the byte at the column.
+    const std::size_t caret = caret_line.find('^');
+    REQUIRE(caret < snippet.size());
+    CHECK(snippet[caret] == line[column - 1]);
+  }
+}
+
 }  // namespace
 }  // namespace safesubst
