@@ -142,3 +142,16 @@ TEST_CASE("bad input: many diagnostics on one long line are capped and windowed"
   REQUIRE(last != std::string::npos);
   CHECK(result.err.find("  ...", last) != std::string::npos);
 }
+
+TEST_CASE("bad input: explain and vars report a template they cannot read, exit 1") {
+  TempDir dir;
+  WriteFile(dir / "t.yaml", "a: ${A}\nx: \"unterminated\n");
+  WriteFile(dir / "m.yaml", "variables: {A: {type: string}}\n");
+  for (const char* command : {"explain", "vars", "vars --format json"}) {
+    CAPTURE(command);
+    CommandResult result = RunShell("cd " + ShellQuote(dir.path().string()) + " && NO_COLOR=1 " + Safesubst() + " " +
+                                    command + " -m m.yaml t.yaml");
+    CHECK(result.code == 1);
+    CHECK(result.err.find("t.yaml:2:4: error: unterminated double-quoted scalar") != std::string::npos);
+  }
+}

@@ -295,6 +295,13 @@ int RunExplain(const InputOptions& inputs, bool json, bool only_variables) {
     options.check_structure = false;
     options.run_steps = false;
     RenderResult result = Render(text, manifest, values, options);
+    // Errors without references: the template itself could not be read
+    // (syntax, encoding, limits), so there is nothing to explain but why.
+    if (result.references.empty() && HasErrors(result.diagnostics)) {
+      PrintDiagnostics(result.diagnostics, sources, color);
+      status = kExitInputError;
+      continue;
+    }
     std::vector<ReferenceReport> shown;
     for (ReferenceReport& reference : result.references) {
       if (!only_variables || reference.action != ReferenceReport::Action::kIgnored) shown.push_back(std::move(reference));
