@@ -567,10 +567,8 @@ class ManifestParser {
           UndeclaredHint(name, "declare it under 'variables'"));
   }
 
-  std::string UndeclaredHint(const std::string& name, std::string advice) const {
-    std::vector<std::string_view> names;
-    for (const Variable& variable : manifest_.variables) names.push_back(variable.name);
-    std::string_view close = detail::ClosestMatch(name, names);
+  std::string UndeclaredHint(const std::string& name, std::string advice) {
+    std::string_view close = suggester_.Suggest(name);
     if (!close.empty()) return "did you mean '" + std::string(close) + "'? or " + advice;
     return advice;
   }
@@ -606,6 +604,7 @@ class ManifestParser {
   std::string file_;
   Manifest& manifest_;
   Diagnostics& diagnostics_;
+  detail::NameSuggester suggester_{manifest_.variables};
   detail::ExpansionBudget budget_;  // for every structured value of the manifest together
 };
 

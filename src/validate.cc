@@ -194,6 +194,17 @@ std::string_view ClosestMatch(std::string_view word, const std::vector<std::stri
   return best;
 }
 
+std::string_view NameSuggester::Suggest(std::string_view unknown) {
+  if (++lookups_ > kMaxLookups) return {};
+  // Names point into the variables: take them again when the list changed
+  // (a manifest is still being read when its steps ask).
+  if (names_.size() != variables_.size()) {
+    names_.clear();
+    for (const Variable& variable : variables_) names_.push_back(variable.name);
+  }
+  return ClosestMatch(unknown, names_);
+}
+
 std::string KeysHint(std::string_view word, const std::vector<std::string_view>& candidates,
                      std::string_view what) {
   std::string hint;

@@ -37,6 +37,23 @@ const re2::RE2* CompiledPattern(const std::string& pattern, std::string* error);
 /// of the word's length).
 std::string_view ClosestMatch(std::string_view word, const std::vector<std::string_view>& candidates);
 
+/// ClosestMatch among a manifest's variable names, for many unknown names:
+/// each lookup compares with every variable, so after kMaxLookups (more
+/// than are ever shown: diagnostics are capped) it suggests nothing, and
+/// 30,000 unknown keys against 30,000 variables cost no minute.
+class NameSuggester {
+ public:
+  static constexpr std::size_t kMaxLookups = 200;
+  explicit NameSuggester(const std::vector<Variable>& variables) : variables_(variables) {}
+  /// The variable name closest to `unknown`; empty when none is close or the lookups are spent.
+  std::string_view Suggest(std::string_view unknown);
+
+ private:
+  const std::vector<Variable>& variables_;
+  std::vector<std::string_view> names_;  // of variables_, taken again when it grows
+  std::size_t lookups_ = 0;
+};
+
 /// "valid keys: a, b, c" plus "; did you mean 'b'?" when one is close to `word`.
 std::string KeysHint(std::string_view word, const std::vector<std::string_view>& candidates,
                      std::string_view what = "valid keys");

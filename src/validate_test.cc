@@ -226,5 +226,18 @@ TEST_CASE("detail helpers") {
   CHECK(error.find("missing ]") != std::string::npos);
 }
 
+TEST_CASE("NameSuggester: suggests close names, follows a growing list, and stops after its lookups") {
+  std::vector<Variable> variables(1);
+  variables[0].name = "TENANT_ID";
+  detail::NameSuggester suggester(variables);
+  CHECK(suggester.Suggest("TENANT_IDS") == "TENANT_ID");
+  CHECK(suggester.Suggest("IMAGE_TAGG").empty());
+  variables.emplace_back();
+  variables.back().name = "IMAGE_TAG";
+  CHECK(suggester.Suggest("IMAGE_TAGG") == "IMAGE_TAG");
+  for (std::size_t i = 4; i <= detail::NameSuggester::kMaxLookups; ++i) CHECK(suggester.Suggest("TENANT_IDS") == "TENANT_ID");
+  CHECK(suggester.Suggest("TENANT_IDS").empty());
+}
+
 }  // namespace
 }  // namespace safesubst

@@ -457,9 +457,7 @@ class Collector {
                                          "runtime names are never substituted"));
       return nullptr;
     }
-    std::vector<std::string_view> names;
-    for (const Variable& variable : manifest_.variables) names.push_back(variable.name);
-    std::string_view close = detail::ClosestMatch(name, names);
+    std::string_view close = suggester_.Suggest(name);
     std::string hint = close.empty() ? "declare it under 'variables' in the manifest, or remove it"
                                      : "did you mean '" + std::string(close) + "'?";
     diagnostics_.push_back(MakeWarning(origin, Quoted(name) + " is not declared in the manifest; ignored", hint));
@@ -496,6 +494,7 @@ class Collector {
   const Manifest& manifest_;
   ValueSet& values_;
   Diagnostics& diagnostics_;
+  detail::NameSuggester suggester_{manifest_.variables};
   bool implicit_ = false;
   // Names declared by being given, in kEnvironment mode. A deque, so that
   // pointers handed out by Declared() stay valid as more names arrive.
