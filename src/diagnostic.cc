@@ -142,6 +142,14 @@ std::string_view SourceText::Line(std::uint32_t line) const {
   return WithoutCarriageReturn(std::string_view(text_).substr(start, end - start));
 }
 
+Location SourceText::Locate(std::size_t offset, std::string file) const {
+  offset = std::min(offset, text_.size());
+  const auto after = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
+  const auto line = static_cast<std::size_t>(after - line_starts_.begin());  // 1-based
+  return Location{std::move(file), static_cast<std::uint32_t>(line),
+                  static_cast<std::uint32_t>(offset - line_starts_[line - 1] + 1), offset};
+}
+
 std::string FormatDiagnostic(const Diagnostic& diagnostic, std::string_view source, bool color) {
   const std::uint32_t line = diagnostic.location.line;
   return FormatAtLine(diagnostic, line > 0 ? SourceLine(source, line) : std::string_view{}, color);

@@ -23,6 +23,20 @@ TEST_CASE("SourceText: lines by number, without their line breaks") {
   CHECK(SourceText().Line(1).empty());
 }
 
+TEST_CASE("SourceText::Locate agrees with LocateOffset at every offset") {
+  const std::string text = "a: 1\r\nb: 2\n\n  c: 3";
+  const SourceText source(text);
+  for (std::size_t offset = 0; offset <= text.size() + 2; ++offset) {
+    CAPTURE(offset);
+    const Location expected = LocateOffset(text, offset, "f");
+    const Location located = source.Locate(offset, "f");
+    CHECK(located.file == "f");
+    CHECK(located.line == expected.line);
+    CHECK(located.column == expected.column);
+    CHECK(located.offset == expected.offset);
+  }
+}
+
 TEST_CASE("FormatDiagnostic: a SourceText shows the same snippet as the text itself") {
   const std::string text = "first\n\tsecond: $X\r\n\nfourth";
   const SourceText source(text);

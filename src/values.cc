@@ -41,34 +41,13 @@ struct ValuesEntry {
   Location name_location;   ///< of NAME, for "not declared" warnings
 };
 
-// Maps offsets to 1-based line/column without rescanning the text each time.
-class LineIndex {
- public:
-  LineIndex(std::string_view text, std::string file) : file_(std::move(file)) {
-    starts_.push_back(0);
-    for (std::size_t i = 0; i < text.size(); ++i) {
-      if (text[i] == '\n') starts_.push_back(i + 1);
-    }
-  }
-  Location At(std::size_t offset) const {
-    auto it = std::upper_bound(starts_.begin(), starts_.end(), offset);
-    std::size_t line = static_cast<std::size_t>(it - starts_.begin());  // 1-based
-    return Location{file_, static_cast<std::uint32_t>(line), static_cast<std::uint32_t>(offset - starts_[line - 1] + 1),
-                    offset};
-  }
-
- private:
-  std::string file_;
-  std::vector<std::size_t> starts_;
-};
-
 // ---- dotenv -----------------------------------------------------------------
 
 class DotenvReader {
  public:
   DotenvReader(std::string_view text, const std::string& file, std::vector<ValuesEntry>* entries,
                Diagnostics* diagnostics)
-      : text_(text), lines_(text, file), entries_(*entries), diagnostics_(*diagnostics) {}
+      : text_(text), lines_(std::string(text)), file_(file), entries_(*entries), diagnostics_(*diagnostics) {}
 
   void Read() {
     while (pos_ < text_.size()) ReadLine();
@@ -89,7 +68,7 @@ class DotenvReader {
     return text_.substr(pos_, end == text_.npos ? text_.npos : end - pos_);
   }
   void Error(std::size_t offset, std::string message, std::string hint = {}) {
-    diagnostics_.push_back(MakeError(lines_.At(offset), std::move(message), std::move(hint)));
+    diagnostics_.push_back(MakeError(lines_.Locate(offset, file_), std::move(message), std::move(hint)));
   }
 
   void ReadLine() {
@@ -115,9 +94,9 @@ class DotenvReader {
     const bool blank_before_value = pos_ > value_start;
     ValuesEntry entry;
     entry.name = std::string(name);
-    entry.name_location = lines_.At(name_start);
+    entry.name_location = lines_.Locate(name_start, file_);
     entry.value.source = ValueSource::kValuesFile;
-    entry.value.origin = lines_.At(pos_);
+    entry.value.origin = lines_.Locate(pos_, file_);
     if (pos_ < text_.size() && text_[pos_] == '\'') {
       if (!ReadSingleQuoted(&entry.value.text) || !CheckAfterQuote()) return;
     } else if (pos_ < text_.size() && text_[pos_] == '"') {
@@ -224,7 +203,8 @@ class DotenvReader {
 
   std::string_view text_;
   std::size_t pos_ = 0;
-  LineIndex lines_;
+  SourceText lines_;
+  std::string file_;
   std::vector<ValuesEntry>& entries_;
   Diagnostics& diagnostics_;
 };

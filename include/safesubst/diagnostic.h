@@ -54,6 +54,8 @@ class SourceText {
   explicit SourceText(std::string text);
   /// The 1-based `line` without its line break; empty when there is none.
   std::string_view Line(std::uint32_t line) const;
+  /// LocateOffset(text(), offset, file), found by binary search.
+  Location Locate(std::size_t offset, std::string file = {}) const;
   const std::string& text() const { return text_; }
 
  private:
