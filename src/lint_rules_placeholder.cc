@@ -18,6 +18,7 @@
 //        "$X" were blanked too)
 #include <algorithm>
 #include <array>
+#include <unordered_set>
 
 #include "lint_internal.h"
 
@@ -259,24 +260,21 @@ void CheckBlankedCommands(const Script& script, const std::string& object, const
   }
 }
 
-// Variables only ever assigned a blank value and never read.
+// Variables only ever assigned a blank value and never read. Names are
+// gathered in sets first: a generated script has thousands of assignments.
 void CheckBlankAssignments(const Script& script, const std::string& object, const std::string& container,
                            Emitter& emit) {
   const ShScript& shell = script.shell;
-  std::vector<std::string> reported;
+  std::unordered_set<std::string_view> disqualified(shell.exported.begin(), shell.exported.end());
+  for (const ShRef& ref : shell.refs) disqualified.insert(ref.name);
+  for (const ShAssignment& a : shell.assignments) {
+    if (!((a.kind == AssignKind::kPlain || a.kind == AssignKind::kDeclare) && a.empty_value)) disqualified.insert(a.name);
+  }
+  std::unordered_set<std::string_view> reported;
   for (const ShAssignment& assignment : shell.assignments) {
     const std::string& name = assignment.name;
     if (assignment.kind != AssignKind::kPlain || !assignment.empty_value) continue;
-    if (std::find(reported.begin(), reported.end(), name) != reported.end()) continue;
-    if (IsWellKnownVariable(name)) continue;
-    bool all_blank = std::all_of(shell.assignments.begin(), shell.assignments.end(), [&](const ShAssignment& a) {
-      return a.name != name ||
-             ((a.kind == AssignKind::kPlain || a.kind == AssignKind::kDeclare) && a.empty_value);
-    });
-    bool read = std::any_of(shell.refs.begin(), shell.refs.end(), [&](const ShRef& r) { return r.name == name; });
-    bool exported = std::find(shell.exported.begin(), shell.exported.end(), name) != shell.exported.end();
-    if (!all_blank || read || exported) continue;
-    reported.push_back(name);
+    if (disqualified.contains(name) || IsWellKnownVariable(name) || !reported.insert(name).second) continue;
     emit.Add("leftover-placeholder", Severity::kWarning, script.Offset(assignment.begin), object, container,
              name + " is only ever assigned an empty string and never read: the shape of `" + name +
                  "=\"$OTHER\"` after a renderer replaced $OTHER, and every later $" + name +

@@ -184,6 +184,20 @@ TEST_CASE("lint: findings point at the text they are about") {
   CHECK(text.compare(findings[3].location.offset, 9, "EFS_IP=\"\"") == 0);
 }
 
+TEST_CASE("lint: a variable only ever assigned blank is reported once, unless read, set or exported") {
+  const std::string text =
+      "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    image: i\n"
+      "    command: [sh, -c]\n    args:\n    - |\n"
+      "      A=\"\"\n      B=\"\"; echo \"$B\"\n      C=\"\"; C=1\n      D=\"\"; export D\n      A=\"\"\n";
+  LintOptions options;
+  options.file_name = "p.yaml";
+  std::vector<std::string> blank;
+  for (const std::string& finding : LintDescriptions(text, options)) {
+    if (finding.starts_with("leftover-placeholder")) blank.push_back(finding);
+  }
+  CHECK(blank == std::vector<std::string>{"leftover-placeholder warning 11:7"});
+}
+
 TEST_CASE("lint: the seed's broken and fixed manifests") {
   auto lint_example = [](const std::string& name) {
     std::string text = ReadFile(SourceDir() / "examples/lint" / name);
