@@ -398,24 +398,31 @@ void Renderer::EncodeInPlace(const Scalar& scalar, const std::vector<Substitutio
 // Plain: spliced when every value, next to the already substituted text around
 // it, keeps the scalar one plain scalar of the intended type.
 void Renderer::EncodePlain(const Scalar& scalar, const std::vector<Substitution>& substitutions) {
+  // The scalar as rendered, built in one pass: a generated line can hold
+  // thousands of references, and replacing them one by one was quadratic.
   std::string& rendered = plain_text_;
-  rendered.assign(text_.substr(scalar.offset, scalar.length));
+  rendered.clear();
   auto& ranges = plain_ranges_;  // of each value in `rendered`
-  ranges.assign(substitutions.size(), {0, 0});
-  for (std::size_t i = substitutions.size(); i-- > 0;) {
-    const Reference& reference = *substitutions[i].reference;
-    std::size_t at = reference.offset - scalar.offset;
-    rendered.replace(at, reference.length, substitutions[i].value);
-    for (std::size_t later = i + 1; later < substitutions.size(); ++later) {
-      ranges[later].first += substitutions[i].value.size() - reference.length;
-    }
-    ranges[i] = {at, substitutions[i].value.size()};
+  ranges.clear();
+  std::size_t copied = scalar.offset;
+  for (const Substitution& substitution : substitutions) {
+    const Reference& reference = *substitution.reference;
+    rendered.append(text_.substr(copied, reference.offset - copied));
+    ranges.emplace_back(rendered.size(), substitution.value.size());
+    rendered += substitution.value;
+    copied = reference.offset + reference.length;
   }
-  std::string_view view = rendered;
+  rendered.append(text_.substr(copied, scalar.offset + scalar.length - copied));
+  // A value is checked with the whole line it lands on, so values on one line
+  // share one check; a value with a line break fails it anyway.
+  const std::string_view view = rendered;
+  std::size_t checked_line_end = 0;
   for (const auto& [at, size] : ranges) {
+    if (at < checked_line_end) continue;
     if (!SplicedPlainIsSafe(view.substr(0, at), view.substr(at, size), view.substr(at + size), scalar.in_flow)) {
       return Requote(scalar, substitutions);
     }
+    checked_line_end = std::min(view.find_first_of("\r\n", at + size), view.size());
   }
   if (PlainChangesType(rendered, substitutions)) return Requote(scalar, substitutions);
   for (const Substitution& substitution : substitutions) {

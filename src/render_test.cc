@@ -124,4 +124,21 @@ TEST_CASE("render: each use's own report still says what happened to it") {
   }
 }
 
+// Values on one line of a plain scalar share one check of that line; a value
+// that does not fit on a later line still makes the whole scalar quoted.
+TEST_CASE("render: a plain scalar with many values is checked line by line") {
+  const Manifest manifest = MustParse("variables: {A: {type: string}, B: {type: string}}\n");
+  std::string text = "k: ${A}";
+  for (int i = 0; i < 2000; ++i) text += " ${A}";
+  text += "\n  ${A} ${B} end\n";
+  const RenderResult fits = RenderText(text, manifest, ValuesOf({{"A", "x"}, {"B", "y z"}}));
+  REQUIRE(fits.ok());
+  CHECK(fits.output.starts_with("k: x x x"));
+  CHECK(fits.output.ends_with("\n  x y z end\n"));
+  const RenderResult quoted = RenderText(text, manifest, ValuesOf({{"A", "x"}, {"B", "y: z"}}));
+  REQUIRE(quoted.ok());
+  CHECK(quoted.output.starts_with("k: \"x x x"));
+  CHECK(quoted.output.ends_with(" x y: z end\"\n"));
+}
+
 }  // namespace safesubst
