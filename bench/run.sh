@@ -173,7 +173,7 @@ scaling() {  # scaling LABEL UNIT SIZES... : files scale-<size>.yaml exist
   local growth
   growth=$(ratio "$last_cost" "$first_cost")
   check at_most "$growth" 1.25
-  results+=("| Scaling with $label | ${cells% } | cost per $unit at $(echo "$@" | awk '{ print $NF }') vs $1: ${growth}x | linear | <= 1.25x | $verdict |")
+  results+=("| Scaling with $label | ${cells%; } | cost per $unit at $(echo "$@" | awk '{ print $NF }') vs $1: ${growth}x | linear | <= 1.25x | $verdict |")
 }
 for size in 1 4 16 64; do "$generate" stream --megabytes "$size" > "scale-$size.yaml"; done
 scaling "input size" MB 1 4 16 64
