@@ -73,9 +73,6 @@ class Renderer {
   void Append(Diagnostics diagnostics) {
     for (Diagnostic& diagnostic : diagnostics) result_.diagnostics.push_back(std::move(diagnostic));
   }
-  void Warn(Location at, std::string message, std::string hint = {}) {
-    result_.diagnostics.push_back(MakeWarning(std::move(at), std::move(message), std::move(hint)));
-  }
   void ReportAtFirstUse(Severity severity, const Reference& reference, std::string message, std::string hint);
   void CountRepeatedUses();
 
