@@ -3,6 +3,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "text_checks.h"
+
 namespace safesubst::detail {
 
 namespace {
@@ -11,7 +13,7 @@ bool IsWordStart(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
          c == '/';
 }
-bool IsWordChar(char c) { return IsWordStart(c) || c == '.' || c == '-' || c == '/' || c == '+'; }
+bool IsWordChar(char c) { return IsWordStart(c) || c == '-' || c == '+'; }
 bool IsPrintableAscii(char c) { return c >= 0x20 && c <= 0x7e; }
 
 // One line with content: where its content starts and ends (before any
@@ -78,7 +80,7 @@ class SimpleParser {
     node.kind = kind;
     node.tag = tag;
     node.offset = offset;
-    node.line = line_number_;
+    node.line = lines_[line_].number;
     node.column = static_cast<std::uint32_t>(offset - lines_[line_].start);
     stream_->nodes.push_back(std::move(node));
     if (parent == kNoParent) {
@@ -92,24 +94,17 @@ class SimpleParser {
   // A null for a key with nothing after it: yaml-cpp marks it where the next
   // token starts, the next content line or the end of the text.
   bool AddEmptyNull(std::size_t next_line, std::uint32_t parent) {
-    auto index = static_cast<std::uint32_t>(stream_->nodes.size());
-    YamlNode node;
-    node.kind = YamlNode::Kind::kNull;
     if (next_line < lines_.size()) {
-      node.offset = lines_[next_line].content;
-      node.line = lines_[next_line].number;
-      node.column = lines_[next_line].indent();
-    } else {
-      // yaml-cpp's end mark after a last line break: the line count, column
-      // 0. Without that break its column varies; leave that to yaml-cpp.
-      if (text_.back() != '\n') return false;
-      node.offset = text_.size();
-      node.line = 0;
-      for (char c : text_) node.line += c == '\n';
-      node.column = 0;
+      Enter(next_line);
+      Add(YamlNode::Kind::kNull, lines_[next_line].content, parent, "");
+      return true;
     }
-    stream_->nodes.push_back(std::move(node));
-    stream_->nodes[parent].children.push_back(index);
+    // yaml-cpp's end mark after a last line break: the line count, column 0.
+    // Without that break its column varies; leave that to yaml-cpp.
+    if (text_.back() != '\n') return false;
+    YamlNode& null = stream_->nodes[Add(YamlNode::Kind::kNull, text_.size(), parent, "")];
+    null.line = static_cast<std::uint32_t>(CountByte(text_, '\n'));
+    null.column = 0;
     return true;
   }
 
@@ -250,11 +245,10 @@ class SimpleParser {
   bool ParseQuoted(std::size_t* pos, std::size_t end, std::uint32_t parent) {
     const char quote = text_[*pos];
     const std::size_t close = text_.find(quote, *pos + 1);
+    // Beyond `end` also when a ` #` inside the quotes was taken for a comment.
     if (close == std::string_view::npos || close >= end) return false;
     const std::string_view inside = text_.substr(*pos + 1, close - *pos - 1);
     if (quote == '"' && inside.find('\\') != std::string_view::npos) return false;
-    // A comment cut the line short: `'a #b'` is not what SplitLines saw.
-    if (inside.find(" #") != std::string_view::npos) return false;
     if (close + 1 < text_.size() && text_[close + 1] == quote) return false;  // '' escape
     const std::uint32_t scalar = Add(YamlNode::Kind::kScalar, *pos, parent, "!");
     stream_->nodes[scalar].text = std::string(inside);
@@ -262,8 +256,7 @@ class SimpleParser {
     return true;
   }
 
-  // A plain word: a letter, digit or `_`, then those and `.-/+`, words
-  // separated by single spaces. `null`, `Null` and `NULL` are nulls.
+  // A plain word (see WordEnd); `null`, `Null` and `NULL` are nulls.
   bool ParseWord(std::size_t* pos, std::size_t end, std::uint32_t parent, bool in_flow) {
     const std::size_t start = *pos;
     const std::size_t stop = WordEnd(start, end, in_flow);
@@ -279,8 +272,9 @@ class SimpleParser {
     return true;
   }
 
-  // Where the word at `start` ends; `start` when there is none. What may
-  // follow a word: the end, `: ` or a `:` that ends the line (a key), spaces,
+  // Where the word at `start` ends; `start` when there is none. A word: a
+  // letter, digit or one of `_./`, then those and `-+` (and `[]` outside flow
+  // collections), words separated by single spaces. What may follow a word: the end, `: ` or a `:` that ends the line (a key), spaces,
   // and in flow `,`, `]` or `}`.
   std::size_t WordEnd(std::size_t start, std::size_t end, bool in_flow) const {
     if (start >= end || !IsWordStart(text_[start])) return start;
@@ -312,10 +306,7 @@ class SimpleParser {
   }
 
   // Makes lines_[at] the line that new nodes' marks are on.
-  void Enter(std::size_t at) {
-    line_ = at;
-    line_number_ = lines_[at].number;
-  }
+  void Enter(std::size_t at) { line_ = at; }
 
   // Nesting deeper than configuration ever does is left to yaml-cpp and its
   // own guard: this parser recurses once per level.
@@ -325,7 +316,6 @@ class SimpleParser {
   YamlStream* stream_;
   std::vector<Line> lines_;
   std::size_t line_ = 0;
-  std::uint32_t line_number_ = 0;
   int depth_ = 0;
 };
 
