@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "safesubst/yaml_encoding.h"
 #include "text_checks.h"
 
 namespace safesubst::detail {
@@ -15,6 +16,16 @@ bool IsWordStart(char c) {
 }
 bool IsWordChar(char c) { return IsWordStart(c) || c == '-' || c == '+'; }
 bool IsPrintableAscii(char c) { return c >= 0x20 && c <= 0x7e; }
+
+// A comment yaml-cpp reads byte for byte, so that the marks after it agree:
+// printable ASCII and valid UTF-8. yaml-cpp reads control characters (a NUL,
+// a lone CR) and invalid UTF-8 its own way, found by fuzzing.
+bool IsPlainComment(std::string_view comment) {
+  for (char c : comment) {
+    if (static_cast<unsigned char>(c) < 0x80 && !IsPrintableAscii(c)) return false;
+  }
+  return IsValidUtf8(comment);
+}
 
 // One line with content: where its content starts and ends (before any
 // comment and trailing spaces).
@@ -43,8 +54,8 @@ class SimpleParser {
   static constexpr std::uint32_t kNoParent = UINT32_MAX;
 
   // Finds the content lines; false for bytes outside the subset (tabs, CR,
-  // non-ASCII or control characters outside comments, document markers,
-  // directives).
+  // non-ASCII or control characters outside comments, control characters or
+  // invalid UTF-8 in them, document markers, directives).
   bool SplitLines() {
     std::size_t start = 0;
     std::uint32_t number = 0;
@@ -56,7 +67,10 @@ class SimpleParser {
       std::size_t end = content;
       for (std::size_t i = content; i < stop; ++i) {
         const char c = text_[i];
-        if (c == '#' && (i == content || text_[i - 1] == ' ')) break;
+        if (c == '#' && (i == content || text_[i - 1] == ' ')) {
+          if (!IsPlainComment(text_.substr(i, stop - i))) return false;
+          break;
+        }
         if (!IsPrintableAscii(c)) return false;
         if (c != ' ') end = i + 1;
       }
