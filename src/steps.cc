@@ -7,10 +7,10 @@
 
 #include "safesubst/manifest.h"
 #include "safesubst/values.h"
+#include "text_checks.h"
 #include "yaml_edit.h"
 #include "yaml_layout.h"
 #include "yaml_load.h"
-#include "text_checks.h"
 #include "yaml_path.h"
 
 namespace safesubst {
@@ -116,10 +116,9 @@ bool Matches(const DocumentMatch& match, const Identity& identity) {
 struct Document {
   std::string text;
   bool has_content = false;
-  std::size_t offset = 0;        ///< where the piece starts in the input stream
-  std::uint32_t first_line = 0;  ///< 1-based line of `offset` in the input
+  std::uint32_t first_line = 0;  ///< 1-based line where the piece starts in the input
   std::uint32_t line = 0;        ///< 1-based line of its first content in the input
-  int number = 0;          ///< 1-based position among the documents with content
+  int number = 0;                ///< 1-based position among the documents with content
 };
 
 class StepRunner {
@@ -136,7 +135,6 @@ class StepRunner {
       Document document;
       document.text = std::string(rendered.substr(span.begin, span.end - span.begin));
       document.has_content = span.has_content;
-      document.offset = span.begin;
       document.first_line = line;
       document.line = FirstContentLine(span, line);
       if (span.has_content) document.number = ++number;
