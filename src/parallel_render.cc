@@ -51,22 +51,21 @@ std::vector<std::size_t> ChunkOffsets(std::string_view text, const Manifest& man
   // Counts every marker as a new document: never fewer than there are.
   std::size_t documents = 1;
   std::size_t next_cut = target;
-  // One memchr per line and a look at its first byte: this runs on one
-  // thread before the pieces can start, so it must cost little.
-  const char* const begin = text.data();
-  const char* const end = begin + text.size();
-  for (const char* at = begin; (at = static_cast<const char*>(std::memchr(at, '\n', end - at))) != nullptr;) {
-    const std::size_t line = static_cast<std::size_t>(++at - begin);
-    if (at == end) break;
-    const char first = *at;
-    if (first == '%') return whole;
-    if ((first != '-' && first != '.') || !IsDocumentMarkerLine(text, line)) continue;
+  bool directive = false;
+  ForEachLineStartingWith(text, "-.%", [&](std::size_t line) {
+    if (text[line] == '%') {
+      directive = true;
+      return false;
+    }
+    if (!IsDocumentMarkerLine(text, line)) return true;
     ++documents;
-    if (first == '-' && line >= next_cut) {
+    if (text[line] == '-' && line >= next_cut) {
       offsets.push_back(line);
       next_cut = line + target;
     }
-  }
+    return true;
+  });
+  if (directive) return whole;
   if (documents > options.limits.max_documents) return whole;
   return offsets;
 }

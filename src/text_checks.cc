@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cassert>
 #include <cstdint>
 #include <cstring>
 #if defined(__SSE2__)
@@ -111,6 +112,37 @@ std::size_t CountByte(std::string_view text, char byte) {
 #endif
   for (; i < text.size(); ++i) count += text[i] == byte ? 1 : 0;
   return count;
+}
+
+void ForEachLineStartingWith(std::string_view text, std::string_view first_bytes,
+                             const std::function<bool(std::size_t)>& visit) {
+  constexpr std::size_t kMaxFirstBytes = 4;
+  assert(first_bytes.size() <= kMaxFirstBytes);
+  if (first_bytes.empty()) return;
+  std::size_t line = 1;  // a candidate: the byte before it must be a line feed
+#if defined(__SSE2__)
+  // Always four comparisons (the first byte repeated), which the compiler
+  // unrolls with the bytes kept in registers.
+  __m128i wanted[kMaxFirstBytes];
+  for (std::size_t k = 0; k < kMaxFirstBytes; ++k) {
+    wanted[k] = _mm_set1_epi8(first_bytes[k < first_bytes.size() ? k : 0]);
+  }
+  const __m128i line_feed = _mm_set1_epi8('\n');
+  for (; line + 16 <= text.size(); line += 16) {
+    const char* at = text.data() + line;
+    const __m128i before = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at - 1));
+    const __m128i first = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
+    __m128i starts = _mm_setzero_si128();
+    for (const __m128i& byte : wanted) starts = _mm_or_si128(starts, _mm_cmpeq_epi8(first, byte));
+    auto hits = static_cast<unsigned>(_mm_movemask_epi8(_mm_and_si128(starts, _mm_cmpeq_epi8(before, line_feed))));
+    for (; hits != 0; hits &= hits - 1) {
+      if (!visit(line + static_cast<std::size_t>(std::countr_zero(hits)))) return;
+    }
+  }
+#endif
+  for (; line < text.size(); ++line) {
+    if (text[line - 1] == '\n' && first_bytes.find(text[line]) != std::string_view::npos && !visit(line)) return;
+  }
 }
 
 bool IsDocumentMarkerLine(std::string_view text, std::size_t line) {

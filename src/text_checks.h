@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -19,6 +20,13 @@ std::size_t CountRareByte(std::string_view text, char byte, std::size_t stop_aft
 /// How many bytes of `text` equal `byte`, 16 at a time: for common bytes
 /// such as line feeds.
 std::size_t CountByte(std::string_view text, char byte);
+
+/// Calls `visit(line)` with the offset of each line after the first whose
+/// first byte is one of `first_bytes` (at most four), in order, until it
+/// returns false. 16 bytes at a time: it finds the few document markers of a
+/// whole stream on one thread, before the stream's pieces can be rendered.
+void ForEachLineStartingWith(std::string_view text, std::string_view first_bytes,
+                             const std::function<bool(std::size_t)>& visit);
 
 /// True when the line starting at `line` is a document marker: `---` or
 /// `...` followed by a blank, a line break or the end of the text.

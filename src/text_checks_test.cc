@@ -54,6 +54,39 @@ TEST_CASE("text checks: CountByte agrees with a byte-by-byte count at every leng
   CHECK(CountByte(std::string_view(), '\n') == 0);
 }
 
+TEST_CASE("text checks: the lines starting with given bytes are found at every length and alignment") {
+  std::mt19937 random(7);
+  for (std::size_t length = 0; length < 90; ++length) {
+    std::string text(length + 3, 'a');
+    for (char& c : text) c = "a\n-.%\xff"[random() % 6];
+    for (std::size_t start = 0; start < 3; ++start) {
+      const std::string_view view = std::string_view(text).substr(start, length);
+      std::vector<std::size_t> expected;
+      for (std::size_t i = 1; i < view.size(); ++i) {
+        if (view[i - 1] == '\n' && (view[i] == '-' || view[i] == '%')) expected.push_back(i);
+      }
+      std::vector<std::size_t> found;
+      ForEachLineStartingWith(view, "-%", [&](std::size_t line) {
+        found.push_back(line);
+        return true;
+      });
+      CAPTURE(length);
+      CAPTURE(start);
+      CHECK(found == expected);
+      // Stopping after the first: nothing more is visited.
+      std::size_t visits = 0;
+      ForEachLineStartingWith(view, "-%", [&](std::size_t) { return ++visits < 1; });
+      CHECK(visits == std::min<std::size_t>(1, expected.size()));
+    }
+  }
+  bool visited = false;
+  auto visit = [&](std::size_t) { return visited = true; };
+  ForEachLineStartingWith(std::string_view(), "-", visit);
+  ForEachLineStartingWith("-\n", "-", visit);  // the first line is not a candidate
+  ForEachLineStartingWith(std::string(40, '\n'), "", visit);
+  CHECK_FALSE(visited);
+}
+
 TEST_CASE("text checks: rare bytes are counted up to one past the stop") {
   CHECK(CountRareByte("a$b$$c", '$') == 3);
   CHECK(CountRareByte("$$$$$", '$', 1) == 2);
