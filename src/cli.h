@@ -104,11 +104,16 @@ bool WriteFileAtomically(const std::string& path, std::string_view data, std::st
 /// Writes all of `data` to stdout; false (with `error`) on a write error such as EPIPE or ENOSPC.
 bool WriteStdout(std::string_view data, std::string* error);
 
+/// What LoadInputs could load: everything, the manifest but not every value
+/// (a values file, a --set or a value failing its check), or not even the manifest.
+enum class Loaded { kAll, kManifestOnly, kNothing };
+
 /// Loads the manifest the options name (or builds the SHELL-FORMAT or environment one)
-/// and collects the values. Returns false when diagnostics hold errors.
+/// and collects the values; each problem is added to `diagnostics`, a
+/// required variable without a value only when `values_needed`.
 /// Also sets `sources` to mask the sensitive values in every snippet it shows.
-bool LoadInputs(const InputOptions& options, Manifest* manifest, ValueSet* values, Diagnostics* diagnostics,
-                Sources* sources);
+Loaded LoadInputs(const InputOptions& options, Manifest* manifest, ValueSet* values, Diagnostics* diagnostics,
+                  Sources* sources, bool values_needed = true);
 
 /// The ways `render` writes its results.
 struct OutputOptions {

@@ -67,11 +67,10 @@ int RunAudit(const InputOptions& inputs) {
   Diagnostics diagnostics;
   Manifest manifest;
   ValueSet values;
-  if (!LoadInputs(inputs, &manifest, &values, &diagnostics, &sources) && manifest.variables.empty() &&
-      manifest.mode == DeclarationMode::kManifest) {
-    PrintDiagnostics(diagnostics, sources, color);
-    return kExitInputError;
-  }
+  // Auditing needs no values, but a problem with them is still reported.
+  const Loaded loaded = LoadInputs(inputs, &manifest, &values, &diagnostics, &sources, /*values_needed=*/false);
+  PrintDiagnostics(diagnostics, sources, color);
+  if (loaded == Loaded::kNothing) return kExitInputError;
   std::vector<TemplateSource> templates;
   if (!ReadTemplates(inputs.templates.empty() ? std::vector<std::string>{"-"} : inputs.templates, sources, color,
                      &templates)) {
@@ -88,7 +87,7 @@ int RunAudit(const InputOptions& inputs) {
   }
   std::fprintf(stderr, "safesubst audit: plain envsubst would damage %zu line(s) in %zu template(s)\n", total,
                templates.size());
-  return kExitOk;
+  return loaded == Loaded::kAll ? kExitOk : kExitInputError;
 }
 
 }  // namespace safesubst::cli

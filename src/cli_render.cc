@@ -176,11 +176,12 @@ bool HasSensitiveValues(const Manifest& manifest, const ValueSet& values) {
 
 }  // namespace
 
-bool LoadInputs(const InputOptions& options, Manifest* manifest, ValueSet* values, Diagnostics* diagnostics,
-                Sources* sources) {
+Loaded LoadInputs(const InputOptions& options, Manifest* manifest, ValueSet* values, Diagnostics* diagnostics,
+                  Sources* sources, bool values_needed) {
   *manifest = ChooseManifest(options, diagnostics);
-  if (HasErrors(*diagnostics)) return false;
-  Result<ValueSet> collected = CollectValues(*manifest, ValueInputs{Environment(), options.values_files, options.sets});
+  if (HasErrors(*diagnostics)) return Loaded::kNothing;
+  Result<ValueSet> collected =
+      CollectValues(*manifest, ValueInputs{Environment(), options.values_files, options.sets, values_needed});
   diagnostics->insert(diagnostics->end(), collected.diagnostics.begin(), collected.diagnostics.end());
   if (collected.value) *values = std::move(*collected.value);
   // The values are known even when some failed validation: mask them all. A
@@ -193,7 +194,7 @@ bool LoadInputs(const InputOptions& options, Manifest* manifest, ValueSet* value
   sources->SetRedaction([manifest, values, hidden](const std::string& name, std::string_view text) {
     return hidden.count(name) ? std::string() : RedactSensitive(text, *manifest, *values);
   });
-  return !HasErrors(*diagnostics);
+  return HasErrors(*diagnostics) ? Loaded::kManifestOnly : Loaded::kAll;
 }
 
 int RunRender(const InputOptions& inputs, const OutputOptions& outputs) {
@@ -202,7 +203,7 @@ int RunRender(const InputOptions& inputs, const OutputOptions& outputs) {
   Diagnostics diagnostics;
   Manifest manifest;
   ValueSet values;
-  if (!LoadInputs(inputs, &manifest, &values, &diagnostics, &sources)) {
+  if (LoadInputs(inputs, &manifest, &values, &diagnostics, &sources) != Loaded::kAll) {
     PrintDiagnostics(diagnostics, sources, color);
     return kExitInputError;
   }
@@ -272,15 +273,14 @@ int RunExplain(const InputOptions& inputs, bool json, bool only_variables) {
   Diagnostics diagnostics;
   Manifest manifest;
   ValueSet values;
-  // Explaining needs no values: a missing one shows as an error action.
-  LoadInputs(inputs, &manifest, &values, &diagnostics, &sources);
-  if (HasErrors(diagnostics) && !manifest.file.empty() && manifest.variables.empty()) {
-    PrintDiagnostics(diagnostics, sources, color);
-    return kExitInputError;
-  }
+  // Explaining needs no values: a missing or invalid one shows as an error
+  // action. A manifest that could not be read leaves nothing to explain.
+  const Loaded loaded = LoadInputs(inputs, &manifest, &values, &diagnostics, &sources, /*values_needed=*/false);
+  PrintDiagnostics(diagnostics, sources, color);
+  if (loaded == Loaded::kNothing) return kExitInputError;
   std::vector<std::string> templates = inputs.templates.empty() ? std::vector<std::string>{"-"} : inputs.templates;
   if (json) std::printf("[");
-  int status = kExitOk;
+  int status = loaded == Loaded::kAll ? kExitOk : kExitInputError;
   bool first = true;
   for (const std::string& path : templates) {
     std::string text;

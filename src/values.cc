@@ -360,6 +360,7 @@ class Collector {
     for (const std::string& entry : inputs.environment) AddEnvironment(entry);
     for (const std::string& path : inputs.values_files) AddValuesFile(path);
     for (std::size_t i = 0; i < inputs.sets.size(); ++i) AddSet(inputs.sets[i], i + 1);
+    report_missing_ = inputs.report_missing;
     ValidateAll();
   }
 
@@ -452,7 +453,7 @@ class Collector {
   void Validate(const Variable& variable) {
     const Value* value = values_.Find(variable.name);
     if (value == nullptr) {
-      if (variable.required) {
+      if (variable.required && report_missing_) {
         diagnostics_.push_back(MakeError(variable.location, variable.name + " is required but has no value",
                                          "set it with --set " + variable.name + "=..., a values file, or the "
                                          "environment"));
@@ -473,6 +474,7 @@ class Collector {
 
   const Manifest& manifest_;
   ValueSet& values_;
+  bool report_missing_ = true;
   Diagnostics& diagnostics_;
   detail::NameSuggester suggester_{manifest_.variables};
   bool implicit_ = false;

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -420,6 +421,26 @@ TEST_CASE("every failing variable is reported at once, located where its value c
   // The ValueSet is filled even on failure, for redaction and --explain.
   REQUIRE(result.value.has_value());
   CHECK(result.value->Find("OK")->text == "10.0.0.1");
+}
+
+TEST_CASE("without report_missing a required variable may lack a value, and every other problem is reported") {
+  Manifest m = Load(
+      "variables:\n"
+      "  NEEDED: {required: true}\n"
+      "  EMPTY: {required: true}\n"
+      "  PORT: int\n");
+  ValueInputs inputs;
+  inputs.sets = {"EMPTY=", "PORT=eighty"};
+  inputs.report_missing = false;
+  Result<ValueSet> result = CollectValues(m, inputs);
+  CHECK_MESSAGE(CountErrors(result.diagnostics) == 2, Describe(result.diagnostics));
+  CHECK(std::none_of(result.diagnostics.begin(), result.diagnostics.end(), [](const Diagnostic& diagnostic) {
+    return diagnostic.message.find("NEEDED") != std::string::npos;
+  }));
+  CHECK(Find(result.diagnostics, "EMPTY is required but its value is empty") != nullptr);
+  CHECK(Find(result.diagnostics, "PORT: \"eighty\" is not an integer") != nullptr);
+  inputs.report_missing = true;
+  CHECK(Find(CollectValues(m, inputs).diagnostics, "NEEDED is required but has no value") != nullptr);
 }
 
 TEST_CASE("an invalid default is reported at the declaration when nothing overrides it") {

@@ -39,6 +39,9 @@ struct ValueInputs {
   std::vector<std::string> environment;   ///< "NAME=VALUE" entries, like environ
   std::vector<std::string> values_files;  ///< dotenv or YAML map files
   std::vector<std::string> sets;          ///< "NAME=VALUE" from --set
+  /// Report a required variable that has no value (as an error). Off for
+  /// work that needs no values, such as explaining a template.
+  bool report_missing = true;
 };
 
 /// The two formats of a values file.

@@ -1,0 +1,88 @@
+// The command line builds only the options its arguments name (NamedOptions
+// in cli_main.cc): every option a command's help lists must still be
+// understood when it is the only one named, in each spelling.
+#include <doctest/doctest.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "test_support.h"
+
+namespace safesubst {
+namespace {
+
+using testing::RunShell;
+using testing::Safesubst;
+using testing::ShellQuote;
+using testing::TempDir;
+
+// The option names of the help's lines, such as {"-o", "--output"}; not -h/--help.
+std::vector<std::string> OptionNames(const std::string& help) {
+  std::vector<std::string> names;
+  std::istringstream lines(help);
+  for (std::string line; std::getline(lines, line);) {
+    const std::size_t start = line.find_first_not_of(' ');
+    if (start != 2 || line[start] != '-') continue;  // an option's line starts "  -"
+    std::istringstream spellings(line.substr(start, line.find(' ', start) - start));
+    for (std::string name; std::getline(spellings, name, ',');) {
+      if (name != "-h" && name != "--help") names.push_back(name);
+    }
+  }
+  return names;
+}
+
+TEST_CASE("cli: every option a command's help lists is understood when it is the only one named") {
+  TempDir dir;  // nothing can be written: every run below fails on its arguments or its empty input
+  const std::string in_dir = "cd " + ShellQuote(dir.path().string()) + " && " + Safesubst() + " ";
+  std::size_t tried = 0;
+  for (const std::string command : {"render", "lint", "explain", "vars", "init", "audit"}) {
+    const std::vector<std::string> names = OptionNames(RunShell(Safesubst() + " " + command + " --help").out);
+    CHECK(names.size() >= 3);
+    for (const std::string& name : names) {
+      std::vector<std::string> spellings = {name + " x"};
+      if (name.starts_with("--")) spellings.push_back(name + "=x");
+      for (const std::string& spelling : spellings) {
+        CAPTURE(command);
+        CAPTURE(spelling);
+        const testing::CommandResult result = RunShell(in_dir + command + " " + spelling);
+        CHECK(result.err.find("not expected") == std::string::npos);
+        CHECK(result.code != 0);  // the value x, or the empty input
+        ++tried;
+      }
+    }
+  }
+  CHECK(tried > 60);
+}
+
+TEST_CASE("cli: explain, vars and audit report a manifest or values they cannot read") {
+  for (const std::string command : {"explain", "vars", "audit"}) {
+    CAPTURE(command);
+    const testing::CommandResult no_manifest = RunShell(Safesubst() + " " + command + " -m no-such.yaml", "a: 1\n");
+    CHECK(no_manifest.code == 1);
+    CHECK(no_manifest.err.find("cannot read manifest 'no-such.yaml'") != std::string::npos);
+    const testing::CommandResult bad_set = RunShell(Safesubst() + " " + command + " --set X", "a: $X\n");
+    CHECK(bad_set.code == 1);
+    CHECK(bad_set.err.find("--set argument 1 has no '='") != std::string::npos);
+  }
+  // Explaining needs no values: a required one may be missing, an invalid one is reported.
+  TempDir dir;
+  testing::WriteFile(dir / "m.yaml", "variables:\n  PORT: {type: int, required: true}\n");
+  const std::string explain = Safesubst() + " explain -m " + ShellQuote((dir / "m.yaml").string());
+  const testing::CommandResult missing = RunShell("env -u PORT " + explain, "port: ${PORT}\n");
+  CHECK(missing.code == 0);
+  CHECK(missing.out.find("declared but has no value") != std::string::npos);
+  const testing::CommandResult invalid = RunShell(explain + " --set PORT=eighty", "port: ${PORT}\n");
+  CHECK(invalid.code == 1);
+  CHECK(invalid.err.find("PORT: \"eighty\" is not an integer") != std::string::npos);
+}
+
+TEST_CASE("cli: options that exclude each other still do when both are named") {
+  const testing::CommandResult result = RunShell(Safesubst() + " render -o out.yaml -i t.yaml");
+  CHECK(result.code == 2);
+  CHECK(result.err.find("excludes") != std::string::npos);
+  CHECK(RunShell(Safesubst() + " render --in-place --out-dir . t.yaml").err.find("excludes") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace safesubst
