@@ -30,33 +30,99 @@ Examples:
 Exit status: 0 rendered, 1 template/values/manifest error (nothing written), 2 usage error.
 Colors follow NO_COLOR and --color. Docs: man safesubst.)";
 
-void AddInputOptions(CLI::App* command, InputOptions* inputs) {
-  command->add_option("-m,--manifest", inputs->manifest,
-                      "Variable manifest (default: $SAFESUBST_MANIFEST)");
-  // One argument per occurrence, so that `--values F T.yaml` leaves T.yaml a template.
-  command->add_option("--values", inputs->values_files, "Values file (dotenv or YAML); repeatable, later wins")
-      ->check(CLI::ExistingFile)
-      ->allow_extra_args(false);
-  command->add_option("--set", inputs->sets, "NAME=VALUE, highest precedence; repeatable")->allow_extra_args(false);
-  command->add_flag("--strict", inputs->strict, "A kept undeclared reference in a data context is an error");
-  command->add_flag("--allow-undeclared", inputs->allow_undeclared,
-                    "Keep an undeclared ${NAME} in a data context with a warning instead of failing");
-  command->add_flag("--allow-outside", inputs->allow_outside,
-                    "Allow merge fragments outside the manifest's directory tree");
-  command->add_option("--color", inputs->color, "Color diagnostics: auto, always, never")
-      ->check(CLI::IsMember({"auto", "always", "never"}));
-  command->add_option("templates", inputs->templates, "Template files (standard input when none)");
+// Which options to build. CLI11 spends more on building an option than a
+// render of a small template costs (each new option is compared with all
+// the others), and the drop-in use starts a process per template: an option
+// is built only when an argument could name it. Help builds every option, so
+// that it lists them all; an unknown option is reported as before.
+class NamedOptions {
+ public:
+  explicit NamedOptions(const std::vector<std::string>& arguments) {
+    for (const std::string& argument : arguments) {
+      if (argument == "-h" || argument == "--help" || argument == "--help-all") wants_help_ = true;
+      if (argument.starts_with("--")) {
+        long_names_.push_back(std::string_view(argument).substr(0, argument.find('=')));
+      } else if (argument.starts_with('-')) {
+        short_names_ += argument.substr(1);  // a cluster such as -ij4: a value's letters too, harmlessly
+      }
+    }
+  }
+  bool wants_help() const { return wants_help_; }
+  // `names` as CLI11 takes them, such as "-o,--output"; a positional name is always built.
+  bool operator()(std::string_view names) const {
+    if (wants_help_ || !names.starts_with('-')) return true;
+    for (std::size_t start = 0; start < names.size();) {
+      const std::size_t comma = std::min(names.find(',', start), names.size());
+      const std::string_view name = names.substr(start, comma - start);
+      if (name.starts_with("--") ? std::find(long_names_.begin(), long_names_.end(), name) != long_names_.end()
+                                 : short_names_.find(name.back()) != std::string::npos) {
+        return true;
+      }
+      start = comma + 1;
+    }
+    return false;
+  }
+
+ private:
+  bool wants_help_ = false;
+  std::vector<std::string_view> long_names_;  // --name, without =value
+  std::string short_names_;                   // the letters after a single -
+};
+
+// Adds the options of one command that the command line names (NamedOptions);
+// each returns the new option, or null when it was not built.
+class OptionAdder {
+ public:
+  OptionAdder(CLI::App* command, const NamedOptions& named) : command_(command), named_(named) {}
+
+  template <typename T>
+  CLI::Option* Option(const std::string& names, T& value, const std::string& description) {
+    return named_(names) ? command_->add_option(names, value, description) : nullptr;
+  }
+  CLI::Option* Flag(const std::string& names, bool& value, const std::string& description) {
+    return named_(names) ? command_->add_flag(names, value, description) : nullptr;
+  }
+  template <typename T>
+  void Limit(const std::string& names, T& value, const std::string& description) {
+    if (CLI::Option* option = Option(names, value, description)) option->capture_default_str()->group("Limits");
+  }
+  // A repeatable option that takes one argument per occurrence, so that
+  // `--values F T.yaml` leaves T.yaml a template.
+  template <typename Container>
+  CLI::Option* Repeatable(const std::string& names, Container& values, const std::string& description) {
+    CLI::Option* option = Option(names, values, description);
+    if (option != nullptr) option->allow_extra_args(false);
+    return option;
+  }
+  void Choice(const std::string& names, std::string& value, const std::string& description,
+              std::vector<std::string> choices) {
+    if (CLI::Option* option = Option(names, value, description)) option->check(CLI::IsMember(std::move(choices)));
+  }
+
+ private:
+  CLI::App* command_;
+  const NamedOptions& named_;
+};
+
+void AddInputOptions(OptionAdder& add, InputOptions* inputs) {
+  add.Option("-m,--manifest", inputs->manifest, "Variable manifest (default: $SAFESUBST_MANIFEST)");
+  if (CLI::Option* values = add.Repeatable("--values", inputs->values_files,
+                                           "Values file (dotenv or YAML); repeatable, later wins")) {
+    values->check(CLI::ExistingFile);
+  }
+  add.Repeatable("--set", inputs->sets, "NAME=VALUE, highest precedence; repeatable");
+  add.Flag("--strict", inputs->strict, "A kept undeclared reference in a data context is an error");
+  add.Flag("--allow-undeclared", inputs->allow_undeclared,
+           "Keep an undeclared ${NAME} in a data context with a warning instead of failing");
+  add.Flag("--allow-outside", inputs->allow_outside, "Allow merge fragments outside the manifest's directory tree");
+  add.Choice("--color", inputs->color, "Color diagnostics: auto, always, never", {"auto", "always", "never"});
+  add.Option("templates", inputs->templates, "Template files (standard input when none)");
   Limits& limits = inputs->limits;
-  command->add_option("--max-input-size", limits.max_input_bytes, "Largest template in bytes")
-      ->capture_default_str()->group("Limits");
-  command->add_option("--max-depth", limits.max_depth, "Deepest collection nesting")
-      ->capture_default_str()->group("Limits");
-  command->add_option("--max-aliases", limits.max_aliases, "Most alias nodes in a template")
-      ->capture_default_str()->group("Limits");
-  command->add_option("--max-value-size", limits.max_value_bytes, "Largest substituted value in bytes")
-      ->capture_default_str()->group("Limits");
-  command->add_option("--max-documents", limits.max_documents, "Most documents in one stream")
-      ->capture_default_str()->group("Limits");
+  add.Limit("--max-input-size", limits.max_input_bytes, "Largest template in bytes");
+  add.Limit("--max-depth", limits.max_depth, "Deepest collection nesting");
+  add.Limit("--max-aliases", limits.max_aliases, "Most alias nodes in a template");
+  add.Limit("--max-value-size", limits.max_value_bytes, "Largest substituted value in bytes");
+  add.Limit("--max-documents", limits.max_documents, "Most documents in one stream");
 }
 
 // `safesubst --explain FILE` is accepted as a spelling of `safesubst explain FILE`.
@@ -98,96 +164,95 @@ struct Commands {
   InputOptions audit_inputs;
 };
 
-void AddRender(CLI::App& app, Commands& c) {
-  CLI::App* render = app.add_subcommand("render", "Render templates (the main command)");
-  AddInputOptions(render, &c.render_inputs);
+void AddRender(CLI::App& app, Commands& c, const NamedOptions& named) {
+  OptionAdder add(app.add_subcommand("render", "Render templates (the main command)"), named);
+  AddInputOptions(add, &c.render_inputs);
   OutputOptions& outputs = c.outputs;
-  auto* output = render->add_option("-o,--output", outputs.output, "Write the result here (atomically)");
-  auto* in_place = render->add_flag("-i,--in-place", outputs.in_place, "Rewrite each template file in place");
-  auto* out_dir = render->add_option("--out-dir", outputs.out_dir,
-                                     "Write each template's result to DIR/<name>; a failing template "
-                                     "does not stop the others")
-                      ->check(CLI::ExistingDirectory);
-  output->excludes(in_place)->excludes(out_dir);
-  in_place->excludes(out_dir);
-  render->add_flag("--explain", outputs.explain, "Also print how every reference was understood (stderr)");
-  render->add_option("-j,--jobs", outputs.jobs, "Templates rendered in parallel (default: one per core)");
-  render->add_flag("--full-check", outputs.full_check,
-                   "Check the structure with yaml-cpp (independent, slower) instead of the tokenizer");
-  render->add_flag("--lint", outputs.lint, "Lint each result (safesubst lint); a lint error fails the render");
-  render->add_option("--lint-disable", outputs.lint_options.disabled, "With --lint: a rule id not to run; repeatable")
-      ->allow_extra_args(false);
+  CLI::Option* output = add.Option("-o,--output", outputs.output, "Write the result here (atomically)");
+  CLI::Option* in_place = add.Flag("-i,--in-place", outputs.in_place, "Rewrite each template file in place");
+  CLI::Option* out_dir = add.Option("--out-dir", outputs.out_dir,
+                                    "Write each template's result to DIR/<name>; a failing template "
+                                    "does not stop the others");
+  if (out_dir != nullptr) out_dir->check(CLI::ExistingDirectory);
+  // Each is built only when named; two exclude each other when both are.
+  auto exclude = [](CLI::Option* one, CLI::Option* other) {
+    if (one != nullptr && other != nullptr) one->excludes(other);
+  };
+  exclude(output, in_place);
+  exclude(output, out_dir);
+  exclude(in_place, out_dir);
+  add.Flag("--explain", outputs.explain, "Also print how every reference was understood (stderr)");
+  add.Option("-j,--jobs", outputs.jobs, "Templates rendered in parallel (default: one per core)");
+  add.Flag("--full-check", outputs.full_check,
+           "Check the structure with yaml-cpp (independent, slower) instead of the tokenizer");
+  add.Flag("--lint", outputs.lint, "Lint each result (safesubst lint); a lint error fails the render");
+  add.Repeatable("--lint-disable", outputs.lint_options.disabled, "With --lint: a rule id not to run; repeatable");
 }
 
-void AddLint(CLI::App& app, Commands& c) {
+void AddLint(CLI::App& app, Commands& c, const NamedOptions& named) {
   LintCommand& lint_command = c.lint;
   CLI::App* lint = app.add_subcommand("lint", "Check rendered manifests for the Kubernetes traps behind envsubst");
-  lint->add_option("files", lint_command.files, "Manifests (standard input when none)");
-  lint->add_option("--disable", lint_command.options.disabled, "A rule id not to run; repeatable")
-      ->allow_extra_args(false);
-  lint->add_option("--format", lint_command.format, "text or json")->check(CLI::IsMember({"text", "json"}));
-  lint->add_flag("--istio-namespace", lint_command.options.assume_istio_namespace,
-                 "Assume every pod's namespace has Istio sidecar injection enabled");
-  lint->add_flag("--hold-application", lint_command.options.assume_hold_application,
-                 "Assume the mesh config sets holdApplicationUntilProxyStarts: true");
-  lint->add_flag("--fail-on-warning", lint_command.fail_on_warning, "Exit 1 on warnings too");
-  lint->add_flag("--verbose", lint_command.verbose, "Explain each finding");
-  lint->add_option("--color", lint_command.color, "Color: auto, always, never")
-      ->check(CLI::IsMember({"auto", "always", "never"}));
+  OptionAdder add(lint, named);
+  add.Option("files", lint_command.files, "Manifests (standard input when none)");
+  add.Repeatable("--disable", lint_command.options.disabled, "A rule id not to run; repeatable");
+  add.Choice("--format", lint_command.format, "text or json", {"text", "json"});
+  add.Flag("--istio-namespace", lint_command.options.assume_istio_namespace,
+           "Assume every pod's namespace has Istio sidecar injection enabled");
+  add.Flag("--hold-application", lint_command.options.assume_hold_application,
+           "Assume the mesh config sets holdApplicationUntilProxyStarts: true");
+  add.Flag("--fail-on-warning", lint_command.fail_on_warning, "Exit 1 on warnings too");
+  add.Flag("--verbose", lint_command.verbose, "Explain each finding");
+  add.Choice("--color", lint_command.color, "Color: auto, always, never", {"auto", "always", "never"});
   lint->footer(LintRulesHelp());
 }
 
-void AddExplain(CLI::App& app, Commands& c) {
-  AddInputOptions(app.add_subcommand("explain", "Show every $ with its location, context, path and action"),
-                  &c.explain_inputs);
+void AddExplain(CLI::App& app, Commands& c, const NamedOptions& named) {
+  OptionAdder add(app.add_subcommand("explain", "Show every $ with its location, context, path and action"), named);
+  AddInputOptions(add, &c.explain_inputs);
 }
 
-void AddVars(CLI::App& app, Commands& c) {
-  CLI::App* vars = app.add_subcommand("vars", "List the references and what rendering would do with each");
-  AddInputOptions(vars, &c.vars_inputs);
-  vars->add_option("--format", c.vars_format, "text or json")->check(CLI::IsMember({"text", "json"}));
+void AddVars(CLI::App& app, Commands& c, const NamedOptions& named) {
+  OptionAdder add(app.add_subcommand("vars", "List the references and what rendering would do with each"), named);
+  AddInputOptions(add, &c.vars_inputs);
+  add.Choice("--format", c.vars_format, "text or json", {"text", "json"});
 }
 
-void AddInit(CLI::App& app, Commands& c) {
-  CLI::App* init = app.add_subcommand("init", "Survey templates and write a starter manifest");
-  init->add_option("templates", c.init.templates, "Template files")->required();
-  init->add_option("-o,--output", c.init.output, "Write the manifest here (default: stdout)");
-  init->add_flag("--force", c.init.force, "Replace an existing output file");
+void AddInit(CLI::App& app, Commands& c, const NamedOptions& named) {
+  OptionAdder add(app.add_subcommand("init", "Survey templates and write a starter manifest"), named);
+  add.Option("templates", c.init.templates, "Template files")->required();
+  add.Option("-o,--output", c.init.output, "Write the manifest here (default: stdout)");
+  add.Flag("--force", c.init.force, "Replace an existing output file");
 }
 
-void AddAudit(CLI::App& app, Commands& c) {
-  AddInputOptions(app.add_subcommand("audit", "Show what plain envsubst would destroy in templates"),
-                  &c.audit_inputs);
+void AddAudit(CLI::App& app, Commands& c, const NamedOptions& named) {
+  OptionAdder add(app.add_subcommand("audit", "Show what plain envsubst would destroy in templates"), named);
+  AddInputOptions(add, &c.audit_inputs);
 }
 
 struct CommandBuilder {
   const char* name;
-  void (*add)(CLI::App&, Commands&);
+  void (*add)(CLI::App&, Commands&, const NamedOptions&);
 };
 constexpr CommandBuilder kCommands[] = {{"render", AddRender}, {"lint", AddLint},  {"explain", AddExplain},
                                         {"vars", AddVars},     {"init", AddInit},  {"audit", AddAudit}};
 
-// Building a command's options costs CLI11 more than rendering a small
-// template does (each new option is checked against the others), and the
-// drop-in envsubst use starts a process per file: only the command named
-// first is built, and none for the envsubst forms (no argument, an option
-// such as --version, or a SHELL-FORMAT). Help, or a first word that names no
-// command, builds them all so that `--help` lists them and a misspelt
-// command is still reported.
+// For the reason NamedOptions gives, only the command named first is built,
+// and none for the envsubst forms (no argument, an option such as --version,
+// or a SHELL-FORMAT). Help, or a first word that names no command, builds
+// them all so that `--help` lists them and a misspelt command is still
+// reported.
 void AddCommands(CLI::App& app, Commands& c, const std::vector<std::string>& arguments) {
-  const bool wants_help = std::any_of(arguments.begin(), arguments.end(), [](const std::string& argument) {
-    return argument == "-h" || argument == "--help" || argument == "--help-all";
-  });
-  if (!wants_help) {
+  const NamedOptions named(arguments);
+  if (!named.wants_help()) {
     if (arguments.empty() || arguments.front().starts_with('-') ||
         arguments.front().find('$') != std::string::npos) {
       return;
     }
     for (const CommandBuilder& command : kCommands) {
-      if (arguments.front() == command.name) return command.add(app, c);
+      if (arguments.front() == command.name) return command.add(app, c, named);
     }
   }
-  for (const CommandBuilder& command : kCommands) command.add(app, c);
+  for (const CommandBuilder& command : kCommands) command.add(app, c, named);
 }
 
 bool Parsed(const CLI::App& app, const char* name) {
