@@ -19,6 +19,8 @@ namespace safesubst::cli {
 /// Exit codes, as SPEC's Failure behaviour says.
 enum ExitCode : int { kExitOk = 0, kExitInputError = 1, kExitUsage = 2 };
 
+/// The safesubst command. Returns the exit code of a usage error; once a
+/// command has run, it ends the process with std::exit (see cli_main.cc).
 int Main(int argc, char** argv);
 
 /// Options shared by every command that renders or inspects templates.
