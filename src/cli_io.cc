@@ -77,29 +77,40 @@ bool Sources::Read(const std::string& path, std::string* text, Diagnostics* out)
   return true;
 }
 
-bool ReadInput(const std::string& path, std::string* text, Diagnostics* out) {
-  bool ok;
-  if (path == "-") {
-    ok = ReadDescriptor(STDIN_FILENO, text);
-  } else {
-    struct stat info;
-    if (::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode)) {
-      out->push_back(MakeError(Location{path}, "is a directory, not a file"));
-      return false;
-    }
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-      out->push_back(MakeError(Location{path}, std::string("cannot open: ") + std::strerror(errno)));
-      return false;
-    }
-    ok = ReadDescriptor(fd, text);
+namespace {
+
+// Opens a template or values file; -1, with an error diagnostic, when it
+// cannot be opened or is a directory. `info` is the file's fstat.
+int OpenFile(const std::string& path, struct stat* info, Diagnostics* out) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    out->push_back(MakeError(Location{path}, std::string("cannot open: ") + std::strerror(errno)));
+    return -1;
+  }
+  if (::fstat(fd, info) != 0) info->st_mode = 0;
+  if (S_ISDIR(info->st_mode)) {
     ::close(fd);
+    out->push_back(MakeError(Location{path}, "is a directory, not a file"));
+    return -1;
   }
-  if (!ok) {
-    out->push_back(MakeError(Location{path}, "read error"));
-    return false;
-  }
-  return true;
+  return fd;
+}
+
+// Reads all of `fd` (then closes it unless it is stdin).
+bool ReadAndClose(int fd, const std::string& path, std::string* text, Diagnostics* out) {
+  const bool ok = ReadDescriptor(fd, text);
+  if (fd != STDIN_FILENO) ::close(fd);
+  if (!ok) out->push_back(MakeError(Location{path}, "read error"));
+  return ok;
+}
+
+}  // namespace
+
+bool ReadInput(const std::string& path, std::string* text, Diagnostics* out) {
+  if (path == "-") return ReadAndClose(STDIN_FILENO, path, text, out);
+  struct stat info;
+  const int fd = OpenFile(path, &info, out);
+  return fd >= 0 && ReadAndClose(fd, path, text, out);
 }
 
 namespace {
@@ -127,23 +138,21 @@ void InputText::Unmap() {
 bool InputText::Read(const std::string& path, Diagnostics* out) {
   Unmap();
   owned_.clear();
-  if (path != "-") {
-    struct stat info;
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd >= 0 && ::fstat(fd, &info) == 0 && S_ISREG(info.st_mode) &&
-        static_cast<std::size_t>(info.st_size) >= kMapThreshold) {
-      void* map = ::mmap(nullptr, static_cast<std::size_t>(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+  if (path == "-") return ReadInput(path, &owned_, out);
+  struct stat info;
+  const int fd = OpenFile(path, &info, out);
+  if (fd < 0) return false;
+  const auto size = static_cast<std::size_t>(info.st_size);
+  if (S_ISREG(info.st_mode) && size >= kMapThreshold) {
+    void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (map != MAP_FAILED) {
       ::close(fd);
-      if (map != MAP_FAILED) {
-        mapped_ = static_cast<const char*>(map);
-        mapped_size_ = static_cast<std::size_t>(info.st_size);
-        return true;
-      }
-    } else if (fd >= 0) {
-      ::close(fd);
+      mapped_ = static_cast<const char*>(map);
+      mapped_size_ = size;
+      return true;
     }
   }
-  return ReadInput(path, &owned_, out);  // errors are reported there
+  return ReadAndClose(fd, path, &owned_, out);
 }
 
 void Sources::Remember(const std::string& name, std::string text) {

@@ -136,7 +136,7 @@ std::vector<Job> ReadTemplates(const std::vector<std::string>& paths) {
 // several get one thread each.
 void RenderAll(std::vector<Job>& jobs, const Manifest& manifest, const ValueSet& values,
                const RenderOptions& base, int parallel) {
-  unsigned threads = parallel > 0 ? static_cast<unsigned>(parallel) : std::max(1u, std::thread::hardware_concurrency());
+  const unsigned requested = parallel > 0 ? static_cast<unsigned>(parallel) : 0;  // 0: one per core
   std::atomic<std::size_t> next{0};
   auto work = [&](unsigned threads_per_render) {
     for (std::size_t i = next++; i < jobs.size(); i = next++) {
@@ -148,7 +148,11 @@ void RenderAll(std::vector<Job>& jobs, const Manifest& manifest, const ValueSet&
       job.result = Render(job.text.view(), manifest, values, options);
     }
   };
-  if (jobs.size() == 1 || threads == 1) return work(threads);
+  // One template: Render uses the threads only if it cuts a large stream
+  // into pieces, and only then asks how many cores there are.
+  if (jobs.size() == 1) return work(requested);
+  const unsigned threads = requested > 0 ? requested : std::max(1u, std::thread::hardware_concurrency());
+  if (threads == 1) return work(1);
   std::vector<std::thread> pool;
   for (unsigned t = 1; t < std::min<std::size_t>(threads, jobs.size()); ++t) pool.emplace_back(work, 1u);
   work(1);
