@@ -100,7 +100,9 @@ void PrintDiagnostics(const Diagnostics& diagnostics, Sources& sources, bool col
 bool UseColor(std::string_view mode);
 
 /// Writes `data` to `path` through a temporary file in the same directory and a rename,
-/// so that readers see the old file or the whole new one, never a part.
+/// so that readers see the old file or the whole new one, never a part. A
+/// symlink is followed (its target is replaced, not the link); a path that is
+/// not a regular file (a FIFO, /dev/null) is written to directly.
 bool WriteFileAtomically(const std::string& path, std::string_view data, std::string* error);
 
 /// Writes all of `data` to stdout; false (with `error`) on a write error such as EPIPE or ENOSPC.
@@ -158,6 +160,11 @@ struct InitOptions {
   bool force = false;
   std::string color = "auto";
 };
+
+/// Usage errors of where render would write (reported on stderr): --in-place
+/// or --out-dir with standard input, two templates written to one file, an
+/// output that is the manifest, a values file or (but with --in-place) a template.
+bool CheckOutputTargets(const InputOptions& inputs, const OutputOptions& outputs);
 
 int RunRender(const InputOptions& inputs, const OutputOptions& outputs);
 int RunInit(const InitOptions& options);

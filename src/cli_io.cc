@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -223,13 +224,51 @@ bool UseColor(std::string_view mode) {
   return ::isatty(STDERR_FILENO) != 0;
 }
 
-bool WriteFileAtomically(const std::string& path, std::string_view data, std::string* error) {
-  struct stat info;
-  bool exists = ::stat(path.c_str(), &info) == 0;
+namespace {
+
+// The file a write to `path` replaces: where its symlinks lead (a dangling
+// one's target is created), as a shell's `>` writes.
+std::string FollowSymlinks(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  const fs::path existing = fs::canonical(path, error);
+  if (!error) return existing.string();
+  fs::path resolved = path;
+  for (int hops = 0; hops < 40 && fs::is_symlink(resolved, error); ++hops) {
+    const fs::path target = fs::read_symlink(resolved, error);
+    if (error) break;
+    resolved = target.is_absolute() ? target : resolved.parent_path() / target;
+  }
+  return resolved.string();
+}
+
+// Writes to something that is not a regular file (a FIFO, /dev/null, a
+// terminal) in place: renaming a file over it would replace the node.
+bool WriteInPlace(const std::string& path, std::string_view data, std::string* error) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) {
+    *error = std::strerror(errno);
+    return false;
+  }
+  bool ok = WriteAll(fd, data, error);
+  if (::close(fd) != 0 && ok) {
+    *error = std::strerror(errno);
+    ok = false;
+  }
+  return ok;
+}
+
+}  // namespace
+
+bool WriteFileAtomically(const std::string& requested_path, std::string_view data, std::string* error) {
+  struct stat info{};
+  const bool exists = ::stat(requested_path.c_str(), &info) == 0;
   if (exists && S_ISDIR(info.st_mode)) {
     *error = "is a directory";
     return false;
   }
+  if (exists && !S_ISREG(info.st_mode)) return WriteInPlace(requested_path, data, error);
+  const std::string path = FollowSymlinks(requested_path);
   std::string temporary = DirectoryOf(path) + "/.safesubst-XXXXXX";
   int fd = ::mkstemp(temporary.data());
   if (fd < 0) {

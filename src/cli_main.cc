@@ -265,10 +265,7 @@ bool Parsed(const CLI::App& app, const char* name) {
 
 int Run(const CLI::App& app, Commands& c) {
   if (Parsed(app, "render")) {
-    if (c.outputs.in_place && c.render_inputs.templates.empty()) {
-      std::fprintf(stderr, "safesubst: error: --in-place needs template files, not standard input\n");
-      return kExitUsage;
-    }
+    if (!CheckOutputTargets(c.render_inputs, c.outputs)) return kExitUsage;
     if (c.outputs.lint && !CheckLintOptions(c.outputs.lint_options)) return kExitUsage;
     return RunRender(c.render_inputs, c.outputs);
   }

@@ -1,4 +1,6 @@
 // `safesubst render`, the envsubst drop-in, and `explain`/`vars`.
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -44,6 +46,68 @@ std::string OutputPathFor(const std::string& template_path, const OutputOptions&
   std::size_t slash = template_path.rfind('/');
   return outputs.out_dir + "/" + (slash == std::string::npos ? template_path : template_path.substr(slash + 1));
 }
+
+// True when both paths name one existing file (through links and spellings).
+bool SameFile(const std::string& a, const std::string& b) {
+  struct stat first{}, second{};
+  return ::stat(a.c_str(), &first) == 0 && ::stat(b.c_str(), &second) == 0 && first.st_dev == second.st_dev &&
+         first.st_ino == second.st_ino;
+}
+
+// The files a render reads, by role, that no output may replace.
+std::vector<std::pair<std::string, std::string>> ProtectedInputs(const InputOptions& inputs,
+                                                                 const std::vector<std::string>& templates,
+                                                                 bool in_place) {
+  std::vector<std::pair<std::string, std::string>> files;
+  std::string manifest = inputs.manifest;
+  if (manifest.empty() && inputs.shell_format.empty() && std::getenv("SAFESUBST_MANIFEST") != nullptr) {
+    manifest = std::getenv("SAFESUBST_MANIFEST");
+  }
+  if (!manifest.empty()) files.emplace_back("manifest", manifest);
+  for (const std::string& values : inputs.values_files) files.emplace_back("values file", values);
+  if (!in_place) {
+    for (const std::string& path : templates) files.emplace_back("template", path);
+  }
+  return files;
+}
+
+}  // namespace
+
+bool CheckOutputTargets(const InputOptions& inputs, const OutputOptions& outputs) {
+  const std::vector<std::string>& templates = inputs.templates;
+  const bool reads_stdin = templates.empty() || std::count(templates.begin(), templates.end(), "-") > 0;
+  if ((outputs.in_place || !outputs.out_dir.empty()) && reads_stdin) {
+    std::fprintf(stderr, "safesubst: error: %s needs template files, not standard input\n",
+                 outputs.in_place ? "--in-place" : "--out-dir");
+    return false;
+  }
+  // Each output with the template it comes from (-o: all of them).
+  std::vector<std::pair<std::string, std::string>> targets;
+  if (!outputs.output.empty()) targets.emplace_back(outputs.output, "");
+  if (outputs.in_place || !outputs.out_dir.empty()) {
+    for (const std::string& path : templates) targets.emplace_back(OutputPathFor(path, outputs), path);
+  }
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      const bool same = targets[i].first == targets[j].first || SameFile(targets[i].first, targets[j].first);
+      if (same && !SameFile(targets[i].second, targets[j].second)) {
+        std::fprintf(stderr, "%s: error: both '%s' and '%s' would be written here\n", targets[i].first.c_str(),
+                     targets[j].second.c_str(), targets[i].second.c_str());
+        return false;
+      }
+    }
+    for (const auto& [role, input] : ProtectedInputs(inputs, templates, outputs.in_place)) {
+      if (SameFile(targets[i].first, input)) {
+        std::fprintf(stderr, "%s: error: this output would replace the %s '%s'%s\n", targets[i].first.c_str(),
+                     role.c_str(), input.c_str(), role == "template" ? " (--in-place rewrites templates)" : "");
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+namespace {
 
 // One line per reference: where, in which context, what happens, what, at which path.
 void PrintExplanation(const std::string& file, const std::vector<ReferenceReport>& references, FILE* to) {
