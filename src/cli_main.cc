@@ -2,8 +2,10 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -106,7 +108,11 @@ class OptionAdder {
 };
 
 void AddInputOptions(OptionAdder& add, InputOptions* inputs) {
-  add.Option("-m,--manifest", inputs->manifest, "Variable manifest (default: $SAFESUBST_MANIFEST)");
+  if (CLI::Option* manifest = add.Option("-m,--manifest", inputs->manifest,
+                                         "Variable manifest (default: $SAFESUBST_MANIFEST)")) {
+    // `-m "$UNSET"` must not fall back to treating every environment variable as declared.
+    manifest->check([](const std::string& path) { return path.empty() ? std::string("the path is empty") : ""; });
+  }
   if (CLI::Option* values = add.Repeatable("--values", inputs->values_files,
                                            "Values file (dotenv or YAML); repeatable, later wins")) {
     values->check(CLI::ExistingFile);
@@ -314,7 +320,14 @@ int Main(int argc, char** argv) {
   // of objects whose code is cold by now) adds about 0.05 ms to a process
   // that renders one small template, a deploy script's drop-in use, measured
   // with bench/safesubst_bench_time. std::exit still flushes stdio.
-  std::exit(Run(app, commands));
+  const int code = Run(app, commands);
+  // explain, vars, audit, lint and init print through stdio: a write that
+  // failed (a full disk, a closed descriptor) is only seen here.
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::fprintf(stderr, "safesubst: error: cannot write standard output: %s\n", std::strerror(errno));
+    std::exit(code == kExitOk ? kExitInputError : code);
+  }
+  std::exit(code);
 }
 
 }  // namespace safesubst::cli

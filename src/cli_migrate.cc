@@ -44,7 +44,10 @@ int RunInit(const InitOptions& options) {
   std::string manifest = StarterManifest(*survey.value);
   std::string error;
   if (options.output.empty()) {
-    if (!WriteStdout(manifest, &error)) return kExitInputError;
+    if (!WriteStdout(manifest, &error)) {
+      std::fprintf(stderr, "<stdout>: error: cannot write: %s\n", error.c_str());
+      return kExitInputError;
+    }
     return kExitOk;
   }
   struct stat info;

@@ -77,6 +77,18 @@ TEST_CASE("cli: explain, vars and audit report a manifest or values they cannot 
   CHECK(invalid.err.find("PORT: \"eighty\" is not an integer") != std::string::npos);
 }
 
+TEST_CASE("cli: an empty manifest path is refused, not read as 'declare the environment'") {
+  const testing::CommandResult option = RunShell("APP=1 " + Safesubst() + " render -m ''", "a: ${APP}\n");
+  CHECK(option.code == 2);
+  CHECK(option.err.find("--manifest: the path is empty") != std::string::npos);
+  const testing::CommandResult variable = RunShell("APP=1 SAFESUBST_MANIFEST= " + Safesubst(), "a: ${APP}\n");
+  CHECK(variable.code == 1);
+  CHECK(variable.out.empty());
+  CHECK(variable.err.find("SAFESUBST_MANIFEST: error: is set but empty") != std::string::npos);
+  // Unset, it is the documented drop-in for envsubst.
+  CHECK(RunShell("APP=1 " + Safesubst(), "a: ${APP}\n").out == "a: 1\n");
+}
+
 TEST_CASE("cli: options that exclude each other still do when both are named") {
   const testing::CommandResult result = RunShell(Safesubst() + " render -o out.yaml -i t.yaml");
   CHECK(result.code == 2);

@@ -104,5 +104,20 @@ TEST_CASE("cli output: --out-dir refuses two templates of one name, and standard
   CHECK(fs::is_empty(project.dir / "out"));
 }
 
+TEST_CASE("cli output: a failed write to standard output is an error for every command") {
+  Project project;
+  const std::string in_dir = "cd " + ShellQuote(project.dir.path().string()) + " && " + Safesubst() + " ";
+  for (const std::string& command : {std::string("render -m m.yaml --set APP=x t.yaml"),
+                                     std::string("explain -m m.yaml t.yaml"), std::string("vars -m m.yaml t.yaml"),
+                                     std::string("audit -m m.yaml t.yaml"), std::string("lint --format json t.yaml"),
+                                     std::string("init t.yaml")}) {
+    CAPTURE(command);
+    const CommandResult full = RunShell(in_dir + command + " > /dev/full");
+    CHECK(full.code == 1);
+    CHECK(full.err.find("No space left on device") != std::string::npos);
+    CHECK(RunShell(in_dir + command + " >&-").code == 1);
+  }
+}
+
 }  // namespace
 }  // namespace safesubst

@@ -27,6 +27,13 @@ Manifest ChooseManifest(const InputOptions& options, Diagnostics* diagnostics) {
   std::string path = options.manifest;
   if (path.empty() && options.shell_format.empty()) {
     const char* from_environment = std::getenv("SAFESUBST_MANIFEST");
+    if (from_environment != nullptr && *from_environment == '\0') {
+      // Most likely SAFESUBST_MANIFEST="$UNSET": falling back to the
+      // environment would silently declare every variable.
+      diagnostics->push_back(MakeError(Location{"SAFESUBST_MANIFEST"}, "is set but empty",
+                                       "name the manifest, or unset SAFESUBST_MANIFEST to declare the environment"));
+      return Manifest{};
+    }
     if (from_environment != nullptr) path = from_environment;
   }
   if (!path.empty()) {
