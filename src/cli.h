@@ -19,8 +19,9 @@ namespace safesubst::cli {
 /// Exit codes, as SPEC's Failure behaviour says.
 enum ExitCode : int { kExitOk = 0, kExitInputError = 1, kExitUsage = 2 };
 
-/// The safesubst command. Returns the exit code of a usage error; once a
-/// command has run, it ends the process with std::exit (see cli_main.cc).
+/// The safesubst command. Returns the exit code when nothing ran (a usage
+/// error, --help, --version); once a command has run, it ends the process
+/// with std::exit (see cli_main.cc).
 int Main(int argc, char** argv);
 
 /// Options shared by every command that renders or inspects templates.
@@ -114,10 +115,10 @@ enum class Loaded { kAll, kManifestOnly, kNothing };
 
 /// Loads the manifest the options name (or builds the SHELL-FORMAT or environment one)
 /// and collects the values; each problem is added to `diagnostics`, a
-/// required variable without a value only when `values_needed`.
+/// required variable without a value only when `report_missing`.
 /// Also sets `sources` to mask the sensitive values in every snippet it shows.
 Loaded LoadInputs(const InputOptions& options, Manifest* manifest, ValueSet* values, Diagnostics* diagnostics,
-                  Sources* sources, bool values_needed = true);
+                  Sources* sources, bool report_missing = true);
 
 /// The ways `render` writes its results.
 struct OutputOptions {

@@ -80,8 +80,8 @@ bool Sources::Read(const std::string& path, std::string* text, Diagnostics* out)
 
 namespace {
 
-// Opens a template or values file; -1, with an error diagnostic, when it
-// cannot be opened or is a directory. `info` is the file's fstat.
+// Opens a template; -1, with an error diagnostic, when it cannot be opened
+// or is a directory. `info` is the file's fstat.
 int OpenFile(const std::string& path, struct stat* info, Diagnostics* out) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
@@ -97,10 +97,10 @@ int OpenFile(const std::string& path, struct stat* info, Diagnostics* out) {
   return fd;
 }
 
-// Reads all of `fd` (then closes it unless it is stdin).
-bool ReadAndClose(int fd, const std::string& path, std::string* text, Diagnostics* out) {
+// Reads all of `fd`, then closes it when `close` (not standard input).
+bool ReadAll(int fd, bool close, const std::string& path, std::string* text, Diagnostics* out) {
   const bool ok = ReadDescriptor(fd, text);
-  if (fd != STDIN_FILENO) ::close(fd);
+  if (close) ::close(fd);
   if (!ok) out->push_back(MakeError(Location{path}, "read error"));
   return ok;
 }
@@ -108,10 +108,10 @@ bool ReadAndClose(int fd, const std::string& path, std::string* text, Diagnostic
 }  // namespace
 
 bool ReadInput(const std::string& path, std::string* text, Diagnostics* out) {
-  if (path == "-") return ReadAndClose(STDIN_FILENO, path, text, out);
-  struct stat info;
+  if (path == "-") return ReadAll(STDIN_FILENO, /*close=*/false, path, text, out);
+  struct stat info{};
   const int fd = OpenFile(path, &info, out);
-  return fd >= 0 && ReadAndClose(fd, path, text, out);
+  return fd >= 0 && ReadAll(fd, /*close=*/true, path, text, out);
 }
 
 namespace {
@@ -140,7 +140,7 @@ bool InputText::Read(const std::string& path, Diagnostics* out) {
   Unmap();
   owned_.clear();
   if (path == "-") return ReadInput(path, &owned_, out);
-  struct stat info;
+  struct stat info{};
   const int fd = OpenFile(path, &info, out);
   if (fd < 0) return false;
   const auto size = static_cast<std::size_t>(info.st_size);
@@ -153,7 +153,7 @@ bool InputText::Read(const std::string& path, Diagnostics* out) {
       return true;
     }
   }
-  return ReadAndClose(fd, path, &owned_, out);
+  return ReadAll(fd, /*close=*/true, path, &owned_, out);
 }
 
 void Sources::Remember(const std::string& name, std::string text) {

@@ -49,6 +49,7 @@ class NamedOptions {
         short_names_ += argument.substr(1);  // a cluster such as -ij4: a value's letters too, harmlessly
       }
     }
+    if (short_names_.find('h') != std::string::npos) wants_help_ = true;  // -h in a cluster: -ih
   }
   bool wants_help() const { return wants_help_; }
   // `names` as CLI11 takes them, such as "-o,--output"; a positional name is always built.

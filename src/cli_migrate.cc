@@ -71,7 +71,7 @@ int RunAudit(const InputOptions& inputs) {
   Manifest manifest;
   ValueSet values;
   // Auditing needs no values, but a problem with them is still reported.
-  const Loaded loaded = LoadInputs(inputs, &manifest, &values, &diagnostics, &sources, /*values_needed=*/false);
+  const Loaded loaded = LoadInputs(inputs, &manifest, &values, &diagnostics, &sources, /*report_missing=*/false);
   PrintDiagnostics(diagnostics, sources, color);
   if (loaded == Loaded::kNothing) return kExitInputError;
   std::vector<TemplateSource> templates;

@@ -89,6 +89,18 @@ TEST_CASE("cli: an empty manifest path is refused, not read as 'declare the envi
   CHECK(RunShell("APP=1 " + Safesubst(), "a: ${APP}\n").out == "a: 1\n");
 }
 
+TEST_CASE("cli: help asked for inside a cluster of short options lists every option") {
+  const testing::CommandResult help = RunShell(Safesubst() + " render -ih");
+  CHECK(help.code == 0);
+  CHECK(help.out.find("--max-depth") != std::string::npos);
+  CHECK(help.out.find("--lint-disable") != std::string::npos);
+  // Values spelt in the clusters' styles still reach their options.
+  const testing::CommandResult attached = RunShell(Safesubst() + " render -j2 -mno-such.yaml", "a: 1\n");
+  CHECK(attached.err.find("cannot read manifest 'no-such.yaml'") != std::string::npos);
+  const testing::CommandResult after_separator = RunShell(Safesubst() + " render -- --strict");
+  CHECK(after_separator.err.find("--strict: error: cannot open") != std::string::npos);
+}
+
 TEST_CASE("cli: options that exclude each other still do when both are named") {
   const testing::CommandResult result = RunShell(Safesubst() + " render -o out.yaml -i t.yaml");
   CHECK(result.code == 2);

@@ -252,11 +252,11 @@ bool HasSensitiveValues(const Manifest& manifest, const ValueSet& values) {
 }  // namespace
 
 Loaded LoadInputs(const InputOptions& options, Manifest* manifest, ValueSet* values, Diagnostics* diagnostics,
-                  Sources* sources, bool values_needed) {
+                  Sources* sources, bool report_missing) {
   *manifest = ChooseManifest(options, diagnostics);
   if (HasErrors(*diagnostics)) return Loaded::kNothing;
   Result<ValueSet> collected =
-      CollectValues(*manifest, ValueInputs{Environment(), options.values_files, options.sets, values_needed});
+      CollectValues(*manifest, ValueInputs{Environment(), options.values_files, options.sets, report_missing});
   diagnostics->insert(diagnostics->end(), collected.diagnostics.begin(), collected.diagnostics.end());
   if (collected.value) *values = std::move(*collected.value);
   // The values are known even when some failed validation: mask them all. A
@@ -348,9 +348,10 @@ int RunExplain(const InputOptions& inputs, bool json, bool only_variables) {
   Diagnostics diagnostics;
   Manifest manifest;
   ValueSet values;
-  // Explaining needs no values: a missing or invalid one shows as an error
-  // action. A manifest that could not be read leaves nothing to explain.
-  const Loaded loaded = LoadInputs(inputs, &manifest, &values, &diagnostics, &sources, /*values_needed=*/false);
+  // Explaining needs no values: a missing one shows as an error action, an
+  // invalid one is reported here (its action says what a valid value would
+  // get). A manifest that could not be read leaves nothing to explain.
+  const Loaded loaded = LoadInputs(inputs, &manifest, &values, &diagnostics, &sources, /*report_missing=*/false);
   PrintDiagnostics(diagnostics, sources, color);
   if (loaded == Loaded::kNothing) return kExitInputError;
   std::vector<std::string> templates = inputs.templates.empty() ? std::vector<std::string>{"-"} : inputs.templates;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cassert>
 #include <cstdint>
 #include <cstring>
 #if defined(__SSE2__)
@@ -116,19 +115,19 @@ std::size_t CountByte(std::string_view text, char byte) {
 
 void ForEachLineStartingWith(std::string_view text, std::string_view first_bytes,
                              const std::function<bool(std::size_t)>& visit) {
-  constexpr std::size_t kMaxFirstBytes = 4;
-  assert(first_bytes.size() <= kMaxFirstBytes);
   if (first_bytes.empty()) return;
   std::size_t line = 1;  // a candidate: the byte before it must be a line feed
 #if defined(__SSE2__)
-  // Always four comparisons (the first byte repeated), which the compiler
-  // unrolls with the bytes kept in registers.
+  // Up to four first bytes: always four comparisons (the first byte
+  // repeated), which the compiler unrolls with the bytes kept in registers.
+  constexpr std::size_t kMaxFirstBytes = 4;
+  const std::size_t vector_end = first_bytes.size() <= kMaxFirstBytes ? text.size() : 0;
   __m128i wanted[kMaxFirstBytes];
   for (std::size_t k = 0; k < kMaxFirstBytes; ++k) {
     wanted[k] = _mm_set1_epi8(first_bytes[k < first_bytes.size() ? k : 0]);
   }
   const __m128i line_feed = _mm_set1_epi8('\n');
-  for (; line + 16 <= text.size(); line += 16) {
+  for (; line + 16 <= vector_end; line += 16) {  // the loads read text[line - 1 .. line + 15]
     const char* at = text.data() + line;
     const __m128i before = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at - 1));
     const __m128i first = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));

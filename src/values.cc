@@ -360,8 +360,7 @@ class Collector {
     for (const std::string& entry : inputs.environment) AddEnvironment(entry);
     for (const std::string& path : inputs.values_files) AddValuesFile(path);
     for (std::size_t i = 0; i < inputs.sets.size(); ++i) AddSet(inputs.sets[i], i + 1);
-    report_missing_ = inputs.report_missing;
-    ValidateAll();
+    ValidateAll(inputs.report_missing);
   }
 
  private:
@@ -445,15 +444,15 @@ class Collector {
     return nullptr;
   }
 
-  void ValidateAll() {
-    for (const Variable& variable : manifest_.variables) Validate(variable);
-    for (const Variable& variable : implicit_variables_) Validate(variable);
+  void ValidateAll(bool report_missing) {
+    for (const Variable& variable : manifest_.variables) Validate(variable, report_missing);
+    for (const Variable& variable : implicit_variables_) Validate(variable, report_missing);
   }
 
-  void Validate(const Variable& variable) {
+  void Validate(const Variable& variable, bool report_missing) {
     const Value* value = values_.Find(variable.name);
     if (value == nullptr) {
-      if (variable.required && report_missing_) {
+      if (variable.required && report_missing) {
         diagnostics_.push_back(MakeError(variable.location, variable.name + " is required but has no value",
                                          "set it with --set " + variable.name + "=..., a values file, or the "
                                          "environment"));
@@ -474,7 +473,6 @@ class Collector {
 
   const Manifest& manifest_;
   ValueSet& values_;
-  bool report_missing_ = true;
   Diagnostics& diagnostics_;
   detail::NameSuggester suggester_{manifest_.variables};
   bool implicit_ = false;
