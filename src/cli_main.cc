@@ -73,6 +73,12 @@ class NamedOptions {
   std::string short_names_;                   // the letters after a single -
 };
 
+// An unsigned option would read -1 as its largest value, that is as "no limit".
+CLI::Validator NotNegative() {
+  return CLI::Validator([](const std::string& value) { return value.starts_with('-') ? "must not be negative" : ""; },
+                        "");
+}
+
 // Adds the options of one command that the command line names (NamedOptions);
 // each returns the new option, or null when it was not built.
 class OptionAdder {
@@ -88,7 +94,9 @@ class OptionAdder {
   }
   template <typename T>
   void Limit(const std::string& names, T& value, const std::string& description) {
-    if (CLI::Option* option = Option(names, value, description)) option->capture_default_str()->group("Limits");
+    if (CLI::Option* option = Option(names, value, description)) {
+      option->check(NotNegative())->capture_default_str()->group("Limits");
+    }
   }
   // A repeatable option that takes one argument per occurrence, so that
   // `--values F T.yaml` leaves T.yaml a template.
@@ -190,7 +198,9 @@ void AddRender(CLI::App& app, Commands& c, const NamedOptions& named) {
   exclude(output, out_dir);
   exclude(in_place, out_dir);
   add.Flag("--explain", outputs.explain, "Also print how every reference was understood (stderr)");
-  add.Option("-j,--jobs", outputs.jobs, "Templates rendered in parallel (default: one per core)");
+  if (CLI::Option* jobs = add.Option("-j,--jobs", outputs.jobs, "Templates rendered in parallel (default: one per core)")) {
+    jobs->check(NotNegative());
+  }
   add.Flag("--full-check", outputs.full_check,
            "Check the structure with yaml-cpp (independent, slower) instead of the tokenizer");
   add.Flag("--lint", outputs.lint, "Lint each result (safesubst lint); a lint error fails the render");

@@ -101,6 +101,17 @@ TEST_CASE("cli: help asked for inside a cluster of short options lists every opt
   CHECK(after_separator.err.find("--strict: error: cannot open") != std::string::npos);
 }
 
+TEST_CASE("cli: a negative limit or job count is a usage error, not 'no limit'") {
+  for (const std::string option : {"--max-value-size", "--max-input-size", "--max-depth", "--max-aliases",
+                                   "--max-documents", "-j"}) {
+    CAPTURE(option);
+    const testing::CommandResult result = RunShell(Safesubst() + " render " + option + " -1", "a: 1\n");
+    CHECK(result.code == 2);
+    CHECK(result.out.empty());
+  }
+  CHECK(RunShell(Safesubst() + " render --max-depth 0", "a: 1\n").code != 2);
+}
+
 TEST_CASE("cli: options that exclude each other still do when both are named") {
   const testing::CommandResult result = RunShell(Safesubst() + " render -o out.yaml -i t.yaml");
   CHECK(result.code == 2);
