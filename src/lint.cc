@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "lint_internal.h"
+#include "text_checks.h"
 #include "yaml_load.h"
 
 namespace safesubst {
@@ -238,6 +239,11 @@ Result<std::vector<Finding>> Lint(std::string_view text, const LintOptions& opti
                                                "unknown lint rule '" + id + "' in the disabled list"));
     }
   }
+  // What a render refuses (control characters, invalid UTF-8) no YAML parser reads reliably.
+  Diagnostics encoding = CheckTextEncoding(text, options.file_name);
+  const bool readable = !HasErrors(encoding);
+  result.diagnostics.insert(result.diagnostics.end(), encoding.begin(), encoding.end());
+  if (!readable) return result;
   lint::Source source(text, options.file_name);
   std::vector<YAML::Node> documents;
   try {

@@ -123,6 +123,16 @@ std::vector<std::filesystem::path> DataFiles() {
   return files;
 }
 
+TEST_CASE("lint: a binary or non-UTF-8 input is reported, not parsed") {
+  LintOptions options;
+  options.file_name = "bin.yaml";
+  Result<std::vector<Finding>> result = Lint("kind: Pod\nx: \xc3\n", options);
+  CHECK_FALSE(result.value.has_value());
+  REQUIRE(result.diagnostics.size() == 1);
+  CHECK(result.diagnostics[0].message.find("invalid UTF-8") != std::string::npos);
+  CHECK(result.diagnostics[0].location.line == 2);
+}
+
 TEST_CASE("lint: every tests/data/lint file gives exactly the findings it declares") {
   std::vector<std::filesystem::path> files = DataFiles();
   REQUIRE(files.size() >= 25);

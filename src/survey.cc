@@ -6,6 +6,7 @@
 #include "safesubst/tokenizer.h"
 #include "safesubst/values.h"
 #include "substitution.h"
+#include "text_checks.h"
 
 namespace safesubst {
 
@@ -82,6 +83,18 @@ bool EnvsubstTouches(RefKind kind) {
   return kind == RefKind::kBare || kind == RefKind::kBraced || kind == RefKind::kEscape;
 }
 
+// Tokenizes a template after the encoding checks a render makes: a binary or
+// non-UTF-8 file is reported, not surveyed (its tokens are then empty).
+Tokens ReadTemplate(const TemplateSource& source, Diagnostics* diagnostics) {
+  Diagnostics encoding = CheckTextEncoding(source.text, source.file);
+  const bool readable = !HasErrors(encoding);
+  diagnostics->insert(diagnostics->end(), encoding.begin(), encoding.end());
+  if (!readable) return Tokens{};
+  Tokens tokens = Tokenize(source.text, TokenizerOptions{source.file});
+  diagnostics->insert(diagnostics->end(), tokens.diagnostics.begin(), tokens.diagnostics.end());
+  return tokens;
+}
+
 }  // namespace
 
 Result<std::vector<SurveyedName>> SurveyTemplates(const std::vector<TemplateSource>& templates,
@@ -89,8 +102,7 @@ Result<std::vector<SurveyedName>> SurveyTemplates(const std::vector<TemplateSour
   Result<std::vector<SurveyedName>> result;
   std::map<std::string, SurveyedName> names;
   for (const TemplateSource& source : templates) {
-    Tokens tokens = Tokenize(source.text, TokenizerOptions{source.file});
-    result.diagnostics.insert(result.diagnostics.end(), tokens.diagnostics.begin(), tokens.diagnostics.end());
+    Tokens tokens = ReadTemplate(source, &result.diagnostics);
     for (const Reference& reference : tokens.references) {
       if (reference.context == ContextClass::kComment || !IsVariableForm(reference.kind)) continue;
       SurveyedName& entry = names[std::string(reference.name)];
@@ -148,8 +160,7 @@ std::string StarterManifest(const std::vector<SurveyedName>& names) {
 Result<std::vector<AuditChange>> AuditEnvsubst(const TemplateSource& source, const Manifest& manifest,
                                                const EnvironmentLookup& environment) {
   Result<std::vector<AuditChange>> result;
-  Tokens tokens = Tokenize(source.text, TokenizerOptions{source.file});
-  result.diagnostics = tokens.diagnostics;
+  Tokens tokens = ReadTemplate(source, &result.diagnostics);
   if (HasErrors(result.diagnostics)) return result;
   ValueSet values;
   for (const Reference& reference : tokens.references) {

@@ -77,6 +77,18 @@ TEST_CASE("init: the starter manifest of every example renders with --strict onc
   }
 }
 
+TEST_CASE("init and audit report a binary or non-UTF-8 template, as a render does") {
+  const TemplateSource binary{"bin.yaml", std::string("a: $X\0\xff\n", 8)};
+  Result<std::vector<SurveyedName>> survey = SurveyTemplates({binary}, NoEnvironment);
+  CHECK_FALSE(survey.ok());
+  REQUIRE_FALSE(survey.diagnostics.empty());
+  CHECK(survey.diagnostics[0].message == "NUL byte in the template");
+  CHECK(survey.diagnostics[0].location.column == 6);
+  Result<std::vector<AuditChange>> audit = AuditEnvsubst(binary, Manifest{}, NoEnvironment);
+  CHECK_FALSE(audit.ok());
+  CHECK(audit.diagnostics.size() == survey.diagnostics.size());
+}
+
 TEST_CASE("audit: envsubst blanks the runtime variables and rewrites comments; declared ones are not listed") {
   Manifest manifest;
   Variable app;
