@@ -379,6 +379,14 @@ class ManifestParser {
         Error(At(item), "each entry of " + Quoted(key) + " must be a node path");
         continue;
       }
+      // The step paths' syntax, checked the same way: a malformed entry would
+      // silently match nothing, leaving its scripts to the data rules.
+      std::string problem = CheckStepPath(item.Scalar());
+      if (!problem.empty()) {
+        Error(At(item), "invalid path " + Quoted(item.Scalar()) + " in " + Quoted(key) + ": " + problem,
+              "paths look like .data.\"entrypoint.sh\" or .spec.containers[*].args[0]");
+        continue;
+      }
       paths->push_back(item.Scalar());
     }
   }
