@@ -312,7 +312,7 @@ TEST_CASE("scripts and shell paths") {
   CHECK(result.value->shell_paths == std::vector<std::string>{".data.entrypoint", ".spec.containers[0].args"});
   ExpectAt(Parse("shell: .data.x").diagnostics, "'shell' must be a list of node paths", 1, 8);
   ExpectAt(Parse("scripts: [{a: b}]").diagnostics, "each entry of 'scripts' must be a node path", 1, 11);
-  ExpectAt(Parse("scripts: [.data[[]").diagnostics, "invalid path '.data[[' in 'scripts': '[' at position 6", 1, 11);
+  ExpectAt(Parse("scripts: [\".data[[\"]").diagnostics, "invalid path '.data[[' in 'scripts': '[' at position 6", 1, 11);
   ExpectAt(Parse("shell: [.data.x, data.y]").diagnostics, "invalid path 'data.y' in 'shell': a path starts with", 1, 18);
 }
 
