@@ -122,10 +122,8 @@ void AddInputOptions(OptionAdder& add, InputOptions* inputs) {
     // `-m "$UNSET"` must not fall back to treating every environment variable as declared.
     manifest->check([](const std::string& path) { return path.empty() ? std::string("the path is empty") : ""; });
   }
-  if (CLI::Option* values = add.Repeatable("--values", inputs->values_files,
-                                           "Values file (dotenv or YAML); repeatable, later wins")) {
-    values->check(CLI::ExistingFile);
-  }
+  // An unreadable values file is an input error (exit 1) that CollectValues reports.
+  add.Repeatable("--values", inputs->values_files, "Values file (dotenv or YAML); repeatable, later wins");
   add.Repeatable("--set", inputs->sets, "NAME=VALUE, highest precedence; repeatable");
   add.Flag("--strict", inputs->strict, "A kept undeclared reference in a data context is an error");
   add.Flag("--allow-undeclared", inputs->allow_undeclared,

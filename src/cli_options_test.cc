@@ -112,6 +112,16 @@ TEST_CASE("cli: a negative limit or job count is a usage error, not 'no limit'")
   CHECK(RunShell(Safesubst() + " render --max-depth 0", "a: 1\n").code != 2);
 }
 
+TEST_CASE("cli: a values file that cannot be read is an input error with its name, as a manifest is") {
+  for (const std::string path : {"no-such.env", "/"}) {
+    CAPTURE(path);
+    const testing::CommandResult result = RunShell(Safesubst() + " render --values " + path, "a: 1\n");
+    CHECK(result.code == 1);
+    CHECK(result.err.find(path + ": error: cannot read values file") == 0);
+    CHECK(result.out.empty());
+  }
+}
+
 TEST_CASE("cli: options that exclude each other still do when both are named") {
   const testing::CommandResult result = RunShell(Safesubst() + " render -o out.yaml -i t.yaml");
   CHECK(result.code == 2);
