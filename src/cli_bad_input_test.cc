@@ -155,3 +155,15 @@ TEST_CASE("bad input: explain and vars report a template they cannot read, exit 
     CHECK(result.err.find("t.yaml:2:4: error: unterminated double-quoted scalar") != std::string::npos);
   }
 }
+
+TEST_CASE("bad input: lint --format json lists a file it cannot read or parse as an error") {
+  TempDir dir;
+  WriteFile(dir / "broken.yaml", "a: [\n");
+  CommandResult result = RunShell("cd " + ShellQuote(dir.path().string()) + " && " + Safesubst() +
+                                  " lint --format json broken.yaml missing.yaml");
+  CHECK(result.code == 1);
+  CHECK(result.out.find("{\"rule\":\"input\",\"severity\":\"error\",\"file\":\"broken.yaml\",\"line\":2") !=
+        std::string::npos);
+  CHECK(result.out.find("\"file\":\"missing.yaml\"") != std::string::npos);
+  CHECK(result.out.find("\"errors\":2") != std::string::npos);
+}

@@ -16,6 +16,21 @@ void PrintFindings(const std::vector<Finding>& findings, std::string_view text, 
   }
 }
 
+// With --format json, a file that could not be read or parsed is a finding
+// of the rule "input", so that the JSON alone never says "errors": 0 for it.
+void AddInputErrors(const Diagnostics& diagnostics, std::vector<Finding>* findings) {
+  for (const Diagnostic& diagnostic : diagnostics) {
+    if (diagnostic.severity != Severity::kError) continue;
+    Finding finding;
+    finding.rule_id = "input";
+    finding.severity = Severity::kError;
+    finding.location = diagnostic.location;
+    finding.message = diagnostic.message;
+    finding.fix = diagnostic.hint;
+    findings->push_back(std::move(finding));
+  }
+}
+
 }  // namespace
 
 bool CheckLintOptions(const LintOptions& options) {
@@ -53,6 +68,7 @@ int RunLint(const LintCommand& command) {
     Diagnostics errors;
     if (!sources.Read(path, &text, &errors)) {
       PrintDiagnostics(errors, sources, color);
+      if (command.json) AddInputErrors(errors, &all);
       failed = true;
       continue;
     }
@@ -60,6 +76,7 @@ int RunLint(const LintCommand& command) {
     options.file_name = path == "-" ? "<stdin>" : path;
     Result<std::vector<Finding>> linted = Lint(text, options);
     PrintDiagnostics(linted.diagnostics, sources, color);
+    if (command.json) AddInputErrors(linted.diagnostics, &all);
     if (!linted.value) {
       failed = true;
       continue;
