@@ -281,6 +281,10 @@ bool Parsed(const CLI::App& app, const char* name) {
 int Run(const CLI::App& app, Commands& c) {
   if (Parsed(app, "render")) {
     if (!CheckOutputTargets(c.render_inputs, c.outputs)) return kExitUsage;
+    if (!c.outputs.lint && !c.outputs.lint_options.disabled.empty()) {
+      std::fprintf(stderr, "safesubst: error: --lint-disable needs --lint\n");
+      return kExitUsage;
+    }
     if (c.outputs.lint && !CheckLintOptions(c.outputs.lint_options)) return kExitUsage;
     return RunRender(c.render_inputs, c.outputs);
   }

@@ -122,6 +122,12 @@ TEST_CASE("cli: a values file that cannot be read is an input error with its nam
   }
 }
 
+TEST_CASE("cli: --lint-disable without --lint is a usage error, not ignored") {
+  const testing::CommandResult result = RunShell(Safesubst() + " render --lint-disable hosts-write", "a: 1\n");
+  CHECK(result.code == 2);
+  CHECK(result.err == "safesubst: error: --lint-disable needs --lint\n");
+}
+
 TEST_CASE("cli: options that exclude each other still do when both are named") {
   const testing::CommandResult result = RunShell(Safesubst() + " render -o out.yaml -i t.yaml");
   CHECK(result.code == 2);
