@@ -196,7 +196,8 @@ void AddRender(CLI::App& app, Commands& c, const NamedOptions& named) {
   exclude(output, out_dir);
   exclude(in_place, out_dir);
   add.Flag("--explain", outputs.explain, "Also print how every reference was understood (stderr)");
-  if (CLI::Option* jobs = add.Option("-j,--jobs", outputs.jobs, "Templates rendered in parallel (default: one per core)")) {
+  if (CLI::Option* jobs =
+          add.Option("-j,--jobs", outputs.jobs, "Templates rendered in parallel (default: one per core)")) {
     jobs->check(NotNegative());
   }
   add.Flag("--full-check", outputs.full_check,

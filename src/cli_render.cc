@@ -23,19 +23,23 @@ std::vector<std::string> Environment() {
   return entries;
 }
 
+// The manifest file the options name: -m, else $SAFESUBST_MANIFEST unless a
+// SHELL-FORMAT names the variables; null when there is none.
+const char* ManifestPath(const InputOptions& options) {
+  if (!options.manifest.empty()) return options.manifest.c_str();
+  return options.shell_format.empty() ? std::getenv("SAFESUBST_MANIFEST") : nullptr;
+}
+
 Manifest ChooseManifest(const InputOptions& options, Diagnostics* diagnostics) {
-  std::string path = options.manifest;
-  if (path.empty() && options.shell_format.empty()) {
-    const char* from_environment = std::getenv("SAFESUBST_MANIFEST");
-    if (from_environment != nullptr && *from_environment == '\0') {
-      // Most likely SAFESUBST_MANIFEST="$UNSET": falling back to the
-      // environment would silently declare every variable.
-      diagnostics->push_back(MakeError(Location{"SAFESUBST_MANIFEST"}, "is set but empty",
-                                       "name the manifest, or unset SAFESUBST_MANIFEST to declare the environment"));
-      return Manifest{};
-    }
-    if (from_environment != nullptr) path = from_environment;
+  const char* named = ManifestPath(options);
+  if (named != nullptr && *named == '\0') {
+    // Most likely SAFESUBST_MANIFEST="$UNSET" (-m '' is a usage error):
+    // falling back to the environment would silently declare every variable.
+    diagnostics->push_back(MakeError(Location{"SAFESUBST_MANIFEST"}, "is set but empty",
+                                     "name the manifest, or unset SAFESUBST_MANIFEST to declare the environment"));
+    return Manifest{};
   }
+  const std::string path = named != nullptr ? named : "";
   if (!path.empty()) {
     Result<Manifest> loaded = LoadManifestFile(path);
     diagnostics->insert(diagnostics->end(), loaded.diagnostics.begin(), loaded.diagnostics.end());
@@ -66,11 +70,9 @@ std::vector<std::pair<std::string, std::string>> ProtectedInputs(const InputOpti
                                                                  const std::vector<std::string>& templates,
                                                                  bool in_place) {
   std::vector<std::pair<std::string, std::string>> files;
-  std::string manifest = inputs.manifest;
-  if (manifest.empty() && inputs.shell_format.empty() && std::getenv("SAFESUBST_MANIFEST") != nullptr) {
-    manifest = std::getenv("SAFESUBST_MANIFEST");
+  if (const char* manifest = ManifestPath(inputs); manifest != nullptr && *manifest != '\0') {
+    files.emplace_back("manifest", manifest);
   }
-  if (!manifest.empty()) files.emplace_back("manifest", manifest);
   for (const std::string& values : inputs.values_files) files.emplace_back("values file", values);
   if (!in_place) {
     for (const std::string& path : templates) files.emplace_back("template", path);
