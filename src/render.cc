@@ -19,6 +19,7 @@
 #include "input_limits.h"
 #include "parallel_render.h"
 #include "safesubst/invariant.h"
+#include "safesubst/references.h"
 #include "safesubst/shell.h"
 #include "safesubst/steps.h"
 #include "safesubst/yaml_encoding.h"
@@ -83,6 +84,8 @@ class Renderer {
   void DecideAll();
   const Resolution& Resolve(const Reference& reference);
   ReferenceReport::Action Decide(const Reference& reference);
+  ReferenceReport::Action DecideOne(const Reference& reference);
+  bool JoinsKeptName(const Reference& reference, std::string_view value);
   std::string UndeclaredHint(const std::string& name) const;
   void EncodeScalar(std::uint32_t scalar_index, std::vector<Substitution>& substitutions);
   bool ShellEncode(std::vector<Substitution>& substitutions);
@@ -131,6 +134,7 @@ class Renderer {
   // answer for a form that is not remembered.
   std::unordered_map<std::string_view, Resolution> resolutions_[2];
   Resolution unremembered_;
+  const Reference* kept_bare_ = nullptr;  // the previous reference, when kept as a bare $NAME
   // ReportAtFirstUse's reports by message: the diagnostic's index and how
   // many later uses had the same problem.
   struct FirstUse {
@@ -290,7 +294,31 @@ const Resolution& Renderer::Resolve(const Reference& reference) {
   return known->second;
 }
 
+// Decides in text order, remembering the last `$NAME` kept as written: a
+// value substituted right after it must not lengthen its name.
 ReferenceReport::Action Renderer::Decide(const Reference& reference) {
+  using Action = ReferenceReport::Action;
+  const Action action = DecideOne(reference);
+  const bool kept = action == Action::kKeepRuntime || action == Action::kKeepUndeclared;
+  kept_bare_ = kept && reference.kind == RefKind::kBare ? &reference : nullptr;
+  return action;
+}
+
+// `$PREFIX${V}` with PREFIX kept and V = "data" would read `$PREFIXdata`,
+// another (usually unset) variable, at run time; GNU envsubst has the same
+// trap. Reported with the fix instead of written.
+bool Renderer::JoinsKeptName(const Reference& reference, std::string_view value) {
+  if (kept_bare_ == nullptr || kept_bare_->offset + kept_bare_->length != reference.offset) return false;
+  if (value.empty() || !IsNameChar(value.front())) return false;
+  const std::string kept(kept_bare_->name);
+  ReportAtFirstUse(Severity::kError, reference,
+                   "the value of '" + std::string(reference.name) + "' starts with '" + value.front() +
+                       "', which would join the variable $" + kept + " kept right before it",
+                   "write ${" + kept + "} in the template");
+  return true;
+}
+
+ReferenceReport::Action Renderer::DecideOne(const Reference& reference) {
   using Action = ReferenceReport::Action;
   const Resolution& resolution = Resolve(reference);
   switch (resolution.outcome) {
@@ -316,6 +344,7 @@ ReferenceReport::Action Renderer::Decide(const Reference& reference) {
                          "raise it with --max-value-size");
         return Action::kError;
       }
+      if (JoinsKeptName(reference, resolution.value)) return Action::kError;
       substitutions_.push_back({reference.scalar, Substitution{&reference, resolution.variable, resolution.value}});
       return Action::kSubstitute;
     case Resolution::Outcome::kFail:

@@ -59,6 +59,26 @@ TEST_CASE("render: a value in a block scalar whose content is at column 0 is wri
   CHECK(indented.output == "key: |\n  foo a: b\n");
 }
 
+TEST_CASE("render: a value must not lengthen the name of a $NAME kept right before it") {
+  Manifest manifest = MustParse("variables:\n  V: string\nruntime: [PREFIX]\n");
+  const std::string script =
+      "command: [sh, -c]\nargs:\n  - |\n    echo \"[$PREFIX${V}]\"\n";
+  RenderResult joined = RenderText(script, manifest, ValuesOf({{"V", "data"}}));
+  CHECK_FALSE(joined.ok());
+  REQUIRE(joined.diagnostics.size() == 1);
+  CHECK(joined.diagnostics[0].message ==
+        "the value of 'V' starts with 'd', which would join the variable $PREFIX kept right before it");
+  CHECK(joined.diagnostics[0].hint == "write ${PREFIX} in the template");
+  CHECK(joined.diagnostics[0].location.column == 19);
+  // A value that cannot continue a name, a braced runtime name, or a gap is fine.
+  CHECK(RenderText(script, manifest, ValuesOf({{"V", "-data"}})).output.find("[$PREFIX-data]") != std::string::npos);
+  CHECK(RenderText("args: |\n  echo ${PREFIX}${V} $PREFIX/${V}\n", manifest, ValuesOf({{"V", "x"}})).ok());
+  // In data too: an undeclared $HOME is kept with a warning, and would have become $HOMEx.
+  RenderResult data = RenderText("a: $HOME${V}\n", manifest, ValuesOf({{"V", "x"}}));
+  CHECK_FALSE(data.ok());
+  CHECK(data.output.empty());
+}
+
 TEST_CASE("render: a sensitive value that changes a key is masked in the structure error") {
   Manifest manifest = MustParse("variables:\n  PW: {type: string, sensitive: true}\n");
   const std::string secret = "hunter2-is-the-password";
