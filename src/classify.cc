@@ -1,6 +1,7 @@
 #include "classify.h"
 
 #include <algorithm>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -10,12 +11,30 @@ namespace safesubst {
 
 namespace {
 
-constexpr std::string_view kShells[] = {"sh", "bash", "dash", "ash", "zsh"};
+constexpr std::string_view kShells[] = {"sh", "bash", "dash", "ash", "zsh", "ksh", "mksh"};
+// Programs that start the command after their own options, as init
+// processes and `env` do; `busybox sh` runs busybox's shell.
+constexpr std::string_view kWrappers[] = {"tini", "tini-static", "dumb-init", "catatonit", "env", "busybox"};
 
-bool IsShellProgram(std::string_view argv0) {
-  std::size_t slash = argv0.rfind('/');
-  if (slash != std::string_view::npos) argv0.remove_prefix(slash + 1);
-  return std::find(std::begin(kShells), std::end(kShells), argv0) != std::end(kShells);
+bool IsOneOf(std::string_view program, std::span<const std::string_view> names) {
+  std::size_t slash = program.rfind('/');
+  if (slash != std::string_view::npos) program.remove_prefix(slash + 1);
+  return std::find(names.begin(), names.end(), program) != names.end();
+}
+
+// The position of the shell in a command line such as `sh -c`, `tini -- sh
+// -c` or `env A=1 /bin/bash -ec`; npos when the program is not a shell.
+template <typename Value>
+std::size_t ShellPosition(const std::vector<std::uint32_t>& items, Value value) {
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const std::string word = value(items[i]);
+    if (IsOneOf(word, kShells)) return i;
+    // After a wrapper: its options, `--`, and env's NAME=value assignments.
+    const bool wrapper_argument =
+        i > 0 && (word.starts_with('-') || (word.find('=') != std::string::npos && word.find('/') == std::string::npos));
+    if (!IsOneOf(word, kWrappers) && !wrapper_argument) return std::string_view::npos;
+  }
+  return std::string_view::npos;
 }
 
 // `-c`, or a bundle of single-letter options containing c such as `-ec`.
@@ -63,12 +82,20 @@ void MarkShellCommandLines(std::string_view text, Tokens* tokens) {
   // Only the program and its options are decoded, not the script after `-c`.
   auto value = [&](std::uint32_t item) { return DecodeScalar(text, tokens->scalars[item]); };
   for (const CommandLine& line : CollectCommandLines(*tokens)) {
-    if (line.items.empty() || !IsShellProgram(value(line.items.front()))) continue;
-    for (std::size_t i = 1; i + 1 < line.items.size(); ++i) {
-      if (IsDashC(value(line.items[i]))) {
-        tokens->scalars[line.items[i + 1]].is_shell = true;
-        break;
+    const std::size_t shell = ShellPosition(line.items, value);
+    if (shell == std::string_view::npos) continue;
+    for (std::size_t i = shell + 1; i + 1 < line.items.size(); ++i) {
+      const std::string word = value(line.items[i]);
+      if (word == "-o" || word == "+o") {  // -o pipefail: an option with its argument
+        ++i;
+        continue;
       }
+      if (!word.starts_with('-') && !word.starts_with('+')) break;  // an operand ends the shell's options
+      if (!IsDashC(word)) continue;
+      std::size_t script = i + 1;
+      if (value(line.items[script]) == "--" && script + 1 < line.items.size()) ++script;  // sh -c -- SCRIPT
+      tokens->scalars[line.items[script]].is_shell = true;
+      break;
     }
   }
 }

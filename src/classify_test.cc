@@ -1,0 +1,62 @@
+// Which scripts are shell (SPEC Rule 3): the command lines of containers.
+#include "classify.h"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+namespace safesubst {
+namespace {
+
+// Whether the script item (the only scalar containing "SCRIPT") is marked shell.
+bool ScriptIsShell(const std::string& command_line) {
+  const std::string text = "containers:\n  - name: app\n    " + command_line + "\n";
+  Tokens tokens = Tokenize(text, TokenizerOptions{"t.yaml"});
+  REQUIRE(tokens.diagnostics.empty());
+  Classify(text, Manifest{}, &tokens);
+  for (const Scalar& scalar : tokens.scalars) {
+    if (DecodeScalar(text, scalar).find("SCRIPT") != std::string::npos) return scalar.is_shell;
+  }
+  FAIL("no SCRIPT item in: " << command_line);
+  return false;
+}
+
+TEST_CASE("classify: a shell's -c script is shell, also behind init processes and env") {
+  for (const char* line : {
+           R"x(command: ["/bin/sh", "-c", "echo SCRIPT"])x",
+           R"x(command: [bash, -ec, "echo SCRIPT"])x",
+           R"x(command: [/bin/sh]
+    args: [-c, "echo SCRIPT"])x",
+           R"x(command: [tini, --, sh, -c, "echo SCRIPT"])x",
+           R"x(command: [/sbin/tini, -s, --, /bin/bash, -c, "echo SCRIPT"])x",
+           R"x(command: [dumb-init, /bin/sh, -c, "echo SCRIPT"])x",
+           R"x(command: [dumb-init, --single-child, sh, -c, "echo SCRIPT"])x",
+           R"x(command: [/usr/bin/env, sh, -c, "echo SCRIPT"])x",
+           R"x(command: [env, A=1, B=2, sh, -c, "echo SCRIPT"])x",
+           R"x(command: [busybox, sh, -c, "echo SCRIPT"])x",
+           R"x(command: [sh, -c, --, "echo SCRIPT"])x",
+           R"x(command: [ksh, -c, "echo SCRIPT"])x",
+           R"x(command: [bash, -o, pipefail, -e, -c, "echo SCRIPT"])x",
+       }) {
+    const std::string command_line = line;
+    CAPTURE(command_line);
+    CHECK(ScriptIsShell(line));
+  }
+}
+
+TEST_CASE("classify: other programs' arguments are not shell") {
+  for (const char* line : {
+           R"x(command: [python3, -c, "print('SCRIPT')"])x",
+           R"x(command: [tini, --, python3, -c, "SCRIPT"])x",
+           R"x(command: [env, -u, HOME, sh, -c, "echo SCRIPT"])x",  // -u takes a value: not understood, not guessed
+           R"x(command: [sh, script.sh, -c, "SCRIPT"])x",
+           R"x(command: [nginx, -g, "daemon off; SCRIPT"])x",
+       }) {
+    const std::string command_line = line;
+    CAPTURE(command_line);
+    CHECK_FALSE(ScriptIsShell(line));
+  }
+}
+
+}  // namespace
+}  // namespace safesubst
