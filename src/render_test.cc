@@ -79,6 +79,25 @@ TEST_CASE("render: a value must not lengthen the name of a $NAME kept right befo
   CHECK(data.output.empty());
 }
 
+TEST_CASE("render: a default word is used when it reads as it is written, and refused otherwise") {
+  Manifest manifest = MustParse("variables:\n  E: {type: string, default: \"\"}\n  W: string\n");
+  const ValueSet values = ValuesOf({{"W", "www"}});
+  CHECK(RenderText("p: ${E:-plain word}\nq: \"${E:-x y}\"\n", manifest, values).output ==
+        "p: plain word\nq: \"x y\"\n");
+  // Quotes, escapes and $ in the word mean what the scalar around them makes
+  // them mean; used as a value they would be written again, encoded twice.
+  for (const char* text : {"l: '${E:-it''s}'\n", "j: \"${E:-a\\\"b}\"\n", "g: \"${E:-${W}}\"\n",
+                           "args: [sh, -c, \"echo ${E:-$HOME}\"]\n"}) {
+    const std::string shown = text;
+    CAPTURE(shown);
+    RenderResult result = RenderText(text, manifest, values);
+    CHECK_FALSE(result.ok());
+    REQUIRE_FALSE(result.diagnostics.empty());
+    CHECK(result.diagnostics[0].message.find("has quotes, backslashes or $") != std::string::npos);
+    CHECK(result.diagnostics[0].hint == "give E a `default:` in the manifest instead");
+  }
+}
+
 TEST_CASE("render: a sensitive value that changes a key is masked in the structure error") {
   Manifest manifest = MustParse("variables:\n  PW: {type: string, sensitive: true}\n");
   const std::string secret = "hunter2-is-the-password";

@@ -28,6 +28,20 @@ Resolution Fail(std::string message, std::string hint) {
   return resolution;
 }
 
+// The word of ${NAME:-word} as the value. It is template text: quotes,
+// backslashes and `$` in it mean what the scalar or script around them makes
+// them mean (a YAML escape, shell quoting, another variable), which the
+// value would not; such a word is refused rather than written wrongly.
+Resolution SubstituteWord(const Reference& reference, const Variable* variable) {
+  if (reference.operand.find_first_of("\\'\"$`") == std::string_view::npos) {
+    return Substitute(variable, std::string(reference.operand));
+  }
+  const std::string name(reference.name);
+  return Fail("the default word '" + std::string(reference.operand) + "' of " + name +
+                  " has quotes, backslashes or $, which would be written as they are, not as they read",
+              "give " + name + " a `default:` in the manifest instead");
+}
+
 // The shell's default forms. `op` starting with ':' also treats an empty value as unset.
 Resolution ApplyDefaultForm(const Reference& reference, const Variable* variable, const Value* value) {
   std::string_view op = reference.op;
@@ -38,9 +52,9 @@ Resolution ApplyDefaultForm(const Reference& reference, const Variable* variable
   switch (form) {
     case '-':
     case '=':
-      return Substitute(variable, unset ? std::string(reference.operand) : value->text);
+      return unset ? SubstituteWord(reference, variable) : Substitute(variable, value->text);
     case '+':
-      return Substitute(variable, unset ? std::string() : std::string(reference.operand));
+      return unset ? Substitute(variable, std::string()) : SubstituteWord(reference, variable);
     case '?':
       if (!unset) return Substitute(variable, value->text);
       return Fail(name + (reference.operand.empty() ? std::string(": parameter null or not set")
