@@ -104,8 +104,9 @@ bool ScanBraced(std::string_view text, std::size_t dollar, BraceMatcher* braces,
     return true;
   }
   std::string_view op = DefaultOperator(text, after, close);
-  if (op.empty()) {  // ${x[0]} ${x#pat} ${x%pat} ${x/a/b} ${x:1:2}
+  if (op.empty()) {  // ${x[0]} ${x#pat} ${x%pat} ${x/a/b} ${x:1:2}: named, so that a declared x is noticed
     reference->kind = RefKind::kShell;
+    reference->name = text.substr(name_at, name_length);
     return true;
   }
   reference->kind = RefKind::kBracedDefault;

@@ -98,6 +98,21 @@ TEST_CASE("render: a default word is used when it reads as it is written, and re
   }
 }
 
+TEST_CASE("render: a shell expansion of a declared variable is an error, of any other name kept") {
+  Manifest manifest = MustParse("variables:\n  V: string\nruntime: [R]\n");
+  const ValueSet values = ValuesOf({{"V", "value"}});
+  for (const char* text : {"m: ${V:0:2}\n", "m: ${V/a/b}\n", "args: [sh, -c, \"echo ${V#v}\"]\n"}) {
+    const std::string shown = text;
+    CAPTURE(shown);
+    RenderResult result = RenderText(text, manifest, values);
+    CHECK_FALSE(result.ok());
+    REQUIRE(result.diagnostics.size() == 1);
+    CHECK(result.diagnostics[0].message == "a shell expansion of the declared variable 'V', which is never substituted");
+  }
+  const std::string kept = "args: [sh, -c, \"echo ${R:0:2} ${HOME##*/} ${#R}\"]\n";
+  CHECK(RenderText(kept, manifest, values).output == kept);
+}
+
 TEST_CASE("render: a sensitive value that changes a key is masked in the structure error") {
   Manifest manifest = MustParse("variables:\n  PW: {type: string, sensitive: true}\n");
   const std::string secret = "hunter2-is-the-password";

@@ -66,6 +66,20 @@ Resolution ApplyDefaultForm(const Reference& reference, const Variable* variable
   return Fail("unknown default form '" + std::string(op) + "' in reference to '" + name + "'", {});
 }
 
+// ${x:1:2}, ${x/a/b}, ${x#p}, ${x[0]}: shell syntax, kept as written. With x
+// a declared deploy-time variable it would be left in the output unreplaced
+// (and x is not set when the script runs), so that is an error.
+Resolution ResolveShellForm(const Reference& reference, const Manifest& manifest) {
+  if (reference.name.empty() || manifest.mode == DeclarationMode::kEnvironment ||
+      manifest.Find(reference.name) == nullptr) {
+    return Resolution{};
+  }
+  const std::string name(reference.name);
+  return Fail("a shell expansion of the declared variable '" + name + "', which is never substituted",
+              "substitute ${" + name + "} whole, or set a script variable from it (v=\"${" + name +
+                  "}\") and expand that");
+}
+
 }  // namespace
 
 Resolution ResolveReference(const Reference& reference, const Manifest& manifest, const ValueSet& values) {
@@ -74,8 +88,9 @@ Resolution ResolveReference(const Reference& reference, const Manifest& manifest
   switch (reference.kind) {
     case RefKind::kKubernetes:
     case RefKind::kDollarDollar:
-    case RefKind::kShell:
       return resolution;
+    case RefKind::kShell:
+      return ResolveShellForm(reference, manifest);
     default:
       break;
   }
