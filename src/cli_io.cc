@@ -29,12 +29,11 @@ bool ReadStream(std::istream& in, std::string* text) {
   return !in.bad();
 }
 
-// Reads all of `fd` into `text` with read(2): one buffer, sized from fstat
-// for regular files, no stream layers (a 24 MB template costs one copy).
-bool ReadDescriptor(int fd, std::string* text) {
-  struct stat info;
+// Reads all of `fd` into `text` with read(2): one buffer, sized from the
+// fstat `info` for regular files, no stream layers (a 24 MB template costs one copy).
+bool ReadDescriptor(int fd, const struct stat& info, std::string* text) {
   std::size_t capacity = 1 << 16;
-  if (::fstat(fd, &info) == 0 && S_ISREG(info.st_mode) && info.st_size > 0) {
+  if (S_ISREG(info.st_mode) && info.st_size > 0) {
     capacity = static_cast<std::size_t>(info.st_size) + 1;  // +1: see the end without another read
   }
   text->clear();
@@ -97,9 +96,10 @@ int OpenFile(const std::string& path, struct stat* info, Diagnostics* out) {
   return fd;
 }
 
-// Reads all of `fd`, then closes it when `close` (not standard input).
-bool ReadAll(int fd, bool close, const std::string& path, std::string* text, Diagnostics* out) {
-  const bool ok = ReadDescriptor(fd, text);
+// Reads all of `fd` (whose fstat is `info`), then closes it when `close` (not standard input).
+bool ReadAll(int fd, const struct stat& info, bool close, const std::string& path, std::string* text,
+             Diagnostics* out) {
+  const bool ok = ReadDescriptor(fd, info, text);
   if (close) ::close(fd);
   if (!ok) out->push_back(MakeError(Location{path}, "read error"));
   return ok;
@@ -108,10 +108,13 @@ bool ReadAll(int fd, bool close, const std::string& path, std::string* text, Dia
 }  // namespace
 
 bool ReadInput(const std::string& path, std::string* text, Diagnostics* out) {
-  if (path == "-") return ReadAll(STDIN_FILENO, /*close=*/false, path, text, out);
   struct stat info{};
+  if (path == "-") {
+    if (::fstat(STDIN_FILENO, &info) != 0) info.st_mode = 0;
+    return ReadAll(STDIN_FILENO, info, /*close=*/false, path, text, out);
+  }
   const int fd = OpenFile(path, &info, out);
-  return fd >= 0 && ReadAll(fd, /*close=*/true, path, text, out);
+  return fd >= 0 && ReadAll(fd, info, /*close=*/true, path, text, out);
 }
 
 namespace {
@@ -153,7 +156,7 @@ bool InputText::Read(const std::string& path, Diagnostics* out) {
       return true;
     }
   }
-  return ReadAll(fd, /*close=*/true, path, &owned_, out);
+  return ReadAll(fd, info, /*close=*/true, path, &owned_, out);
 }
 
 void Sources::Remember(const std::string& name, std::string text) {
