@@ -96,6 +96,8 @@ bool CheckOutputTargets(const InputOptions& inputs, const OutputOptions& outputs
   if (outputs.in_place || !outputs.out_dir.empty()) {
     for (const std::string& path : templates) targets.emplace_back(OutputPathFor(path, outputs), path);
   }
+  const std::vector<std::pair<std::string, std::string>> inputs_read =
+      ProtectedInputs(inputs, templates, outputs.in_place);
   for (std::size_t i = 0; i < targets.size(); ++i) {
     for (std::size_t j = 0; j < i; ++j) {
       const bool same = targets[i].first == targets[j].first || SameFile(targets[i].first, targets[j].first);
@@ -105,7 +107,7 @@ bool CheckOutputTargets(const InputOptions& inputs, const OutputOptions& outputs
         return false;
       }
     }
-    for (const auto& [role, input] : ProtectedInputs(inputs, templates, outputs.in_place)) {
+    for (const auto& [role, input] : inputs_read) {
       if (SameFile(targets[i].first, input)) {
         std::fprintf(stderr, "%s: error: this output would replace the %s '%s'%s\n", targets[i].first.c_str(),
                      role.c_str(), input.c_str(), role == "template" ? " (--in-place rewrites templates)" : "");
