@@ -18,6 +18,7 @@
 #include "fast_invariant.h"
 #include "input_limits.h"
 #include "parallel_render.h"
+#include "script_kinds.h"
 #include "safesubst/invariant.h"
 #include "safesubst/references.h"
 #include "safesubst/shell.h"
@@ -61,6 +62,10 @@ class Renderer {
 
   RenderResult Run();
 
+  /// The scalars this render substituted into, as written (script_kinds.h).
+  /// Call after Run(), while the template text is alive.
+  std::vector<EncodedScalar> EncodedScalars();
+
  private:
   Location At(const Reference& reference) const {
     return Location{options_.file_name, reference.line, reference.column, reference.offset};
@@ -100,6 +105,9 @@ class Renderer {
   std::string Assemble();
   void CheckStructure(const std::string& output);
   bool CheckStructureByTokens(const std::string& output);
+  bool CollectRewritten(std::vector<RewrittenScalar>* rewritten);
+  bool ValuesCanDecideShellScripts() const;
+  bool ReadsAlikeAsShell(const ReferenceValue& value, const Variable* variable) const;
   std::string RedactSubstituted(std::string text) const;
   void ReportStructureDifferences(const std::vector<StructureDifference>& differences);
   ReferenceReport* ReportOf(const Reference& reference) {
@@ -142,6 +150,10 @@ class Renderer {
     std::size_t later_uses;
   };
   std::unordered_map<std::string, FirstUse> first_uses_;
+  // The references whose value the shell layer changed (quoted or escaped), in order.
+  std::vector<const Reference*> shell_quoted_;
+  // The merge fragments' substituted scalars, checked once the steps have run.
+  std::vector<EncodedScalar> fragment_scalars_;
 };
 
 RenderResult Renderer::Run() {
@@ -174,6 +186,10 @@ RenderResult Renderer::Run() {
   if (HasErrors(result_.diagnostics)) return std::move(result_);
   std::string output = Assemble();
   if (options_.check_structure) CheckStructure(output);
+  if (!HasErrors(result_.diagnostics) && ValuesCanDecideShellScripts()) {
+    Append(CheckScriptKindsKept(output, manifest_, EncodedScalars(), options_.file_name + " (rendered output)",
+                                "once the values are in"));
+  }
   if (options_.run_steps && !manifest_.steps.empty() && !HasErrors(result_.diagnostics)) RunSteps(&output);
   if (!HasErrors(result_.diagnostics)) result_.output = std::move(output);
   return std::move(result_);
@@ -401,6 +417,7 @@ bool Renderer::ShellEncode(std::vector<Substitution>& substitutions) {
       ok = false;
       continue;
     }
+    if (encoded != substitution.value) shell_quoted_.push_back(substitution.reference);
     substitution.value = std::move(encoded);
   }
   return ok;
@@ -639,9 +656,21 @@ bool Renderer::CheckStructureByTokens(const std::string& output) {
   std::vector<TemplateEdit> edits;
   edits.reserve(splices_.size());
   for (const Splice& splice : splices_) edits.push_back({splice.offset, splice.length, splice.text.size()});
+  std::vector<RewrittenScalar> rewritten;
+  if (!CollectRewritten(&rewritten)) return false;
+  Result<std::vector<StructureDifference>> compared =
+      CompareStructureByTokens(text_, tokens_, output, edits, rewritten, options_.file_name);
+  if (!compared.value && compared.diagnostics.empty()) return false;
+  Append(std::move(compared.diagnostics));
+  if (compared.value) ReportStructureDifferences(*compared.value);
+  return true;
+}
+
+// The render's rewritten scalars with their values, for the token-level
+// check and for EncodedScalars. False when a reference has no scalar.
+bool Renderer::CollectRewritten(std::vector<RewrittenScalar>* rewritten) {
   // The values of each rewritten scalar, in source order: substitutions and
   // escapes are each in reference order; merge them by offset.
-  std::vector<RewrittenScalar> rewritten;
   std::sort(requoted_.begin(), requoted_.end());
   std::size_t s = 0, e = 0;
   while (s < substitutions_.size() || e < escapes_.size()) {
@@ -652,21 +681,67 @@ bool Renderer::CheckStructureByTokens(const std::string& output) {
                                          : std::string_view(substitutions_[s].second.value);
     take_escape ? ++e : ++s;
     if (reference->scalar == Reference::kNoScalar) return false;
-    if (rewritten.empty() || rewritten.back().scalar != reference->scalar) {
+    if (rewritten->empty() || rewritten->back().scalar != reference->scalar) {
       RewrittenScalar scalar;
       scalar.scalar = reference->scalar;
       bool requoted = std::binary_search(requoted_.begin(), requoted_.end(), reference->scalar);
       scalar.style = requoted ? ScalarStyle::kDoubleQuoted : tokens_.scalars[reference->scalar].style;
-      rewritten.push_back(std::move(scalar));
+      rewritten->push_back(std::move(scalar));
     }
-    rewritten.back().values.push_back({reference, value});
+    rewritten->back().values.push_back({reference, value});
   }
-  Result<std::vector<StructureDifference>> compared =
-      CompareStructureByTokens(text_, tokens_, output, edits, rewritten, options_.file_name);
-  if (!compared.value && compared.diagnostics.empty()) return false;
-  Append(std::move(compared.diagnostics));
-  if (compared.value) ReportStructureDifferences(*compared.value);
   return true;
+}
+
+std::vector<EncodedScalar> Renderer::EncodedScalars() {
+  std::vector<EncodedScalar> encoded;
+  std::vector<RewrittenScalar> rewritten;
+  if (!CollectRewritten(&rewritten)) return encoded;
+  for (const RewrittenScalar& scalar : rewritten) {
+    EncodedScalar written;
+    written.is_shell = tokens_.scalars[scalar.scalar].is_shell;
+    written.shell_inert = true;
+    bool substituted = false, yaml = false;
+    for (const ReferenceValue& value : scalar.values) {
+      if (value.reference->kind == RefKind::kEscape) continue;
+      const Variable* variable = manifest_.Find(value.reference->name);
+      yaml = yaml || (variable != nullptr && variable->type == VarType::kYaml);
+      written.shell_inert = written.shell_inert && ReadsAlikeAsShell(value, variable);
+      if (!substituted) written.at = At(*value.reference);
+      written.names += (substituted ? ", " : "") + std::string(value.reference->name);
+      substituted = true;
+    }
+    // A `type: yaml` value is structure, not text. A value that cannot be
+    // known (a form split by a line fold) is left out: no such form is
+    // ever a reference the tokenizer reports.
+    if (!substituted || yaml) continue;
+    if (!ExpectedScalarValue(text_, tokens_.scalars[scalar.scalar], scalar.values, &written.value)) continue;
+    encoded.push_back(std::move(written));
+  }
+  return encoded;
+}
+
+// Whether a value reads the same in a shell script and in data, so that its
+// scalar may become or stop being a script (script_kinds.h).
+bool Renderer::ReadsAlikeAsShell(const ReferenceValue& value, const Variable* variable) const {
+  // A `shell: raw` value is written as is in scripts and in data alike.
+  if (variable != nullptr && variable->shell == ShellMode::kRaw) return true;
+  if (tokens_.scalars[value.reference->scalar].is_shell) {
+    return !std::binary_search(shell_quoted_.begin(), shell_quoted_.end(), value.reference);
+  }
+  return IsShellInert(value.value);
+}
+
+// Whether a value landed where it can make some scalar a shell script or
+// stop it being one (script_kinds.h); rare, so the check costs nothing else.
+bool Renderer::ValuesCanDecideShellScripts() const {
+  std::uint32_t previous = Reference::kNoScalar;
+  for (const auto& [scalar_index, substitution] : substitutions_) {
+    if (scalar_index == previous) continue;
+    previous = scalar_index;
+    if (scalar_index != Reference::kNoScalar && CanDecideShellScripts(text_, tokens_, scalar_index)) return true;
+  }
+  return false;
 }
 
 void Renderer::ReportStructureDifferences(const std::vector<StructureDifference>& differences) {
@@ -709,9 +784,15 @@ void Renderer::RunSteps(std::string* output) {
   context.values = &values_;
   context.file_name = options_.file_name;
   context.load_fragment = [this](const Step& step) { return RenderFragment(step); };
+  std::vector<EncodedScalar> encoded = EncodedScalars();
   Result<std::string> stepped = ApplySteps(*output, manifest_.steps, context);
   Append(std::move(stepped.diagnostics));
-  if (stepped.value) *output = std::move(*stepped.value);
+  if (!stepped.value || HasErrors(result_.diagnostics)) return;
+  encoded.insert(encoded.end(), std::make_move_iterator(fragment_scalars_.begin()),
+                 std::make_move_iterator(fragment_scalars_.end()));
+  Append(CheckScriptKindsKept(*stepped.value, manifest_, encoded, options_.file_name + " (after the steps)",
+                              "after the manifest's steps"));
+  *output = std::move(*stepped.value);
 }
 
 // A fragment is rendered by the same rules and values as the template, so its
@@ -734,14 +815,22 @@ Result<std::string> Renderer::RenderFragment(const Step& step) {
     result.diagnostics.push_back(MakeError(step.location, "cannot read fragment '" + step.fragment_file + "'"));
     return result;
   }
-  std::ostringstream text;
-  text << in.rdbuf();
+  std::ostringstream read;
+  read << in.rdbuf();
+  const std::string text = read.str();
   RenderOptions fragment_options = options_;
   fragment_options.file_name = step.fragment_file;
   fragment_options.run_steps = false;
-  RenderResult rendered = Render(text.str(), manifest_, values_, fragment_options);
+  Renderer renderer(text, manifest_, values_, fragment_options);
+  RenderResult rendered = renderer.Run();
   result.diagnostics = std::move(rendered.diagnostics);
-  if (!HasErrors(result.diagnostics)) result.value = std::move(rendered.output);
+  if (HasErrors(result.diagnostics)) return result;
+  result.value = std::move(rendered.output);
+  // Its scripts were classified on their own: the check after the steps
+  // looks at them again where they landed.
+  std::vector<EncodedScalar> encoded = renderer.EncodedScalars();
+  fragment_scalars_.insert(fragment_scalars_.end(), std::make_move_iterator(encoded.begin()),
+                           std::make_move_iterator(encoded.end()));
   return result;
 }
 

@@ -26,6 +26,7 @@
 // with EXTENDED_GLOB; neither applies to `sh -c` on a current system.
 // Option injection (a value `-n` or `--help` where a command takes options)
 // is not a quoting problem and is not detected here.
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -325,6 +326,14 @@ void AddBacktickLayer(bool in_double_quotes, std::string* text) {
 }
 
 }  // namespace
+
+bool IsShellInert(std::string_view value) {
+  auto inert = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           std::string_view("_./:@%+,-").find(c) != std::string_view::npos;
+  };
+  return !value.empty() && std::all_of(value.begin(), value.end(), inert);
+}
 
 std::string AppendShellEncoded(const ShellContext& context, std::string_view value, ShellMode mode,
                                std::string* out) {

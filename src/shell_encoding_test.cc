@@ -337,5 +337,32 @@ TEST_CASE("shell encoding: random values never change the state after them") {
   CHECK(refused_count > 10000);
 }
 
+// A value whose scalar stops or starts being a shell script after the render
+// (render.cc checks this) is only harmless when it is written unchanged in
+// every quoting state: IsShellInert promises exactly that.
+TEST_CASE("shell encoding: an inert value is written unchanged wherever it is accepted") {
+  const std::vector<std::string_view> inert = {"31", "10.0.1.10", "fs-1.efs.amazonaws.com", "user@host:/p",
+                                               "50%", "a+b,c", "-n", "_x", "if"};
+  const std::vector<std::string_view> not_inert = {"", "a b", "a=b", "#x", "~x", "a;b", "$x", "a'b", "a\"b",
+                                                   "a*", "{a,b}", "x\n", "\xC3\xA9", "a^b"};
+  const std::vector<std::string_view> scripts = {
+      "echo ${P}", "echo \"${P}\"", "echo '${P}'", "${P} -x", "echo `echo ${P}`", "echo \"$(echo ${P})\"",
+      "case $x in ${P}) ;; esac", "cat <<EOF\n${P}\nEOF\n", "cat <<'EOF'\n${P}\nEOF\n", "echo ${x:-${P}}",
+      "echo $'${P}'", "echo ${P} # c"};
+  for (std::string_view value : inert) {
+    CAPTURE(value);
+    CHECK(IsShellInert(value));
+    for (std::string_view script : scripts) {
+      CAPTURE(script);
+      Encoded encoded = Encode(ContextIn(script), value);
+      if (encoded.error.empty()) CHECK(encoded.text == value);
+    }
+  }
+  for (std::string_view value : not_inert) {
+    CAPTURE(value);
+    CHECK_FALSE(IsShellInert(value));
+  }
+}
+
 }  // namespace
 }  // namespace safesubst

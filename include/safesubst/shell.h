@@ -126,6 +126,14 @@ std::vector<ShellContext> ShellContextsAt(std::string_view script, const std::ve
 std::string AppendShellEncoded(const ShellContext& context, std::string_view value, ShellMode mode,
                                std::string* out);
 
+/// True when the shell reads `value` literally in every quoting state, so
+/// that AppendShellEncoded (kSafe) writes it unchanged wherever it accepts it,
+/// and a value in a script reads the same as the value in data: non-empty,
+/// and only ASCII letters, digits and `_ . / : @ % + , -`.
+/// (A reserved word such as `if` qualifies; as a command name it would still
+/// change the script's syntax, but it cannot run a command.)
+bool IsShellInert(std::string_view value);
+
 std::string_view ShellStateName(ShellState state);
 
 /// A one-line description of `context` for `--explain`, e.g.

@@ -1,0 +1,168 @@
+// A substituted scalar must stay the kind of text it was encoded for: the
+// check itself (CheckScriptKindsKept), and the render reaching it both ways,
+// through a value and through the manifest's steps.
+#include "script_kinds.h"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "classify.h"
+#include "safesubst/render.h"
+#include "test_support.h"
+
+namespace safesubst {
+namespace {
+
+using testing::TempDir;
+using testing::WriteFile;
+
+// CanDecideShellScripts for the scalar that holds `${V}` in `text`, classified first.
+bool ValueThereCanDecide(const std::string& text) {
+  Tokens tokens = Tokenize(text, TokenizerOptions{"t.yaml"});
+  REQUIRE(tokens.diagnostics.empty());
+  Classify(text, Manifest{}, &tokens);
+  for (const Reference& reference : tokens.references) {
+    if (reference.name == "V") return CanDecideShellScripts(text, tokens, reference.scalar);
+  }
+  FAIL("no ${V} in: " << text);
+  return false;
+}
+
+TEST_CASE("script kinds: which values can decide that a scalar is a shell script") {
+  CHECK(ValueThereCanDecide("command: [\"${V}\", -c, \"echo hi\"]\n"));
+  CHECK(ValueThereCanDecide("command: [sh]\nargs: [\"${V}\", \"echo hi\"]\n"));
+  CHECK(ValueThereCanDecide("kind: ${V}\ndata:\n  run.sh: echo hi\n"));
+  CHECK(ValueThereCanDecide("script: |\n  #!${V}\n  echo hi\n"));
+  CHECK(ValueThereCanDecide("args:\n  - |\n    echo ${V}\n"));  // not known to be shell: a command could make it one
+
+  CHECK_FALSE(ValueThereCanDecide("command: [sh, -c, \"echo ${V}\"]\n"));  // the script itself
+  CHECK_FALSE(ValueThereCanDecide("image: app:${V}\n"));
+  CHECK_FALSE(ValueThereCanDecide("spec:\n  kind: ${V}\n"));  // only the document's own kind
+  CHECK_FALSE(ValueThereCanDecide("script: |\n  echo ${V}\n  #!/bin/sh\n"));
+}
+
+EncodedScalar Written(std::string value, bool is_shell, bool inert = false) {
+  EncodedScalar scalar;
+  scalar.value = std::move(value);
+  scalar.is_shell = is_shell;
+  scalar.shell_inert = inert;
+  scalar.names = "X";
+  scalar.at = Location{"f.yaml", 3, 10, 0};
+  return scalar;
+}
+
+Diagnostics Check(std::string_view rendered, const std::vector<EncodedScalar>& encoded) {
+  return CheckScriptKindsKept(rendered, Manifest{}, encoded, "out.yaml", "after the steps");
+}
+
+constexpr std::string_view kShellContainer = "command: [/bin/sh, -c]\nargs:\n  - |\n    echo a;b\n";
+constexpr std::string_view kPlainContainer = "command: [/app/run]\nargs:\n  - |\n    echo a;b\n";
+
+TEST_CASE("script kinds: data that became a shell script is reported at the value's own place") {
+  Diagnostics problems = Check(kShellContainer, {Written("echo a;b\n", false)});
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].location.file == "f.yaml");
+  CHECK(problems[0].location.line == 3);
+  CHECK(problems[0].message ==
+        "the value of X was written as data here, but after the steps, the text at 'args[0]' is a shell script, "
+        "where a value could run as a command");
+}
+
+TEST_CASE("script kinds: a shell-quoted script that stopped being one is reported") {
+  Diagnostics problems = Check(kPlainContainer, {Written("echo a;b\n", true)});
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].message.find("is not a shell script: the shell quoting would become part of the value") !=
+        std::string::npos);
+}
+
+TEST_CASE("script kinds: the same kind, an inert value or another text is no problem") {
+  CHECK(Check(kShellContainer, {Written("echo a;b\n", true)}).empty());
+  CHECK(Check(kPlainContainer, {Written("echo a;b\n", false)}).empty());
+  CHECK(Check(kShellContainer, {Written("echo a;b\n", false, /*inert=*/true)}).empty());
+  CHECK(Check(kShellContainer, {Written("echo c\n", false)}).empty());
+  // One of two equal texts was encoded for a shell: that one fits.
+  CHECK(Check(kShellContainer, {Written("echo a;b\n", false), Written("echo a;b\n", true)}).empty());
+}
+
+TEST_CASE("script kinds: a scalar written once is reported once, wherever its text appears") {
+  const std::string twice = std::string(kShellContainer) + "  - |\n    echo a;b\n";
+  CHECK(Check("command: [sh, -c, \"echo a;b\", \"echo a;b\"]\n", {Written("echo a;b", false)}).size() == 1);
+  CHECK(Check(twice, {Written("echo a;b\n", false)}).size() == 1);
+}
+
+TEST_CASE("script kinds: rendered text that does not tokenize is an error, not a pass") {
+  Diagnostics problems = Check("a: \"unterminated\n", {Written("x;y", false)});
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].message.find("cannot tell which scalars are shell scripts after the steps") == 0);
+}
+
+// Renders `text` with `manifest_text` (both written to a scratch directory,
+// with `fragment` as frag.yaml) and X = `x`.
+RenderResult RenderWith(const std::string& manifest_text, const std::string& text, const std::string& x,
+                        const std::string& fragment = "") {
+  TempDir dir;
+  WriteFile(dir / "m.yaml", manifest_text);
+  WriteFile(dir / "frag.yaml", fragment);
+  Result<Manifest> manifest = LoadManifestFile((dir / "m.yaml").string());
+  REQUIRE(manifest.ok());
+  ValueSet values;
+  for (const char* name : {"X", "SHELL_BIN", "KIND"}) {
+    const std::string value = std::string(name) == "X" ? x : std::string(name) == "KIND" ? "ConfigMap" : "/bin/sh";
+    values.Set(name, Value{value, ValueSource::kCommandLine, Location{"--set"}});
+  }
+  RenderOptions options;
+  options.file_name = "t.yaml";
+  return Render(text, *manifest.value, values, options);
+}
+
+bool FailsWith(const RenderResult& result, std::string_view text) {
+  for (const Diagnostic& diagnostic : result.diagnostics) {
+    if (diagnostic.message.find(text) != std::string::npos) return result.output.empty();
+  }
+  return false;
+}
+
+constexpr const char* kVariables = "variables:\n  X: {}\n  SHELL_BIN: {}\n  KIND: {}\n";
+constexpr const char* kHostile = "a; touch /tmp/owned";
+
+TEST_CASE("script kinds: a value that makes a command line a shell one cannot inject into its script") {
+  const std::string text = "command: [\"${SHELL_BIN}\", -c]\nargs:\n  - |\n    echo ${X}\n";
+  CHECK(FailsWith(RenderWith(kVariables, text, kHostile), "once the values are in, the text at 'args[0]' is a shell"));
+  RenderResult inert = RenderWith(kVariables, text, "10.0.1.10");
+  CHECK(inert.ok());
+  CHECK(inert.output.find("echo 10.0.1.10") != std::string::npos);
+
+  const std::string config_map = "kind: ${KIND}\ndata:\n  run.sh: |\n    echo ${X}\n";
+  CHECK(FailsWith(RenderWith(kVariables, config_map, kHostile), "'data.run.sh' is a shell script"));
+  const std::string shebang = "script: |\n  #!${SHELL_BIN}\n  echo ${X}\n";
+  CHECK(FailsWith(RenderWith(kVariables, shebang, kHostile), "'script' is a shell script"));
+}
+
+TEST_CASE("script kinds: a fragment's script merged under a shell command line cannot inject") {
+  const std::string merge = std::string(kVariables) + "steps:\n  - merge: frag.yaml\n    into: .containers[0]\n";
+  const std::string shell_container = "containers:\n  - name: a\n    command: [/bin/sh, -c]\n";
+  const std::string fragment = "args:\n  - |\n    echo ${X}\n";
+  CHECK(FailsWith(RenderWith(merge, shell_container, kHostile, fragment),
+                  "after the manifest's steps, the text at 'containers[0].args[0]' is a shell script"));
+  CHECK(RenderWith(merge, shell_container, "fs-1.example.com", fragment).ok());
+
+  // The fragment that names its shell is rendered as shell, and merges.
+  const std::string own_command = "command: [/bin/sh, -c]\n" + fragment;
+  RenderResult quoted = RenderWith(merge, "containers:\n  - name: a\n", "a b", "command: [/bin/sh, -c]\n" +
+                                   std::string("args:\n  - |\n    echo \"${X}\"\n"));
+  CHECK(quoted.ok());
+  CHECK(FailsWith(RenderWith(merge, "containers:\n  - name: a\n", "a b", own_command), "whitespace"));
+}
+
+TEST_CASE("script kinds: a step that removes the shell from a shell-quoted script fails") {
+  const std::string remove = std::string(kVariables) + "steps:\n  - delete: .containers[0].command\n";
+  const std::string text = "containers:\n  - name: a\n    command: [/bin/sh, -c]\n    args:\n      - |\n"
+                           "        echo \"${X}\"\n";
+  CHECK(FailsWith(RenderWith(remove, text, "say \"hi\""), "is not a shell script"));
+  // Written alike either way: nothing to report.
+  CHECK(RenderWith(remove, text, "plain").ok());
+}
+
+}  // namespace
+}  // namespace safesubst
