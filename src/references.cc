@@ -93,8 +93,10 @@ bool ScanBraced(std::string_view text, std::size_t dollar, BraceMatcher* braces,
   reference->length = close + 1 - dollar;
   std::size_t name_at = dollar + 2;
   std::size_t name_length = NameLength(text, name_at, close);
-  if (name_length == 0) {  // ${#x} ${!x} ${1} ${@} ${}: shell syntax
+  if (name_length == 0) {  // ${#x} ${!x} (named, so that a declared x is noticed), ${1} ${@} ${#} ${}
     reference->kind = RefKind::kShell;
+    const bool length_or_indirect = name_at < close && (text[name_at] == '#' || text[name_at] == '!');
+    if (length_or_indirect) reference->name = text.substr(name_at + 1, NameLength(text, name_at + 1, close));
     return true;
   }
   std::size_t after = name_at + name_length;
@@ -107,6 +109,7 @@ bool ScanBraced(std::string_view text, std::size_t dollar, BraceMatcher* braces,
   if (op.empty()) {  // ${x[0]} ${x#pat} ${x%pat} ${x/a/b} ${x:1:2}: named, so that a declared x is noticed
     reference->kind = RefKind::kShell;
     reference->name = text.substr(name_at, name_length);
+    reference->operand = text.substr(after, close - after);
     return true;
   }
   reference->kind = RefKind::kBracedDefault;

@@ -166,14 +166,17 @@ TEST_CASE("references: positional and special parameters are shell syntax") {
 
 TEST_CASE("references: parameter expansions that are not substitutions are shell syntax") {
   for (std::string_view text : {"${#x}", "${x[0]}", "${!x}", "${x#pat}", "${x##*/}", "${x%pat}", "${x%%.*}",
-                                "${x/a/b}", "${x:1:2}", "${1}", "${@}", "${}", "${ x}"}) {
+                                "${x/a/b}", "${x:1:2}", "${1}", "${@}", "${}", "${ x}", "${#}", "${!}", "${#1}"}) {
     CAPTURE(text);
     Reference reference = Only(text);
     CHECK(reference.kind == RefKind::kShell);
     CHECK(reference.length == text.size());
-    // The operator forms name their variable, so that a declared one is noticed.
-    const bool named = text.size() > 3 && text[2] == 'x';
+    // The operator, length and indirect forms name their variable, so that a
+    // declared one is noticed; the operator forms also keep what follows it.
+    const bool named = text.find('x') != std::string_view::npos && text[2] != ' ';
     CHECK(reference.name == (named ? "x" : ""));
+    const bool has_operand = text.size() > 4 && text[2] == 'x';
+    CHECK(reference.operand == (has_operand ? text.substr(3, text.size() - 4) : ""));
   }
 }
 

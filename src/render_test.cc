@@ -101,7 +101,8 @@ TEST_CASE("render: a default word is used when it reads as it is written, and re
 TEST_CASE("render: a shell expansion of a declared variable is an error, of any other name kept") {
   Manifest manifest = MustParse("variables:\n  V: string\nruntime: [R]\n");
   const ValueSet values = ValuesOf({{"V", "value"}});
-  for (const char* text : {"m: ${V:0:2}\n", "m: ${V/a/b}\n", "args: [sh, -c, \"echo ${V#v}\"]\n"}) {
+  for (const char* text : {"m: ${V:0:2}\n", "m: ${V/a/b}\n", "args: [sh, -c, \"echo ${V#v}\"]\n",
+                           "args: [sh, -c, \"echo ${#V}\"]\n", "args: [sh, -c, \"echo ${!V}\"]\n"}) {
     const std::string shown = text;
     CAPTURE(shown);
     RenderResult result = RenderText(text, manifest, values);
@@ -109,7 +110,26 @@ TEST_CASE("render: a shell expansion of a declared variable is an error, of any 
     REQUIRE(result.diagnostics.size() == 1);
     CHECK(result.diagnostics[0].message == "a shell expansion of the declared variable 'V', which is never substituted");
   }
-  const std::string kept = "args: [sh, -c, \"echo ${R:0:2} ${HOME##*/} ${#R}\"]\n";
+  const std::string kept = "args: [sh, -c, \"echo ${R:0:2} ${HOME##*/} ${#R} ${!R} ${#}\"]\n";
+  CHECK(RenderText(kept, manifest, values).output == kept);
+}
+
+// The shell would expand V at run time, when it is not set: never silently kept.
+TEST_CASE("render: a declared variable inside a kept expansion is an error, a runtime one is kept") {
+  Manifest manifest = MustParse("variables:\n  V: string\nruntime: [R]\n");
+  const ValueSet values = ValuesOf({{"V", "value"}});
+  for (const char* text : {"args: [sh, -c, \"echo ${HOME:+${V}}\"]\n", "script: |\n  echo ${R:-$V}\n",
+                           "args: [sh, -c, \"echo ${HOME/a/${R:-${V}}}\"]\n",
+                           "args: [sh, -c, \"echo ${HOME:-${#V}}\"]\n"}) {
+    const std::string shown = text;
+    CAPTURE(shown);
+    RenderResult result = RenderText(text, manifest, values);
+    CHECK_FALSE(result.ok());
+    REQUIRE(result.diagnostics.size() == 1);
+    CHECK(result.diagnostics[0].message ==
+          "the declared variable 'V' inside a shell expansion that is kept as written would not be substituted");
+  }
+  const std::string kept = "args: [sh, -c, \"echo ${HOME:+${R}} ${HOME:-$PATH} ${HOME:-$${V}} ${X:-$(V)}\"]\n";
   CHECK(RenderText(kept, manifest, values).output == kept);
 }
 

@@ -1,5 +1,7 @@
 #include "substitution.h"
 
+#include "safesubst/references.h"
+
 namespace safesubst {
 
 namespace {
@@ -80,9 +82,25 @@ Resolution ResolveShellForm(const Reference& reference, const Manifest& manifest
                   "}\") and expand that");
 }
 
-}  // namespace
+// A deploy-time variable named inside the operand of a form that is kept as
+// written (`${HOME:+${V}}`, `${x/a/$V}`, at any depth): empty when none. The
+// shell would expand it at run time, when it is not set.
+std::string_view DeclaredInside(std::string_view operand, const Manifest& manifest) {
+  std::string_view found;
+  auto visit = [&](const Reference& inner) {
+    if (!found.empty() || inner.kind == RefKind::kEscape || inner.kind == RefKind::kKubernetes) return;
+    if (!inner.name.empty() && manifest.Find(inner.name) != nullptr && !manifest.IsRuntime(inner.name)) {
+      found = inner.name;
+    } else if (!inner.operand.empty()) {
+      found = DeclaredInside(inner.operand, manifest);
+    }
+  };
+  ScanReferences(operand, 0, operand.size(), visit, [](std::size_t) {});
+  return found;
+}
 
-Resolution ResolveReference(const Reference& reference, const Manifest& manifest, const ValueSet& values) {
+// What becomes of the form itself, before looking inside its operand.
+Resolution ResolveForm(const Reference& reference, const Manifest& manifest, const ValueSet& values) {
   Resolution resolution;
   if (reference.context == ContextClass::kComment) return resolution;
   switch (reference.kind) {
@@ -115,6 +133,21 @@ Resolution ResolveReference(const Reference& reference, const Manifest& manifest
   return Fail("variable '" + name + "' is declared but has no value",
               "set it with --set " + name + "=..., a values file or the environment, or give it a "
               "`default:` in the manifest");
+}
+
+}  // namespace
+
+Resolution ResolveReference(const Reference& reference, const Manifest& manifest, const ValueSet& values) {
+  Resolution resolution = ResolveForm(reference, manifest, values);
+  const bool kept = resolution.outcome == Resolution::Outcome::kRuntime ||
+                    resolution.outcome == Resolution::Outcome::kUndeclared ||
+                    (resolution.outcome == Resolution::Outcome::kIgnore && reference.kind == RefKind::kShell);
+  if (!kept || reference.operand.empty() || manifest.mode == DeclarationMode::kEnvironment) return resolution;
+  const std::string_view inner = DeclaredInside(reference.operand, manifest);
+  if (inner.empty()) return resolution;
+  const std::string name(inner);
+  return Fail("the declared variable '" + name + "' inside a shell expansion that is kept as written would not be substituted",
+              "set a script variable from it first (v=\"${" + name + "}\") and expand $v there instead");
 }
 
 }  // namespace safesubst

@@ -45,9 +45,11 @@ struct Reference {
   std::uint32_t column = 0;  ///< 1-based, in bytes
   /// Index into Tokens::scalars, or kNoScalar for a reference inside a comment.
   std::uint32_t scalar = 0;
-  std::string_view name;     ///< NAME (kShell: x of ${x:1:2}, ${x#p}, ${x[0]}...; else empty for kShell and kDollarDollar)
+  std::string_view name;     ///< NAME (kShell: x of ${x:1:2}, ${x#p}, ${x[0]}, ${#x}, ${!x}...; else empty for kShell and kDollarDollar)
   std::string_view op;       ///< ":-", "-", ":=", "=", ":?", "?", ":+", "+" for kBracedDefault
-  std::string_view operand;  ///< the text after `op`, up to the closing `}`
+  /// kBracedDefault: the text after `op`, up to the closing `}`; kShell with
+  /// a name: the text after the name (`:1:2`, `#p`, `/a/b`, `[0]`).
+  std::string_view operand;
 
   static constexpr std::uint32_t kNoScalar = 0xffffffffu;
 };
