@@ -133,6 +133,16 @@ TEST_CASE("render: a declared variable inside a kept expansion is an error, a ru
   CHECK(RenderText(kept, manifest, values).output == kept);
 }
 
+TEST_CASE("render: a declared variable deep inside nested kept expansions is found without recursing") {
+  Manifest manifest = MustParse("variables:\n  V: string\n");
+  std::string nested;
+  for (int depth = 0; depth < 100000; ++depth) nested += "${H:-";
+  nested += "${V}" + std::string(100000, '}');
+  RenderResult result = RenderText("script: |\n  echo " + nested + "\n", manifest, ValuesOf({{"V", "v"}}));
+  REQUIRE(result.diagnostics.size() == 1);
+  CHECK(result.diagnostics[0].message.find("the declared variable 'V' inside") == 0);
+}
+
 TEST_CASE("render: a sensitive value that changes a key is masked in the structure error") {
   Manifest manifest = MustParse("variables:\n  PW: {type: string, sensitive: true}\n");
   const std::string secret = "hunter2-is-the-password";

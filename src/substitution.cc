@@ -83,20 +83,28 @@ Resolution ResolveShellForm(const Reference& reference, const Manifest& manifest
 }
 
 // A deploy-time variable named inside the operand of a form that is kept as
-// written (`${HOME:+${V}}`, `${x/a/$V}`, at any depth): empty when none. The
-// shell would expand it at run time, when it is not set.
+// written (`${HOME:+${V}}`, `${x/a/$V}`, `${x:-${y:-${#V}}}`): empty when
+// none. The shell would expand it at run time, when it is not set. One flat
+// pass over every `$` finds the names at any depth without recursing.
 std::string_view DeclaredInside(std::string_view operand, const Manifest& manifest) {
-  std::string_view found;
-  auto visit = [&](const Reference& inner) {
-    if (!found.empty() || inner.kind == RefKind::kEscape || inner.kind == RefKind::kKubernetes) return;
-    if (!inner.name.empty() && manifest.Find(inner.name) != nullptr && !manifest.IsRuntime(inner.name)) {
-      found = inner.name;
-    } else if (!inner.operand.empty()) {
-      found = DeclaredInside(inner.operand, manifest);
+  for (std::size_t at = operand.find('$'); at != std::string_view::npos; at = operand.find('$', at + 1)) {
+    std::size_t name_at = at + 1;
+    if (name_at < operand.size() && operand[name_at] == '$') {  // `$$`: the shell's pid, or `$${V}` kept as is
+      at = name_at;
+      continue;
     }
-  };
-  ScanReferences(operand, 0, operand.size(), visit, [](std::size_t) {});
-  return found;
+    if (name_at < operand.size() && operand[name_at] == '{') {
+      ++name_at;
+      if (name_at < operand.size() && (operand[name_at] == '#' || operand[name_at] == '!')) ++name_at;
+    }
+    std::size_t end = name_at;
+    if (end < operand.size() && IsNameStart(operand[end])) {
+      while (end < operand.size() && IsNameChar(operand[end])) ++end;
+    }
+    const std::string_view name = operand.substr(name_at, end - name_at);
+    if (!name.empty() && manifest.Find(name) != nullptr && !manifest.IsRuntime(name)) return name;
+  }
+  return {};
 }
 
 // What becomes of the form itself, before looking inside its operand.
