@@ -138,13 +138,15 @@ void MarkScalars(Tokens* tokens, Predicate predicate, bool set_script, bool set_
 }
 
 bool MatchesAny(const Tokens& tokens, const Scalar& scalar, const std::vector<std::string>& patterns) {
-  if (patterns.empty()) return false;
-  std::string path = tokens.PathString(scalar.path);
-  return std::any_of(patterns.begin(), patterns.end(),
-                     [&](const std::string& pattern) { return PathMatches(path, pattern); });
+  return !patterns.empty() && MatchesAnyPath(tokens.PathString(scalar.path), patterns);
 }
 
 }  // namespace
+
+bool MatchesAnyPath(std::string_view path, const std::vector<std::string>& patterns) {
+  return std::any_of(patterns.begin(), patterns.end(),
+                     [&](const std::string& pattern) { return PathMatches(path, pattern); });
+}
 
 bool PathMatches(std::string_view path, std::string_view pattern) {
   if (!pattern.empty() && pattern.front() == '.') pattern.remove_prefix(1);

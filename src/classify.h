@@ -2,7 +2,9 @@
 // marks, and which scripts are known to be shell (SPEC Rule 3).
 #pragma once
 
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "safesubst/manifest.h"
 #include "safesubst/tokenizer.h"
@@ -20,5 +22,8 @@ void Classify(std::string_view text, const Manifest& manifest, Tokens* tokens);
 /// True when `path` (as Tokens::PathString writes it) equals `pattern`,
 /// where the pattern may start with `.` and use `[*]` for any index.
 bool PathMatches(std::string_view path, std::string_view pattern);
+
+/// True when `path` matches one of `patterns` (PathMatches).
+bool MatchesAnyPath(std::string_view path, const std::vector<std::string>& patterns);
 
 }  // namespace safesubst

@@ -108,6 +108,8 @@ class Renderer {
   bool CollectRewritten(std::vector<RewrittenScalar>* rewritten);
   bool ValuesCanDecideShellScripts() const;
   bool ReadsAlikeAsShell(const ReferenceValue& value, const Variable* variable) const;
+  void CheckAliasedCommandLines();
+  bool ClassifiedByManifest(const Scalar& scalar) const;
   std::string RedactSubstituted(std::string text) const;
   void ReportStructureDifferences(const std::vector<StructureDifference>& differences);
   ReferenceReport* ReportOf(const Reference& reference) {
@@ -183,6 +185,7 @@ RenderResult Renderer::Run() {
     for (std::size_t i = begin; i < end; ++i) substitutions_[i].second = std::move(group[i - begin]);
     begin = end;
   }
+  CheckAliasedCommandLines();
   if (HasErrors(result_.diagnostics)) return std::move(result_);
   std::string output = Assemble();
   if (options_.check_structure) CheckStructure(output);
@@ -730,6 +733,40 @@ bool Renderer::ReadsAlikeAsShell(const ReferenceValue& value, const Variable* va
     return !std::binary_search(shell_quoted_.begin(), shell_quoted_.end(), value.reference);
   }
   return IsShellInert(value.value);
+}
+
+// A command line taken from an alias hides which scalars of its document are
+// shell scripts (script_kinds.h): there, only values that read the same
+// either way are written, unless the manifest says what the scalar is.
+void Renderer::CheckAliasedCommandLines() {
+  if (tokens_.command_line_aliases.empty()) return;
+  std::vector<RewrittenScalar> rewritten;
+  if (!CollectRewritten(&rewritten)) return;
+  for (const RewrittenScalar& scalar : rewritten) {
+    const Scalar& target = tokens_.scalars[scalar.scalar];
+    const Alias* alias = CommandLineHiddenBy(tokens_, target.document);
+    if (alias == nullptr || ClassifiedByManifest(target)) continue;
+    for (const ReferenceValue& value : scalar.values) {
+      if (value.reference->kind == RefKind::kEscape) continue;
+      const Variable* variable = manifest_.Find(value.reference->name);
+      if ((variable != nullptr && variable->type == VarType::kYaml) || ReadsAlikeAsShell(value, variable)) continue;
+      const Location alias_at = LocateOffset(text_, alias->offset);
+      ReportAtFirstUse(Severity::kError, *value.reference,
+                       "the value of '" + std::string(value.reference->name) +
+                           "' would read differently in a shell script, and whether it lands in one cannot be "
+                           "told: this document takes a command line from the alias " +
+                           std::string(text_.substr(alias->offset, alias->length)) + " at line " +
+                           std::to_string(alias_at.line),
+                       "write that command line out where it is used, or list this scalar's path under "
+                       "`shell:` or `scripts:` in the manifest");
+    }
+  }
+}
+
+bool Renderer::ClassifiedByManifest(const Scalar& scalar) const {
+  if (manifest_.shell_paths.empty() && manifest_.script_paths.empty()) return false;
+  const std::string path = tokens_.PathString(scalar.path);
+  return MatchesAnyPath(path, manifest_.shell_paths) || MatchesAnyPath(path, manifest_.script_paths);
 }
 
 // Whether a value landed where it can make some scalar a shell script or

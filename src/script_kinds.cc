@@ -52,7 +52,26 @@ Diagnostic KindChanged(const EncodedScalar& scalar, const std::string& path, std
                    "script it runs, so that the script is rendered as shell");
 }
 
+// A `<<` merge only hides a command line when the mapping also has its own
+// `command` or `args`; a mapping merged whole brings both, classified at the anchor.
+bool MergesIntoCommandLine(const Tokens& tokens, const Alias& alias) {
+  const PathSegment& merge = tokens.paths[alias.path];
+  if (merge.index >= 0 || merge.key != "<<") return true;
+  return std::any_of(tokens.scalars.begin(), tokens.scalars.end(), [&](const Scalar& scalar) {
+    if (!scalar.is_key || scalar.document != alias.document || scalar.path == PathSegment::kRoot) return false;
+    const PathSegment& entry = tokens.paths[scalar.path];
+    return entry.parent == merge.parent && (entry.key == "command" || entry.key == "args");
+  });
+}
+
 }  // namespace
+
+const Alias* CommandLineHiddenBy(const Tokens& tokens, std::uint32_t document) {
+  for (const Alias& alias : tokens.command_line_aliases) {
+    if (alias.document == document && MergesIntoCommandLine(tokens, alias)) return &alias;
+  }
+  return nullptr;
+}
 
 bool CanDecideShellScripts(std::string_view text, const Tokens& tokens, std::uint32_t scalar_index) {
   const Scalar& scalar = tokens.scalars[scalar_index];

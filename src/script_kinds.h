@@ -14,6 +14,7 @@
 // again and every substituted scalar is looked up there by its value.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,6 +41,13 @@ struct EncodedScalar {
 /// not itself the script, a top-level `kind`, or a block scalar whose first
 /// line starts with `#!`.
 bool CanDecideShellScripts(std::string_view text, const Tokens& tokens, std::uint32_t scalar_index);
+
+/// The alias that hides a command line of `document`, making it unknowable
+/// which of its scalars are shell scripts: an alias as a `command` or `args`
+/// value or item (the aliased node may be any scalar, classified where it is
+/// written), or a `<<` merge into a mapping that has its own `command` or
+/// `args`. Null when the document has none.
+const Alias* CommandLineHiddenBy(const Tokens& tokens, std::uint32_t document);
 
 /// Tokenizes and classifies `rendered` (as the render classifies a template),
 /// and reports, at its own location, every scalar of `encoded` that is not

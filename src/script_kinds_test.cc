@@ -164,5 +164,37 @@ TEST_CASE("script kinds: a step that removes the shell from a shell-quoted scrip
   CHECK(RenderWith(remove, text, "plain").ok());
 }
 
+TEST_CASE("script kinds: a command line hidden behind an alias or a merge into one") {
+  auto hidden = [](const std::string& text) {
+    Tokens tokens = Tokenize(text);
+    REQUIRE(tokens.diagnostics.empty());
+    const Alias* alias = CommandLineHiddenBy(tokens, 0);
+    return alias == nullptr ? std::string() : std::string(text.substr(alias->offset, alias->length));
+  };
+  CHECK(hidden("a: &s [sh, -c]\nb:\n  command: *s\n") == "*s");
+  CHECK(hidden("a: &s x\nb:\n  args: [-c, *s]\n") == "*s");
+  CHECK(hidden("a: &m {command: [sh, -c]}\nb:\n  <<: *m\n  args: [x]\n") == "*m");
+  // Merged whole: command and args come from the anchor, classified there.
+  CHECK(hidden("a: &m {command: [sh, -c], args: [x]}\nb:\n  <<: *m\n  name: b\n").empty());
+  CHECK(hidden("a: &l {x: y}\nb:\n  labels: *l\n  command: [sh]\n").empty());
+}
+
+TEST_CASE("script kinds: with a command line taken from an alias, only values that read alike are written") {
+  const std::string text = "containers:\n  - name: a\n    command: &shell [/bin/sh, -c]\n    args: [\"true\"]\n"
+                           "  - name: b\n    command: *shell\n    args:\n      - |\n        echo ${X}\n";
+  CHECK(FailsWith(RenderWith(kVariables, text, kHostile), "this document takes a command line from the alias "
+                                                          "*shell at line 6"));
+  CHECK(RenderWith(kVariables, text, "fs-1.example.com").ok());
+  // The manifest says what the script is: then it is encoded for that.
+  const std::string declared = std::string(kVariables) + "shell: [\".containers[1].args[0]\"]\n";
+  CHECK(FailsWith(RenderWith(declared, text, kHostile), "the value contains a semicolon"));
+  CHECK(RenderWith(declared, "containers:\n  - command: &c [sh, -c]\n  - command: *c\n    args:\n"
+                             "      - echo \"${X}\"\n", kHostile).ok());
+
+  // A script anchored outside any command line and used in one.
+  const std::string anchored = "x-script: &s \"echo ${X}\"\ncontainers:\n  - command: [sh, -c, *s]\n";
+  CHECK(FailsWith(RenderWith(kVariables, anchored, kHostile), "the alias *s at line 3"));
+}
+
 }  // namespace
 }  // namespace safesubst

@@ -230,6 +230,7 @@ class Parser {
   bool HasDollar(std::size_t begin, std::size_t end);
   void ReportUnterminated(std::size_t offset);
   void AdvanceCursor(Cursor* cursor, std::size_t to) const;
+  bool InCommandLine(std::uint32_t path) const;
   std::uint32_t NewKeySegment(std::uint32_t parent, std::string_view key);
   std::uint32_t NewIndexSegment(std::uint32_t parent, std::int32_t index);
   void Reparent(std::size_t first_segment, std::uint32_t from, std::uint32_t to);
@@ -511,6 +512,17 @@ void Parser::ReportUnterminated(std::size_t offset) {
   }
   Error(LocationOf(at), "unterminated '${': expected '}'",
         "close the reference with '}' within the same scalar, or write '$$' for a literal '$'");
+}
+
+// Tokens::command_line_aliases: a path that is, or is an item of, a
+// `command`/`args` entry, or a `<<` merge entry.
+bool Parser::InCommandLine(std::uint32_t path) const {
+  if (path == PathSegment::kRoot) return false;
+  const PathSegment& segment = out_.paths[path];
+  if (segment.index < 0) return segment.key == "command" || segment.key == "args" || segment.key == "<<";
+  if (segment.parent == PathSegment::kRoot) return false;
+  const std::string_view sequence = out_.paths[segment.parent].key;
+  return sequence == "command" || sequence == "args";
 }
 
 std::uint32_t Parser::NewKeySegment(std::uint32_t parent, std::string_view key) {
@@ -973,6 +985,7 @@ Node Parser::ScanFlowContent(int n, std::uint32_t path, bool flow) {
     SkipPropertyToken();
     node.kind = Node::Kind::kAlias;
     node.end = content_end_ = pos_;
+    if (InCommandLine(path)) out_.command_line_aliases.push_back(Alias{node.begin, pos_ - node.begin, document_, path});
   } else if (PlainFirstAt(pos_, flow)) {
     StartScalar(ScalarStyle::kPlain);
     scanned_.length = ScanPlainLine(flow) - scanned_.offset;

@@ -825,5 +825,21 @@ TEST_CASE("tokenizer: markers and comments have exact spans") {
   CHECK(Tokenize("a: \"# no\"\nb: x#y\n").comments.empty());
 }
 
+// Only the aliases that can stand for part of a command line are kept.
+TEST_CASE("tokenizer: aliases in command lines and << merges are recorded with their path") {
+  const std::string text =
+      "base: &b {command: [sh, -c]}\nlabels: &l {a: b}\nx: *l\n---\n"
+      "c:\n  command: *cmd\n  args: [\"-c\", *s]\n  env:\n    - *e\n"
+      "d:\n  <<: *b\n  args:\n    - *s\n";
+  Tokens tokens = Tokenize(text);
+  REQUIRE(tokens.diagnostics.empty());
+  std::vector<std::string> found;
+  for (const Alias& alias : tokens.command_line_aliases) {
+    found.push_back(std::string(text.substr(alias.offset, alias.length)) + "@" + tokens.PathString(alias.path) +
+                    "#" + std::to_string(alias.document));
+  }
+  CHECK(found == std::vector<std::string>{"*cmd@c.command#1", "*s@c.args[1]#1", "*b@d.<<#1", "*s@d.args[0]#1"});
+}
+
 }  // namespace
 }  // namespace safesubst

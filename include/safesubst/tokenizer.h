@@ -106,9 +106,23 @@ struct Marker {
   std::uint32_t column = 0;
 };
 
+/// An alias node (`*name`): the node it stands for is written at its anchor.
+struct Alias {
+  std::size_t offset = 0;  ///< of the `*`
+  std::size_t length = 0;  ///< of `*name`
+  std::uint32_t document = 0;  ///< 0-based index of the document in the stream
+  /// Where the alias stands: the path of the entry or item it is (for an
+  /// alias used as a key, the path of its mapping).
+  std::uint32_t path = PathSegment::kRoot;
+};
+
 /// Everything the tokenizer found, in source order within each vector.
 struct Tokens {
   std::vector<Scalar> scalars;
+  /// The aliases that can stand for part of a container's command line: a
+  /// `command` or `args` value or item, or a `<<` merge. Only these are
+  /// kept; a stream may hold millions of other aliases.
+  std::vector<Alias> command_line_aliases;
   std::vector<Reference> references;
   std::vector<Comment> comments;
   std::vector<Marker> markers;
