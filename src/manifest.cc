@@ -664,11 +664,13 @@ Result<Manifest> LoadManifestFile(const std::string& path) {
   for (const Step& step : result.value->steps) {
     if (step.action != Step::Action::kMerge) continue;
     std::error_code error;
-    if (!std::filesystem::is_regular_file(step.fragment_file, error)) {
-      result.diagnostics.push_back(MakeError(step.location, "fragment file " + Quoted(step.fragment_file) +
-                                                                " does not exist",
-                                             "merge paths are relative to the manifest's directory"));
-    }
+    const std::filesystem::file_status status = std::filesystem::status(step.fragment_file, error);
+    if (std::filesystem::is_regular_file(status)) continue;
+    const std::string problem = !std::filesystem::exists(status)      ? " does not exist"
+                                : std::filesystem::is_directory(status) ? " is a directory, not a YAML file"
+                                                                        : " is not a regular file";
+    result.diagnostics.push_back(MakeError(step.location, "fragment file " + Quoted(step.fragment_file) + problem,
+                                           "merge paths are relative to the manifest's directory"));
   }
   if (HasErrors(result.diagnostics)) result.value.reset();
   return result;

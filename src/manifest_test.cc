@@ -4,9 +4,11 @@
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <string>
 
 #include "alias_bomb.h"
+#include "test_support.h"
 
 namespace safesubst {
 namespace {
@@ -129,6 +131,17 @@ TEST_CASE("a merge step whose fragment does not exist is an error at the step") 
   REQUIRE(d != nullptr);
   CHECK(d->location.line == 4);
   CHECK(d->location.column == 5);
+}
+
+TEST_CASE("a merge step whose fragment is a folder or a device says so") {
+  safesubst::testing::TempDir dir;
+  std::filesystem::create_directory(dir / "common");
+  safesubst::testing::WriteFile(dir / "m.yaml", "steps:\n  - merge: common\n    into: .a\n  - merge: /dev/null\n"
+                                                "    into: .a\n    optional: true\n");
+  Result<Manifest> result = LoadManifestFile((dir / "m.yaml").string());
+  REQUIRE(result.diagnostics.size() == 2);
+  CHECK(result.diagnostics[0].message.ends_with("common' is a directory, not a YAML file"));
+  CHECK(result.diagnostics[1].message == "fragment file '/dev/null' is not a regular file");
 }
 
 TEST_CASE("variable shorthand forms") {
