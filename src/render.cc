@@ -39,6 +39,18 @@ std::size_t LineEnd(std::string_view text, std::size_t from) {
   return feed > from && text[feed - 1] == '\r' ? feed - 1 : feed;
 }
 
+// Turns every LF of `text` into CRLF (it holds no CR: FitsBlock refuses one).
+void UseCrlf(std::string* text) {
+  if (text->find('\n') == std::string::npos) return;
+  std::string crlf;
+  crlf.reserve(text->size() + text->size() / 8);
+  for (char c : *text) {
+    if (c == '\n') crlf += '\r';
+    crlf += c;
+  }
+  *text = std::move(crlf);
+}
+
 // One piece of the output that differs from the template: the bytes
 // [offset, offset + length) of the template are replaced by `text`.
 struct Splice {
@@ -523,6 +535,8 @@ void Renderer::EncodeBlock(const Scalar& scalar, const std::vector<Substitution>
     }
     Splice& splice = splices_.emplace_back(Splice{reference.offset, reference.length, {}});
     AppendBlockBody(value, scalar.indent, folded, &splice.text, before, after);
+    // A value's line breaks follow the file's: CRLF where the line ends in CRLF.
+    if (line_end < text_.size() && text_[line_end] == '\r') UseCrlf(&splice.text);
   }
 }
 

@@ -143,6 +143,17 @@ TEST_CASE("render: a declared variable deep inside nested kept expansions is fou
   CHECK(result.diagnostics[0].message.find("the declared variable 'V' inside") == 0);
 }
 
+TEST_CASE("render: a multi-line value in a CRLF file gets CRLF line ends") {
+  Manifest manifest = MustParse("variables:\n  X: string\n");
+  const std::string text = "a: |\r\n  first\r\n  ${X}\r\n  last\r\nb: \"${X}\"\r\n";
+  RenderResult result = RenderText(text, manifest, ValuesOf({{"X", "l1\nl2\n  l3"}}));
+  REQUIRE(result.ok());
+  CHECK(result.output == "a: |\r\n  first\r\n  l1\r\n  l2\r\n    l3\r\n  last\r\nb: \"l1\\nl2\\n  l3\"\r\n");
+  // An LF file stays LF.
+  RenderResult lf = RenderText("a: |\n  ${X}\n", manifest, ValuesOf({{"X", "l1\nl2"}}));
+  CHECK(lf.output == "a: |\n  l1\n  l2\n");
+}
+
 TEST_CASE("render: a sensitive value that changes a key is masked in the structure error") {
   Manifest manifest = MustParse("variables:\n  PW: {type: string, sensitive: true}\n");
   const std::string secret = "hunter2-is-the-password";
