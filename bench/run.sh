@@ -3,14 +3,15 @@
 # the seed's envsubst+sed+yq pipeline. Prints a Markdown table (the README's
 # "Performance" section) and exits 1 when a target is missed.
 #
-#   cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DSAFESUBST_STATIC_EXECUTABLE=ON
+#   cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DSAFESUBST_STATIC_EXECUTABLE=ON \
+#         -DSAFESUBST_LINK_ORDER_FILE=bench/startup-order.txt
 #   cmake --build build-bench -j2
 #   bench/run.sh [BUILD_DIR]          # default: build-bench
 #
 # Needs packaging/debian-bench-deps.txt: envsubst (gettext-base), yq (Debian's
-# jq wrapper), jq and /usr/bin/time (package time); uses hyperfine when
-# installed, else its own loop. RUNS (default 7) sets the runs per
-# measurement; every number is a median. Run it on a quiet machine.
+# jq wrapper), jq, /usr/bin/time (package time) and, for the build, lld; uses
+# hyperfine when installed, else its own loop. RUNS (default 7) sets the runs
+# per measurement; every number is a median. Run it on a quiet machine.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
