@@ -786,13 +786,9 @@ bool Renderer::ClassifiedByManifest(const Scalar& scalar) const {
 // Whether a value landed where it can make some scalar a shell script or
 // stop it being one (script_kinds.h); rare, so the check costs nothing else.
 bool Renderer::ValuesCanDecideShellScripts() const {
-  std::uint32_t previous = Reference::kNoScalar;
-  for (const auto& [scalar_index, substitution] : substitutions_) {
-    if (scalar_index == previous) continue;
-    previous = scalar_index;
-    if (scalar_index != Reference::kNoScalar && CanDecideShellScripts(text_, tokens_, scalar_index)) return true;
-  }
-  return false;
+  return std::any_of(substitutions_.begin(), substitutions_.end(), [&](const auto& substitution) {
+    return CanDecideShellScripts(text_, tokens_, *substitution.second.reference);
+  });
 }
 
 void Renderer::ReportStructureDifferences(const std::vector<StructureDifference>& differences) {

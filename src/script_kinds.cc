@@ -24,14 +24,19 @@ bool IsTopLevelKind(const Tokens& tokens, const Scalar& scalar) {
   return entry.parent == PathSegment::kRoot && entry.index < 0 && entry.key == "kind";
 }
 
-// The first content line of a block scalar starts with `#!` (HasShellShebang
-// reads the rest once the value is in).
-bool StartsWithShebang(std::string_view text, const Scalar& scalar) {
-  if (scalar.style != ScalarStyle::kLiteral && scalar.style != ScalarStyle::kFolded) return false;
+bool IsBlock(const Scalar& scalar) {
+  return scalar.style == ScalarStyle::kLiteral || scalar.style == ScalarStyle::kFolded;
+}
+
+// `offset` is on the first content line of a block scalar, which starts with
+// `#!` (HasShellShebang reads the rest once the value is in).
+bool OnShebangLine(std::string_view text, const Scalar& scalar, std::size_t offset) {
+  if (!IsBlock(scalar)) return false;
   std::size_t at = text.find('\n', scalar.offset);
   if (at == std::string_view::npos) return false;
   at = text.find_first_not_of(' ', at + 1);
-  return at != std::string_view::npos && text.substr(at, 2) == "#!";
+  if (at == std::string_view::npos || text.substr(at, 2) != "#!") return false;
+  return text.find('\n', at) > offset;
 }
 
 Diagnostic KindChanged(const EncodedScalar& scalar, const std::string& path, std::string_view after) {
@@ -73,11 +78,12 @@ const Alias* CommandLineHiddenBy(const Tokens& tokens, std::uint32_t document) {
   return nullptr;
 }
 
-bool CanDecideShellScripts(std::string_view text, const Tokens& tokens, std::uint32_t scalar_index) {
-  const Scalar& scalar = tokens.scalars[scalar_index];
+bool CanDecideShellScripts(std::string_view text, const Tokens& tokens, const Reference& reference) {
+  if (reference.scalar == Reference::kNoScalar) return false;
+  const Scalar& scalar = tokens.scalars[reference.scalar];
   if (scalar.is_key) return false;
-  return (IsCommandLineItem(tokens, scalar) && !scalar.is_shell) || IsTopLevelKind(tokens, scalar) ||
-         StartsWithShebang(text, scalar);
+  return (IsCommandLineItem(tokens, scalar) && !scalar.is_shell && !IsBlock(scalar)) ||
+         IsTopLevelKind(tokens, scalar) || OnShebangLine(text, scalar, reference.offset);
 }
 
 Diagnostics CheckScriptKindsKept(std::string_view rendered, const Manifest& manifest,

@@ -36,11 +36,13 @@ struct EncodedScalar {
   Location at;        ///< the first substituted reference, in its own file
 };
 
-/// True when a value in this scalar of the template can decide whether some
-/// scalar is a shell script: an item of a `command` or `args` sequence that is
-/// not itself the script, a top-level `kind`, or a block scalar whose first
-/// line starts with `#!`.
-bool CanDecideShellScripts(std::string_view text, const Tokens& tokens, std::uint32_t scalar_index);
+/// True when a value for `reference` (in a scalar) can decide whether some
+/// scalar is a shell script: it stands in a one-line item of a `command` or
+/// `args` sequence that is not itself the script (a program, `-c`, a wrapper's
+/// option), in a top-level `kind`, or on the `#!` line of a block scalar. A
+/// value in the body of a block script decides nothing, so the usual
+/// template costs no second look.
+bool CanDecideShellScripts(std::string_view text, const Tokens& tokens, const Reference& reference);
 
 /// The alias that hides a command line of `document`, making it unknowable
 /// which of its scalars are shell scripts: an alias as a `command` or `args`

@@ -23,7 +23,7 @@ bool ValueThereCanDecide(const std::string& text) {
   REQUIRE(tokens.diagnostics.empty());
   Classify(text, Manifest{}, &tokens);
   for (const Reference& reference : tokens.references) {
-    if (reference.name == "V") return CanDecideShellScripts(text, tokens, reference.scalar);
+    if (reference.name == "V") return CanDecideShellScripts(text, tokens, reference);
   }
   FAIL("no ${V} in: " << text);
   return false;
@@ -34,12 +34,15 @@ TEST_CASE("script kinds: which values can decide that a scalar is a shell script
   CHECK(ValueThereCanDecide("command: [sh]\nargs: [\"${V}\", \"echo hi\"]\n"));
   CHECK(ValueThereCanDecide("kind: ${V}\ndata:\n  run.sh: echo hi\n"));
   CHECK(ValueThereCanDecide("script: |\n  #!${V}\n  echo hi\n"));
-  CHECK(ValueThereCanDecide("args:\n  - |\n    echo ${V}\n"));  // not known to be shell: a command could make it one
+  CHECK(ValueThereCanDecide("script: |\n  #!/usr/bin/env ${V}\n  echo hi\n"));
 
   CHECK_FALSE(ValueThereCanDecide("command: [sh, -c, \"echo ${V}\"]\n"));  // the script itself
   CHECK_FALSE(ValueThereCanDecide("image: app:${V}\n"));
   CHECK_FALSE(ValueThereCanDecide("spec:\n  kind: ${V}\n"));  // only the document's own kind
   CHECK_FALSE(ValueThereCanDecide("script: |\n  echo ${V}\n  #!/bin/sh\n"));
+  // The body of a script, below its #! line or in an `args` block: the usual case.
+  CHECK_FALSE(ValueThereCanDecide("script: |\n  #!/bin/sh\n  echo ${V}\n"));
+  CHECK_FALSE(ValueThereCanDecide("args:\n  - |\n    echo ${V}\n"));
 }
 
 EncodedScalar Written(std::string value, bool is_shell, bool inert = false) {
