@@ -97,28 +97,26 @@ check at_least "$speedup" 2
 results+=("| Throughput, $(megabytes "$stream_bytes") MB stream of 30,000 Deployments (substitution + structure check) | envsubst $(ms "$envsubst_ms") ($(mbps "$stream_bytes" "$envsubst_ms") MB/s); cat $(ms "$cat_ms") ($(mbps "$stream_bytes" "$cat_ms") MB/s) | $(ms "$safesubst_ms") ($(mbps "$stream_bytes" "$safesubst_ms") MB/s, $(ratio "$safesubst_ms" "$cat_ms")x cat) | ${speedup}x faster than envsubst | >= 2x | $verdict |")
 
 # --------------------------------------------------------------- latency ----
-# Hundreds of runs without a shell in between, alternating the two programs
-# so that both see the same machine; the median of each.
-# Two forms: with the manifest (the main command) and the drop-in form that
-# takes envsubst's own arguments (no manifest to load).
-app_envsubst=() app_manifest=() app_dropin=()
-for _ in 1 2 3 4 5; do
-  app_envsubst+=("$("$time_command" --runs 100 --warmup 10 --stdin app.yaml -- envsubst "$shell_format" | cut -d' ' -f1)")
-  app_manifest+=("$("$time_command" --runs 100 --warmup 10 -- "$safesubst" render -m manifest.yaml app.yaml | cut -d' ' -f1)")
-  app_dropin+=("$("$time_command" --runs 100 --warmup 10 --stdin app.yaml -- "$safesubst" "$shell_format" | cut -d' ' -f1)")
-done
-median_of() { printf '%s\n' "$@" | sort -g | awk '{ t[NR] = $1 } END { print t[int((NR + 1) / 2)] }'; }
-latency_envsubst=$(median_of "${app_envsubst[@]}")
-latency_row() {  # latency_row HOW TIMES...: one table row for one form
-  local how=$1 latency latency_ratio
-  shift
-  latency=$(median_of "$@")
+# Hundreds of runs without a shell in between, interleaved run by run so that
+# all three see the same machine (a drift in its speed would otherwise be
+# credited to whichever ran during it); the median of each. Two forms: with
+# the manifest (the main command) and the drop-in form that takes envsubst's
+# own arguments (no manifest to load).
+read -r -d '' -a latency_medians < <(
+  "$time_command" --runs 500 --warmup 10 --stdin app.yaml -- envsubst "$shell_format" \
+    --next "$safesubst" render -m manifest.yaml app.yaml \
+    --next --stdin app.yaml "$safesubst" "$shell_format" | cut -d' ' -f1
+) || true
+[[ ${#latency_medians[@]} -eq 3 ]] || { echo "run.sh: the latency timer failed" >&2; exit 1; }
+latency_envsubst=${latency_medians[0]}
+latency_row() {  # latency_row HOW MEDIAN: one table row for one form
+  local how=$1 latency=$2 latency_ratio
   latency_ratio=$(ratio "$latency" "$latency_envsubst")
   check at_most "$latency_ratio" 1.0
   results+=("| Latency, one $(bytes app.yaml)-byte app template, \`$how\` (process start to exit) | envsubst $(ms "$latency_envsubst") | $(ms "$latency") | ${latency_ratio}x envsubst's time | <= 1.0x | $verdict |")
 }
-latency_row "render -m manifest.yaml app.yaml" "${app_manifest[@]}"
-latency_row "safesubst SHELL-FORMAT < app.yaml" "${app_dropin[@]}"
+latency_row "render -m manifest.yaml app.yaml" "${latency_medians[1]}"
+latency_row "safesubst SHELL-FORMAT < app.yaml" "${latency_medians[2]}"
 
 # -------------------------------------------------------------- pipeline ----
 # The seed pipeline takes seconds (each yq call starts Python): fewer runs.

@@ -1,13 +1,21 @@
-// Times a short command precisely: runs it many times without a shell in
+// Times short commands precisely: runs each many times without a shell in
 // between and prints the median, minimum and mean wall time and the largest
 // peak RSS. bench/run.sh uses it for the latency comparison, where hyperfine's
 // shell start-up correction (its only way to redirect standard input) is
 // noisier than the few milliseconds being measured.
 //
 //   safesubst_bench_time [--runs N] [--warmup N] [--stdin FILE] -- COMMAND ARGS...
+//                        [--next [--stdin FILE] COMMAND ARGS...]...
 //
-// Output, one line: `median_ms min_ms mean_ms max_rss_kb`. Standard output of
-// the command goes to /dev/null. Exits 1 when any run fails.
+// With several commands (each after `--next`, with its own `--stdin`), the
+// runs are interleaved: run r of every command, then run r + 1, each round
+// starting with the next command. A machine whose speed drifts (another
+// process, CPU frequency, page cache) then shifts all of them alike, where
+// timing one command's runs after the other's would credit the drift to one.
+//
+// Output, one line per command, in order: `median_ms min_ms mean_ms
+// max_rss_kb`. Standard output of the commands goes to /dev/null. Exits 1
+// when any run fails.
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/resource.h>
@@ -58,9 +66,64 @@ Run RunOnce(char** argv, const char* stdin_path) {
   return run;
 }
 
+// One command to time, and its runs so far.
+struct Command {
+  std::vector<char*> argv;  // null-terminated
+  const char* stdin_path = nullptr;
+  std::vector<double> times;
+  long max_rss_kb = 0;
+  double total = 0;
+};
+
 int Usage() {
-  std::fprintf(stderr, "usage: safesubst_bench_time [--runs N] [--warmup N] [--stdin FILE] -- COMMAND ARGS...\n");
+  std::fprintf(stderr,
+               "usage: safesubst_bench_time [--runs N] [--warmup N] [--stdin FILE] -- COMMAND ARGS...\n"
+               "                            [--next [--stdin FILE] COMMAND ARGS...]...\n");
   return 2;
+}
+
+// Splits `COMMAND ARGS... [--next [--stdin FILE] COMMAND ARGS...]...`.
+bool ParseCommands(char** first, char** last, const char* stdin_path, std::vector<Command>* commands) {
+  commands->emplace_back().stdin_path = stdin_path;
+  for (char** arg = first; arg != last; ++arg) {
+    if (std::strcmp(*arg, "--next") == 0) {
+      commands->emplace_back();
+      if (arg + 2 < last && std::strcmp(arg[1], "--stdin") == 0) {
+        commands->back().stdin_path = arg[2];
+        arg += 2;
+      }
+      continue;
+    }
+    commands->back().argv.push_back(*arg);
+  }
+  for (Command& command : *commands) {
+    if (command.argv.empty()) return false;
+    command.argv.push_back(nullptr);
+  }
+  return true;
+}
+
+// Runs `command` once; records the run unless it is a warm-up.
+bool Time(Command& command, bool warmup) {
+  const Run run = RunOnce(command.argv.data(), command.stdin_path);
+  if (!run.ok) {
+    std::fprintf(stderr, "time_command: %s failed\n", command.argv[0]);
+    return false;
+  }
+  if (warmup) return true;
+  command.times.push_back(run.milliseconds);
+  command.total += run.milliseconds;
+  command.max_rss_kb = std::max(command.max_rss_kb, run.max_rss_kb);
+  return true;
+}
+
+void PrintSummary(Command& command) {
+  std::vector<double>& times = command.times;
+  std::sort(times.begin(), times.end());
+  const std::size_t n = times.size();
+  const double median = n % 2 == 1 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
+  std::printf("%.3f %.3f %.3f %ld\n", median, times.front(), command.total / static_cast<double>(n),
+              command.max_rss_kb);
 }
 
 }  // namespace
@@ -81,30 +144,19 @@ int main(int argc, char** argv) {
       return Usage();
     }
   }
-  if (i + 1 >= argc || runs < 1) return Usage();
-  char** command = argv + i + 1;
+  std::vector<Command> commands;
+  if (i + 1 >= argc || runs < 1 || !ParseCommands(argv + i + 1, argv + argc, stdin_path, &commands)) return Usage();
   for (int w = 0; w < warmup; ++w) {
-    if (!RunOnce(command, stdin_path).ok) {
-      std::fprintf(stderr, "time_command: %s failed\n", command[0]);
-      return 1;
+    for (Command& command : commands) {
+      if (!Time(command, /*warmup=*/true)) return 1;
     }
   }
-  std::vector<double> times;
-  long max_rss_kb = 0;
-  double total = 0;
+  const std::size_t count = commands.size();
   for (int r = 0; r < runs; ++r) {
-    const Run run = RunOnce(command, stdin_path);
-    if (!run.ok) {
-      std::fprintf(stderr, "time_command: %s failed\n", command[0]);
-      return 1;
+    for (std::size_t k = 0; k < count; ++k) {
+      if (!Time(commands[(k + static_cast<std::size_t>(r)) % count], /*warmup=*/false)) return 1;
     }
-    times.push_back(run.milliseconds);
-    total += run.milliseconds;
-    max_rss_kb = std::max(max_rss_kb, run.max_rss_kb);
   }
-  std::sort(times.begin(), times.end());
-  const std::size_t n = times.size();
-  const double median = n % 2 == 1 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
-  std::printf("%.3f %.3f %.3f %ld\n", median, times.front(), total / static_cast<double>(n), max_rss_kb);
+  for (Command& command : commands) PrintSummary(command);
   return 0;
 }
