@@ -103,6 +103,7 @@ class Renderer {
   ReferenceReport::Action Decide(const Reference& reference);
   ReferenceReport::Action DecideOne(const Reference& reference);
   bool JoinsKeptName(const Reference& reference, std::string_view value);
+  bool InKey(const Reference& reference);
   std::string UndeclaredHint(const std::string& name) const;
   void EncodeScalar(std::uint32_t scalar_index, std::vector<Substitution>& substitutions);
   bool ShellEncode(std::vector<Substitution>& substitutions);
@@ -349,6 +350,18 @@ bool Renderer::JoinsKeptName(const Reference& reference, std::string_view value)
   return true;
 }
 
+// Keys are the document's structure, which a render keeps (SPEC Rule 3's
+// invariant): a value there is refused where it stands, with a way out,
+// rather than by the structure check after the fact.
+bool Renderer::InKey(const Reference& reference) {
+  if (reference.scalar == Reference::kNoScalar || !tokens_.scalars[reference.scalar].is_key) return false;
+  ReportAtFirstUse(Severity::kError, reference,
+                   "'" + std::string(reference.name) + "' is in a mapping key, and keys are the document's "
+                   "structure, which rendering keeps",
+                   "write the key out, or make the whole mapping the value of one `type: yaml` variable");
+  return true;
+}
+
 ReferenceReport::Action Renderer::DecideOne(const Reference& reference) {
   using Action = ReferenceReport::Action;
   const Resolution& resolution = Resolve(reference);
@@ -375,6 +388,7 @@ ReferenceReport::Action Renderer::DecideOne(const Reference& reference) {
                          "raise it with --max-value-size");
         return Action::kError;
       }
+      if (InKey(reference)) return Action::kError;
       if (JoinsKeptName(reference, resolution.value)) return Action::kError;
       substitutions_.push_back({reference.scalar, Substitution{&reference, resolution.variable, resolution.value}});
       return Action::kSubstitute;
