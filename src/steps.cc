@@ -7,6 +7,7 @@
 
 #include "safesubst/manifest.h"
 #include "safesubst/values.h"
+#include "substitution.h"
 #include "text_checks.h"
 #include "yaml_edit.h"
 #include "yaml_layout.h"
@@ -205,6 +206,19 @@ class StepRunner {
     return std::move(*loaded.value);
   }
 
+  // A `set` value is YAML written as is, not a template: a declared variable
+  // in it would reach the output unsubstituted (and the shell would read it
+  // at run time, when it is not set).
+  bool SetsDeclaredName(const Step& step) {
+    if (context_.manifest == nullptr) return false;
+    const std::string_view name = DeclaredNameIn(step.value, *context_.manifest);
+    if (name.empty()) return false;
+    Error(step.location, StepTitle(step) + ": the value names the declared variable '" + std::string(name) +
+                             "', which a `set` value does not substitute",
+          "merge a fragment that holds the value instead (fragments are rendered), or write the value out");
+    return true;
+  }
+
   void RunStep(const Step& step, const YamlPath& path) {
     if (!step.when.empty()) {
       if (context_.manifest == nullptr || context_.values == nullptr) {
@@ -213,6 +227,7 @@ class StepRunner {
       }
       if (!ConditionsHold(step, *context_.manifest, *context_.values)) return;
     }
+    if (step.action == Step::Action::kSet && SetsDeclaredName(step)) return;
     std::optional<std::string> fragment;
     std::size_t selected = 0, matched = 0;
     std::vector<std::pair<const Document*, std::string>> misses;

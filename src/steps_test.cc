@@ -470,6 +470,23 @@ TEST_CASE("steps: set a scalar, a mapping and a new key") {
   CHECK(Contains(output, "          holdApplicationUntilProxyStarts: true   # istio-proxy first, then the app\n"));
 }
 
+// A set value is written as is: a declared name in it would never be substituted.
+TEST_CASE("steps: a set value that names a declared variable is an error at the step") {
+  Scenario scenario;
+  scenario.manifest.runtime = {"NODE_IP"};
+  const std::string input = "spec:\n  replicas: 1\n  name: a\n";
+  for (const char* value : {"\"${APP}-x\"", "[\"echo $ZONE_BOUNDARY\"]", "\"${HOME:-${APP}}\""}) {
+    CAPTURE(value);
+    Result<std::string> result = ApplySteps(input, {Set(".spec.name", value)}, scenario.Context());
+    REQUIRE_FALSE(result.ok());
+    REQUIRE(result.diagnostics.size() == 1);
+    CHECK(Contains(result.diagnostics[0].message, "which a `set` value does not substitute"));
+  }
+  // Runtime and undeclared names, `$$` and Kubernetes' $(NAME) are the value's own text.
+  const std::string kept = "\"${NODE_IP} ${HOME} $$APP $(APP)\"";
+  CHECK(Contains(scenario.Apply(input, {Set(".spec.name", kept)}), "name: " + kept));
+}
+
 TEST_CASE("steps: set replaces block values and writes block text below the key") {
   Scenario scenario;
   std::string output = scenario.Apply(

@@ -82,31 +82,6 @@ Resolution ResolveShellForm(const Reference& reference, const Manifest& manifest
                   "}\") and expand that");
 }
 
-// A deploy-time variable named inside the operand of a form that is kept as
-// written (`${HOME:+${V}}`, `${x/a/$V}`, `${x:-${y:-${#V}}}`): empty when
-// none. The shell would expand it at run time, when it is not set. One flat
-// pass over every `$` finds the names at any depth without recursing.
-std::string_view DeclaredInside(std::string_view operand, const Manifest& manifest) {
-  for (std::size_t at = operand.find('$'); at != std::string_view::npos; at = operand.find('$', at + 1)) {
-    std::size_t name_at = at + 1;
-    if (name_at < operand.size() && operand[name_at] == '$') {  // `$$`: the shell's pid, or `$${V}` kept as is
-      at = name_at;
-      continue;
-    }
-    if (name_at < operand.size() && operand[name_at] == '{') {
-      ++name_at;
-      if (name_at < operand.size() && (operand[name_at] == '#' || operand[name_at] == '!')) ++name_at;
-    }
-    std::size_t end = name_at;
-    if (end < operand.size() && IsNameStart(operand[end])) {
-      while (end < operand.size() && IsNameChar(operand[end])) ++end;
-    }
-    const std::string_view name = operand.substr(name_at, end - name_at);
-    if (!name.empty() && manifest.Find(name) != nullptr && !manifest.IsRuntime(name)) return name;
-  }
-  return {};
-}
-
 // What becomes of the form itself, before looking inside its operand.
 Resolution ResolveForm(const Reference& reference, const Manifest& manifest, const ValueSet& values) {
   Resolution resolution;
@@ -145,13 +120,36 @@ Resolution ResolveForm(const Reference& reference, const Manifest& manifest, con
 
 }  // namespace
 
+// One flat pass over every `$` finds the names at any depth of nested forms
+// without recursing.
+std::string_view DeclaredNameIn(std::string_view text, const Manifest& manifest) {
+  for (std::size_t at = text.find('$'); at != std::string_view::npos; at = text.find('$', at + 1)) {
+    std::size_t name_at = at + 1;
+    if (name_at < text.size() && text[name_at] == '$') {  // `$$`: the shell's pid, or `$${V}` kept as is
+      at = name_at;
+      continue;
+    }
+    if (name_at < text.size() && text[name_at] == '{') {
+      ++name_at;
+      if (name_at < text.size() && (text[name_at] == '#' || text[name_at] == '!')) ++name_at;
+    }
+    std::size_t end = name_at;
+    if (end < text.size() && IsNameStart(text[end])) {
+      while (end < text.size() && IsNameChar(text[end])) ++end;
+    }
+    const std::string_view name = text.substr(name_at, end - name_at);
+    if (!name.empty() && manifest.Find(name) != nullptr && !manifest.IsRuntime(name)) return name;
+  }
+  return {};
+}
+
 Resolution ResolveReference(const Reference& reference, const Manifest& manifest, const ValueSet& values) {
   Resolution resolution = ResolveForm(reference, manifest, values);
   const bool kept = resolution.outcome == Resolution::Outcome::kRuntime ||
                     resolution.outcome == Resolution::Outcome::kUndeclared ||
                     (resolution.outcome == Resolution::Outcome::kIgnore && reference.kind == RefKind::kShell);
   if (!kept || reference.operand.empty() || manifest.mode == DeclarationMode::kEnvironment) return resolution;
-  const std::string_view inner = DeclaredInside(reference.operand, manifest);
+  const std::string_view inner = DeclaredNameIn(reference.operand, manifest);
   if (inner.empty()) return resolution;
   const std::string name(inner);
   return Fail("the declared variable '" + name + "' inside a shell expansion that is kept as written would not be substituted",

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "safesubst/manifest.h"
 #include "safesubst/tokenizer.h"
@@ -25,6 +26,12 @@ struct Resolution {
   std::string message;
   std::string hint;
 };
+
+/// The first declared, non-runtime variable that `text` names in any `$`
+/// form (`$V`, `${V}`, `${#V}`, `${x:-${V}}`...), or empty. For text that is
+/// kept as written, such as the operand of a kept `${HOME:+${V}}` or a step's
+/// `set` value, where the shell would read V at run time, when it is not set.
+std::string_view DeclaredNameIn(std::string_view text, const Manifest& manifest);
 
 /// Decides what `reference` becomes. Default forms (`${NAME:-x}` ...) are
 /// evaluated for declared names; their operand is taken literally.
