@@ -173,12 +173,13 @@ Result<std::vector<AuditChange>> AuditEnvsubst(const TemplateSource& source, con
     std::size_t line_start;
     std::string_view line = LineAt(text, tokens.references[i].offset, &line_start);
     AuditChange change;
-    change.after = std::string(line);
     bool destroyed = false;
-    // References of this line, last first, so that earlier offsets stay valid.
     std::size_t end = i;
     while (end < tokens.references.size() && tokens.references[end].offset < line_start + line.size()) ++end;
-    for (std::size_t j = end; j-- > i;) {
+    // The line as envsubst writes it, built in one forward pass: replacing
+    // in place would move the rest of a long line once per reference.
+    std::size_t copied = line_start;
+    for (std::size_t j = i; j < end; ++j) {
       const Reference& reference = tokens.references[j];
       if (!EnvsubstTouches(reference.kind)) continue;
       std::optional<std::string> value = environment(reference.name);
@@ -186,17 +187,21 @@ Result<std::vector<AuditChange>> AuditEnvsubst(const TemplateSource& source, con
       const Variable* variable = manifest.Find(reference.name);
       if (value && variable != nullptr) value = DisplayValue(*variable, *value);
       // `$${X}`: envsubst keeps the first `$` and replaces `${X}`.
-      std::size_t skip = reference.kind == RefKind::kEscape ? 1 : 0;
-      change.after.replace(reference.offset - line_start + skip, reference.length - skip, value.value_or(""));
+      const std::size_t skip = reference.kind == RefKind::kEscape ? 1 : 0;
+      change.after.append(text, copied, reference.offset + skip - copied);
+      change.after += value.value_or("");
+      copied = reference.offset + reference.length;
       if (ResolveReference(reference, manifest, values).outcome == Resolution::Outcome::kSubstitute) continue;
-      destroyed = true;
-      if (!value) change.blanked.insert(change.blanked.begin(), std::string(reference.name));
+      if (!value) change.blanked.push_back(std::string(reference.name));
+      if (destroyed) continue;
+      destroyed = true;  // the first destroyed reference locates the change
       change.location = Location{source.file, reference.line, reference.column, reference.offset};
       change.context = std::string(ContextName(reference.context));
       if (reference.scalar != Reference::kNoScalar) {
         change.context += " " + tokens.PathString(tokens.scalars[reference.scalar].path);
       }
     }
+    change.after.append(text, copied, line_start + line.size() - copied);
     if (destroyed) {
       change.before = std::string(line);
       result.value->push_back(std::move(change));
