@@ -46,13 +46,10 @@ bool EndsWith(std::string_view text, std::string_view suffix) {
   return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
 }
 
-// The scalars of one container command line: `command` items then `args` items.
-struct CommandLine {
-  std::vector<std::uint32_t> items;  // indexes into Tokens::scalars
-};
+}  // namespace
 
-// Groups the non-key flow scalars that are items of `command`/`args`
-// sequences by the mapping that holds those sequences (the container).
+// Groups the non-key scalars that are items of `command`/`args` sequences by
+// the mapping that holds those sequences (the container).
 std::vector<CommandLine> CollectCommandLines(const Tokens& tokens) {
   struct Entry { std::uint32_t container; bool is_args; std::int32_t index; std::uint32_t scalar; };
   std::vector<Entry> entries;
@@ -77,6 +74,8 @@ std::vector<CommandLine> CollectCommandLines(const Tokens& tokens) {
   }
   return lines;
 }
+
+namespace {
 
 void MarkShellCommandLines(std::string_view text, Tokens* tokens) {
   // Only the program and its options are decoded, not the script after `-c`.

@@ -2,6 +2,7 @@
 // marks, and which scripts are known to be shell (SPEC Rule 3).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,6 +19,15 @@ namespace safesubst {
 /// `#!`, a ConfigMap `data` key ending in `.sh`, or a path the manifest lists
 /// under `shell:`.
 void Classify(std::string_view text, const Manifest& manifest, Tokens* tokens);
+
+/// The scalars of one container command line: its `command` items, then its
+/// `args` items, each in order.
+struct CommandLine {
+  std::vector<std::uint32_t> items;  ///< indexes into Tokens::scalars
+};
+
+/// Every command line of `tokens`, by container.
+std::vector<CommandLine> CollectCommandLines(const Tokens& tokens);
 
 /// True when `path` (as Tokens::PathString writes it) equals `pattern`,
 /// where the pattern may start with `.` and use `[*]` for any index.

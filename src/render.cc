@@ -51,6 +51,12 @@ void UseCrlf(std::string* text) {
   *text = std::move(crlf);
 }
 
+// Adds `name` to a list such as "A, B" unless it is in it already.
+void AddName(std::string_view name, std::string* names) {
+  if ((", " + *names + ", ").find(", " + std::string(name) + ", ") != std::string::npos) return;
+  *names += (names->empty() ? "" : ", ") + std::string(name);
+}
+
 // One piece of the output that differs from the template: the bytes
 // [offset, offset + length) of the template are replaced by `text`.
 struct Splice {
@@ -122,7 +128,8 @@ class Renderer {
   bool ValuesCanDecideShellScripts() const;
   bool ReadsAlikeAsShell(const ReferenceValue& value, const Variable* variable) const;
   void CheckAliasedCommandLines();
-  bool ClassifiedByManifest(const Scalar& scalar) const;
+  void ReportHiddenCommandLine(const Reference& reference, const Alias& alias);
+  bool ListedAsShell(const Scalar& scalar) const;
   std::string RedactSubstituted(std::string text) const;
   void ReportStructureDifferences(const std::vector<StructureDifference>& differences);
   ReferenceReport* ReportOf(const Reference& reference) {
@@ -199,12 +206,13 @@ RenderResult Renderer::Run() {
     begin = end;
   }
   CheckAliasedCommandLines();
+  CountRepeatedUses();  // after the last ReportAtFirstUse
   if (HasErrors(result_.diagnostics)) return std::move(result_);
   std::string output = Assemble();
   if (options_.check_structure) CheckStructure(output);
   if (!HasErrors(result_.diagnostics) && ValuesCanDecideShellScripts()) {
     Append(CheckScriptKindsKept(output, manifest_, EncodedScalars(), options_.file_name + " (rendered output)",
-                                "once the values are in"));
+                                "once the values are in", /*every_scalar_present=*/true));
   }
   if (options_.run_steps && !manifest_.steps.empty() && !HasErrors(result_.diagnostics)) RunSteps(&output);
   if (!HasErrors(result_.diagnostics)) result_.output = std::move(output);
@@ -254,7 +262,6 @@ void Renderer::DecodedPositions(const std::vector<std::size_t>& source_offsets, 
 void Renderer::DecideAll() {
   if (!options_.report_references) {
     for (const Reference& reference : tokens_.references) Decide(reference);
-    CountRepeatedUses();
     return;
   }
   result_.references.reserve(tokens_.references.size());
@@ -274,7 +281,6 @@ void Renderer::DecideAll() {
     result_.references.push_back(std::move(report));
     result_.references.back().action = Decide(reference);
   }
-  CountRepeatedUses();
 }
 
 // A stream names a variable thousands of times, and one unset variable would
@@ -739,7 +745,7 @@ std::vector<EncodedScalar> Renderer::EncodedScalars() {
       yaml = yaml || (variable != nullptr && variable->type == VarType::kYaml);
       written.shell_inert = written.shell_inert && ReadsAlikeAsShell(value, variable);
       if (!substituted) written.at = At(*value.reference);
-      written.names += (substituted ? ", " : "") + std::string(value.reference->name);
+      AddName(value.reference->name, &written.names);
       substituted = true;
     }
     // A `type: yaml` value is structure, not text. A value that cannot be
@@ -768,40 +774,51 @@ bool Renderer::ReadsAlikeAsShell(const ReferenceValue& value, const Variable* va
 // either way are written, unless the manifest says what the scalar is.
 void Renderer::CheckAliasedCommandLines() {
   if (tokens_.command_line_aliases.empty()) return;
+  const std::unordered_map<std::uint32_t, const Alias*> hidden = HiddenCommandLines(tokens_);
   std::vector<RewrittenScalar> rewritten;
-  if (!CollectRewritten(&rewritten)) return;
+  if (hidden.empty() || !CollectRewritten(&rewritten)) return;
   for (const RewrittenScalar& scalar : rewritten) {
     const Scalar& target = tokens_.scalars[scalar.scalar];
-    const Alias* alias = CommandLineHiddenBy(tokens_, target.document);
-    if (alias == nullptr || ClassifiedByManifest(target)) continue;
+    auto alias = hidden.find(target.document);
+    if (alias == hidden.end() || ListedAsShell(target)) continue;
+    // In a script with a here-document or arithmetic even an inert word counts.
+    const bool inert_is_enough = !HasHeredocOrArithmetic(text_.substr(target.offset, target.length));
     for (const ReferenceValue& value : scalar.values) {
       if (value.reference->kind == RefKind::kEscape) continue;
       const Variable* variable = manifest_.Find(value.reference->name);
-      if ((variable != nullptr && variable->type == VarType::kYaml) || ReadsAlikeAsShell(value, variable)) continue;
-      const Location alias_at = LocateOffset(text_, alias->offset);
-      ReportAtFirstUse(Severity::kError, *value.reference,
-                       "the value of '" + std::string(value.reference->name) +
-                           "' would read differently in a shell script, and whether it lands in one cannot be "
-                           "told: this document takes a command line from the alias " +
-                           std::string(text_.substr(alias->offset, alias->length)) + " at line " +
-                           std::to_string(alias_at.line),
-                       "write that command line out where it is used, or list this scalar's path under "
-                       "`shell:` or `scripts:` in the manifest");
+      if (variable != nullptr && variable->type == VarType::kYaml) continue;
+      if (inert_is_enough && ReadsAlikeAsShell(value, variable)) continue;
+      ReportHiddenCommandLine(*value.reference, *alias->second);
     }
   }
 }
 
-bool Renderer::ClassifiedByManifest(const Scalar& scalar) const {
-  if (manifest_.shell_paths.empty() && manifest_.script_paths.empty()) return false;
-  const std::string path = tokens_.PathString(scalar.path);
-  return MatchesAnyPath(path, manifest_.shell_paths) || MatchesAnyPath(path, manifest_.script_paths);
+void Renderer::ReportHiddenCommandLine(const Reference& reference, const Alias& alias) {
+  const Location alias_at = LocateOffset(text_, alias.offset);
+  ReportAtFirstUse(Severity::kError, reference,
+                   "the value of '" + std::string(reference.name) +
+                       "' would read differently in a shell script, and whether it lands in one cannot be "
+                       "told: this document takes a command line from the alias " +
+                       std::string(text_.substr(alias.offset, alias.length)) + " at line " +
+                       std::to_string(alias_at.line),
+                   "write that command line out where it is used, or, if this scalar is a shell script, list "
+                   "its path under `shell:` in the manifest");
+}
+
+// A scalar the manifest lists under `shell:` is a shell script whatever its
+// command line says: its values were shell-quoted.
+bool Renderer::ListedAsShell(const Scalar& scalar) const {
+  return !manifest_.shell_paths.empty() && MatchesAnyPath(tokens_.PathString(scalar.path), manifest_.shell_paths);
 }
 
 // Whether a value landed where it can make some scalar a shell script or
 // stop it being one (script_kinds.h); rare, so the check costs nothing else.
 bool Renderer::ValuesCanDecideShellScripts() const {
+  ShellDecidingPlaces places(text_, tokens_);
   return std::any_of(substitutions_.begin(), substitutions_.end(), [&](const auto& substitution) {
-    return CanDecideShellScripts(text_, tokens_, *substitution.second.reference);
+    const Variable* variable = substitution.second.variable;
+    // A `type: yaml` value may bring a whole command line.
+    return (variable != nullptr && variable->type == VarType::kYaml) || places.Contains(*substitution.second.reference);
   });
 }
 
@@ -852,7 +869,7 @@ void Renderer::RunSteps(std::string* output) {
   encoded.insert(encoded.end(), std::make_move_iterator(fragment_scalars_.begin()),
                  std::make_move_iterator(fragment_scalars_.end()));
   Append(CheckScriptKindsKept(*stepped.value, manifest_, encoded, options_.file_name + " (after the steps)",
-                              "after the manifest's steps"));
+                              "after the manifest's steps", /*every_scalar_present=*/false));
   *output = std::move(*stepped.value);
 }
 

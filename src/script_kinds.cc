@@ -1,7 +1,6 @@
 #include "script_kinds.h"
 
 #include <algorithm>
-#include <unordered_map>
 #include <unordered_set>
 
 #include "classify.h"
@@ -24,77 +23,150 @@ bool IsTopLevelKind(const Tokens& tokens, const Scalar& scalar) {
   return entry.parent == PathSegment::kRoot && entry.index < 0 && entry.key == "kind";
 }
 
-bool IsBlock(const Scalar& scalar) {
-  return scalar.style == ScalarStyle::kLiteral || scalar.style == ScalarStyle::kFolded;
+// `offset` is on the first content line of a block scalar, and that line
+// starts with `#` or `$`: with the value in, it may be a `#!` line.
+bool OnOpeningLine(std::string_view text, const Scalar& scalar, std::size_t offset) {
+  if (scalar.style != ScalarStyle::kLiteral && scalar.style != ScalarStyle::kFolded) return false;
+  const std::size_t header_end = text.find('\n', scalar.offset);
+  if (header_end == std::string_view::npos || header_end > offset) return false;
+  const std::size_t start = text.find_first_not_of(' ', header_end + 1);
+  if (start == std::string_view::npos || start > offset || text.find('\n', start) < offset) return false;
+  return text[start] == '#' || text[start] == '$';
 }
 
-// `offset` is on the first content line of a block scalar, which starts with
-// `#!` (HasShellShebang reads the rest once the value is in).
-bool OnShebangLine(std::string_view text, const Scalar& scalar, std::size_t offset) {
-  if (!IsBlock(scalar)) return false;
-  std::size_t at = text.find('\n', scalar.offset);
-  if (at == std::string_view::npos) return false;
-  at = text.find_first_not_of(' ', at + 1);
-  if (at == std::string_view::npos || text.substr(at, 2) != "#!") return false;
-  return text.find('\n', at) > offset;
+std::string Values(const EncodedScalar& scalar) {
+  const bool several = scalar.names.find(',') != std::string::npos;
+  return std::string(several ? "the values of " : "the value of ") + scalar.names + (several ? " were" : " was");
 }
 
 Diagnostic KindChanged(const EncodedScalar& scalar, const std::string& path, std::string_view after) {
-  const bool several = scalar.names.find(',') != std::string::npos;
-  const std::string values = std::string(several ? "the values of " : "the value of ") + scalar.names;
   const std::string where = "the text at '" + path + "'";
   if (scalar.is_shell) {
     return MakeError(scalar.at,
-                     values + (several ? " were" : " was") + " quoted for a shell script here, but " +
-                         std::string(after) + ", " + where +
+                     Values(scalar) + " quoted for a shell script here, but " + std::string(after) + ", " + where +
                          " is not a shell script: the shell quoting would become part of the value",
-                     "keep the shell `command:` of this script, or declare the variable `shell: raw`");
+                     "keep the shell `command:` of this script where it is written");
   }
   return MakeError(scalar.at,
-                   values + (several ? " were" : " was") + " written as data here, but " + std::string(after) +
-                       ", " + where + " is a shell script, where a value could run as a command",
+                   Values(scalar) + " written as data here, but " + std::string(after) + ", " + where +
+                       " is a shell script, where a value could run as a command",
                    "write the shell command line (`command: [/bin/sh, -c]`) literally, in the same file as the "
                    "script it runs, so that the script is rendered as shell");
 }
 
-// A `<<` merge only hides a command line when the mapping also has its own
-// `command` or `args`; a mapping merged whole brings both, classified at the anchor.
-bool MergesIntoCommandLine(const Tokens& tokens, const Alias& alias) {
-  const PathSegment& merge = tokens.paths[alias.path];
-  if (merge.index >= 0 || merge.key != "<<") return true;
-  return std::any_of(tokens.scalars.begin(), tokens.scalars.end(), [&](const Scalar& scalar) {
-    if (!scalar.is_key || scalar.document != alias.document || scalar.path == PathSegment::kRoot) return false;
-    const PathSegment& entry = tokens.paths[scalar.path];
-    return entry.parent == merge.parent && (entry.key == "command" || entry.key == "args");
-  });
+Diagnostic KindHidden(const EncodedScalar& scalar, const Alias& alias, std::string_view rendered,
+                      std::string_view after) {
+  return MakeError(scalar.at,
+                   Values(scalar) + " written here, but " + std::string(after) +
+                       ", its document takes a command line from the alias " +
+                       std::string(rendered.substr(alias.offset, alias.length)) +
+                       ", so whether the value is in a shell script cannot be told",
+                   "write that command line out where it is used");
 }
+
+Diagnostic KindUnchecked(const EncodedScalar& scalar, std::string_view after) {
+  return MakeError(scalar.at,
+                   Values(scalar) + " written here, but " + std::string(after) +
+                       ", the text it was written into is not found, so whether it is in a shell script "
+                       "cannot be checked",
+                   "write the scalar so that its value reads as one piece (no line folds or escapes around "
+                   "the placeholder)");
+}
+
+// The EncodedScalars with one decoded value: a stream repeats the same few
+// values thousands of times, so each rendered scalar is checked against the
+// group in constant time, and the group is reported once.
+struct ValueGroup {
+  const EncodedScalar* shell = nullptr;            // the first one written for a shell script
+  const EncodedScalar* data = nullptr;             // the first one written as data
+  const EncodedScalar* shell_not_inert = nullptr;  // the first of each kind whose values do not read alike
+  const EncodedScalar* data_not_inert = nullptr;
+  bool found = false;
+  bool reported = false;
+
+  void Add(const EncodedScalar* scalar) {
+    const EncodedScalar*& first = scalar->is_shell ? shell : data;
+    if (first == nullptr) first = scalar;
+    if (scalar->shell_inert) return;
+    const EncodedScalar*& not_inert = scalar->is_shell ? shell_not_inert : data_not_inert;
+    if (not_inert == nullptr) not_inert = scalar;
+  }
+  const EncodedScalar* NotInert() const { return data_not_inert ? data_not_inert : shell_not_inert; }
+
+  // The one written for the other kind of text than `scalar` is, whose
+  // values do not read alike there; null when the group fits.
+  const EncodedScalar* Mismatch(const Scalar& scalar, std::string_view decoded) const {
+    if (scalar.is_shell) {
+      if (shell != nullptr) return nullptr;
+      return HasHeredocOrArithmetic(decoded) ? data : data_not_inert;
+    }
+    return data != nullptr ? nullptr : shell_not_inert;
+  }
+};
 
 }  // namespace
 
-const Alias* CommandLineHiddenBy(const Tokens& tokens, std::uint32_t document) {
-  for (const Alias& alias : tokens.command_line_aliases) {
-    if (alias.document == document && MergesIntoCommandLine(tokens, alias)) return &alias;
-  }
-  return nullptr;
+bool HasHeredocOrArithmetic(std::string_view script) {
+  return script.find("<<") != std::string_view::npos || script.find("((") != std::string_view::npos ||
+         script.find("$[") != std::string_view::npos;
 }
 
-bool CanDecideShellScripts(std::string_view text, const Tokens& tokens, const Reference& reference) {
+bool ShellDecidingPlaces::Contains(const Reference& reference) {
   if (reference.scalar == Reference::kNoScalar) return false;
-  const Scalar& scalar = tokens.scalars[reference.scalar];
+  const Scalar& scalar = tokens_.scalars[reference.scalar];
   if (scalar.is_key) return false;
-  return (IsCommandLineItem(tokens, scalar) && !scalar.is_shell && !IsBlock(scalar)) ||
-         IsTopLevelKind(tokens, scalar) || OnShebangLine(text, scalar, reference.offset);
+  if (IsTopLevelKind(tokens_, scalar) || OnOpeningLine(text_, scalar, reference.offset)) return true;
+  return IsCommandLineItem(tokens_, scalar) && HasItemAfter(reference.scalar);
+}
+
+bool ShellDecidingPlaces::HasItemAfter(std::uint32_t scalar_index) {
+  const PathSegment& item = tokens_.paths[tokens_.scalars[scalar_index].path];
+  // The next item of the same sequence is the next scalar (items are words).
+  const std::size_t next = scalar_index + 1;
+  if (next < tokens_.scalars.size() && tokens_.scalars[next].path != PathSegment::kRoot &&
+      tokens_.paths[tokens_.scalars[next].path].parent == item.parent) {
+    return true;
+  }
+  // The last `args` item ends its command line; after the last `command` item
+  // come the container's `args`, wherever they are written.
+  if (tokens_.paths[item.parent].key == "args") return false;
+  if (command_followed_.empty()) {
+    command_followed_.assign(tokens_.scalars.size(), false);
+    for (const CommandLine& line : CollectCommandLines(tokens_)) {
+      for (std::size_t i = 0; i + 1 < line.items.size(); ++i) command_followed_[line.items[i]] = true;
+    }
+  }
+  return command_followed_[scalar_index];
+}
+
+std::unordered_map<std::uint32_t, const Alias*> HiddenCommandLines(const Tokens& tokens) {
+  std::unordered_map<std::uint32_t, const Alias*> hidden;
+  if (tokens.command_line_aliases.empty()) return hidden;
+  // The mappings with their own `command` or `args`: a `<<` merge into one
+  // hides part of its command line. A mapping merged whole brings both,
+  // classified at its anchor.
+  std::unordered_set<std::uint32_t> with_command_line;
+  for (const Scalar& scalar : tokens.scalars) {
+    if (!scalar.is_key || scalar.path == PathSegment::kRoot) continue;
+    const PathSegment& entry = tokens.paths[scalar.path];
+    if (entry.key == "command" || entry.key == "args") with_command_line.insert(entry.parent);
+  }
+  for (const Alias& alias : tokens.command_line_aliases) {
+    const PathSegment* merge = &tokens.paths[alias.path];
+    if (merge->index >= 0 && tokens.paths[merge->parent].key == "<<") merge = &tokens.paths[merge->parent];
+    const bool hides = merge->index >= 0 || merge->key != "<<" || with_command_line.count(merge->parent) > 0;
+    if (hides) hidden.emplace(alias.document, &alias);  // keeps the first one of a document
+  }
+  return hidden;
 }
 
 Diagnostics CheckScriptKindsKept(std::string_view rendered, const Manifest& manifest,
                                  const std::vector<EncodedScalar>& encoded, const std::string& file,
-                                 std::string_view after) {
-  std::unordered_map<std::string_view, std::vector<const EncodedScalar*>> by_value;
-  for (const EncodedScalar& scalar : encoded) {
-    if (!scalar.shell_inert) by_value[scalar.value].push_back(&scalar);
-  }
+                                 std::string_view after, bool every_scalar_present) {
+  std::unordered_map<std::string_view, ValueGroup> groups;
+  for (const EncodedScalar& scalar : encoded) groups[scalar.value].Add(&scalar);
   Diagnostics problems;
-  if (by_value.empty()) return problems;
+  if (groups.empty()) return problems;
   Tokens tokens = Tokenize(rendered, TokenizerOptions{file});
   if (HasErrors(tokens.diagnostics)) {
     const Diagnostic& first = *std::find_if(tokens.diagnostics.begin(), tokens.diagnostics.end(),
@@ -104,21 +176,30 @@ Diagnostics CheckScriptKindsKept(std::string_view rendered, const Manifest& mani
     return problems;
   }
   Classify(rendered, manifest, &tokens);
-  std::unordered_set<const EncodedScalar*> reported;
+  const std::unordered_map<std::uint32_t, const Alias*> hidden = HiddenCommandLines(tokens);
   for (const Scalar& scalar : tokens.scalars) {
     if (scalar.is_key) continue;
-    auto found = by_value.find(DecodeScalar(rendered, scalar));
-    if (found == by_value.end()) continue;
-    const std::vector<const EncodedScalar*>& candidates = found->second;
-    if (std::any_of(candidates.begin(), candidates.end(),
-                    [&](const EncodedScalar* e) { return e->is_shell == scalar.is_shell; })) {
-      continue;
+    const std::string decoded = DecodeScalar(rendered, scalar);
+    auto group = groups.find(decoded);
+    if (group == groups.end()) continue;
+    ValueGroup& values = group->second;
+    values.found = true;
+    if (values.reported) continue;
+    auto alias = hidden.find(scalar.document);
+    if (alias != hidden.end() && values.NotInert() != nullptr) {
+      problems.push_back(KindHidden(*values.NotInert(), *alias->second, rendered, after));
+      values.reported = true;
+    } else if (const EncodedScalar* mismatch = alias == hidden.end() ? values.Mismatch(scalar, decoded) : nullptr) {
+      problems.push_back(KindChanged(*mismatch, tokens.PathString(scalar.path), after));
+      values.reported = true;
     }
-    for (const EncodedScalar* candidate : candidates) {
-      if (reported.insert(candidate).second) {
-        problems.push_back(KindChanged(*candidate, tokens.PathString(scalar.path), after));
-      }
-    }
+  }
+  if (!every_scalar_present) return problems;
+  for (const EncodedScalar& scalar : encoded) {  // in order, for the same report every time
+    ValueGroup& values = groups[scalar.value];
+    if (values.found || values.reported || values.NotInert() == nullptr) continue;
+    problems.push_back(KindUnchecked(*values.NotInert(), after));
+    values.reported = true;
   }
   return problems;
 }

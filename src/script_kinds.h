@@ -11,12 +11,17 @@
 //     deletes the `command` of a script that was shell-quoted.
 // In the first direction a value could run as a command; in the second, the
 // shell quotes become part of the value. So the rendered text is classified
-// again and every substituted scalar is looked up there by its value.
+// again and every substituted scalar is looked up there by its value: after a
+// render whose values stand where they can decide it (ShellDecidingPlaces),
+// and after the steps. A command line taken from an alias cannot be
+// classified at all (HiddenCommandLines): there only values that read alike
+// either way are written.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "safesubst/diagnostic.h"
@@ -36,28 +41,54 @@ struct EncodedScalar {
   Location at;        ///< the first substituted reference, in its own file
 };
 
-/// True when a value for `reference` (in a scalar) can decide whether some
-/// scalar is a shell script: it stands in a one-line item of a `command` or
-/// `args` sequence that is not itself the script (a program, `-c`, a wrapper's
-/// option), in a top-level `kind`, or on the `#!` line of a block scalar. A
-/// value in the body of a block script decides nothing, so the usual
-/// template costs no second look.
-bool CanDecideShellScripts(std::string_view text, const Tokens& tokens, const Reference& reference);
+/// The places of one template where a value can decide whether some scalar
+/// is a shell script (classify.h reads them): an item of a container command
+/// line that has another item after it (the program, a wrapper's option, `-c`,
+/// even the script, since a value `--` there moves it to the next item), a
+/// top-level `kind`, or the first content line of a block scalar when that
+/// line starts with `#` or `$` (a `#!` line may form). The last item of a
+/// command line, usually the script with the values in it, decides nothing.
+class ShellDecidingPlaces {
+ public:
+  ShellDecidingPlaces(std::string_view text, const Tokens& tokens) : text_(text), tokens_(tokens) {}
 
-/// The alias that hides a command line of `document`, making it unknowable
-/// which of its scalars are shell scripts: an alias as a `command` or `args`
-/// value or item (the aliased node may be any scalar, classified where it is
-/// written), or a `<<` merge into a mapping that has its own `command` or
-/// `args`. Null when the document has none.
-const Alias* CommandLineHiddenBy(const Tokens& tokens, std::uint32_t document);
+  bool Contains(const Reference& reference);
+
+ private:
+  bool HasItemAfter(std::uint32_t scalar_index);
+
+  std::string_view text_;
+  const Tokens& tokens_;
+  // By scalar: a `command` item with another item after it (built on first need).
+  std::vector<bool> command_followed_;
+};
+
+/// True when `script` may hold a here-document or arithmetic, where even an
+/// IsShellInert value can change the script: a line equal to the delimiter
+/// ends the body, and arithmetic evaluates a name. Then inert is not enough.
+bool HasHeredocOrArithmetic(std::string_view script);
+
+/// For each document (by index) whose command lines are hidden behind an
+/// alias, so that which of its scalars are shell scripts cannot be told: the
+/// first such alias. That is an alias as a `command` or `args` value or item
+/// (the aliased node may be any scalar, classified where it is written), as a
+/// mapping key (it may stand for `command`), or a `<<` merge (or an item of
+/// one) into a mapping that has its own `command` or `args`.
+std::unordered_map<std::uint32_t, const Alias*> HiddenCommandLines(const Tokens& tokens);
 
 /// Tokenizes and classifies `rendered` (as the render classifies a template),
-/// and reports, at its own location, every scalar of `encoded` that is not
-/// inert and now reads as a scalar of the other kind. `after` says what
-/// changed the text, e.g. "after the manifest's steps"; `file` names
-/// `rendered` in the error for text that does not tokenize.
+/// looks every scalar of `encoded` up there by its decoded value, and reports,
+/// at the scalar's own location, each one that now reads as the other kind of
+/// text, or stands in a document whose command lines HiddenCommandLines
+/// hides, unless its values read alike either way (an inert value does not
+/// pass into a script with a here-document or arithmetic, where a word can
+/// still end the one or be evaluated in the other). `after` says what changed
+/// the text, e.g. "after the manifest's steps"; `file` names `rendered` in
+/// the error for text that does not tokenize. With `every_scalar_present`
+/// (the text is the render's own output, whose scalars are all there), a
+/// scalar that is not found is an error too: the check fails closed.
 Diagnostics CheckScriptKindsKept(std::string_view rendered, const Manifest& manifest,
                                  const std::vector<EncodedScalar>& encoded, const std::string& file,
-                                 std::string_view after);
+                                 std::string_view after, bool every_scalar_present);
 
 }  // namespace safesubst

@@ -17,13 +17,14 @@ namespace {
 using testing::TempDir;
 using testing::WriteFile;
 
-// CanDecideShellScripts for the scalar that holds `${V}` in `text`, classified first.
+// ShellDecidingPlaces for the reference `${V}` in `text`, classified first.
 bool ValueThereCanDecide(const std::string& text) {
   Tokens tokens = Tokenize(text, TokenizerOptions{"t.yaml"});
   REQUIRE(tokens.diagnostics.empty());
   Classify(text, Manifest{}, &tokens);
+  ShellDecidingPlaces places(text, tokens);
   for (const Reference& reference : tokens.references) {
-    if (reference.name == "V") return CanDecideShellScripts(text, tokens, reference);
+    if (reference.name == "V") return places.Contains(reference);
   }
   FAIL("no ${V} in: " << text);
   return false;
@@ -32,11 +33,17 @@ bool ValueThereCanDecide(const std::string& text) {
 TEST_CASE("script kinds: which values can decide that a scalar is a shell script") {
   CHECK(ValueThereCanDecide("command: [\"${V}\", -c, \"echo hi\"]\n"));
   CHECK(ValueThereCanDecide("command: [sh]\nargs: [\"${V}\", \"echo hi\"]\n"));
+  CHECK(ValueThereCanDecide("command:\n  - |-\n    ${V}\n  - -c\n"));  // a block item is a word too
+  CHECK(ValueThereCanDecide("command: [\"${V}\"]\nargs: [-c, x]\n"));   // the args come after the command
+  CHECK(ValueThereCanDecide("command: [sh, -c]\nargs: [\"${V}\", \"echo hi\"]\n"));  // V = `--` moves the script
   CHECK(ValueThereCanDecide("kind: ${V}\ndata:\n  run.sh: echo hi\n"));
   CHECK(ValueThereCanDecide("script: |\n  #!${V}\n  echo hi\n"));
   CHECK(ValueThereCanDecide("script: |\n  #!/usr/bin/env ${V}\n  echo hi\n"));
+  CHECK(ValueThereCanDecide("script: |\n  ${V}\n  echo hi\n"));  // V = `#!/bin/sh`
+  CHECK(ValueThereCanDecide("script: |\n  #${V}/bin/sh\n  echo hi\n"));  // V = `!`
 
-  CHECK_FALSE(ValueThereCanDecide("command: [sh, -c, \"echo ${V}\"]\n"));  // the script itself
+  CHECK_FALSE(ValueThereCanDecide("command: [sh, -c, \"echo ${V}\"]\n"));  // the script, and the last item
+  CHECK_FALSE(ValueThereCanDecide("command: [sh, -c]\nargs: [\"echo ${V}\"]\n"));
   CHECK_FALSE(ValueThereCanDecide("image: app:${V}\n"));
   CHECK_FALSE(ValueThereCanDecide("spec:\n  kind: ${V}\n"));  // only the document's own kind
   CHECK_FALSE(ValueThereCanDecide("script: |\n  echo ${V}\n  #!/bin/sh\n"));
@@ -55,8 +62,8 @@ EncodedScalar Written(std::string value, bool is_shell, bool inert = false) {
   return scalar;
 }
 
-Diagnostics Check(std::string_view rendered, const std::vector<EncodedScalar>& encoded) {
-  return CheckScriptKindsKept(rendered, Manifest{}, encoded, "out.yaml", "after the steps");
+Diagnostics Check(std::string_view rendered, const std::vector<EncodedScalar>& encoded, bool every = false) {
+  return CheckScriptKindsKept(rendered, Manifest{}, encoded, "out.yaml", "after the steps", every);
 }
 
 constexpr std::string_view kShellContainer = "command: [/bin/sh, -c]\nargs:\n  - |\n    echo a;b\n";
@@ -94,26 +101,44 @@ TEST_CASE("script kinds: a scalar written once is reported once, wherever its te
   CHECK(Check(twice, {Written("echo a;b\n", false)}).size() == 1);
 }
 
+TEST_CASE("script kinds: an inert value does not pass into a script with a here-document or arithmetic") {
+  const std::string heredoc = "command: [/bin/sh, -c]\nargs:\n  - |\n    cat <<EOF\n    EOF\n";
+  CHECK(Check(heredoc, {Written("cat <<EOF\nEOF\n", false, /*inert=*/true)}).size() == 1);
+  const std::string arithmetic = "command: [/bin/sh, -c]\nargs: [\"echo $((a))\"]\n";
+  CHECK(Check(arithmetic, {Written("echo $((a))", false, /*inert=*/true)}).size() == 1);
+}
+
+TEST_CASE("script kinds: on the render's own output, a written scalar that is not found fails closed") {
+  CHECK(Check(kShellContainer, {Written("echo elsewhere", false)}).empty());
+  Diagnostics problems = Check(kShellContainer, {Written("echo elsewhere", false)}, /*every=*/true);
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].message.find("is not found, so whether it is in a shell script cannot be checked") !=
+        std::string::npos);
+  CHECK(Check(kShellContainer, {Written("echo elsewhere", false, /*inert=*/true)}, true).empty());
+}
+
 TEST_CASE("script kinds: rendered text that does not tokenize is an error, not a pass") {
   Diagnostics problems = Check("a: \"unterminated\n", {Written("x;y", false)});
   REQUIRE(problems.size() == 1);
   CHECK(problems[0].message.find("cannot tell which scalars are shell scripts after the steps") == 0);
 }
 
+using NamedValues = std::vector<std::pair<std::string, std::string>>;
+
 // Renders `text` with `manifest_text` (both written to a scratch directory,
-// with `fragment` as frag.yaml) and X = `x`.
+// with `fragment` as frag.yaml), X = `x`, SHELL_BIN=/bin/sh, KIND=ConfigMap
+// and `more`.
 RenderResult RenderWith(const std::string& manifest_text, const std::string& text, const std::string& x,
-                        const std::string& fragment = "") {
+                        const std::string& fragment = "", const NamedValues& more = {}) {
   TempDir dir;
   WriteFile(dir / "m.yaml", manifest_text);
   WriteFile(dir / "frag.yaml", fragment);
   Result<Manifest> manifest = LoadManifestFile((dir / "m.yaml").string());
   REQUIRE(manifest.ok());
   ValueSet values;
-  for (const char* name : {"X", "SHELL_BIN", "KIND"}) {
-    const std::string value = std::string(name) == "X" ? x : std::string(name) == "KIND" ? "ConfigMap" : "/bin/sh";
-    values.Set(name, Value{value, ValueSource::kCommandLine, Location{"--set"}});
-  }
+  NamedValues all = {{"X", x}, {"SHELL_BIN", "/bin/sh"}, {"KIND", "ConfigMap"}};
+  all.insert(all.end(), more.begin(), more.end());
+  for (const auto& [name, value] : all) values.Set(name, Value{value, ValueSource::kCommandLine, Location{"--set"}});
   RenderOptions options;
   options.file_name = "t.yaml";
   return Render(text, *manifest.value, values, options);
@@ -126,7 +151,9 @@ bool FailsWith(const RenderResult& result, std::string_view text) {
   return false;
 }
 
-constexpr const char* kVariables = "variables:\n  X: {}\n  SHELL_BIN: {}\n  KIND: {}\n";
+constexpr const char* kVariables =
+    "variables:\n  X: {}\n  SHELL_BIN: {}\n  KIND: {}\n  HEADER: {}\n  A: {}\n  CMD: {type: yaml}\n"
+    "  NAME: {}\n  MODE: {}\n";
 constexpr const char* kHostile = "a; touch /tmp/owned";
 
 TEST_CASE("script kinds: a value that makes a command line a shell one cannot inject into its script") {
@@ -140,6 +167,25 @@ TEST_CASE("script kinds: a value that makes a command line a shell one cannot in
   CHECK(FailsWith(RenderWith(kVariables, config_map, kHostile), "'data.run.sh' is a shell script"));
   const std::string shebang = "script: |\n  #!${SHELL_BIN}\n  echo ${X}\n";
   CHECK(FailsWith(RenderWith(kVariables, shebang, kHostile), "'script' is a shell script"));
+}
+
+// The places a review found the first version of this check missed.
+TEST_CASE("script kinds: every way a value decides the shell is caught") {
+  const std::string block_program = "containers:\n- command:\n  - |-\n    ${SHELL_BIN}\n  - -c\n  args:\n  - |\n"
+                                    "    echo ${X}\n";
+  CHECK(FailsWith(RenderWith(kVariables, block_program, kHostile), "is a shell script"));
+  const std::string header = "kind: ConfigMap\ndata:\n  run: |\n    ${HEADER}\n    echo ${X}\n";
+  CHECK(FailsWith(RenderWith(kVariables, header, kHostile, "", {{"HEADER", "#!/bin/sh"}}), "is a shell script"));
+  const std::string moved = "containers:\n- command: [/bin/sh, -c]\n  args:\n  - ${A}\n  - |\n    echo ${X}\n";
+  CHECK(FailsWith(RenderWith(kVariables, moved, kHostile, "", {{"A", "--"}}), "is a shell script"));
+  const std::string yaml_command = "containers:\n- command: ${CMD}\n  args:\n  - |\n    echo ${X}\n";
+  CHECK(FailsWith(RenderWith(kVariables, yaml_command, kHostile, "", {{"CMD", "[/bin/sh, -c]"}}),
+                  "is a shell script"));
+  // An inert value that would end a here-document early.
+  const std::string heredoc = "containers:\n- command: [\"${SHELL_BIN}\", -c]\n  args:\n  - |\n"
+                              "    cat <<EOF > /tmp/app.conf\n    ${NAME}\n    ${MODE}\n    EOF\n";
+  CHECK(FailsWith(RenderWith(kVariables, heredoc, "x", "", {{"NAME", "EOF"}, {"MODE", "reboot"}}),
+                  "is a shell script"));
 }
 
 TEST_CASE("script kinds: a fragment's script merged under a shell command line cannot inject") {
@@ -171,9 +217,13 @@ TEST_CASE("script kinds: a command line hidden behind an alias or a merge into o
   auto hidden = [](const std::string& text) {
     Tokens tokens = Tokenize(text);
     REQUIRE(tokens.diagnostics.empty());
-    const Alias* alias = CommandLineHiddenBy(tokens, 0);
-    return alias == nullptr ? std::string() : std::string(text.substr(alias->offset, alias->length));
+    auto by_document = HiddenCommandLines(tokens);
+    auto alias = by_document.find(0);
+    return alias == by_document.end() ? std::string()
+                                      : std::string(text.substr(alias->second->offset, alias->second->length));
   };
+  CHECK(hidden("a: &m {command: [sh, -c]}\nb:\n  <<: [*m]\n  args: [x]\n") == "*m");  // a merge list
+  CHECK(hidden("k: [&c command]\nb:\n  *c : [sh, -c]\n  args: [x]\n") == "*c");    // an alias key
   CHECK(hidden("a: &s [sh, -c]\nb:\n  command: *s\n") == "*s");
   CHECK(hidden("a: &s x\nb:\n  args: [-c, *s]\n") == "*s");
   CHECK(hidden("a: &m {command: [sh, -c]}\nb:\n  <<: *m\n  args: [x]\n") == "*m");
@@ -188,7 +238,13 @@ TEST_CASE("script kinds: with a command line taken from an alias, only values th
   CHECK(FailsWith(RenderWith(kVariables, text, kHostile), "this document takes a command line from the alias "
                                                           "*shell at line 6"));
   CHECK(RenderWith(kVariables, text, "fs-1.example.com").ok());
-  // The manifest says what the script is: then it is encoded for that.
+  // `scripts:` does not make a script shell: it gives no way out.
+  const std::string scripts = std::string(kVariables) + "scripts: [\".containers[1].args[0]\"]\n";
+  CHECK(FailsWith(RenderWith(scripts, text, kHostile), "takes a command line from the alias"));
+  // Three uses, one error that counts the others.
+  const std::string thrice = text + "        echo ${X}\n        echo ${X}\n";
+  CHECK(FailsWith(RenderWith(kVariables, thrice, kHostile), "(and at 2 later uses)"));
+  // The manifest says the script is shell: then it is encoded for that.
   const std::string declared = std::string(kVariables) + "shell: [\".containers[1].args[0]\"]\n";
   CHECK(FailsWith(RenderWith(declared, text, kHostile), "the value contains a semicolon"));
   CHECK(RenderWith(declared, "containers:\n  - command: &c [sh, -c]\n  - command: *c\n    args:\n"
@@ -197,6 +253,13 @@ TEST_CASE("script kinds: with a command line taken from an alias, only values th
   // A script anchored outside any command line and used in one.
   const std::string anchored = "x-script: &s \"echo ${X}\"\ncontainers:\n  - command: [sh, -c, *s]\n";
   CHECK(FailsWith(RenderWith(kVariables, anchored, kHostile), "the alias *s at line 3"));
+}
+
+TEST_CASE("script kinds: a fragment merged into a container whose command is an alias cannot inject") {
+  const std::string merge = std::string(kVariables) + "steps:\n  - merge: frag.yaml\n    into: .containers[1]\n";
+  const std::string text = "containers:\n  - command: &sh [/bin/sh, -c]\n    args: [\"true\"]\n  - command: *sh\n";
+  CHECK(FailsWith(RenderWith(merge, text, kHostile, "args:\n  - |\n    echo ${X}\n"),
+                  "its document takes a command line from the alias *sh"));
 }
 
 }  // namespace

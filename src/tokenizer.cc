@@ -231,6 +231,7 @@ class Parser {
   void ReportUnterminated(std::size_t offset);
   void AdvanceCursor(Cursor* cursor, std::size_t to) const;
   bool InCommandLine(std::uint32_t path) const;
+  void RecordAliasKey(const Node& key, std::uint32_t segment);
   std::uint32_t NewKeySegment(std::uint32_t parent, std::string_view key);
   std::uint32_t NewIndexSegment(std::uint32_t parent, std::int32_t index);
   void Reparent(std::size_t first_segment, std::uint32_t from, std::uint32_t to);
@@ -515,14 +516,21 @@ void Parser::ReportUnterminated(std::size_t offset) {
 }
 
 // Tokens::command_line_aliases: a path that is, or is an item of, a
-// `command`/`args` entry, or a `<<` merge entry.
+// `command`/`args` entry or a `<<` merge entry (`<<: [*a, *b]`).
 bool Parser::InCommandLine(std::uint32_t path) const {
   if (path == PathSegment::kRoot) return false;
   const PathSegment& segment = out_.paths[path];
-  if (segment.index < 0) return segment.key == "command" || segment.key == "args" || segment.key == "<<";
-  if (segment.parent == PathSegment::kRoot) return false;
-  const std::string_view sequence = out_.paths[segment.parent].key;
-  return sequence == "command" || sequence == "args";
+  auto hides = [](std::string_view key) { return key == "command" || key == "args" || key == "<<"; };
+  if (segment.index < 0) return hides(segment.key);
+  return segment.parent != PathSegment::kRoot && hides(out_.paths[segment.parent].key);
+}
+
+// An alias used as a mapping key may stand for `command` or `args`
+// (`*c : [sh, -c]` with `&c command` elsewhere).
+void Parser::RecordAliasKey(const Node& key, std::uint32_t segment) {
+  if (key.kind == Node::Kind::kAlias) {
+    out_.command_line_aliases.push_back(Alias{key.begin, key.end - key.begin, document_, segment});
+  }
 }
 
 std::uint32_t Parser::NewKeySegment(std::uint32_t parent, std::string_view key) {
@@ -904,6 +912,7 @@ void Parser::ParseExplicitEntry(int m, std::uint32_t path) {
   const std::uint32_t segment = NewKeySegment(path, {});
   const Node key = ParseBlockNode(m, segment, Where::kExplicitKey, false, true);
   out_.paths[segment].key = KeyText(key);
+  RecordAliasKey(key, segment);
   const Cursor after_key = Save();
   SkipToNextToken();
   if (!AtBoundary() && Column() == m && AtIndicator(':')) {
@@ -958,6 +967,7 @@ void Parser::ParseEntryValue(int m, std::uint32_t path, const Node& key, std::si
   const std::uint32_t segment = NewKeySegment(path, KeyText(key));
   if (key.kind == Node::Kind::kCollection) Reparent(segment_mark, path, segment);
   RecordKey(key, segment);
+  RecordAliasKey(key, segment);
   ++pos_;  // the `:`
   ParseBlockNode(m, segment, Where::kMappingValue, false, false);
 }
@@ -1106,6 +1116,7 @@ void Parser::ParseFlowEntry(int n, std::uint32_t path, bool is_sequence, std::in
   const std::uint32_t segment = NewKeySegment(item, KeyText(key));
   if (key.kind == Node::Kind::kCollection) Reparent(segment_mark, item, segment);
   RecordKey(key, segment);
+  RecordAliasKey(key, segment);
   if (!pair) {
     RecordEmpty(after_key, segment, false, ContextClass::kData);
     return;

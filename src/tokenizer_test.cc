@@ -830,7 +830,8 @@ TEST_CASE("tokenizer: aliases in command lines and << merges are recorded with t
   const std::string text =
       "base: &b {command: [sh, -c]}\nlabels: &l {a: b}\nx: *l\n---\n"
       "c:\n  command: *cmd\n  args: [\"-c\", *s]\n  env:\n    - *e\n"
-      "d:\n  <<: *b\n  args:\n    - *s\n";
+      "d:\n  <<: *b\n  args:\n    - *s\n"
+      "e:\n  <<: [*b, *l]\n  *k : [sh]\n  ? *q\n  : x\n";
   Tokens tokens = Tokenize(text);
   REQUIRE(tokens.diagnostics.empty());
   std::vector<std::string> found;
@@ -838,7 +839,8 @@ TEST_CASE("tokenizer: aliases in command lines and << merges are recorded with t
     found.push_back(std::string(text.substr(alias.offset, alias.length)) + "@" + tokens.PathString(alias.path) +
                     "#" + std::to_string(alias.document));
   }
-  CHECK(found == std::vector<std::string>{"*cmd@c.command#1", "*s@c.args[1]#1", "*b@d.<<#1", "*s@d.args[0]#1"});
+  CHECK(found == std::vector<std::string>{"*cmd@c.command#1", "*s@c.args[1]#1", "*b@d.<<#1", "*s@d.args[0]#1",
+                                          "*b@e.<<[0]#1", "*l@e.<<[1]#1", "*k@e.*k#1", "*q@e.*q#1"});
 }
 
 }  // namespace

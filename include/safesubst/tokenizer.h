@@ -120,8 +120,9 @@ struct Alias {
 struct Tokens {
   std::vector<Scalar> scalars;
   /// The aliases that can stand for part of a container's command line: a
-  /// `command` or `args` value or item, or a `<<` merge. Only these are
-  /// kept; a stream may hold millions of other aliases.
+  /// `command` or `args` value or item, a `<<` merge (or an item of one), or
+  /// a mapping key (which may stand for `command`). Only these are kept; a
+  /// stream may hold millions of other aliases.
   std::vector<Alias> command_line_aliases;
   std::vector<Reference> references;
   std::vector<Comment> comments;
