@@ -88,7 +88,8 @@ bool ParseCommands(char** first, char** last, const char* stdin_path, std::vecto
   for (char** arg = first; arg != last; ++arg) {
     if (std::strcmp(*arg, "--next") == 0) {
       commands->emplace_back();
-      if (arg + 2 < last && std::strcmp(arg[1], "--stdin") == 0) {
+      if (arg + 1 < last && std::strcmp(arg[1], "--stdin") == 0) {
+        if (arg + 2 == last) return false;  // `--stdin` without its file
         commands->back().stdin_path = arg[2];
         arg += 2;
       }

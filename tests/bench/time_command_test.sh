@@ -11,4 +11,6 @@ printf '%s\n' "$out" | awk 'NF != 4 { exit 1 } END { exit NR != 3 }' || fail "ex
 "$timer" --runs 2 -- true --next false 2>/dev/null && fail "a failing command passed"
 "$timer" --runs 2 -- true --next 2>/dev/null
 [ $? -eq 2 ] || fail "--next without a command is not a usage error"
+"$timer" --runs 2 -- true --next --stdin 2>/dev/null
+[ $? -eq 2 ] || fail "--stdin without its file is not a usage error"
 echo "time_command_test: ok"
