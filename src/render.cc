@@ -125,6 +125,8 @@ class Renderer {
   void CheckStructure(const std::string& output);
   bool CheckStructureByTokens(const std::string& output);
   bool CollectRewritten(std::vector<RewrittenScalar>* rewritten);
+  bool DescribeWritten(const RewrittenScalar& scalar, EncodedScalar* written) const;
+  void CheckShellScriptsKept(const std::string& output);
   bool ValuesCanDecideShellScripts() const;
   bool ReadsAlikeAsShell(const ReferenceValue& value, const Variable* variable) const;
   void CheckAliasedCommandLines();
@@ -210,10 +212,7 @@ RenderResult Renderer::Run() {
   if (HasErrors(result_.diagnostics)) return std::move(result_);
   std::string output = Assemble();
   if (options_.check_structure) CheckStructure(output);
-  if (!HasErrors(result_.diagnostics) && ValuesCanDecideShellScripts()) {
-    Append(CheckScriptKindsKept(output, manifest_, EncodedScalars(), options_.file_name + " (rendered output)",
-                                "once the values are in", /*every_scalar_present=*/true));
-  }
+  if (!HasErrors(result_.diagnostics) && ValuesCanDecideShellScripts()) CheckShellScriptsKept(output);
   if (options_.run_steps && !manifest_.steps.empty() && !HasErrors(result_.diagnostics)) RunSteps(&output);
   if (!HasErrors(result_.diagnostics)) result_.output = std::move(output);
   return std::move(result_);
@@ -730,33 +729,66 @@ bool Renderer::CollectRewritten(std::vector<RewrittenScalar>* rewritten) {
   return true;
 }
 
+// What one rewritten scalar received (EncodedScalars adds its value). False
+// when it received no substituted value, or a `type: yaml` one, which is
+// structure, not text.
+bool Renderer::DescribeWritten(const RewrittenScalar& scalar, EncodedScalar* written) const {
+  written->is_shell = tokens_.scalars[scalar.scalar].is_shell;
+  written->shell_inert = true;
+  bool substituted = false;
+  for (const ReferenceValue& value : scalar.values) {
+    if (value.reference->kind == RefKind::kEscape) continue;
+    const Variable* variable = manifest_.Find(value.reference->name);
+    if (variable != nullptr && variable->type == VarType::kYaml) return false;
+    written->shell_inert = written->shell_inert && ReadsAlikeAsShell(value, variable);
+    if (!substituted) written->at = At(*value.reference);
+    AddName(value.reference->name, &written->names);
+    substituted = true;
+  }
+  return substituted;
+}
+
 std::vector<EncodedScalar> Renderer::EncodedScalars() {
   std::vector<EncodedScalar> encoded;
   std::vector<RewrittenScalar> rewritten;
   if (!CollectRewritten(&rewritten)) return encoded;
   for (const RewrittenScalar& scalar : rewritten) {
     EncodedScalar written;
-    written.is_shell = tokens_.scalars[scalar.scalar].is_shell;
-    written.shell_inert = true;
-    bool substituted = false, yaml = false;
-    for (const ReferenceValue& value : scalar.values) {
-      if (value.reference->kind == RefKind::kEscape) continue;
-      const Variable* variable = manifest_.Find(value.reference->name);
-      yaml = yaml || (variable != nullptr && variable->type == VarType::kYaml);
-      written.shell_inert = written.shell_inert && ReadsAlikeAsShell(value, variable);
-      if (!substituted) written.at = At(*value.reference);
-      AddName(value.reference->name, &written.names);
-      substituted = true;
-    }
-    // A `type: yaml` value is structure, not text. A value that cannot be
-    // known (a form split by a line fold) is left out: no such form is
-    // ever a reference the tokenizer reports.
-    if (!substituted || yaml) continue;
+    if (!DescribeWritten(scalar, &written)) continue;
+    // ExpectedScalarValue fails only for a form split by a line fold or an
+    // escape, which the tokenizer never reports as a reference.
     if (!ExpectedScalarValue(text_, tokens_.scalars[scalar.scalar], scalar.values, &written.value)) continue;
     encoded.push_back(std::move(written));
   }
   return encoded;
 }
+
+// After a render whose values stand where they can decide which scalars are
+// shell scripts: the output is classified and compared with the template
+// scalar by scalar, which the structure check proved correspond. With a
+// `type: yaml` value, or without that check, by value (script_kinds.h).
+void Renderer::CheckShellScriptsKept(const std::string& output) {
+  const std::string name = options_.file_name + " (rendered output)";
+  constexpr std::string_view kAfter = "once the values are in";
+  Tokens rendered;
+  if (yaml_paths_.empty() && options_.check_structure) rendered = Tokenize(output, TokenizerOptions{name});
+  if (rendered.scalars.size() != tokens_.scalars.size() || HasErrors(rendered.diagnostics)) {
+    return Append(CheckScriptKindsKept(output, manifest_, EncodedScalars(), name, kAfter, /*every_scalar_present=*/true));
+  }
+  Classify(output, manifest_, &rendered);
+  std::vector<RewrittenScalar> rewritten;
+  if (!CollectRewritten(&rewritten)) return;
+  for (const RewrittenScalar& scalar : rewritten) {
+    const Scalar& now = rendered.scalars[scalar.scalar];
+    EncodedScalar written;
+    if (now.is_shell == tokens_.scalars[scalar.scalar].is_shell || !DescribeWritten(scalar, &written)) continue;
+    if (std::optional<Diagnostic> problem =
+            KindChangeProblem(written, now, DecodeScalar(output, now), rendered.PathString(now.path), kAfter)) {
+      result_.diagnostics.push_back(std::move(*problem));
+    }
+  }
+}
+
 
 // Whether a value reads the same in a shell script and in data, so that its
 // scalar may become or stop being a script (script_kinds.h).

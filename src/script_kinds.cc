@@ -1,6 +1,7 @@
 #include "script_kinds.h"
 
 #include <algorithm>
+#include <optional>
 #include <unordered_set>
 
 #include "classify.h"
@@ -94,7 +95,7 @@ struct ValueGroup {
   const EncodedScalar* NotInert() const { return data_not_inert ? data_not_inert : shell_not_inert; }
 
   // The one written for the other kind of text than `scalar` is, whose
-  // values do not read alike there; null when the group fits.
+  // values do not read alike there (ReadAlike); null when the group fits.
   const EncodedScalar* Mismatch(const Scalar& scalar, std::string_view decoded) const {
     if (scalar.is_shell) {
       if (shell != nullptr) return nullptr;
@@ -109,6 +110,18 @@ struct ValueGroup {
 bool HasHeredocOrArithmetic(std::string_view script) {
   return script.find("<<") != std::string_view::npos || script.find("((") != std::string_view::npos ||
          script.find("$[") != std::string_view::npos;
+}
+
+bool ReadAlike(const EncodedScalar& written, bool now_shell, std::string_view rendered_value) {
+  if (written.is_shell == now_shell) return true;
+  return written.shell_inert && !(now_shell && HasHeredocOrArithmetic(rendered_value));
+}
+
+std::optional<Diagnostic> KindChangeProblem(const EncodedScalar& written, const Scalar& now,
+                                            std::string_view rendered_value, const std::string& path,
+                                            std::string_view after) {
+  if (ReadAlike(written, now.is_shell, rendered_value)) return std::nullopt;
+  return KindChanged(written, path, after);
 }
 
 bool ShellDecidingPlaces::Contains(const Reference& reference) {

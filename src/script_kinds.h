@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -67,6 +68,18 @@ class ShellDecidingPlaces {
 /// IsShellInert value can change the script: a line equal to the delimiter
 /// ends the body, and arithmetic evaluates a name. Then inert is not enough.
 bool HasHeredocOrArithmetic(std::string_view script);
+
+/// True when the values of `written` read the same where they are now: in
+/// the kind of text they were written for, or inert (EncodedScalar) and not
+/// now in a script with a here-document or arithmetic (`rendered_value`, the
+/// scalar's decoded text where it is now).
+bool ReadAlike(const EncodedScalar& written, bool now_shell, std::string_view rendered_value);
+
+/// The error for `written` found as the scalar `now` at `path` of a rendered
+/// text, or none when its values read alike there (ReadAlike).
+std::optional<Diagnostic> KindChangeProblem(const EncodedScalar& written, const Scalar& now,
+                                            std::string_view rendered_value, const std::string& path,
+                                            std::string_view after);
 
 /// For each document (by index) whose command lines are hidden behind an
 /// alias, so that which of its scalars are shell scripts cannot be told: the
