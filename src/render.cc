@@ -789,7 +789,6 @@ void Renderer::CheckShellScriptsKept(const std::string& output) {
   }
 }
 
-
 // Whether a value reads the same in a shell script and in data, so that its
 // scalar may become or stop being a script (script_kinds.h).
 bool Renderer::ReadsAlikeAsShell(const ReferenceValue& value, const Variable* variable) const {
