@@ -11,10 +11,15 @@ namespace safesubst {
 
 namespace {
 
-constexpr std::string_view kShells[] = {"sh", "bash", "dash", "ash", "zsh", "ksh", "mksh"};
-// Programs that start the command after their own options, as init
-// processes and `env` do; `busybox sh` runs busybox's shell.
-constexpr std::string_view kWrappers[] = {"tini", "tini-static", "dumb-init", "catatonit", "env", "busybox"};
+constexpr std::string_view kShells[] = {"sh",  "bash",  "dash", "ash",  "zsh",  "ksh",   "mksh", "rbash", "rzsh",
+                                        "yash", "posh", "lksh", "ksh93", "pdksh", "oksh", "loksh", "hush"};
+// Programs that run a command given after their own options and operands:
+// init processes, `env`, `busybox sh`, and the ones that change the user,
+// the limits or the root first (`su-exec app sh -c`, `timeout 300 sh -c`).
+constexpr std::string_view kWrappers[] = {"tini",  "tini-static", "dumb-init", "catatonit", "env",    "busybox",
+                                          "timeout", "su-exec",   "gosu",      "nice",      "ionice", "nohup",
+                                          "chroot",  "setsid",    "stdbuf",    "runuser",   "setpriv", "chpst",
+                                          "sudo",    "doas",      "s6-setuidgid"};
 
 bool IsOneOf(std::string_view program, std::span<const std::string_view> names) {
   std::size_t slash = program.rfind('/');
@@ -23,18 +28,30 @@ bool IsOneOf(std::string_view program, std::span<const std::string_view> names) 
 }
 
 // The position of the shell in a command line such as `sh -c`, `tini -- sh
-// -c` or `env A=1 /bin/bash -ec`; npos when the program is not a shell.
+// -c`, `env A=1 /bin/bash -ec` or `su-exec app sh -c`; npos when the program
+// is not a shell. After a wrapper, every word up to the first shell is taken
+// for the wrapper's options and operands: a program there that is not a
+// wrapper only makes its arguments be quoted as shell, never less.
 template <typename Value>
 std::size_t ShellPosition(const std::vector<std::uint32_t>& items, Value value) {
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    const std::string word = value(items[i]);
-    if (IsOneOf(word, kShells)) return i;
-    // After a wrapper: its options, `--`, and env's NAME=value assignments.
-    const bool wrapper_argument =
-        i > 0 && (word.starts_with('-') || (word.find('=') != std::string::npos && word.find('/') == std::string::npos));
-    if (!IsOneOf(word, kWrappers) && !wrapper_argument) return std::string_view::npos;
+  if (items.empty()) return std::string_view::npos;
+  const std::string program = value(items[0]);
+  if (IsOneOf(program, kShells)) return 0;
+  if (!IsOneOf(program, kWrappers)) return std::string_view::npos;
+  for (std::size_t i = 1; i < items.size(); ++i) {
+    if (IsOneOf(value(items[i]), kShells)) return i;
   }
   return std::string_view::npos;
+}
+
+// Options of sh, bash, dash, zsh and ksh that take the next word as their
+// argument: `-o pipefail`, bash's `-O extglob`, `--rcfile FILE`, and each
+// `o`/`O` in a bundle such as `-euo pipefail`.
+std::size_t ArgumentsTaken(std::string_view option) {
+  if (option == "--rcfile" || option == "--init-file") return 1;
+  if (option.starts_with("--")) return 0;
+  return static_cast<std::size_t>(std::count_if(option.begin() + 1, option.end(),
+                                                [](char c) { return c == 'o' || c == 'O'; }));
 }
 
 // `-c`, or a bundle of single-letter options containing c such as `-ec`.
@@ -44,6 +61,21 @@ bool IsDashC(std::string_view arg) {
 
 bool EndsWith(std::string_view text, std::string_view suffix) {
   return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+// The mapping a node's entries end up in: a mapping written under a `<<`
+// merge key (`<<: {command: [sh, -c]}`, or an item of `<<: [...]`) merges
+// into the mapping that holds the `<<`.
+std::uint32_t MergeTarget(const Tokens& tokens, std::uint32_t mapping) {
+  while (mapping != PathSegment::kRoot) {
+    const PathSegment& segment = tokens.paths[mapping];
+    std::uint32_t merge = mapping;
+    if (segment.index >= 0 && segment.parent != PathSegment::kRoot) merge = segment.parent;  // an item of `<<: [...]`
+    const PathSegment& entry = tokens.paths[merge];
+    if (entry.index >= 0 || entry.key != "<<") return mapping;
+    mapping = entry.parent;
+  }
+  return mapping;
 }
 
 }  // namespace
@@ -60,7 +92,7 @@ std::vector<CommandLine> CollectCommandLines(const Tokens& tokens) {
     if (item.index < 0 || item.parent == PathSegment::kRoot) continue;
     const PathSegment& sequence = tokens.paths[item.parent];
     if (sequence.key != "command" && sequence.key != "args") continue;
-    entries.push_back({sequence.parent, sequence.key == "args", item.index, i});
+    entries.push_back({MergeTarget(tokens, sequence.parent), sequence.key == "args", item.index, i});
   }
   std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
     if (a.container != b.container) return a.container < b.container;
@@ -77,25 +109,28 @@ std::vector<CommandLine> CollectCommandLines(const Tokens& tokens) {
 
 namespace {
 
+// The shell reads its options (with their arguments) up to `--` or the first
+// operand; with `-c` among them, that operand is the script: `sh -c SCRIPT`,
+// `bash -euo pipefail -c SCRIPT`, `sh -c -e SCRIPT`, `sh -c -- SCRIPT`.
 void MarkShellCommandLines(std::string_view text, Tokens* tokens) {
-  // Only the program and its options are decoded, not the script after `-c`.
+  // Only the program and its options are decoded, not the script.
   auto value = [&](std::uint32_t item) { return DecodeScalar(text, tokens->scalars[item]); };
   for (const CommandLine& line : CollectCommandLines(*tokens)) {
     const std::size_t shell = ShellPosition(line.items, value);
     if (shell == std::string_view::npos) continue;
-    for (std::size_t i = shell + 1; i + 1 < line.items.size(); ++i) {
+    bool dash_c = false;
+    std::size_t i = shell + 1;
+    for (; i < line.items.size(); ++i) {
       const std::string word = value(line.items[i]);
-      if (word == "-o" || word == "+o") {  // -o pipefail: an option with its argument
+      if (word == "--") {
         ++i;
-        continue;
+        break;
       }
-      if (!word.starts_with('-') && !word.starts_with('+')) break;  // an operand ends the shell's options
-      if (!IsDashC(word)) continue;
-      std::size_t script = i + 1;
-      if (value(line.items[script]) == "--" && script + 1 < line.items.size()) ++script;  // sh -c -- SCRIPT
-      tokens->scalars[line.items[script]].is_shell = true;
-      break;
+      if (word.size() < 2 || (word[0] != '-' && word[0] != '+')) break;  // the first operand
+      dash_c = dash_c || IsDashC(word);
+      i += ArgumentsTaken(word);
     }
+    if (dash_c && i < line.items.size()) tokens->scalars[line.items[i]].is_shell = true;
   }
 }
 

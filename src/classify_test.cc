@@ -37,6 +37,19 @@ TEST_CASE("classify: a shell's -c script is shell, also behind init processes an
            R"x(command: [sh, -c, --, "echo SCRIPT"])x",
            R"x(command: [ksh, -c, "echo SCRIPT"])x",
            R"x(command: [bash, -o, pipefail, -e, -c, "echo SCRIPT"])x",
+           // Found by a review: option arguments, options after -c, more shells and wrappers.
+           R"x(command: [bash, -euo, pipefail, -c, "echo SCRIPT"])x",
+           R"x(command: [bash, -O, extglob, -c, "echo SCRIPT"])x",
+           R"x(command: [bash, --rcfile, /etc/rc, -c, "echo SCRIPT"])x",
+           R"x(command: [sh, -c, -e, "echo SCRIPT"])x",
+           R"x(command: [/bin/rbash, -c, "echo SCRIPT"])x",
+           R"x(command: [timeout, "300", /bin/sh, -c, "echo SCRIPT"])x",
+           R"x(command: [su-exec, app, /bin/sh, -c, "echo SCRIPT"])x",
+           R"x(command: [env, -u, HOME, sh, -c, "echo SCRIPT"])x",
+           R"x(<<: {command: [/bin/sh, -c]}
+    args: ["echo SCRIPT"])x",
+           R"x(<<: [{command: [/bin/sh]}, {x: 1}]
+    args: [-c, "echo SCRIPT"])x",
        }) {
     const std::string command_line = line;
     CAPTURE(command_line);
@@ -48,7 +61,8 @@ TEST_CASE("classify: other programs' arguments are not shell") {
   for (const char* line : {
            R"x(command: [python3, -c, "print('SCRIPT')"])x",
            R"x(command: [tini, --, python3, -c, "SCRIPT"])x",
-           R"x(command: [env, -u, HOME, sh, -c, "echo SCRIPT"])x",  // -u takes a value: not understood, not guessed
+           R"x(command: [sh, -e, "SCRIPT"])x",  // a script file, no -c
+           R"x(command: [bash, -o, c, "SCRIPT"])x",  // `c` is -o's argument, not -c
            R"x(command: [sh, script.sh, -c, "SCRIPT"])x",
            R"x(command: [nginx, -g, "daemon off; SCRIPT"])x",
        }) {

@@ -176,6 +176,8 @@ class Renderer {
   std::unordered_map<std::string, FirstUse> first_uses_;
   // The references whose value the shell layer changed (quoted or escaped), in order.
   std::vector<const Reference*> shell_quoted_;
+  // ReportHiddenCommandLine's line of each alias.
+  std::unordered_map<const Alias*, std::uint32_t> alias_lines_;
   // The merge fragments' substituted scalars, checked once the steps have run.
   std::vector<EncodedScalar> fragment_scalars_;
 };
@@ -825,13 +827,15 @@ void Renderer::CheckAliasedCommandLines() {
 }
 
 void Renderer::ReportHiddenCommandLine(const Reference& reference, const Alias& alias) {
-  const Location alias_at = LocateOffset(text_, alias.offset);
+  // Located once per alias: a template may refuse thousands of values.
+  auto [known, inserted] = alias_lines_.try_emplace(&alias, 0);
+  if (inserted) known->second = LocateOffset(text_, alias.offset).line;
   ReportAtFirstUse(Severity::kError, reference,
                    "the value of '" + std::string(reference.name) +
                        "' would read differently in a shell script, and whether it lands in one cannot be "
                        "told: this document takes a command line from the alias " +
                        std::string(text_.substr(alias.offset, alias.length)) + " at line " +
-                       std::to_string(alias_at.line),
+                       std::to_string(known->second),
                    "write that command line out where it is used, or, if this scalar is a shell script, list "
                    "its path under `shell:` in the manifest");
 }

@@ -24,15 +24,17 @@ bool IsTopLevelKind(const Tokens& tokens, const Scalar& scalar) {
   return entry.parent == PathSegment::kRoot && entry.index < 0 && entry.key == "kind";
 }
 
-// `offset` is on the first content line of a block scalar, and that line
-// starts with `#` or `$`: with the value in, it may be a `#!` line.
+// `offset` is on the first line of a block scalar's value, and that line
+// starts with `#` or `$`: with the value in, it may be a `#!` line. In a
+// folded block the value's first line is the whole first paragraph.
 bool OnOpeningLine(std::string_view text, const Scalar& scalar, std::size_t offset) {
   if (scalar.style != ScalarStyle::kLiteral && scalar.style != ScalarStyle::kFolded) return false;
   const std::size_t header_end = text.find('\n', scalar.offset);
   if (header_end == std::string_view::npos || header_end > offset) return false;
   const std::size_t start = text.find_first_not_of(' ', header_end + 1);
-  if (start == std::string_view::npos || start > offset || text.find('\n', start) < offset) return false;
-  return text[start] == '#' || text[start] == '$';
+  if (start == std::string_view::npos || start > offset || (text[start] != '#' && text[start] != '$')) return false;
+  const std::size_t first_line_end = scalar.style == ScalarStyle::kFolded ? text.find("\n\n", start) : text.find('\n', start);
+  return first_line_end == std::string_view::npos || first_line_end >= offset;
 }
 
 std::string Values(const EncodedScalar& scalar) {
@@ -166,8 +168,11 @@ std::unordered_map<std::uint32_t, const Alias*> HiddenCommandLines(const Tokens&
   }
   for (const Alias& alias : tokens.command_line_aliases) {
     const PathSegment* merge = &tokens.paths[alias.path];
-    if (merge->index >= 0 && tokens.paths[merge->parent].key == "<<") merge = &tokens.paths[merge->parent];
-    const bool hides = merge->index >= 0 || merge->key != "<<" || with_command_line.count(merge->parent) > 0;
+    // An item of `<<: [*a, *b]`: the merged mappings may bring a command and
+    // args that were each classified at their own anchor.
+    const bool in_merge_list = merge->index >= 0 && tokens.paths[merge->parent].key == "<<";
+    const bool hides = in_merge_list || merge->index >= 0 || merge->key != "<<" ||
+                       with_command_line.count(merge->parent) > 0;
     if (hides) hidden.emplace(alias.document, &alias);  // keeps the first one of a document
   }
   return hidden;

@@ -181,6 +181,13 @@ TEST_CASE("script kinds: every way a value decides the shell is caught") {
   const std::string yaml_command = "containers:\n- command: ${CMD}\n  args:\n  - |\n    echo ${X}\n";
   CHECK(FailsWith(RenderWith(kVariables, yaml_command, kHostile, "", {{"CMD", "[/bin/sh, -c]"}}),
                   "is a shell script"));
+  // From a second review: an option after -c, an unlisted shell, a folded #! paragraph.
+  const std::string option = "containers:\n- command: [/bin/sh, -c, \"${A}\"]\n  args: [\"echo ${X}\"]\n";
+  CHECK(FailsWith(RenderWith(kVariables, option, kHostile, "", {{"A", "-e"}}), "is a shell script"));
+  const std::string rbash = "containers:\n- command: [\"${SHELL_BIN}\", -c]\n  args: [\"echo ${X}\"]\n";
+  CHECK(FailsWith(RenderWith(kVariables, rbash, kHostile, "", {{"SHELL_BIN", "/bin/rbash"}}), "is a shell script"));
+  const std::string folded = "kind: ConfigMap\ndata:\n  run: >\n    #!\n    ${SHELL_BIN}\n\n    echo ${X}\n";
+  CHECK(FailsWith(RenderWith(kVariables, folded, kHostile), "is a shell script"));
   // An inert value that would end a here-document early.
   const std::string heredoc = "containers:\n- command: [\"${SHELL_BIN}\", -c]\n  args:\n  - |\n"
                               "    cat <<EOF > /tmp/app.conf\n    ${NAME}\n    ${MODE}\n    EOF\n";
@@ -253,6 +260,10 @@ TEST_CASE("script kinds: with a command line taken from an alias, only values th
   // A script anchored outside any command line and used in one.
   const std::string anchored = "x-script: &s \"echo ${X}\"\ncontainers:\n  - command: [sh, -c, *s]\n";
   CHECK(FailsWith(RenderWith(kVariables, anchored, kHostile), "the alias *s at line 3"));
+  // A command and args merged from two anchors, each classified on its own.
+  const std::string merged = "x-cmd: &cmd\n  command: [/bin/sh, -c]\nx-args: &args\n  args: [\"echo ${X}\"]\n"
+                             "containers:\n- name: a\n  <<: [*cmd, *args]\n";
+  CHECK(FailsWith(RenderWith(kVariables, merged, kHostile), "takes a command line from the alias *cmd"));
 }
 
 TEST_CASE("script kinds: a fragment merged into a container whose command is an alias cannot inject") {
