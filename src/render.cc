@@ -536,13 +536,18 @@ void Renderer::EncodeBlock(const Scalar& scalar, const std::vector<Substitution>
   if (scalar.indent == 0) return Requote(scalar, substitutions);
   bool folded = scalar.style == ScalarStyle::kFolded;
   const std::size_t first_splice = splices_.size();
+  // The line of the previous reference: a line may hold thousands of them,
+  // and finding its ends again for each would be quadratic.
+  std::size_t line_start = 0, line_end = 0;
   for (const Substitution& substitution : substitutions) {
     const Reference& reference = *substitution.reference;
     const std::string& value = substitution.value;
-    std::size_t line_start = text_.rfind('\n', reference.offset);
-    line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
+    if (reference.offset >= line_end) {  // a new line (the first one too: line_end is 0)
+      line_start = text_.rfind('\n', reference.offset);
+      line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
+      line_end = LineEnd(text_, reference.offset + reference.length);
+    }
     std::size_t content_start = std::min(line_start + scalar.indent, reference.offset);
-    const std::size_t line_end = LineEnd(text_, reference.offset + reference.length);
     std::string_view before = text_.substr(content_start, reference.offset - content_start);
     std::string_view after = text_.substr(reference.offset + reference.length,
                                           line_end - reference.offset - reference.length);
