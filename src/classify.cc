@@ -109,6 +109,21 @@ std::vector<CommandLine> CollectCommandLines(const Tokens& tokens) {
 
 namespace {
 
+// Whether the value of `scalar` may start with `-` or `+`, read from its
+// first byte (after the quote or the block header), so that a script is
+// never decoded just to see that it is not an option.
+bool MayBeOption(std::string_view text, const Scalar& scalar) {
+  std::size_t first = scalar.offset;
+  if (scalar.style == ScalarStyle::kSingleQuoted || scalar.style == ScalarStyle::kDoubleQuoted) ++first;
+  if (scalar.style == ScalarStyle::kLiteral || scalar.style == ScalarStyle::kFolded) {
+    first = text.find('\n', scalar.offset);
+    if (first == std::string_view::npos) return false;
+    first = text.find_first_not_of(" \r\n", first);
+  }
+  // A double-quoted escape (`"\x2de"`) may hide a `-`: such a word is decoded.
+  return first < text.size() && (text[first] == '-' || text[first] == '+' || text[first] == '\\');
+}
+
 // The shell reads its options (with their arguments) up to `--` or the first
 // operand; with `-c` among them, that operand is the script: `sh -c SCRIPT`,
 // `bash -euo pipefail -c SCRIPT`, `sh -c -e SCRIPT`, `sh -c -- SCRIPT`.
@@ -121,6 +136,7 @@ void MarkShellCommandLines(std::string_view text, Tokens* tokens) {
     bool dash_c = false;
     std::size_t i = shell + 1;
     for (; i < line.items.size(); ++i) {
+      if (!MayBeOption(text, tokens->scalars[line.items[i]])) break;  // the first operand
       const std::string word = value(line.items[i]);
       if (word == "--") {
         ++i;

@@ -42,6 +42,7 @@ TEST_CASE("classify: a shell's -c script is shell, also behind init processes an
            R"x(command: [bash, -O, extglob, -c, "echo SCRIPT"])x",
            R"x(command: [bash, --rcfile, /etc/rc, -c, "echo SCRIPT"])x",
            R"x(command: [sh, -c, -e, "echo SCRIPT"])x",
+           R"x(command: [sh, -c, "\x2de", "echo SCRIPT"])x",  // an escaped `-e` is an option too
            R"x(command: [/bin/rbash, -c, "echo SCRIPT"])x",
            R"x(command: [timeout, "300", /bin/sh, -c, "echo SCRIPT"])x",
            R"x(command: [su-exec, app, /bin/sh, -c, "echo SCRIPT"])x",
