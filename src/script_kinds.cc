@@ -99,11 +99,12 @@ struct ValueGroup {
   // The one written for the other kind of text than `scalar` is, whose
   // values do not read alike there (ReadAlike); null when the group fits.
   const EncodedScalar* Mismatch(const Scalar& scalar, std::string_view decoded) const {
-    if (scalar.is_shell) {
-      if (shell != nullptr) return nullptr;
-      return HasHeredocOrArithmetic(decoded) ? data : data_not_inert;
-    }
-    return data != nullptr ? nullptr : shell_not_inert;
+    if ((scalar.is_shell ? shell : data) != nullptr) return nullptr;
+    const EncodedScalar* other = scalar.is_shell ? data : shell;
+    if (!ReadAlike(*other, scalar.is_shell, decoded)) return other;
+    // The first one read alike, so the text allows inert values: a value
+    // that is not inert is what remains to fail.
+    return scalar.is_shell ? data_not_inert : shell_not_inert;
   }
 };
 
