@@ -124,7 +124,7 @@ class Renderer {
   std::string Assemble();
   void CheckStructure(const std::string& output);
   bool CheckStructureByTokens(const std::string& output);
-  bool CollectRewritten(std::vector<RewrittenScalar>* rewritten);
+  const std::vector<RewrittenScalar>* Rewritten();
   bool DescribeWritten(const RewrittenScalar& scalar, EncodedScalar* written) const;
   void CheckShellScriptsKept(const std::string& output);
   bool ValuesCanDecideShellScripts() const;
@@ -176,6 +176,9 @@ class Renderer {
   std::unordered_map<std::string, FirstUse> first_uses_;
   // The references whose value the shell layer changed (quoted or escaped), in order.
   std::vector<const Reference*> shell_quoted_;
+  // Rewritten()'s answer, built on first use (after encoding, values final).
+  std::optional<std::vector<RewrittenScalar>> rewritten_;
+  bool rewritten_known_ = false;
   // ReportHiddenCommandLine's line of each alias.
   std::unordered_map<const Alias*, std::uint32_t> alias_lines_;
   // The merge fragments' substituted scalars, checked once the steps have run.
@@ -699,10 +702,10 @@ bool Renderer::CheckStructureByTokens(const std::string& output) {
   std::vector<TemplateEdit> edits;
   edits.reserve(splices_.size());
   for (const Splice& splice : splices_) edits.push_back({splice.offset, splice.length, splice.text.size()});
-  std::vector<RewrittenScalar> rewritten;
-  if (!CollectRewritten(&rewritten)) return false;
+  const std::vector<RewrittenScalar>* rewritten = Rewritten();
+  if (rewritten == nullptr) return false;
   Result<std::vector<StructureDifference>> compared =
-      CompareStructureByTokens(text_, tokens_, output, edits, rewritten, options_.file_name);
+      CompareStructureByTokens(text_, tokens_, output, edits, *rewritten, options_.file_name);
   if (!compared.value && compared.diagnostics.empty()) return false;
   Append(std::move(compared.diagnostics));
   if (compared.value) ReportStructureDifferences(*compared.value);
@@ -710,8 +713,12 @@ bool Renderer::CheckStructureByTokens(const std::string& output) {
 }
 
 // The render's rewritten scalars with their values, for the token-level
-// check and for EncodedScalars. False when a reference has no scalar.
-bool Renderer::CollectRewritten(std::vector<RewrittenScalar>* rewritten) {
+// check and the shell-kind checks, built once. Null when a reference has no
+// scalar.
+const std::vector<RewrittenScalar>* Renderer::Rewritten() {
+  if (rewritten_known_) return rewritten_ ? &*rewritten_ : nullptr;
+  rewritten_known_ = true;
+  std::vector<RewrittenScalar> rewritten;
   // The values of each rewritten scalar, in source order: substitutions and
   // escapes are each in reference order; merge them by offset.
   std::sort(requoted_.begin(), requoted_.end());
@@ -723,17 +730,18 @@ bool Renderer::CollectRewritten(std::vector<RewrittenScalar>* rewritten) {
     std::string_view value = take_escape ? text_.substr(reference->offset + 1, reference->length - 1)
                                          : std::string_view(substitutions_[s].second.value);
     take_escape ? ++e : ++s;
-    if (reference->scalar == Reference::kNoScalar) return false;
-    if (rewritten->empty() || rewritten->back().scalar != reference->scalar) {
+    if (reference->scalar == Reference::kNoScalar) return nullptr;
+    if (rewritten.empty() || rewritten.back().scalar != reference->scalar) {
       RewrittenScalar scalar;
       scalar.scalar = reference->scalar;
       bool requoted = std::binary_search(requoted_.begin(), requoted_.end(), reference->scalar);
       scalar.style = requoted ? ScalarStyle::kDoubleQuoted : tokens_.scalars[reference->scalar].style;
-      rewritten->push_back(std::move(scalar));
+      rewritten.push_back(std::move(scalar));
     }
-    rewritten->back().values.push_back({reference, value});
+    rewritten.back().values.push_back({reference, value});
   }
-  return true;
+  rewritten_ = std::move(rewritten);
+  return &*rewritten_;
 }
 
 // What one rewritten scalar received (EncodedScalars adds its value). False
@@ -757,9 +765,9 @@ bool Renderer::DescribeWritten(const RewrittenScalar& scalar, EncodedScalar* wri
 
 std::vector<EncodedScalar> Renderer::EncodedScalars() {
   std::vector<EncodedScalar> encoded;
-  std::vector<RewrittenScalar> rewritten;
-  if (!CollectRewritten(&rewritten)) return encoded;
-  for (const RewrittenScalar& scalar : rewritten) {
+  const std::vector<RewrittenScalar>* rewritten = Rewritten();
+  if (rewritten == nullptr) return encoded;
+  for (const RewrittenScalar& scalar : *rewritten) {
     EncodedScalar written;
     if (!DescribeWritten(scalar, &written)) continue;
     // ExpectedScalarValue fails only for a form split by a line fold or an
@@ -783,9 +791,9 @@ void Renderer::CheckShellScriptsKept(const std::string& output) {
     return Append(CheckScriptKindsKept(output, manifest_, EncodedScalars(), name, kAfter, /*every_scalar_present=*/true));
   }
   Classify(output, manifest_, &rendered);
-  std::vector<RewrittenScalar> rewritten;
-  if (!CollectRewritten(&rewritten)) return;
-  for (const RewrittenScalar& scalar : rewritten) {
+  const std::vector<RewrittenScalar>* rewritten = Rewritten();
+  if (rewritten == nullptr) return;
+  for (const RewrittenScalar& scalar : *rewritten) {
     const Scalar& now = rendered.scalars[scalar.scalar];
     EncodedScalar written;
     if (now.is_shell == tokens_.scalars[scalar.scalar].is_shell || !DescribeWritten(scalar, &written)) continue;
@@ -813,9 +821,9 @@ bool Renderer::ReadsAlikeAsShell(const ReferenceValue& value, const Variable* va
 void Renderer::CheckAliasedCommandLines() {
   if (tokens_.command_line_aliases.empty()) return;
   const std::unordered_map<std::uint32_t, const Alias*> hidden = HiddenCommandLines(tokens_);
-  std::vector<RewrittenScalar> rewritten;
-  if (hidden.empty() || !CollectRewritten(&rewritten)) return;
-  for (const RewrittenScalar& scalar : rewritten) {
+  const std::vector<RewrittenScalar>* rewritten = hidden.empty() ? nullptr : Rewritten();
+  if (rewritten == nullptr) return;
+  for (const RewrittenScalar& scalar : *rewritten) {
     const Scalar& target = tokens_.scalars[scalar.scalar];
     auto alias = hidden.find(target.document);
     if (alias == hidden.end() || ListedAsShell(target)) continue;
