@@ -231,6 +231,7 @@ class Parser {
   void ReportUnterminated(std::size_t offset);
   void AdvanceCursor(Cursor* cursor, std::size_t to) const;
   bool InCommandLine(std::uint32_t path) const;
+  void RecordAlias(const Node& alias, std::uint32_t path);
   void RecordAliasKey(const Node& key, std::uint32_t segment);
   std::uint32_t NewKeySegment(std::uint32_t parent, std::string_view key);
   std::uint32_t NewIndexSegment(std::uint32_t parent, std::int32_t index);
@@ -525,12 +526,14 @@ bool Parser::InCommandLine(std::uint32_t path) const {
   return segment.parent != PathSegment::kRoot && hides(out_.paths[segment.parent].key);
 }
 
+void Parser::RecordAlias(const Node& alias, std::uint32_t path) {
+  out_.command_line_aliases.push_back(Alias{alias.begin, alias.end - alias.begin, document_, path});
+}
+
 // An alias used as a mapping key may stand for `command` or `args`
 // (`*c : [sh, -c]` with `&c command` elsewhere).
 void Parser::RecordAliasKey(const Node& key, std::uint32_t segment) {
-  if (key.kind == Node::Kind::kAlias) {
-    out_.command_line_aliases.push_back(Alias{key.begin, key.end - key.begin, document_, segment});
-  }
+  if (key.kind == Node::Kind::kAlias) RecordAlias(key, segment);
 }
 
 std::uint32_t Parser::NewKeySegment(std::uint32_t parent, std::string_view key) {
@@ -995,7 +998,7 @@ Node Parser::ScanFlowContent(int n, std::uint32_t path, bool flow) {
     SkipPropertyToken();
     node.kind = Node::Kind::kAlias;
     node.end = content_end_ = pos_;
-    if (InCommandLine(path)) out_.command_line_aliases.push_back(Alias{node.begin, pos_ - node.begin, document_, path});
+    if (InCommandLine(path)) RecordAlias(node, path);
   } else if (PlainFirstAt(pos_, flow)) {
     StartScalar(ScalarStyle::kPlain);
     scanned_.length = ScanPlainLine(flow) - scanned_.offset;
