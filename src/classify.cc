@@ -80,6 +80,20 @@ std::uint32_t MergeTarget(const Tokens& tokens, std::uint32_t mapping) {
 
 }  // namespace
 
+bool IsCommandLineItem(const Tokens& tokens, const Scalar& scalar) {
+  if (scalar.path == PathSegment::kRoot) return false;
+  const PathSegment& item = tokens.paths[scalar.path];
+  if (item.index < 0 || item.parent == PathSegment::kRoot) return false;
+  const std::string_view sequence = tokens.paths[item.parent].key;
+  return sequence == "command" || sequence == "args";
+}
+
+bool IsTopLevelKind(const Tokens& tokens, const Scalar& scalar) {
+  if (scalar.path == PathSegment::kRoot) return false;
+  const PathSegment& entry = tokens.paths[scalar.path];
+  return entry.parent == PathSegment::kRoot && entry.index < 0 && entry.key == "kind";
+}
+
 // Groups the non-key scalars that are items of `command`/`args` sequences by
 // the mapping that holds those sequences (the container).
 std::vector<CommandLine> CollectCommandLines(const Tokens& tokens) {
@@ -87,11 +101,9 @@ std::vector<CommandLine> CollectCommandLines(const Tokens& tokens) {
   std::vector<Entry> entries;
   for (std::uint32_t i = 0; i < tokens.scalars.size(); ++i) {
     const Scalar& scalar = tokens.scalars[i];
-    if (scalar.is_key || scalar.path == PathSegment::kRoot) continue;
+    if (scalar.is_key || !IsCommandLineItem(tokens, scalar)) continue;
     const PathSegment& item = tokens.paths[scalar.path];
-    if (item.index < 0 || item.parent == PathSegment::kRoot) continue;
     const PathSegment& sequence = tokens.paths[item.parent];
-    if (sequence.key != "command" && sequence.key != "args") continue;
     entries.push_back({MergeTarget(tokens, sequence.parent), sequence.key == "args", item.index, i});
   }
   std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
@@ -156,12 +168,7 @@ std::vector<std::string> DocumentKinds(std::string_view text, const Tokens& toke
   for (std::size_t i = 0; i + 1 < tokens.scalars.size(); ++i) {
     const Scalar& key = tokens.scalars[i];
     const Scalar& value = tokens.scalars[i + 1];
-    if (!key.is_key || value.is_key || key.path != value.path) continue;
-    // A top-level `kind` key (what PathString would write as "kind").
-    if (key.path == PathSegment::kRoot || tokens.paths[key.path].parent != PathSegment::kRoot ||
-        tokens.paths[key.path].index >= 0 || tokens.paths[key.path].key != "kind") {
-      continue;
-    }
+    if (!key.is_key || value.is_key || key.path != value.path || !IsTopLevelKind(tokens, key)) continue;
     if (kinds.size() <= key.document) kinds.resize(key.document + 1);
     kinds[key.document] = DecodeScalar(text, value);
   }

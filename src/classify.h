@@ -26,6 +26,13 @@ struct CommandLine {
   std::vector<std::uint32_t> items;  ///< indexes into Tokens::scalars
 };
 
+/// True when `scalar` is an item of a `command` or `args` sequence: a word
+/// of a container's command line.
+bool IsCommandLineItem(const Tokens& tokens, const Scalar& scalar);
+
+/// True when `scalar` is the key or value of its document's top-level `kind`.
+bool IsTopLevelKind(const Tokens& tokens, const Scalar& scalar);
+
 /// Every command line of `tokens`, by container.
 std::vector<CommandLine> CollectCommandLines(const Tokens& tokens);
 

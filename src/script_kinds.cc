@@ -10,20 +10,6 @@ namespace safesubst {
 
 namespace {
 
-bool IsCommandLineItem(const Tokens& tokens, const Scalar& scalar) {
-  if (scalar.path == PathSegment::kRoot) return false;
-  const PathSegment& item = tokens.paths[scalar.path];
-  if (item.index < 0 || item.parent == PathSegment::kRoot) return false;
-  const std::string_view sequence = tokens.paths[item.parent].key;
-  return sequence == "command" || sequence == "args";
-}
-
-bool IsTopLevelKind(const Tokens& tokens, const Scalar& scalar) {
-  if (scalar.path == PathSegment::kRoot) return false;
-  const PathSegment& entry = tokens.paths[scalar.path];
-  return entry.parent == PathSegment::kRoot && entry.index < 0 && entry.key == "kind";
-}
-
 // `offset` is on the first line of a block scalar's value, and that line
 // starts with `#` or `$`: with the value in, it may be a `#!` line. In a
 // folded block the value's first line is the whole first paragraph.
