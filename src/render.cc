@@ -106,6 +106,7 @@ class Renderer {
                         std::vector<std::size_t>* positions) const;
   void DecideAll();
   const Resolution& Resolve(const Reference& reference);
+  Resolution ResolveChecked(const Reference& reference) const;
   ReferenceReport::Action Decide(const Reference& reference);
   ReferenceReport::Action DecideOne(const Reference& reference);
   bool JoinsKeptName(const Reference& reference, std::string_view value);
@@ -329,11 +330,30 @@ std::string Renderer::UndeclaredHint(const std::string& name) const {
 const Resolution& Renderer::Resolve(const Reference& reference) {
   const bool by_name = (reference.kind == RefKind::kBraced || reference.kind == RefKind::kBare) &&
                        reference.context != ContextClass::kComment;
-  if (!by_name) return unremembered_ = ResolveReference(reference, manifest_, values_);
+  if (!by_name) return unremembered_ = ResolveChecked(reference);
   const bool bare_in_script = reference.kind == RefKind::kBare && reference.context == ContextClass::kScript;
   auto [known, inserted] = resolutions_[bare_in_script].try_emplace(reference.name);
-  if (inserted) known->second = ResolveReference(reference, manifest_, values_);
+  if (inserted) known->second = ResolveChecked(reference);
   return known->second;
+}
+
+// ResolveReference, with a value that cannot be written anywhere turned into
+// a failure: checked once per name, not at each of its thousands of uses.
+Resolution Renderer::ResolveChecked(const Reference& reference) const {
+  Resolution resolution = ResolveReference(reference, manifest_, values_);
+  if (resolution.outcome != Resolution::Outcome::kSubstitute) return resolution;
+  const std::string name(reference.name);
+  if (!IsValidUtf8(resolution.value)) {
+    resolution.outcome = Resolution::Outcome::kFail;
+    resolution.message = "value of '" + name + "' is not valid UTF-8";
+    resolution.hint = "values are text; convert it, or base64-encode binary data";
+  } else if (resolution.value.size() > options_.limits.max_value_bytes) {
+    resolution.outcome = Resolution::Outcome::kFail;
+    resolution.message = "value of '" + name + "' is " + std::to_string(resolution.value.size()) +
+                         " bytes, over the limit of " + std::to_string(options_.limits.max_value_bytes);
+    resolution.hint = "raise it with --max-value-size";
+  }
+  return resolution;
 }
 
 // Decides in text order, remembering the last `$NAME` kept as written: a
@@ -385,19 +405,6 @@ ReferenceReport::Action Renderer::DecideOne(const Reference& reference) {
     case Resolution::Outcome::kRuntime:
       return Action::kKeepRuntime;
     case Resolution::Outcome::kSubstitute:
-      if (!IsValidUtf8(resolution.value)) {
-        ReportAtFirstUse(Severity::kError, reference, "value of '" + std::string(reference.name) + "' is not valid UTF-8",
-                         "values are text; convert it, or base64-encode binary data");
-        return Action::kError;
-      }
-      if (resolution.value.size() > options_.limits.max_value_bytes) {
-        ReportAtFirstUse(Severity::kError, reference,
-                         "value of '" + std::string(reference.name) + "' is " +
-                             std::to_string(resolution.value.size()) + " bytes, over the limit of " +
-                             std::to_string(options_.limits.max_value_bytes),
-                         "raise it with --max-value-size");
-        return Action::kError;
-      }
       if (InKey(reference)) return Action::kError;
       if (JoinsKeptName(reference, resolution.value)) return Action::kError;
       substitutions_.push_back({reference.scalar, Substitution{&reference, resolution.variable, resolution.value}});

@@ -220,6 +220,21 @@ TEST_CASE("render: each use's own report still says what happened to it") {
     CHECK(report.note == "variable 'A' is declared but has no value");
   }
 }
+// A value's own checks (UTF-8, size) are made once per name; every use still
+// fails, and the error is reported at the first one.
+TEST_CASE("render: a value that is not UTF-8 fails each use, reported once at the first") {
+  const Manifest manifest = MustParse("variables: {A: {type: string}}\n");
+  RenderOptions options;
+  options.report_references = true;
+  const RenderResult result = Render("a: ok\nb: ${A}\nc: x${A}\n", manifest, ValuesOf({{"A", "x\xff"}}), options);
+  CHECK(result.output.empty());
+  REQUIRE(result.diagnostics.size() == 1);
+  CHECK(result.diagnostics[0].message == "value of 'A' is not valid UTF-8 (and at 1 later use)");
+  CHECK(result.diagnostics[0].location.line == 2);
+  REQUIRE(result.references.size() == 2);
+  for (const ReferenceReport& report : result.references) CHECK(report.action == ReferenceReport::Action::kError);
+}
+
 
 // Values on one line of a plain scalar share one check of that line; a value
 // that does not fit on a later line still makes the whole scalar quoted.
