@@ -141,6 +141,35 @@ bool ShellDecidingPlaces::HasItemAfter(std::uint32_t scalar_index) {
   return command_followed_[scalar_index];
 }
 
+namespace {
+
+// For each command-line alias, the mapping its `*name` stands for: the last
+// mapping anchored `&name` before it in its document, when there is one (an
+// alias of a node that is not a mapping, or of an anchor not recorded, has
+// none). One walk over both in source order: a stream may have many of each.
+std::unordered_map<const Alias*, const Anchor*> AliasedMappings(const Tokens& tokens) {
+  auto by_offset = [](const auto* a, const auto* b) { return a->offset < b->offset; };
+  std::vector<const Anchor*> anchors;
+  for (const Anchor& anchor : tokens.mapping_anchors) anchors.push_back(&anchor);
+  std::vector<const Alias*> aliases;
+  for (const Alias& alias : tokens.command_line_aliases) aliases.push_back(&alias);
+  std::sort(anchors.begin(), anchors.end(), by_offset);
+  std::sort(aliases.begin(), aliases.end(), by_offset);
+  std::unordered_map<std::string_view, const Anchor*> last_anchor;
+  std::unordered_map<const Alias*, const Anchor*> aliased;
+  std::size_t next = 0;
+  for (const Alias* alias : aliases) {
+    for (; next < anchors.size() && anchors[next]->offset < alias->offset; ++next) {
+      last_anchor[anchors[next]->name] = anchors[next];
+    }
+    auto found = last_anchor.find(alias->name);
+    if (found != last_anchor.end() && found->second->document == alias->document) aliased[alias] = found->second;
+  }
+  return aliased;
+}
+
+}  // namespace
+
 std::unordered_map<std::uint32_t, const Alias*> HiddenCommandLines(const Tokens& tokens) {
   std::unordered_map<std::uint32_t, const Alias*> hidden;
   if (tokens.command_line_aliases.empty()) return hidden;
@@ -148,19 +177,34 @@ std::unordered_map<std::uint32_t, const Alias*> HiddenCommandLines(const Tokens&
   // hides part of its command line. A mapping merged whole brings both,
   // classified at its anchor.
   std::unordered_set<std::uint32_t> with_command_line;
+  // The mappings a merge can bring a command line from: with a `command`,
+  // `args` or `<<` key, or an alias that may stand for one.
+  std::unordered_set<std::uint32_t> bringing_command_line;
   for (const Scalar& scalar : tokens.scalars) {
     if (!scalar.is_key || scalar.path == PathSegment::kRoot) continue;
     const PathSegment& entry = tokens.paths[scalar.path];
     if (entry.key == "command" || entry.key == "args") with_command_line.insert(entry.parent);
+    if (entry.key == "command" || entry.key == "args" || entry.key == "<<") bringing_command_line.insert(entry.parent);
   }
+  for (const Alias& alias : tokens.command_line_aliases) {
+    if (alias.path != PathSegment::kRoot) bringing_command_line.insert(tokens.paths[alias.path].parent);
+  }
+  const std::unordered_map<const Alias*, const Anchor*> aliased = AliasedMappings(tokens);
   for (const Alias& alias : tokens.command_line_aliases) {
     const PathSegment* merge = &tokens.paths[alias.path];
     // An item of `<<: [*a, *b]`: the merged mappings may bring a command and
     // args that were each classified at their own anchor.
     const bool in_merge_list = merge->index >= 0 && tokens.paths[merge->parent].key == "<<";
-    const bool hides = in_merge_list || merge->index >= 0 || merge->key != "<<" ||
-                       with_command_line.count(merge->parent) > 0;
-    if (hides) hidden.emplace(alias.document, &alias);  // keeps the first one of a document
+    const bool merge_alias = in_merge_list || (merge->index < 0 && merge->key == "<<");
+    if (!merge_alias) {  // a `command`/`args` value or item, or a key
+      hidden.emplace(alias.document, &alias);  // keeps the first one of a document
+      continue;
+    }
+    if (!in_merge_list && with_command_line.count(merge->parent) == 0) continue;
+    // A merged mapping known to have no command line hides nothing.
+    auto merged = aliased.find(&alias);
+    if (merged != aliased.end() && bringing_command_line.count(merged->second->path) == 0) continue;
+    hidden.emplace(alias.document, &alias);
   }
   return hidden;
 }

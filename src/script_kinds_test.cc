@@ -239,6 +239,34 @@ TEST_CASE("script kinds: a command line hidden behind an alias or a merge into o
   CHECK(hidden("a: &l {x: y}\nb:\n  labels: *l\n  command: [sh]\n").empty());
 }
 
+// The common `<<: *defaults` of pull policy, resources or env brings no
+// command line: the container's own command and args stay classified.
+TEST_CASE("script kinds: a merge of a mapping known to have no command line hides nothing") {
+  auto hidden = [](const std::string& text) {
+    Tokens tokens = Tokenize(text);
+    REQUIRE(tokens.diagnostics.empty());
+    return !HiddenCommandLines(tokens).empty();
+  };
+  const std::string container = "b:\n  <<: *d\n  command: [sh, -c]\n  args: [x]\n";
+  CHECK_FALSE(hidden("a: &d\n  imagePullPolicy: Always\n" + container));
+  CHECK_FALSE(hidden("a: &d {imagePullPolicy: Always}\n" + container));
+  CHECK_FALSE(hidden("a:\n  - &d\n    imagePullPolicy: Always\n" + container));
+  CHECK_FALSE(hidden("a: &d {x: 1}\nc: &e {y: 2}\nb:\n  <<: [*d, *e]\n  command: [sh, -c]\n"));
+  // Still hidden: the merged mapping has a command line, merges one in, or
+  // has an alias key; or what the anchor holds is not known.
+  CHECK(hidden("a: &d\n  command: [sh, -c]\n" + container));
+  CHECK(hidden("a: &d\n  args: [y]\n" + container));
+  CHECK(hidden("z: &z {command: [sh, -c]}\na: &d\n  <<: *z\n" + container));
+  CHECK(hidden("k: [&c command]\na: &d\n  *c : [sh, -c]\n" + container));
+  CHECK(hidden("a:\n  - &d name: x\n    command: [sh, -c]\n" + container));  // `&d` is the key's
+  CHECK(hidden("a: &d [x]\n" + container));  // a sequence
+  CHECK(hidden("a: &d {x: 1}\nc: &e {command: [sh]}\nb:\n  <<: [*d, *e]\n  args: [x]\n"));
+  // The last anchor of the name before the merge counts, in its own document.
+  CHECK(hidden("a: &d {x: 1}\na2: &d {command: [sh]}\n" + container));
+  CHECK_FALSE(hidden("a: &d {command: [sh]}\na2: &d {x: 1}\n" + container));
+  CHECK(hidden("a: &d {x: 1}\n---\n" + container));
+}
+
 TEST_CASE("script kinds: with a command line taken from an alias, only values that read alike are written") {
   const std::string text = "containers:\n  - name: a\n    command: &shell [/bin/sh, -c]\n    args: [\"true\"]\n"
                            "  - name: b\n    command: *shell\n    args:\n      - |\n        echo ${X}\n";
@@ -264,6 +292,22 @@ TEST_CASE("script kinds: with a command line taken from an alias, only values th
   const std::string merged = "x-cmd: &cmd\n  command: [/bin/sh, -c]\nx-args: &args\n  args: [\"echo ${X}\"]\n"
                              "containers:\n- name: a\n  <<: [*cmd, *args]\n";
   CHECK(FailsWith(RenderWith(kVariables, merged, kHostile), "takes a command line from the alias *cmd"));
+}
+
+TEST_CASE("script kinds: a container that merges defaults keeps its script shell-quoted") {
+  const std::string text = "x-defaults: &defaults\n  imagePullPolicy: Always\ncontainers:\n"
+                           "  - <<: *defaults\n    command: [sh, -c]\n    args:\n      - echo \"${X}\" $HOME\n";
+  RenderResult result = RenderWith(kVariables, text, "it's");
+  REQUIRE(result.ok());
+  CHECK(result.output.find("- echo \"it's\" $HOME\n") != std::string::npos);
+  // Classified as a script: a quote in the value is escaped for the shell.
+  RenderResult quote = RenderWith(kVariables, text, "a\"; touch /tmp/owned");
+  REQUIRE(quote.ok());
+  CHECK(quote.output.find("- echo \"a\\\"; touch /tmp/owned\" $HOME\n") != std::string::npos);
+  // Defaults that bring the command: the script's kind cannot be told.
+  const std::string with_command = "x-defaults: &defaults\n  command: [sh, -c]\ncontainers:\n"
+                                   "  - <<: *defaults\n    args:\n      - echo ${X}\n";
+  CHECK(RenderWith(kVariables, with_command, "fs-1.example.com").ok());
 }
 
 TEST_CASE("script kinds: a fragment merged into a container whose command is an alias cannot inject") {

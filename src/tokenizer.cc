@@ -68,6 +68,9 @@ std::size_t SkipBreak(std::string_view text, std::size_t at) {
 
 // Word-at-a-time scanning (SWAR): eight bytes per step over the runs that
 // dominate Kubernetes YAML (indentation, text up to a line end).
+// No anchor among a node's properties.
+constexpr std::size_t kNoAnchor = static_cast<std::size_t>(-1);
+
 constexpr std::uint64_t kOnes = 0x0101010101010101ull;
 constexpr std::uint64_t kLows = 0x7f7f7f7f7f7f7f7full;
 constexpr std::uint64_t kHighs = 0x8080808080808080ull;
@@ -233,6 +236,8 @@ class Parser {
   bool InCommandLine(std::uint32_t path) const;
   void RecordAlias(const Node& alias, std::uint32_t path);
   void RecordAliasKey(const Node& key, std::uint32_t segment);
+  void RecordMappingAnchor(std::size_t anchor, std::uint32_t path);
+  void ForgetMappingAnchor(std::size_t anchor);
   std::uint32_t NewKeySegment(std::uint32_t parent, std::string_view key);
   std::uint32_t NewIndexSegment(std::uint32_t parent, std::int32_t index);
   void Reparent(std::size_t first_segment, std::uint32_t from, std::uint32_t to);
@@ -527,13 +532,30 @@ bool Parser::InCommandLine(std::uint32_t path) const {
 }
 
 void Parser::RecordAlias(const Node& alias, std::uint32_t path) {
-  out_.command_line_aliases.push_back(Alias{alias.begin, alias.end - alias.begin, document_, path});
+  const std::size_t length = alias.end - alias.begin;
+  out_.command_line_aliases.push_back(
+      Alias{alias.begin, length, document_, path, text_.substr(alias.begin + 1, length - 1)});
 }
 
 // An alias used as a mapping key may stand for `command` or `args`
 // (`*c : [sh, -c]` with `&c command` elsewhere).
 void Parser::RecordAliasKey(const Node& key, std::uint32_t segment) {
   if (key.kind == Node::Kind::kAlias) RecordAlias(key, segment);
+}
+
+void Parser::ForgetMappingAnchor(std::size_t anchor) {
+  if (anchor == kNoAnchor) return;
+  auto& anchors = out_.mapping_anchors;
+  auto it = std::find_if(anchors.rbegin(), anchors.rend(), [&](const Anchor& a) { return a.offset == anchor; });
+  if (it != anchors.rend()) anchors.erase(std::next(it).base());
+}
+
+// `anchor` is the offset of the `&` (kNoAnchor: none) on the mapping at `path`.
+void Parser::RecordMappingAnchor(std::size_t anchor, std::uint32_t path) {
+  if (anchor == kNoAnchor) return;
+  std::size_t end = anchor + 1;
+  while (end < size_ && !(ClassOf(text_[end]) & (kBlankClass | kBreakClass | kFlowClass))) ++end;
+  out_.mapping_anchors.push_back(Anchor{anchor, end - anchor, document_, path, text_.substr(anchor + 1, end - anchor - 1)});
 }
 
 std::uint32_t Parser::NewKeySegment(std::uint32_t parent, std::string_view key) {
@@ -730,6 +752,8 @@ Node Parser::ParseBlockNodeContent(int n, std::uint32_t path, Where where, bool 
     crossed = SkipToNextToken() || where == Where::kBareDocument;
   }
   int props_column = -1;  // column of the first property on the content's line
+  std::size_t anchor = kNoAnchor;
+  bool anchor_line_ended = false;  // a line break between the anchor and the content
   while (true) {
     if (AtBoundary() || (crossed && !IndentAllows(n, where))) {
       RecordEmpty(empty.empty_at, path, as_key, as_key ? ContextClass::kData : flow_context);
@@ -737,12 +761,17 @@ Node Parser::ParseBlockNodeContent(int n, std::uint32_t path, Where where, bool 
     }
     if (Cur() != '&' && Cur() != '!') break;
     if (props_column < 0) props_column = Column();
+    if (Cur() == '&') {
+      anchor = pos_;
+      anchor_line_ended = false;
+    }
     empty.has_properties = true;
     SkipPropertyToken();
     empty.empty_at = Save();
     if (SkipToNextToken()) {
       crossed = true;
       props_column = -1;
+      anchor_line_ended = true;
     }
   }
   const int content_column = Column();
@@ -759,6 +788,8 @@ Node Parser::ParseBlockNodeContent(int n, std::uint32_t path, Where where, bool 
   node.begin = pos_;
   node.has_properties = empty.has_properties;
   const char c = Cur();
+  // An anchor on the line of a block mapping's first key is that key's.
+  const std::size_t mapping_anchor = anchor_line_ended || c == '{' ? anchor : kNoAnchor;
   if (AtIndicator('-') || AtIndicator('?')) {
     if (props_column >= 0) {
       ErrorHere("a block collection cannot start on the line of its anchor or tag",
@@ -771,6 +802,7 @@ Node Parser::ParseBlockNodeContent(int n, std::uint32_t path, Where where, bool 
     if (c == '-') {
       ParseBlockSequence(content_column, path);
     } else {
+      RecordMappingAnchor(mapping_anchor, path);
       ParseBlockMapping(content_column, path, nullptr, 0);
     }
     node.kind = Node::Kind::kCollection;
@@ -791,6 +823,7 @@ Node Parser::ParseBlockNodeContent(int n, std::uint32_t path, Where where, bool 
     node.kind = Node::Kind::kEmpty;  // an entry with an empty key: `: value`
     node.empty_at = Save();
   } else {
+    if (c == '{') RecordMappingAnchor(mapping_anchor, path);
     node = ScanFlowContent(n, path, /*flow=*/false);
     if (node.kind == Node::Kind::kEmpty) {
       UnexpectedHere("unexpected '", "': no YAML node starts with it", "quote the value if this character is part of it");
@@ -812,6 +845,8 @@ Node Parser::ParseBlockNodeContent(int n, std::uint32_t path, Where where, bool 
       SkipToLineEnd();
       return node;
     }
+    if (c == '{') ForgetMappingAnchor(mapping_anchor);  // the `{...}` is a key, not the anchored node
+    if (anchor_line_ended) RecordMappingAnchor(anchor, path);
     ParseBlockMapping(entry_column, path, &node, segment_mark);
     Node mapping;
     mapping.kind = Node::Kind::kCollection;
@@ -1017,12 +1052,15 @@ Node Parser::ScanFlowContent(int n, std::uint32_t path, bool flow) {
 Node Parser::ParseFlowNode(int n, std::uint32_t path) {
   bool has_properties = false;
   Cursor empty_at = Save();
+  std::size_t anchor = kNoAnchor;
   while (Cur() == '&' || Cur() == '!') {
     has_properties = true;
+    if (Cur() == '&') anchor = pos_;
     SkipPropertyToken();
     empty_at = Save();
     SkipToNextToken();
   }
+  if (Cur() == '{') RecordMappingAnchor(anchor, path);
   Node node;
   if (!AtBoundary()) node = ScanFlowContent(n, path, /*flow=*/true);
   if (node.kind == Node::Kind::kEmpty) node.empty_at = empty_at;

@@ -843,5 +843,20 @@ TEST_CASE("tokenizer: aliases in command lines and << merges are recorded with t
                                           "*b@e.<<[0]#1", "*l@e.<<[1]#1", "*k@e.*k#1", "*q@e.*q#1"});
 }
 
+TEST_CASE("tokenizer: anchors on mappings are recorded with the mapping's path, others are not") {
+  const std::string text =
+      "a: &block\n  x: 1\nb: &flow {y: 2}\nc:\n  - &item\n    z: 3\n  - &key k: v\n"
+      "d: &scalar s\ne: &seq [1]\nf: [&inner {w: 4}]\n---\ng: &next\n  v: 5\n";
+  Tokens tokens = Tokenize(text);
+  REQUIRE(tokens.diagnostics.empty());
+  std::vector<std::string> found;
+  for (const Anchor& anchor : tokens.mapping_anchors) {
+    CHECK(text.substr(anchor.offset, anchor.length) == "&" + std::string(anchor.name));
+    found.push_back(std::string(anchor.name) + "@" + tokens.PathString(anchor.path) + "#" +
+                    std::to_string(anchor.document));
+  }
+  CHECK(found == std::vector<std::string>{"block@a#0", "flow@b#0", "item@c[0]#0", "inner@f[0]#0", "next@g#1"});
+}
+
 }  // namespace
 }  // namespace safesubst

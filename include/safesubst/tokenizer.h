@@ -114,6 +114,19 @@ struct Alias {
   /// Where the alias stands: the path of the entry or item it is (for an
   /// alias used as a key, the path of its mapping).
   std::uint32_t path = PathSegment::kRoot;
+  std::string_view name;  ///< without the `*`
+};
+
+/// An anchor (`&name`) on a mapping: what a `<<: *name` merge brings is the
+/// keys whose parent is `path`. Only anchors that plainly belong to a
+/// mapping are kept (on the line above it, or right before its `{`); one on
+/// the line of the mapping's first key belongs to that key in YAML.
+struct Anchor {
+  std::size_t offset = 0;  ///< of the `&`
+  std::size_t length = 0;  ///< of `&name`
+  std::uint32_t document = 0;
+  std::uint32_t path = PathSegment::kRoot;  ///< the mapping's own path
+  std::string_view name;  ///< without the `&`
 };
 
 /// Everything the tokenizer found, in source order within each vector.
@@ -124,6 +137,8 @@ struct Tokens {
   /// a mapping key (which may stand for `command`). Only these are kept; a
   /// stream may hold millions of other aliases.
   std::vector<Alias> command_line_aliases;
+  /// The anchors on mappings (see Anchor), in source order.
+  std::vector<Anchor> mapping_anchors;
   std::vector<Reference> references;
   std::vector<Comment> comments;
   std::vector<Marker> markers;
