@@ -1,63 +1,15 @@
 #include "classify.h"
 
 #include <algorithm>
-#include <span>
 #include <string>
 #include <vector>
 
+#include "command_line.h"
 #include "safesubst/shell.h"
 
 namespace safesubst {
 
 namespace {
-
-constexpr std::string_view kShells[] = {"sh",  "bash",  "dash", "ash",  "zsh",  "ksh",   "mksh", "rbash", "rzsh",
-                                        "yash", "posh", "lksh", "ksh93", "pdksh", "oksh", "loksh", "hush"};
-// Programs that run a command given after their own options and operands:
-// init processes, `env`, `busybox sh`, and the ones that change the user,
-// the limits or the root first (`su-exec app sh -c`, `timeout 300 sh -c`).
-constexpr std::string_view kWrappers[] = {"tini",  "tini-static", "dumb-init", "catatonit", "env",    "busybox",
-                                          "timeout", "su-exec",   "gosu",      "nice",      "ionice", "nohup",
-                                          "chroot",  "setsid",    "stdbuf",    "runuser",   "setpriv", "chpst",
-                                          "sudo",    "doas",      "s6-setuidgid"};
-
-bool IsOneOf(std::string_view program, std::span<const std::string_view> names) {
-  std::size_t slash = program.rfind('/');
-  if (slash != std::string_view::npos) program.remove_prefix(slash + 1);
-  return std::find(names.begin(), names.end(), program) != names.end();
-}
-
-// The position of the shell in a command line such as `sh -c`, `tini -- sh
-// -c`, `env A=1 /bin/bash -ec` or `su-exec app sh -c`; npos when the program
-// is not a shell. After a wrapper, every word up to the first shell is taken
-// for the wrapper's options and operands: a program there that is not a
-// wrapper only makes its arguments be quoted as shell, never less.
-template <typename Value>
-std::size_t ShellPosition(const std::vector<std::uint32_t>& items, Value value) {
-  if (items.empty()) return std::string_view::npos;
-  const std::string program = value(items[0]);
-  if (IsOneOf(program, kShells)) return 0;
-  if (!IsOneOf(program, kWrappers)) return std::string_view::npos;
-  for (std::size_t i = 1; i < items.size(); ++i) {
-    if (IsOneOf(value(items[i]), kShells)) return i;
-  }
-  return std::string_view::npos;
-}
-
-// Options of sh, bash, dash, zsh and ksh that take the next word as their
-// argument: `-o pipefail`, bash's `-O extglob`, `--rcfile FILE`, and each
-// `o`/`O` in a bundle such as `-euo pipefail`.
-std::size_t ArgumentsTaken(std::string_view option) {
-  if (option == "--rcfile" || option == "--init-file") return 1;
-  if (option.starts_with("--")) return 0;
-  return static_cast<std::size_t>(std::count_if(option.begin() + 1, option.end(),
-                                                [](char c) { return c == 'o' || c == 'O'; }));
-}
-
-// `-c`, or a bundle of single-letter options containing c such as `-ec`.
-bool IsDashC(std::string_view arg) {
-  return arg.size() >= 2 && arg[0] == '-' && arg[1] != '-' && arg.find('c') != std::string_view::npos;
-}
 
 bool EndsWith(std::string_view text, std::string_view suffix) {
   return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
@@ -136,29 +88,13 @@ bool MayBeOption(std::string_view text, const Scalar& scalar) {
   return first < text.size() && (text[first] == '-' || text[first] == '+' || text[first] == '\\');
 }
 
-// The shell reads its options (with their arguments) up to `--` or the first
-// operand; with `-c` among them, that operand is the script: `sh -c SCRIPT`,
-// `bash -euo pipefail -c SCRIPT`, `sh -c -e SCRIPT`, `sh -c -- SCRIPT`.
+// Marks the script of each shell command line (command_line.h).
 void MarkShellCommandLines(std::string_view text, Tokens* tokens) {
-  // Only the program and its options are decoded, not the script.
-  auto value = [&](std::uint32_t item) { return DecodeScalar(text, tokens->scalars[item]); };
   for (const CommandLine& line : CollectCommandLines(*tokens)) {
-    const std::size_t shell = ShellPosition(line.items, value);
-    if (shell == std::string_view::npos) continue;
-    bool dash_c = false;
-    std::size_t i = shell + 1;
-    for (; i < line.items.size(); ++i) {
-      if (!MayBeOption(text, tokens->scalars[line.items[i]])) break;  // the first operand
-      const std::string word = value(line.items[i]);
-      if (word == "--") {
-        ++i;
-        break;
-      }
-      if (word.size() < 2 || (word[0] != '-' && word[0] != '+')) break;  // the first operand
-      dash_c = dash_c || IsDashC(word);
-      i += ArgumentsTaken(word);
-    }
-    if (dash_c && i < line.items.size()) tokens->scalars[line.items[i]].is_shell = true;
+    auto word = [&](std::size_t i) { return DecodeScalar(text, tokens->scalars[line.items[i]]); };
+    auto may_be_option = [&](std::size_t i) { return MayBeOption(text, tokens->scalars[line.items[i]]); };
+    const std::size_t script = ShellScriptOperand(line.items.size(), word, may_be_option);
+    if (script != std::string_view::npos) tokens->scalars[line.items[script]].is_shell = true;
   }
 }
 

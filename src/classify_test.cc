@@ -58,6 +58,14 @@ TEST_CASE("classify: a shell's -c script is shell, also behind init processes an
   }
 }
 
+TEST_CASE("classify: a block script whose #! names any shell is shell") {
+  for (const char* shell : {"/bin/sh", "/bin/ksh", "/bin/mksh", "/usr/bin/env yash", "/bin/busybox hush"}) {
+    CAPTURE(shell);
+    CHECK(ScriptIsShell(std::string("data:\n      run: |\n        #!") + shell + "\n        echo SCRIPT"));
+  }
+  CHECK_FALSE(ScriptIsShell("data:\n      run: |\n        #!/usr/bin/python3\n        print('SCRIPT')"));
+}
+
 TEST_CASE("classify: other programs' arguments are not shell") {
   for (const char* line : {
            R"x(command: [python3, -c, "print('SCRIPT')"])x",

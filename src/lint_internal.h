@@ -91,12 +91,6 @@ struct Script {
 /// Parses the node as a script.
 Script MakeScript(const Source& source, const YAML::Node& node, std::string where);
 
-/// Index of the `-c` operand in a command line (`sh -c SCRIPT`,
-/// `/bin/bash -euo pipefail -c SCRIPT`, `env X=1 busybox sh -c SCRIPT`), or -1.
-int ShellScriptIndex(const std::vector<std::string>& argv);
-
-/// True when `text` begins with a `#!` line naming sh, bash, dash, ash, ksh or zsh.
-bool StartsWithShellShebang(std::string_view text);
 
 struct Container {
   std::string name;

@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <array>
 
+#include "command_line.h"
 #include "lint_internal.h"
+#include "safesubst/shell.h"
 
 namespace safesubst::lint {
 
@@ -57,9 +59,10 @@ void AddCommandScripts(const Source& source, const YAML::Node& command, const YA
   std::vector<std::string> where;
   AppendArgv(command, command_key, &argv, &nodes, &where);
   AppendArgv(args, "args", &argv, &nodes, &where);
-  int script_index = ShellScriptIndex(argv);
+  const std::size_t script_index = ShellScriptOperand(
+      argv.size(), [&](std::size_t i) { return argv[i]; }, [](std::size_t) { return true; });
   for (std::size_t i = 0; i < argv.size(); ++i) {
-    bool is_script = static_cast<int>(i) == script_index || StartsWithShellShebang(argv[i]);
+    bool is_script = i == script_index || HasShellShebang(argv[i]);
     if (is_script && nodes[i].IsScalar()) scripts->push_back(MakeScript(source, nodes[i], where[i]));
   }
 }
@@ -205,7 +208,7 @@ std::vector<Script> ConfigMapScripts(const YAML::Node& document, const Source& s
     std::string value = ScalarText(it->second);
     bool shell_name = key.size() > 3 && (key.substr(key.size() - 3) == ".sh" ||
                                          (key.size() > 5 && key.substr(key.size() - 5) == ".bash"));
-    if (it->second.IsScalar() && (shell_name || StartsWithShellShebang(value))) {
+    if (it->second.IsScalar() && (shell_name || HasShellShebang(value))) {
       scripts.push_back(MakeScript(source, it->second, "data[" + key + "]"));
     }
   }

@@ -21,6 +21,7 @@
 #include <unordered_set>
 
 #include "lint_internal.h"
+#include "safesubst/shell.h"
 
 namespace safesubst::lint {
 
@@ -98,7 +99,7 @@ class PlaceholderWalker {
         YAML::Node value = it->second;  // a copy: `it->` returns a temporary proxy
         if (value.IsScalar()) {
           bool script = script_map && (EndsWith(key, ".sh") || EndsWith(key, ".bash") ||
-                                       StartsWithShellShebang(value.Scalar()));
+                                       HasShellShebang(value.Scalar()));
           CheckScalar(value, !script);
         } else {
           bool data_map = depth == 0 && ((kind_ == "ConfigMap" && key == "data") ||

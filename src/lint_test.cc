@@ -208,6 +208,27 @@ TEST_CASE("lint: a variable only ever assigned blank is reported once, unless re
   CHECK(blank == std::vector<std::string>{"leftover-placeholder warning 11:7"});
 }
 
+// lint reads a command line as the render does (command_line.h): a script
+// behind a wrapper or after `-o pipefail`, or under a ksh `#!`, is a script.
+TEST_CASE("lint: shell scripts are found as the render finds them") {
+  const std::string pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n"
+                          "    image: i\n";
+  const std::string blanked = "    - |\n      A=\"\"\n";
+  LintOptions options;
+  options.file_name = "p.yaml";
+  auto reports_blank = [&](const std::string& text) {
+    for (const std::string& finding : LintDescriptions(text, options)) {
+      if (finding.starts_with("leftover-placeholder")) return true;
+    }
+    return false;
+  };
+  CHECK(reports_blank(pod + "    command: [tini, --, /bin/sh, -c]\n    args:\n" + blanked));
+  CHECK(reports_blank(pod + "    command: [bash, -euo, pipefail, -c]\n    args:\n" + blanked));
+  CHECK(reports_blank(pod + "    command: [su-exec, app, ksh, -c]\n    args:\n" + blanked));
+  CHECK(reports_blank(pod + "    args:\n    - |\n      #!/bin/ksh\n      A=\"\"\n"));
+  CHECK_FALSE(reports_blank(pod + "    command: [/app/run, sh, -c]\n    args:\n" + blanked));
+}
+
 TEST_CASE("lint: the seed's broken and fixed manifests") {
   auto lint_example = [](const std::string& name) {
     std::string text = ReadFile(SourceDir() / "examples/lint" / name);

@@ -11,7 +11,6 @@
 #include <yaml-cpp/eventhandler.h>
 
 #include <algorithm>
-#include <array>
 #include <sstream>
 
 #include "lint_internal.h"
@@ -407,56 +406,6 @@ YAML::Node Path(const YAML::Node& node, std::initializer_list<std::string_view> 
     current.reset(next);
   }
   return current;
-}
-
-bool StartsWithShellShebang(std::string_view text) {
-  if (text.substr(0, 2) != "#!") return false;
-  std::string_view line = text.substr(2, text.find('\n') == std::string_view::npos ? text.npos : text.find('\n') - 2);
-  // `#!/bin/sh`, `#!/usr/bin/env bash`, `#! /bin/bash -e`: the interpreter is
-  // the last path component of the first word, or the word after `env`.
-  std::size_t pos = 0;
-  auto next_word = [&]() {
-    while (pos < line.size() && IsBlank(line[pos])) ++pos;
-    std::size_t begin = pos;
-    while (pos < line.size() && !IsBlank(line[pos])) ++pos;
-    return line.substr(begin, pos - begin);
-  };
-  std::string_view interpreter = CommandBaseName(next_word());
-  if (interpreter == "env") interpreter = CommandBaseName(next_word());
-  static constexpr std::array<std::string_view, 7> kShells = {"sh", "bash", "dash", "ash", "ksh", "zsh", "mksh"};
-  return std::find(kShells.begin(), kShells.end(), interpreter) != kShells.end();
-}
-
-int ShellScriptIndex(const std::vector<std::string>& argv) {
-  static constexpr std::array<std::string_view, 7> kShells = {"sh", "bash", "dash", "ash", "ksh", "zsh", "mksh"};
-  std::size_t i = 0;
-  if (i < argv.size() && CommandBaseName(argv[i]) == "env") {
-    ++i;
-    while (i < argv.size() && (argv[i].find('=') != std::string::npos || argv[i].substr(0, 1) == "-")) ++i;
-  }
-  if (i < argv.size() && CommandBaseName(argv[i]) == "busybox") ++i;
-  if (i >= argv.size()) return -1;
-  std::string_view shell = CommandBaseName(argv[i]);
-  if (std::find(kShells.begin(), kShells.end(), shell) == kShells.end()) return -1;
-  bool has_c = false;
-  for (++i; i < argv.size(); ++i) {
-    const std::string& arg = argv[i];
-    if (arg == "--" || arg == "-") {
-      ++i;
-      break;
-    }
-    if (arg.substr(0, 2) == "--") {
-      if (arg == "--rcfile" || arg == "--init-file") ++i;
-      continue;
-    }
-    if (arg.size() > 1 && (arg[0] == '-' || arg[0] == '+')) {
-      if (arg[0] == '-' && arg.find('c') != std::string::npos) has_c = true;
-      if (arg.find('o') != std::string::npos || arg.find('O') != std::string::npos) ++i;  // -o pipefail
-      continue;
-    }
-    break;
-  }
-  return has_c && i < argv.size() ? static_cast<int>(i) : -1;
 }
 
 Script MakeScript(const Source& source, const YAML::Node& node, std::string where) {

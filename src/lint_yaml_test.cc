@@ -132,24 +132,6 @@ TEST_CASE("lint yaml: an alias falls back to its node's position") {
   CHECK(b.Offset(1000) <= text.size());
 }
 
-TEST_CASE("lint yaml: the -c operand of shell command lines") {
-  CHECK(ShellScriptIndex({"/bin/sh", "-c", "echo"}) == 2);
-  CHECK(ShellScriptIndex({"bash", "-euo", "pipefail", "-c", "echo", "arg0"}) == 4);
-  CHECK(ShellScriptIndex({"/bin/bash", "-ec", "echo"}) == 2);
-  CHECK(ShellScriptIndex({"/usr/bin/env", "A=1", "bash", "--noprofile", "-c", "x"}) == 5);
-  CHECK(ShellScriptIndex({"busybox", "sh", "-c", "x"}) == 3);
-  CHECK(ShellScriptIndex({"/bin/sh", "-c"}) == -1);           // the script is in args
-  CHECK(ShellScriptIndex({"/bin/sh", "-c", "x"}) == 2);
-  CHECK(ShellScriptIndex({"/bin/sh", "start.sh"}) == -1);     // a file, not a script text
-  CHECK(ShellScriptIndex({"python3", "-c", "print(1)"}) == -1);
-  CHECK(ShellScriptIndex({}) == -1);
-  CHECK(StartsWithShellShebang("#!/bin/sh\necho"));
-  CHECK(StartsWithShellShebang("#!/usr/bin/env bash\n"));
-  CHECK(StartsWithShellShebang("#! /bin/bash -e\n"));
-  CHECK_FALSE(StartsWithShellShebang("#!/usr/bin/env python3\n"));
-  CHECK_FALSE(StartsWithShellShebang("echo #!/bin/sh"));
-}
-
 TEST_CASE("lint yaml: Get tells an absent key from a null one, and never changes the document") {
   YAML::Node root = YAML::Load("a: ~\nb:\n  c: 1\n");
   CHECK_FALSE(Get(root, "missing").IsDefined());

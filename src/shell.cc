@@ -2,9 +2,9 @@
 // shell_lexer.cc, the encoder in shell_encoding.cc.
 #include "safesubst/shell.h"
 
-#include <algorithm>
-#include <array>
 #include <vector>
+
+#include "command_line.h"
 
 namespace safesubst {
 
@@ -40,14 +40,6 @@ std::string DescribeShellContext(const ShellContext& context) {
 
 namespace {
 
-constexpr std::array<std::string_view, 5> kShellNames = {"sh", "bash", "dash", "ash", "zsh"};
-
-bool IsShellName(std::string_view program) {
-  std::size_t slash = program.rfind('/');
-  if (slash != std::string_view::npos) program.remove_prefix(slash + 1);
-  return std::find(kShellNames.begin(), kShellNames.end(), program) != kShellNames.end();
-}
-
 std::string_view Basename(std::string_view path) {
   std::size_t slash = path.rfind('/');
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
@@ -75,7 +67,7 @@ bool HasShellShebang(std::string_view text) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   std::vector<std::string_view> words = Words(line);
   if (words.empty()) return false;
-  if (IsShellName(words[0])) return true;
+  if (IsShellProgram(words[0])) return true;
   // `#!/usr/bin/env bash`, `#!/usr/bin/env -S bash -e`, `#!/bin/busybox sh`:
   // the program is the first word after the launcher's own options.
   std::string_view launcher = Basename(words[0]);
@@ -83,7 +75,7 @@ bool HasShellShebang(std::string_view text) {
   for (std::size_t i = 1; i < words.size(); ++i) {
     if (words[i].front() == '-') continue;
     if (launcher == "env" && words[i].find('=') != std::string_view::npos) continue;  // env NAME=value
-    return IsShellName(words[i]);
+    return IsShellProgram(words[i]);
   }
   return false;
 }

@@ -18,7 +18,8 @@ TEST_CASE("HasShellShebang") {
   for (std::string_view script :
        {"#!/bin/sh\necho", "#!/bin/sh -e\n", "#! /bin/bash\n", "#!/usr/bin/env bash\n",
         "#!/usr/bin/env -S bash -eu\n", "#!/usr/bin/env LC_ALL=C sh\n", "#!/bin/dash", "#!/sbin/ash\n",
-        "#!/usr/local/bin/zsh -f\n", "#!/bin/busybox sh\n", "#!/bin/sh\r\necho\r\n"}) {
+        "#!/usr/local/bin/zsh -f\n", "#!/bin/busybox sh\n", "#!/bin/sh\r\necho\r\n", "#!/bin/ksh\n",
+        "#!/bin/mksh\n", "#!/usr/bin/env yash\n"}) {
     CAPTURE(script);
     CHECK(HasShellShebang(script));
   }

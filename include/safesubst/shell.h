@@ -141,8 +141,9 @@ std::string_view ShellStateName(ShellState state);
 std::string DescribeShellContext(const ShellContext& context);
 
 /// True when `text` is a shell script by SPEC Rule 3's cheap tests: its first
-/// line is a `#!` naming sh, bash, dash, ash or zsh (directly, as in
-/// `#!/bin/sh -e`, or through `env`, as in `#!/usr/bin/env bash`).
+/// line is a `#!` naming a shell (sh, bash, dash, ash, zsh, ksh and their
+/// kin), directly, as in `#!/bin/sh -e`, or through `env` or `busybox`, as
+/// in `#!/usr/bin/env bash`.
 bool HasShellShebang(std::string_view text);
 
 }  // namespace safesubst

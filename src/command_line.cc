@@ -1,0 +1,40 @@
+#include "command_line.h"
+
+#include <algorithm>
+#include <span>
+
+namespace safesubst {
+
+namespace {
+
+constexpr std::string_view kShells[] = {"sh",  "bash",  "dash", "ash",  "zsh",  "ksh",   "mksh", "rbash", "rzsh",
+                                        "yash", "posh", "lksh", "ksh93", "pdksh", "oksh", "loksh", "hush"};
+constexpr std::string_view kWrappers[] = {"tini",  "tini-static", "dumb-init", "catatonit", "env",    "busybox",
+                                          "timeout", "su-exec",   "gosu",      "nice",      "ionice", "nohup",
+                                          "chroot",  "setsid",    "stdbuf",    "runuser",   "setpriv", "chpst",
+                                          "sudo",    "doas",      "s6-setuidgid"};
+
+bool IsOneOf(std::string_view program, std::span<const std::string_view> names) {
+  const std::size_t slash = program.rfind('/');
+  if (slash != std::string_view::npos) program.remove_prefix(slash + 1);
+  return std::find(names.begin(), names.end(), program) != names.end();
+}
+
+}  // namespace
+
+bool IsShellProgram(std::string_view program) { return IsOneOf(program, kShells); }
+
+bool IsCommandWrapper(std::string_view program) { return IsOneOf(program, kWrappers); }
+
+std::size_t ShellOptionArguments(std::string_view option) {
+  if (option == "--rcfile" || option == "--init-file") return 1;
+  if (option.starts_with("--")) return 0;
+  return static_cast<std::size_t>(std::count_if(option.begin() + 1, option.end(),
+                                                [](char c) { return c == 'o' || c == 'O'; }));
+}
+
+bool IsDashC(std::string_view word) {
+  return word.size() >= 2 && word[0] == '-' && word[1] != '-' && word.find('c') != std::string_view::npos;
+}
+
+}  // namespace safesubst

@@ -1,0 +1,67 @@
+// Which word of a container's command line is a shell script: the programs
+// that are shells, the wrappers that run a command after their own options
+// (`tini --`, `env A=1`, `su-exec app`), and the shell options before `-c`.
+//
+// One definition for the render (classify.cc, on tokens) and for lint
+// (lint_pod.cc, on yaml-cpp nodes): the two must agree on what is a script,
+// or lint would pass a template the render quotes differently.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace safesubst {
+
+/// True for a shell (sh, bash, dash, ash, zsh, ksh and their kin), named or
+/// given as a path (`/bin/sh`).
+bool IsShellProgram(std::string_view program);
+
+/// True for a program that runs a command given after its own options and
+/// operands: init processes, `env`, `busybox`, and the ones that change the
+/// user, the limits or the root first (`su-exec`, `timeout`, `chroot`).
+bool IsCommandWrapper(std::string_view program);
+
+/// How many of the next words a shell option takes as its arguments:
+/// `-o pipefail`, `-O extglob`, `--rcfile FILE`, one for each `o`/`O` of a
+/// bundle such as `-euo pipefail`.
+std::size_t ShellOptionArguments(std::string_view option);
+
+/// `-c`, or a bundle of single-letter options with a c, such as `-ec`.
+bool IsDashC(std::string_view word);
+
+/// The index of the script in a command line of `size` words, as the shell
+/// reads it (`sh -c SCRIPT`, `bash -euo pipefail -c SCRIPT`, `sh -c -e
+/// SCRIPT`, `tini -- sh -c SCRIPT`), or std::string_view::npos. `word(i)`
+/// is word i, decoded; `may_be_option(i)` may answer false for a word known
+/// not to start with `-` or `+`, so that a script is not decoded just to see
+/// that it is not an option. After a wrapper, the first shell is taken for
+/// the program: the words before it count as the wrapper's own, which can
+/// only make more text be quoted as shell, never less.
+template <typename Word, typename MayBeOption>
+std::size_t ShellScriptOperand(std::size_t size, Word word, MayBeOption may_be_option) {
+  constexpr std::size_t kNone = std::string_view::npos;
+  if (size == 0) return kNone;
+  std::size_t shell = 0;
+  if (!IsShellProgram(word(0))) {
+    if (!IsCommandWrapper(word(0))) return kNone;
+    for (shell = 1; shell < size && !IsShellProgram(word(shell)); ++shell) {
+    }
+    if (shell == size) return kNone;
+  }
+  bool dash_c = false;
+  std::size_t i = shell + 1;
+  for (; i < size && may_be_option(i); ++i) {
+    const std::string option(word(i));
+    if (option == "--") {
+      ++i;
+      break;
+    }
+    if (option.size() < 2 || (option[0] != '-' && option[0] != '+')) break;  // the first operand
+    dash_c = dash_c || IsDashC(option);
+    i += ShellOptionArguments(option);
+  }
+  return dash_c && i < size ? i : kNone;
+}
+
+}  // namespace safesubst

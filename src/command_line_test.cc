@@ -1,0 +1,79 @@
+// Which word of a command line is a shell script, as the render and lint
+// both read it.
+#include "command_line.h"
+
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+namespace safesubst {
+namespace {
+
+// The script's index in `words`, or -1.
+int ScriptIndex(const std::vector<std::string>& words) {
+  const std::size_t index = ShellScriptOperand(
+      words.size(), [&](std::size_t i) { return words[i]; }, [](std::size_t) { return true; });
+  return index == std::string_view::npos ? -1 : static_cast<int>(index);
+}
+
+}  // namespace
+
+TEST_CASE("command line: the -c operand of a shell") {
+  CHECK(ScriptIndex({"/bin/sh", "-c", "echo"}) == 2);
+  CHECK(ScriptIndex({"bash", "-euo", "pipefail", "-c", "echo", "arg0"}) == 4);
+  CHECK(ScriptIndex({"/bin/bash", "-ec", "echo"}) == 2);
+  CHECK(ScriptIndex({"sh", "-c", "-e", "echo"}) == 3);  // options after -c
+  CHECK(ScriptIndex({"sh", "-c", "--", "echo"}) == 3);
+  CHECK(ScriptIndex({"bash", "--rcfile", "-c", "-c", "echo"}) == 4);  // --rcfile takes `-c` as its file
+  CHECK(ScriptIndex({"bash", "-O", "extglob", "-c", "echo"}) == 4);
+  CHECK(ScriptIndex({"/bin/ksh", "-c", "x"}) == 2);
+  CHECK(ScriptIndex({"/bin/sh", "-c"}) == -1);  // the script is missing
+  CHECK(ScriptIndex({"/bin/sh", "start.sh"}) == -1);  // a file, not a script text
+  CHECK(ScriptIndex({"/bin/sh", "start.sh", "-c"}) == -1);  // `-c` after the first operand is the script's
+  CHECK(ScriptIndex({"python3", "-c", "print(1)"}) == -1);
+  CHECK(ScriptIndex({"/bin/shell", "-c", "x"}) == -1);
+  CHECK(ScriptIndex({}) == -1);
+}
+
+TEST_CASE("command line: after a wrapper, the first shell is the program") {
+  CHECK(ScriptIndex({"/usr/bin/env", "A=1", "bash", "--noprofile", "-c", "x"}) == 5);
+  CHECK(ScriptIndex({"busybox", "sh", "-c", "x"}) == 3);
+  CHECK(ScriptIndex({"tini", "--", "sh", "-c", "x"}) == 4);
+  CHECK(ScriptIndex({"su-exec", "app", "/bin/sh", "-ec", "x"}) == 4);
+  CHECK(ScriptIndex({"timeout", "300", "sh", "-c", "x"}) == 4);
+  CHECK(ScriptIndex({"tini", "--", "/app/run", "-c", "x"}) == -1);  // no shell at all
+  CHECK(ScriptIndex({"/app/run", "sh", "-c", "x"}) == -1);  // not a wrapper
+}
+
+TEST_CASE("command line: a word known not to be an option is not read") {
+  const std::vector<std::string> words = {"sh", "-c", "echo $HOME"};
+  std::vector<std::size_t> read;
+  auto word = [&](std::size_t i) {
+    read.push_back(i);
+    return words[i];
+  };
+  CHECK(ShellScriptOperand(words.size(), word, [](std::size_t i) { return i != 2; }) == 2);
+  CHECK(read == std::vector<std::size_t>{0, 1});
+}
+
+TEST_CASE("command line: shells, wrappers and shell options") {
+  for (const char* shell : {"sh", "/bin/bash", "dash", "ash", "zsh", "ksh", "mksh", "/usr/bin/yash", "hush"}) {
+    CHECK(IsShellProgram(shell));
+  }
+  CHECK_FALSE(IsShellProgram("python3"));
+  CHECK_FALSE(IsShellProgram("/bin/shx"));
+  CHECK(IsCommandWrapper("/sbin/tini"));
+  CHECK(IsCommandWrapper("env"));
+  CHECK_FALSE(IsCommandWrapper("sh"));
+  CHECK(ShellOptionArguments("-euo") == 1);
+  CHECK(ShellOptionArguments("-oO") == 2);
+  CHECK(ShellOptionArguments("--rcfile") == 1);
+  CHECK(ShellOptionArguments("--noprofile") == 0);
+  CHECK(IsDashC("-c"));
+  CHECK(IsDashC("-ec"));
+  CHECK_FALSE(IsDashC("--c"));
+  CHECK_FALSE(IsDashC("c"));
+}
+
+}  // namespace safesubst
