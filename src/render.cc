@@ -107,6 +107,7 @@ class Renderer {
   void DecideAll();
   const Resolution& Resolve(const Reference& reference);
   Resolution ResolveChecked(const Reference& reference) const;
+  ShellReading ShellReadingAt(const Reference& reference) const;
   ReferenceReport::Action Decide(const Reference& reference);
   ReferenceReport::Action DecideOne(const Reference& reference);
   bool JoinsKeptName(const Reference& reference, std::string_view value);
@@ -337,10 +338,24 @@ const Resolution& Renderer::Resolve(const Reference& reference) {
   return known->second;
 }
 
+// Whether the shell expands the text at `reference` (LexShellScripts).
+ShellReading Renderer::ShellReadingAt(const Reference& reference) const {
+  const std::optional<ShellContext>& shell = shell_contexts_[static_cast<std::size_t>(&reference - tokens_.references.data())];
+  if (!shell) return ShellReading::kExpanded;
+  switch (shell->state) {
+    case ShellState::kSingleQuoted:
+    case ShellState::kDollarSingleQuoted:
+    case ShellState::kHeredocLiteral:
+      return ShellReading::kLiteral;
+    default:
+      return ShellReading::kExpanded;
+  }
+}
+
 // ResolveReference, with a value that cannot be written anywhere turned into
 // a failure: checked once per name, not at each of its thousands of uses.
 Resolution Renderer::ResolveChecked(const Reference& reference) const {
-  Resolution resolution = ResolveReference(reference, manifest_, values_);
+  Resolution resolution = ResolveReference(reference, manifest_, values_, ShellReadingAt(reference));
   if (resolution.outcome != Resolution::Outcome::kSubstitute) return resolution;
   const std::string name(reference.name);
   if (!IsValidUtf8(resolution.value)) {

@@ -133,6 +133,29 @@ TEST_CASE("render: a declared variable inside a kept expansion is an error, a ru
   CHECK(RenderText(kept, manifest, values).output == kept);
 }
 
+// Inside single quotes or a quoted here-document the shell reads nothing: a
+// shell form there is literal text, whatever it names.
+TEST_CASE("render: a kept expansion the shell never expands may name a declared variable") {
+  Manifest manifest = MustParse("variables:\n  V: string\n");
+  const ValueSet values = ValuesOf({{"V", "value"}});
+  for (const char* text : {"args: [sh, -c, \"echo '${HOME:-$V}'\"]\n", "args: [sh, -c, \"echo '${V#x}'\"]\n",
+                           "args: [sh, -c, \"echo $'${HOME:+${V}}'\"]\n",
+                           "args:\n  - sh\n  - -c\n  - |\n    cat <<'EOF'\n    ${HOME:-$V} ${V%.*}\n    EOF\n"}) {
+    const std::string shown = text;
+    CAPTURE(shown);
+    RenderResult result = RenderText(text, manifest, values);
+    CHECK(result.diagnostics.empty());
+    CHECK(result.output == text);
+  }
+  // Where the shell expands them, they still fail.
+  for (const char* text : {"args: [sh, -c, \"echo \\\"${HOME:-$V}\\\"\"]\n", "args: [sh, -c, \"echo ${V#x}\"]\n",
+                           "args:\n  - sh\n  - -c\n  - |\n    cat <<EOF\n    ${HOME:-$V}\n    EOF\n"}) {
+    const std::string shown = text;
+    CAPTURE(shown);
+    CHECK_FALSE(RenderText(text, manifest, values).ok());
+  }
+}
+
 TEST_CASE("render: a declared variable deep inside nested kept expansions is found without recursing") {
   Manifest manifest = MustParse("variables:\n  V: string\n");
   std::string nested;

@@ -83,7 +83,8 @@ Resolution ResolveShellForm(const Reference& reference, const Manifest& manifest
 }
 
 // What becomes of the form itself, before looking inside its operand.
-Resolution ResolveForm(const Reference& reference, const Manifest& manifest, const ValueSet& values) {
+Resolution ResolveForm(const Reference& reference, const Manifest& manifest, const ValueSet& values,
+                       ShellReading reading) {
   Resolution resolution;
   if (reference.context == ContextClass::kComment) return resolution;
   switch (reference.kind) {
@@ -91,7 +92,7 @@ Resolution ResolveForm(const Reference& reference, const Manifest& manifest, con
     case RefKind::kDollarDollar:
       return resolution;
     case RefKind::kShell:
-      return ResolveShellForm(reference, manifest);
+      return reading == ShellReading::kLiteral ? resolution : ResolveShellForm(reference, manifest);
     default:
       break;
   }
@@ -143,12 +144,16 @@ std::string_view DeclaredNameIn(std::string_view text, const Manifest& manifest)
   return {};
 }
 
-Resolution ResolveReference(const Reference& reference, const Manifest& manifest, const ValueSet& values) {
-  Resolution resolution = ResolveForm(reference, manifest, values);
+Resolution ResolveReference(const Reference& reference, const Manifest& manifest, const ValueSet& values,
+                            ShellReading reading) {
+  Resolution resolution = ResolveForm(reference, manifest, values, reading);
   const bool kept = resolution.outcome == Resolution::Outcome::kRuntime ||
                     resolution.outcome == Resolution::Outcome::kUndeclared ||
                     (resolution.outcome == Resolution::Outcome::kIgnore && reference.kind == RefKind::kShell);
-  if (!kept || reference.operand.empty() || manifest.mode == DeclarationMode::kEnvironment) return resolution;
+  if (!kept || reading == ShellReading::kLiteral || reference.operand.empty() ||
+      manifest.mode == DeclarationMode::kEnvironment) {
+    return resolution;
+  }
   const std::string_view inner = DeclaredNameIn(reference.operand, manifest);
   if (inner.empty()) return resolution;
   const std::string name(inner);

@@ -2,6 +2,7 @@
 // default forms, decided from the manifest and the values alone.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -33,8 +34,18 @@ struct Resolution {
 /// `set` value, where the shell would read V at run time, when it is not set.
 std::string_view DeclaredNameIn(std::string_view text, const Manifest& manifest);
 
+/// Where a reference stands, for ResolveReference.
+enum class ShellReading : std::uint8_t {
+  kExpanded,  ///< data, or shell text the shell expands
+  kLiteral,   ///< shell text the shell never expands: '...', $'...', a quoted here-document
+};
+
 /// Decides what `reference` becomes. Default forms (`${NAME:-x}` ...) are
-/// evaluated for declared names; their operand is taken literally.
-Resolution ResolveReference(const Reference& reference, const Manifest& manifest, const ValueSet& values);
+/// evaluated for declared names; their operand is taken literally. A shell
+/// form kept as written that names a declared variable (`${V#x}`,
+/// `${HOME:-$V}`) is an error, since the shell would read V unset, except
+/// where the shell reads none of it (`reading` kLiteral).
+Resolution ResolveReference(const Reference& reference, const Manifest& manifest, const ValueSet& values,
+                            ShellReading reading = ShellReading::kExpanded);
 
 }  // namespace safesubst
