@@ -242,6 +242,7 @@ class Parser {
   std::uint32_t NewIndexSegment(std::uint32_t parent, std::int32_t index);
   void Reparent(std::size_t first_segment, std::uint32_t from, std::uint32_t to);
   std::string_view KeyText(const Node& key) const;
+  std::string_view DecodedKey(const Node& key) const;
   bool IsScriptSequence(std::uint32_t path) const;
 
   // ---- documents ----
@@ -576,16 +577,30 @@ void Parser::Reparent(std::size_t first_segment, std::uint32_t from, std::uint32
   }
 }
 
+// A key whose text is not its value, decoded: classification must see
+// `"comm\x61nd"` as the `command` every YAML parser reads.
+std::string_view Parser::DecodedKey(const Node& key) const {
+  Scalar scalar;
+  scalar.offset = key.begin;
+  scalar.length = key.end - key.begin;
+  scalar.style = key.style;
+  if (!out_.decoded_keys) out_.decoded_keys = std::make_shared<std::deque<std::string>>();
+  return out_.decoded_keys->emplace_back(DecodeScalar(text_, scalar));
+}
+
 std::string_view Parser::KeyText(const Node& key) const {
   switch (key.kind) {
     case Node::Kind::kEmpty:
       return {};
     case Node::Kind::kScalar: {
       std::string_view raw = text_.substr(key.begin, key.end - key.begin);
+      std::string_view not_itself = "\n\r";  // the bytes that make a key's text differ from its value
       if (key.style == ScalarStyle::kSingleQuoted || key.style == ScalarStyle::kDoubleQuoted) {
         raw.remove_prefix(1);
         if (!raw.empty() && raw.back() == text_[key.begin]) raw.remove_suffix(1);
+        not_itself = key.style == ScalarStyle::kDoubleQuoted ? "\\\n\r" : "'\n\r";
       }
+      if (raw.find_first_of(not_itself) != std::string_view::npos) return DecodedKey(key);
       return raw;
     }
     case Node::Kind::kCollection:

@@ -843,6 +843,23 @@ TEST_CASE("tokenizer: aliases in command lines and << merges are recorded with t
                                           "*b@e.<<[0]#1", "*l@e.<<[1]#1", "*k@e.*k#1", "*q@e.*q#1"});
 }
 
+TEST_CASE("tokenizer: a key's path segment is its value, also when its text has escapes") {
+  const std::string text = "\"comm\\x61nd\": 1\n'it''s': 2\n\"a\\\"b\": 3\n'plain': 4\n\"q'\": 5\n";
+  Tokens tokens = Tokenize(text);
+  REQUIRE(tokens.diagnostics.empty());
+  std::vector<std::string> keys;
+  for (const Scalar& scalar : tokens.scalars) {
+    if (scalar.is_key) keys.push_back(tokens.PathString(scalar.path));
+  }
+  CHECK(keys == std::vector<std::string>{"command", "it's", "a\"b", "plain", "q'"});
+  // Only keys that needed it were decoded; a copy keeps them.
+  REQUIRE(tokens.decoded_keys);
+  CHECK(tokens.decoded_keys->size() == 3);
+  const Tokens copy = tokens;
+  tokens = Tokens{};
+  CHECK(copy.PathString(copy.scalars[0].path) == "command");
+}
+
 TEST_CASE("tokenizer: anchors on mappings are recorded with the mapping's path, others are not") {
   const std::string text =
       "a: &block\n  x: 1\nb: &flow {y: 2}\nc:\n  - &item\n    z: 3\n  - &key k: v\n"

@@ -7,6 +7,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -58,7 +60,10 @@ struct Reference {
 /// a scalar costs one index, not one string.
 struct PathSegment {
   std::uint32_t parent = kRoot;  ///< index of the parent segment, or kRoot
-  std::string_view key;          ///< mapping key (raw source text, quotes stripped), or empty
+  /// Mapping key, or empty: its source text with the quotes stripped, or,
+  /// for a key whose text is not its value (an escape such as `"comm\x61nd"`,
+  /// a `''`, a line break), the decoded value (in Tokens::decoded_keys).
+  std::string_view key;
   std::int32_t index = -1;       ///< sequence index, or -1 for a mapping key
 
   static constexpr std::uint32_t kRoot = 0xffffffffu;
@@ -143,6 +148,9 @@ struct Tokens {
   std::vector<Comment> comments;
   std::vector<Marker> markers;
   std::vector<PathSegment> paths;
+  /// The decoded keys PathSegment::key points into: shared, so that a copy
+  /// of the tokens keeps its keys alive; a deque, so that they never move.
+  std::shared_ptr<std::deque<std::string>> decoded_keys;
   /// Located errors (unterminated `${`, unterminated quotes, ...). Tokenizing
   /// continues after an error so that all of them are reported at once.
   Diagnostics diagnostics;
