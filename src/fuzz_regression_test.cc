@@ -133,7 +133,9 @@ TEST_CASE("fuzz regressions: a runaway YAML document is an error for the tree pa
   yaml_variable.type = VarType::kYaml;
   CHECK(ValidateValue(yaml_variable, runaway).find("not valid YAML") != std::string::npos);
   CHECK(ValidateValue(yaml_variable, "{a: [1, 2]}").empty());
-  std::string encoded, error;
+  std::string encoded;
+  YamlValueError error;
   CHECK_FALSE(EncodeYamlNode(runaway, 0, true, std::size_t{1} << 20, &encoded, &error));
-  CHECK(error.find("cannot start a node") != std::string::npos);
+  CHECK(error.message.find("cannot start a node") != std::string::npos);
+  CHECK(error.kind == YamlValueError::Kind::kInvalid);
 }

@@ -667,14 +667,15 @@ bool Renderer::EncodeYamlVariable(std::uint32_t scalar_index, const Substitution
   const std::size_t after = scalar.offset + scalar.length;
   std::string_view rest = text_.substr(after, LineEnd(text_, after) - after);
   bool block_allowed = !scalar.in_flow && rest.find_first_not_of(" \t") == std::string_view::npos;
-  std::string encoded, error;
+  std::string encoded;
+  YamlValueError error;
   if (!EncodeYamlNode(substitution.value, ParentColumn(scalar_index), block_allowed, options_.limits.max_value_bytes,
                       &encoded, &error)) {
     // Alias bounds and the size limit are checked while writing: the value
     // may be valid YAML and still too large once its aliases are expanded.
-    const bool too_large = error.rfind("the value ", 0) == 0;
-    Error(At(reference), "value of '" + name + "' " + (too_large ? "cannot be written: " : "is not valid YAML: ") + error,
-          too_large && error.find(" bytes ") != std::string::npos ? "raise it with --max-value-size" : "");
+    const bool invalid = error.kind == YamlValueError::Kind::kInvalid;
+    Error(At(reference), "value of '" + name + "' " + (invalid ? "is not valid YAML: " : "cannot be written: ") + error.message,
+          error.kind == YamlValueError::Kind::kTooLarge ? "raise it with --max-value-size" : "");
     return false;
   }
   // A block node starts on the next line: drop the blanks after the `:` or `-`

@@ -8,6 +8,7 @@
 
 #include "safesubst/manifest.h"
 #include "safesubst/values.h"
+#include "alias_bomb.h"
 #include "yaml_tree.h"
 
 namespace safesubst {
@@ -274,6 +275,33 @@ TEST_CASE("render: a plain scalar with many values is checked line by line") {
   REQUIRE(quoted.ok());
   CHECK(quoted.output.starts_with("k: \"x x x"));
   CHECK(quoted.output.ends_with(" x y: z end\"\n"));
+}
+
+// The error says what is wrong with a `type: yaml` value, and the hint names
+// the option only when the size limit is what it passed.
+TEST_CASE("render: a type yaml value that cannot be written says why") {
+  const Manifest manifest = MustParse("variables: {Y: {type: yaml}}\n");
+  RenderOptions options;
+  options.limits.max_value_bytes = 4096;
+  auto error_for = [&](const std::string& value) {
+    const RenderResult result = Render("k: ${Y}\n", manifest, ValuesOf({{"Y", value.c_str()}}), options);
+    REQUIRE(result.diagnostics.size() == 1);
+    CHECK(result.output.empty());
+    return result.diagnostics[0];
+  };
+  const Diagnostic duplicate = error_for("{a: 1, a: 2}");
+  CHECK(duplicate.message == "value of 'Y' is not valid YAML: the value has the key 'a' twice");
+  CHECK(duplicate.hint.empty());
+  CHECK(error_for("[unclosed").message.starts_with("value of 'Y' is not valid YAML: "));
+  std::string amplified = "[&s " + std::string(1000, 'A') + ", [*s, *s, *s, *s, *s]]";
+  const Diagnostic too_large = error_for(amplified);
+  CHECK(too_large.message == "value of 'Y' cannot be written: the value expands to more than 4096 bytes through aliases");
+  CHECK(too_large.hint == "raise it with --max-value-size");
+  options.limits.max_value_bytes = std::size_t{256} << 20;  // the node bound comes first
+  const Diagnostic bomb = error_for(testing::AliasBomb(9));
+  CAPTURE(bomb.message);
+  CHECK(bomb.message.starts_with("value of 'Y' cannot be written: the value expands to more than"));
+  CHECK(bomb.hint.empty());
 }
 
 }  // namespace safesubst

@@ -427,7 +427,7 @@ class NodeWriter {
   NodeWriter(const YamlStream& stream, std::size_t max_bytes, std::size_t max_written, std::string* out)
       : stream_(stream), max_written_(max_written), out_(*out), budget_(max_bytes) {}
 
-  const std::string& error() const { return error_; }
+  const YamlValueError& error() const { return error_; }
 
   // The node replaces the placeholder after `key: ` or `- `.
   bool WriteTopLevel(std::uint32_t index, std::uint32_t parent_indent, bool block_allowed) {
@@ -447,11 +447,11 @@ class NodeWriter {
     YamlRef node(stream_, index);
     std::string problem;
     if (!budget_.Count(node, &problem)) {
-      error_ = "the value " + problem;
+      Fail(KindOf(budget_.passed()), "the value " + problem);
       return std::nullopt;
     }
     if (out_.size() > max_written_) {
-      error_ = WrittenTooLarge(max_written_);
+      Fail(YamlValueError::Kind::kTooLarge, WrittenTooLarge(max_written_));
       return std::nullopt;
     }
     return node;
@@ -461,9 +461,26 @@ class NodeWriter {
   // keys must differ.
   bool Open(const YamlRef& node) {
     std::string problem;
-    if (budget_.Open(node, &problem) && CheckUniqueKeys(node, &problem)) return true;
-    error_ = "the value " + problem;
+    if (!budget_.Open(node, &problem)) {
+      Fail(KindOf(budget_.passed()), "the value " + problem);
+      return false;
+    }
+    if (CheckUniqueKeys(node, &problem)) return true;
+    Fail(YamlValueError::Kind::kInvalid, "the value " + problem);
     return false;
+  }
+
+  void Fail(YamlValueError::Kind kind, std::string message) { error_ = YamlValueError{kind, std::move(message)}; }
+
+  static YamlValueError::Kind KindOf(detail::ExpansionBudget::Bound bound) {
+    using Bound = detail::ExpansionBudget::Bound;
+    switch (bound) {
+      case Bound::kRecursion: return YamlValueError::Kind::kInvalid;
+      case Bound::kBytes: return YamlValueError::Kind::kTooLarge;
+      case Bound::kNodes:
+      case Bound::kDepth: return YamlValueError::Kind::kTooDeep;
+    }
+    return YamlValueError::Kind::kInvalid;
   }
 
   static bool IsCollection(const YamlRef& node) { return node.IsSequence() || node.IsMap(); }
@@ -611,7 +628,7 @@ class NodeWriter {
   const std::size_t max_written_;
   std::string& out_;
   detail::ExpansionBudget budget_;
-  std::string error_;
+  YamlValueError error_;
 };
 
 }  // namespace
@@ -766,17 +783,18 @@ std::string DoubleQuoted(std::string_view value) {
 }
 
 bool EncodeYamlNode(std::string_view yaml_text, std::uint32_t parent_indent, bool block_allowed,
-                    std::size_t max_bytes, std::string* out, std::string* error) {
+                    std::size_t max_bytes, std::string* out, YamlValueError* error) {
   YamlStream stream;
   detail::YamlParseError parse_error;
   if (!detail::ParseYamlStream(yaml_text, &stream, &parse_error)) {
-    *error = parse_error.message + " (line " + std::to_string(parse_error.line + 1) + ", column " +
-             std::to_string(parse_error.column + 1) + " of the value)";
+    *error = {YamlValueError::Kind::kInvalid, parse_error.message + " (line " + std::to_string(parse_error.line + 1) +
+                                                  ", column " + std::to_string(parse_error.column + 1) +
+                                                  " of the value)"};
     return false;
   }
   if (stream.documents.size() > 1) {
-    *error = "the value holds " + std::to_string(stream.documents.size()) +
-             " documents; a type: yaml value must be a single node";
+    *error = {YamlValueError::Kind::kInvalid, "the value holds " + std::to_string(stream.documents.size()) +
+                                                  " documents; a type: yaml value must be a single node"};
     return false;
   }
   std::string encoded;
@@ -793,7 +811,7 @@ bool EncodeYamlNode(std::string_view yaml_text, std::uint32_t parent_indent, boo
       return false;
     }
     if (encoded.size() > max_written) {
-      *error = WrittenTooLarge(max_written);
+      *error = {YamlValueError::Kind::kTooLarge, WrittenTooLarge(max_written)};
       return false;
     }
   }

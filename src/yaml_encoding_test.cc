@@ -518,10 +518,11 @@ std::string Canon(const YAML::Node& node) {
 }
 
 std::string Encode(std::string_view value, std::uint32_t indent, bool block) {
-  std::string out, error;
+  std::string out;
+  YamlValueError error;
   bool ok = EncodeYamlNode(value, indent, block, kNoByteLimit, &out, &error);
-  CHECK_MESSAGE(ok, error);
-  CHECK_MESSAGE(error.empty(), error);
+  CHECK_MESSAGE(ok, error.message);
+  CHECK_MESSAGE(error.message.empty(), error.message);
   return out;
 }
 
@@ -595,27 +596,31 @@ TEST_CASE("EncodeYamlNode: block and flow layout") {
 }
 
 TEST_CASE("EncodeYamlNode: errors") {
-  std::string out, error;
+  std::string out;
+  YamlValueError error;
   CHECK(!EncodeYamlNode("a: [unclosed", 0, true, kNoByteLimit, &out, &error));
-  CHECK(error.find("line 1") != std::string::npos);
+  CHECK(error.message.find("line 1") != std::string::npos);
+  CHECK(error.kind == YamlValueError::Kind::kInvalid);
   CHECK(out.empty());
-  error.clear();
+  error = {};
   CHECK(!EncodeYamlNode("a: 1\n---\nb: 2", 0, true, kNoByteLimit, &out, &error));
-  CHECK(error.find("2 documents") != std::string::npos);
-  error.clear();
+  CHECK(error.message.find("2 documents") != std::string::npos);
+  CHECK(error.kind == YamlValueError::Kind::kInvalid);
+  error = {};
   CHECK(!EncodeYamlNode("*undefined", 0, true, kNoByteLimit, &out, &error));
-  CHECK(!error.empty());
+  CHECK(error.kind == YamlValueError::Kind::kInvalid);
   // Billion laughs: nine levels of ten aliases would be 10^9 nodes.
   const std::string bomb = testing::AliasBomb(9);
-  error.clear();
+  error = {};
   CHECK(!EncodeYamlNode(bomb, 0, true, kNoByteLimit, &out, &error));
-  CHECK(error.find("expands to more than") != std::string::npos);
+  CHECK(error.message.find("expands to more than") != std::string::npos);
+  CHECK(error.kind == YamlValueError::Kind::kTooDeep);
   CHECK(out.empty());
   // A chain of aliases nests one level per anchor; written whole, its links
   // add up to more nodes than the bound (manifest_test checks the depth bound).
-  error.clear();
+  error = {};
   CHECK(!EncodeYamlNode(testing::AliasChain(1500), 0, true, kNoByteLimit, &out, &error));
-  CHECK(error.find("expands to more than") != std::string::npos);
+  CHECK(error.message.find("expands to more than") != std::string::npos);
   // The value size limit bounds what aliases add: 10 KB of scalar and a few
   // aliases would otherwise land as 100 MB.
   std::string amplified = "[&s " + std::string(10000, 'A') + ", &l [*s";
@@ -623,16 +628,19 @@ TEST_CASE("EncodeYamlNode: errors") {
   amplified += "], [*l";
   for (int i = 0; i < 99; ++i) amplified += ", *l";
   amplified += "]]";
-  error.clear();
+  error = {};
   CHECK(!EncodeYamlNode(amplified, 0, true, std::size_t{1} << 20, &out, &error));
-  CHECK(error.find("more than 1048576 bytes through aliases") != std::string::npos);
+  CHECK(error.message.find("more than 1048576 bytes through aliases") != std::string::npos);
+  CHECK(error.kind == YamlValueError::Kind::kTooLarge);
   CHECK(out.empty());
 }
 
 TEST_CASE("EncodeYamlNode: a mapping with a key twice is refused") {
-  std::string out, error;
+  std::string out;
+  YamlValueError error;
   CHECK_FALSE(EncodeYamlNode("{a: 1, b: {c: 1, c: 2}}", 0, true, kNoByteLimit, &out, &error));
-  CHECK(error == "the value has the key 'c' twice");
+  CHECK(error.message == "the value has the key 'c' twice");
+  CHECK(error.kind == YamlValueError::Kind::kInvalid);
   // Keys compare as a reader resolves them (review found a text compare wrong both ways).
   for (const char* duplicated : {"{a: 1, \"a\": 2}", "{a: 1, !!str a: 2}", "{~: 1, null: 2}", "{1: a, 0x1: b}",
                                  "{True: 1, true: 2}"}) {
@@ -651,7 +659,8 @@ TEST_CASE("EncodeYamlNode: large values without aliases are not bounded by the a
   std::string list = "[";
   for (int i = 0; i < 150000; ++i) list += i ? ", 1" : "1";
   list += "]";
-  std::string out, error;
+  std::string out;
+  YamlValueError error;
   CHECK(EncodeYamlNode(list, 0, false, kNoByteLimit, &out, &error));
   CHECK(out.size() == list.size());
   // Aliases count only what they add: two uses of a 60,000-item list pass.
@@ -674,7 +683,8 @@ TEST_CASE("EncodeYamlNode: large values without aliases are not bounded by the a
   for (int i = 0; i < 450; ++i) deep += "}";
   out.clear();
   CHECK_FALSE(EncodeYamlNode(deep, 0, true, std::size_t{1} << 20, &out, &error));
-  CHECK(error.find("bytes once written out") != std::string::npos);
+  CHECK(error.message.find("bytes once written out") != std::string::npos);
+  CHECK(error.kind == YamlValueError::Kind::kTooLarge);
 }
 
 }  // namespace

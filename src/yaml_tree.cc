@@ -234,17 +234,20 @@ bool ExpansionBudget::Count(const YamlRef& node, std::string* problem) {
   for (const OpenCollection& open : open_) {
     if (open.index == node.index()) {
       *problem = "contains a recursive alias";
+      passed_ = Bound::kRecursion;
       return false;
     }
   }
   if (!Expanded(node)) return true;
   if (++value_nodes_ > kMaxExpandedNodes) {
     *problem = "expands to more than " + std::to_string(kMaxExpandedNodes) + " nodes through aliases";
+    passed_ = Bound::kNodes;
     return false;
   }
   expanded_bytes_ += 1 + node.Scalar().size();
   if (expanded_bytes_ > max_bytes_) {
     *problem = "expands to more than " + std::to_string(max_bytes_) + " bytes through aliases";
+    passed_ = Bound::kBytes;
     return false;
   }
   return true;
@@ -253,6 +256,7 @@ bool ExpansionBudget::Count(const YamlRef& node, std::string* problem) {
 bool ExpansionBudget::Open(const YamlRef& node, std::string* problem) {
   if (open_.size() >= kMaxWriteDepth) {
     *problem = "nests more than " + std::to_string(kMaxWriteDepth) + " levels deep";
+    passed_ = Bound::kDepth;
     return false;
   }
   open_.push_back(OpenCollection{node.index(), Expanded(node)});

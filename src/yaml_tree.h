@@ -132,6 +132,9 @@ class ExpansionBudget {
   /// `*problem` set when that nests too deep. Close() after the children.
   bool Open(const YamlRef& node, std::string* problem);
   void Close() { open_.pop_back(); }
+  /// What the last false from Count or Open was about.
+  enum class Bound : std::uint8_t { kRecursion, kNodes, kBytes, kDepth };
+  Bound passed() const { return passed_; }
 
  private:
   struct OpenCollection {
@@ -144,6 +147,7 @@ class ExpansionBudget {
   std::size_t max_bytes_;
   std::size_t value_nodes_ = 0;
   std::size_t expanded_bytes_ = 0;
+  Bound passed_ = Bound::kRecursion;
 };
 
 }  // namespace safesubst::detail

@@ -149,12 +149,23 @@ std::string DoubleQuoted(std::string_view value);
 /// comments and anchors are dropped. Output is deterministic and has no
 /// trailing line break.
 ///
+/// Why EncodeYamlNode refused a value.
+struct YamlValueError {
+  enum class Kind : std::uint8_t {
+    kInvalid,   ///< not YAML, several documents, a duplicate key, a recursive alias
+    kTooLarge,  ///< over the value size limit, through aliases or once written
+    kTooDeep,   ///< over the bounds on nodes added by aliases or on nesting
+  };
+  Kind kind = Kind::kInvalid;
+  std::string message;  ///< e.g. "the value expands to more than 100000 nodes through aliases"
+};
+
 /// Returns false and sets `error` when the value is not valid YAML, holds more
 /// than one document, has a recursive alias, passes those bounds, when its
 /// aliases add more than `max_bytes` (the value size limit), or when the
 /// written text is longer than `max_bytes` plus four times the value's text
 /// (indentation and tags repeated through aliases or deep nesting).
 bool EncodeYamlNode(std::string_view yaml_text, std::uint32_t parent_indent, bool block_allowed,
-                    std::size_t max_bytes, std::string* out, std::string* error);
+                    std::size_t max_bytes, std::string* out, YamlValueError* error);
 
 }  // namespace safesubst
