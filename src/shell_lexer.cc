@@ -13,6 +13,9 @@
 // The lexer never fails: malformed input (an unterminated quote, `$(`, `${`,
 // here-document) is reported as a problem and lexing continues to the end.
 #include <algorithm>
+#include <array>
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -28,12 +31,59 @@ namespace {
 // hostile template; real scripts nest a handful of levels.
 constexpr std::size_t kMaxNesting = 100;
 
-bool IsBlank(char c) { return c == ' ' || c == '\t'; }
-bool IsOperatorChar(char c) {
+constexpr bool IsBlank(char c) { return c == ' ' || c == '\t'; }
+constexpr bool IsOperatorChar(char c) {
   return c == ';' || c == '&' || c == '|' || c == '<' || c == '>' || c == '(' || c == ')';
 }
+
+// Character classes, one bit per reader: the bit is set for the characters
+// that reader must look at one by one. Every other character only moves the
+// reader forward, so a run of them is skipped in one go (SkipOrdinary).
+using CharClass = std::uint16_t;
+constexpr CharClass kEndsWord = 1 << 0;            // blank, newline, operator: ends an unquoted word
+constexpr CharClass kStopsWord = 1 << 1;           // kEndsWord and \ ' " $ `
+constexpr CharClass kStopsDouble = 1 << 2;         // in "...": " \ $ `
+constexpr CharClass kStopsParameter = 1 << 3;      // in ${...}: } \ " ' $ ` /
+constexpr CharClass kStopsArithmetic = 1 << 4;     // in $((...)): ( ) [ ] \ $ `
+constexpr CharClass kStopsHeredoc = 1 << 5;        // in an unquoted here-document body: \ $ `
+constexpr CharClass kStopsSingle = 1 << 6;         // in '...': '
+constexpr CharClass kStopsDollarSingle = 1 << 7;   // in $'...': \ '
+constexpr CharClass kStopsComment = 1 << 8;        // in a comment: newline
+
+constexpr std::array<CharClass, 256> MakeCharClasses() {
+  std::array<CharClass, 256> classes{};
+  auto add = [&classes](std::string_view chars, CharClass bits) {
+    for (char c : chars) classes[static_cast<unsigned char>(c)] |= bits;
+  };
+  add(" \t\n;&|<>()", kEndsWord | kStopsWord);
+  add("\\'\"$`", kStopsWord);
+  add("\"\\$`", kStopsDouble);
+  add("}\\\"'$`/", kStopsParameter);
+  add("()[]\\$`", kStopsArithmetic);
+  add("\\$`", kStopsHeredoc);
+  add("'", kStopsSingle);
+  add("\\'", kStopsDollarSingle);
+  add("\n", kStopsComment);
+  return classes;
+}
+constexpr std::array<CharClass, 256> kCharClasses = MakeCharClasses();
+
+constexpr bool HasClass(char c, CharClass bits) {
+  return (kCharClasses[static_cast<unsigned char>(c)] & bits) != 0;
+}
+
 // A character that ends an unquoted word.
-bool EndsWord(char c) { return IsBlank(c) || c == '\n' || IsOperatorChar(c); }
+constexpr bool EndsWord(char c) { return HasClass(c, kEndsWord); }
+
+// The table's word ends are exactly those of the predicates above.
+constexpr bool WordEndsAgree() {
+  for (int i = 0; i < 256; ++i) {
+    char c = static_cast<char>(i);
+    if (EndsWord(c) != (IsBlank(c) || c == '\n' || IsOperatorChar(c))) return false;
+  }
+  return true;
+}
+static_assert(WordEndsAgree());
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsSpecialParameter(char c) {
   return c == '@' || c == '*' || c == '#' || c == '?' || c == '-' || c == '$' || c == '!' || IsDigit(c);
@@ -94,10 +144,13 @@ struct Surroundings {
 };
 
 struct Query {
-  std::size_t offset = 0;   // into the Lexer's text
-  std::size_t index = 0;    // into the result vector
-  std::string unsupported;  // set by a parent Lexer (a placeholder right after an escaping backslash)
+  std::size_t offset = 0;        // into the Lexer's text
+  std::size_t index = 0;         // into the result vector
+  bool after_backslash = false;  // set by a parent Lexer: right after a backslash it removed
 };
+
+// The offset of "no query left".
+constexpr std::size_t kNoOffset = std::numeric_limits<std::size_t>::max();
 
 // Shared by a Lexer and its children.
 struct Output {
@@ -140,13 +193,31 @@ class Lexer {
   // ---- positions and queries --------------------------------------------
   char At(std::size_t i) const { return i < limit_ ? text_[i] : '\0'; }
   char Peek(std::size_t ahead = 0) const { return At(pos_ + ahead); }
-  bool LooksAt(std::string_view s) const { return pos_ + s.size() <= limit_ && text_.substr(pos_, s.size()) == s; }
+  // The first-character test is a shortcut: operators are looked up in lists, most of them do not match.
+  bool LooksAt(std::string_view s) const {
+    return pos_ + s.size() <= limit_ && text_[pos_] == s[0] && text_.substr(pos_, s.size()) == s;
+  }
 
   bool Answered() const { return !output_->want_problems && next_ == queries_.size(); }
 
-  // Records every query at or before the current position.
+  std::size_t NextOffset() const { return next_ < queries_.size() ? queries_[next_].offset : kNoOffset; }
+
+  // Records every query at or before the current position. Called at nearly
+  // every character, so only the test is inline.
   void Visit() {
-    while (next_ < queries_.size() && queries_[next_].offset <= pos_) Record(queries_[next_++], {});
+    if (NextOffset() <= pos_) RecordDue();
+  }
+
+  [[gnu::noinline]] void RecordDue() {
+    while (NextOffset() <= pos_) Record(queries_[next_++], {});
+  }
+
+  // Moves over the characters that have none of the bits `stops`, up to the
+  // limit or the next query: the caller's loop would step over them one at a
+  // time, with nothing to record and nothing but the position to change.
+  void SkipOrdinary(CharClass stops) {
+    std::size_t end = std::min(limit_, NextOffset());
+    while (pos_ < end && !HasClass(text_[pos_], stops)) ++pos_;
   }
 
   // At a backslash that escapes the next character: a placeholder right after
@@ -157,12 +228,14 @@ class Lexer {
     pos_ = std::min(pos_ + 2, limit_);
   }
 
+  // Every query is recorded exactly once, so its slot still holds a
+  // default-constructed context: it is filled in place, not built and moved.
   void Record(const Query& query, std::string_view unsupported) {
-    ShellContext context = MakeContext(query.offset);
-    if (!query.unsupported.empty()) context.unsupported = query.unsupported;
-    if (!unsupported.empty()) context.unsupported = std::string(unsupported);
+    ShellContext& context = (*output_->contexts)[query.index];
+    FillContext(query.offset, &context);
+    if (query.after_backslash) context.unsupported = kAfterBackslash;
+    if (!unsupported.empty()) context.unsupported = unsupported;
     if (output_->too_deep) context.unsupported = "the script nests constructs too deeply to be read safely";
-    (*output_->contexts)[query.index] = std::move(context);
   }
 
   void Problem(std::size_t offset, std::string message) {
@@ -190,7 +263,14 @@ class Lexer {
 
   ShellContext MakeContext(std::size_t offset) const {
     ShellContext context;
-    context.backtick_layers = around_.backtick_layers;
+    FillContext(offset, &context);
+    return context;
+  }
+
+  // Fills a default-constructed `context` with the context at `offset`.
+  void FillContext(std::size_t offset, ShellContext* out) const {
+    ShellContext& context = *out;
+    if (!around_.backtick_layers.empty()) context.backtick_layers = around_.backtick_layers;
     context.inside_heredoc = around_.inside_heredoc;
     std::size_t depth = around_.substitution_depth;
     bool in_backticks = around_.in_backticks;
@@ -245,10 +325,10 @@ class Lexer {
         context.heredoc_strip_tabs = top.heredoc->strip_tabs;
         std::size_t line_start = text_.rfind('\n', offset == 0 ? 0 : offset - 1);
         line_start = (line_start == std::string_view::npos || offset == 0) ? 0 : line_start + 1;
-        context.line_before = std::string(text_.substr(line_start, offset - line_start));
+        context.line_before.assign(text_.substr(line_start, offset - line_start));
         std::size_t end = std::min(PlaceholderEnd(offset), limit_);
         std::size_t line_end = std::min(text_.find('\n', end), limit_);
-        context.line_after = std::string(text_.substr(end, line_end - end));
+        context.line_after.assign(text_.substr(end, line_end - end));
         break;
       }
       case FrameKind::kDelimiter:
@@ -256,7 +336,6 @@ class Lexer {
         context.unsupported = "in a here-document delimiter, which decides where the here-document ends";
         break;
     }
-    return context;
   }
 
   // ---- nesting guard ----------------------------------------------------
@@ -473,6 +552,7 @@ class Lexer {
         LexBacktick(/*in_double_quotes=*/false);
       } else {
         ++pos_;
+        SkipOrdinary(kStopsWord);
       }
       if (c == '\\' || c == '\'' || c == '"' || c == '$' || c == '`') plain = false;
       commands->word_started = true;
@@ -530,6 +610,7 @@ class Lexer {
         closed = true;
         break;
       }
+      SkipOrdinary(kStopsSingle);
     }
     frames_.pop_back();
     if (!closed) Problem(open, "unterminated single-quoted string");
@@ -552,6 +633,7 @@ class Lexer {
         closed = true;
         break;
       }
+      SkipOrdinary(kStopsDollarSingle);
     }
     frames_.pop_back();
     if (!closed) Problem(open, "unterminated $'...' string");
@@ -584,6 +666,7 @@ class Lexer {
         LexBacktick(/*in_double_quotes=*/true);
       } else {
         ++pos_;
+        SkipOrdinary(kStopsDouble);
       }
     }
     frames_.pop_back();
@@ -678,6 +761,7 @@ class Lexer {
         replacement_follows = false;
       } else {
         ++pos_;
+        SkipOrdinary(kStopsParameter);
       }
     }
     frames_.pop_back();
@@ -740,6 +824,7 @@ class Lexer {
         LexBacktick(/*in_double_quotes=*/true);
       } else {
         ++pos_;
+        SkipOrdinary(kStopsArithmetic);
       }
     }
     frames_.pop_back();
@@ -752,6 +837,7 @@ class Lexer {
     while (pos_ < limit_ && Peek() != '\n') {
       Visit();
       ++pos_;
+      SkipOrdinary(kStopsComment);
     }
     frames_.pop_back();
   }
@@ -797,12 +883,11 @@ class Lexer {
       mapped.index = query.index;
       mapped.offset = static_cast<std::size_t>(
           std::lower_bound(inner_to_outer.begin(), inner_to_outer.end(), query.offset) - inner_to_outer.begin());
-      mapped.unsupported = query.unsupported;
-      if (query.offset > 0 &&
-          std::binary_search(escape_backslashes.begin(), escape_backslashes.end(), query.offset - 1)) {
-        mapped.unsupported = std::string(kAfterBackslash);
-      }
-      queries.push_back(std::move(mapped));
+      mapped.after_backslash =
+          query.after_backslash ||
+          (query.offset > 0 &&
+           std::binary_search(escape_backslashes.begin(), escape_backslashes.end(), query.offset - 1));
+      queries.push_back(mapped);
     }
     std::vector<std::size_t> to_root;
     to_root.reserve(inner_to_outer.size());
@@ -900,6 +985,7 @@ class Lexer {
       char c = Peek();
       if (heredoc.quoted) {
         ++pos_;
+        SkipOrdinary(0);  // nothing is special in a literal body
       } else if (c == '\\') {
         char next = Peek(1);
         if (next == '$' || next == '`' || next == '\\' || next == '\n') {
@@ -915,6 +1001,7 @@ class Lexer {
         LexBacktick(/*in_double_quotes=*/false);
       } else {
         ++pos_;
+        SkipOrdinary(kStopsHeredoc);
       }
     }
     limit_ = saved_limit;
@@ -944,9 +1031,11 @@ std::vector<ShellContext> ShellContextsAt(std::string_view script, const std::ve
   // Queries are answered in text order; sort defensively so that an
   // unsorted caller still gets every answer in its own order.
   std::vector<Query> queries(offsets.size());
-  for (std::size_t i = 0; i < offsets.size(); ++i) queries[i] = Query{offsets[i], i, {}};
-  std::stable_sort(queries.begin(), queries.end(),
-                   [](const Query& a, const Query& b) { return a.offset < b.offset; });
+  for (std::size_t i = 0; i < offsets.size(); ++i) queries[i] = Query{offsets[i], i, false};
+  if (!std::is_sorted(offsets.begin(), offsets.end())) {  // callers nearly always pass them ascending
+    std::stable_sort(queries.begin(), queries.end(),
+                     [](const Query& a, const Query& b) { return a.offset < b.offset; });
+  }
   Output output;
   output.contexts = &contexts;
   output.want_problems = problems != nullptr;
