@@ -89,6 +89,16 @@ bool IsSpecialParameter(char c) {
   return c == '@' || c == '*' || c == '#' || c == '?' || c == '-' || c == '$' || c == '!' || IsDigit(c);
 }
 
+// Operators and words looked up in order (longest first where one is a
+// prefix of another). Arrays of string_view, so that no length is counted
+// at run time.
+constexpr std::string_view kCaseItemEnds[] = {";;&", ";;", ";&"};
+constexpr std::string_view kRedirections[] = {"<<<", "&>>", ">>", ">&", ">|", "<&", "<>", "&>", "<", ">"};
+constexpr std::string_view kSeparators[] = {"&&", "||", "|&", ";", "&", "|"};
+// Reserved words (and `time`) after which the next word is still a command name.
+constexpr std::string_view kKeepCommandPosition[] = {"if",    "then", "else", "elif", "do",
+                                                     "while", "until", "!", "{", "time"};
+
 struct Heredoc {
   std::string delimiter;
   bool quoted = false;      // any quoting in the delimiter word: the body is literal
@@ -179,6 +189,7 @@ class Lexer {
         output_(output) {}
 
   void Run() {
+    frames_.reserve(8);  // real scripts nest a few levels: one allocation, not one per level
     CommandList top;
     LexCommands(&top, /*substitution=*/false);
     if (!top.pending.empty()) Problem(text_.size(), "a here-document has no body (no line follows its <<)");
@@ -432,7 +443,7 @@ class Lexer {
   void LexOperator(CommandList* commands) {
     bool in_case_body = !commands->cases.empty() && commands->cases.back() == CaseStep::kBody;
     bool in_pattern = !commands->cases.empty() && commands->cases.back() == CaseStep::kInPattern;
-    for (std::string_view end : {";;&", ";;", ";&"}) {
+    for (std::string_view end : kCaseItemEnds) {
       if (LooksAt(end)) {
         pos_ += end.size();
         if (in_case_body) commands->cases.back() = CaseStep::kPattern;
@@ -448,7 +459,7 @@ class Lexer {
     }
     // Redirections: the next word is a file name (or a here-string), and the
     // command position is unchanged (`>f cmd` is legal).
-    for (std::string_view redirect : {"<<<", "&>>", ">>", ">&", ">|", "<&", "<>", "&>", "<", ">"}) {
+    for (std::string_view redirect : kRedirections) {
       if (LooksAt(redirect)) {
         pos_ += redirect.size();
         commands->redirect_target = true;
@@ -459,7 +470,7 @@ class Lexer {
       ++pos_;
       return;
     }
-    for (std::string_view separator : {"&&", "||", "|&", ";", "&", "|"}) {
+    for (std::string_view separator : kSeparators) {
       if (LooksAt(separator)) {
         pos_ += separator.size();
         commands->command_start = true;
@@ -499,7 +510,7 @@ class Lexer {
   }
 
   static bool KeepsCommandPosition(std::string_view word) {
-    for (std::string_view reserved : {"if", "then", "else", "elif", "do", "while", "until", "!", "{", "time"}) {
+    for (std::string_view reserved : kKeepCommandPosition) {
       if (word == reserved) return true;
     }
     return false;
