@@ -404,5 +404,51 @@ TEST_CASE("shell lexer: stopping after the last answer changes no answer") {
   CHECK(compared > 10000);
 }
 
+// The lexer moves over runs of ordinary characters in one step, but never
+// past an offset it was asked about. Asked about every offset, it steps one
+// character at a time; asked about a few, it skips. Both must give the same
+// answer at each offset, and the same problems.
+TEST_CASE("shell lexer: skipping ordinary characters changes no answer") {
+  Random random{4242};
+  const std::vector<std::string_view> runs = {"abcdefgh", "some_long-word.txt", "x y z", "/usr/bin/env"};
+  int compared = 0;
+  for (int round = 0; round < 2000; ++round) {
+    std::string script;
+    std::size_t length = 1 + random.Below(40);
+    for (std::size_t i = 0; i < length; ++i) {
+      if (random.Below(3) == 0) {
+        script += runs[random.Below(runs.size())];
+      } else {
+        script += kRandomPieces[random.Below(kRandomPieces.size())];
+      }
+    }
+    std::vector<std::size_t> every;
+    for (std::size_t at = 0; at <= script.size(); ++at) every.push_back(at);
+    Diagnostics stepped_problems;
+    const std::vector<ShellContext> stepped = ShellContextsAt(script, every, &stepped_problems);
+    std::vector<std::size_t> some;
+    for (std::size_t at = random.Below(8); at <= script.size(); at += 1 + random.Below(16)) some.push_back(at);
+    for (bool with_problems : {true, false}) {
+      Diagnostics skipped_problems;
+      const std::vector<ShellContext> skipped =
+          ShellContextsAt(script, some, with_problems ? &skipped_problems : nullptr);
+      REQUIRE(skipped.size() == some.size());
+      for (std::size_t i = 0; i < some.size(); ++i) {
+        CAPTURE(script);
+        CAPTURE(some[i]);
+        CHECK(SameContext(stepped[some[i]], skipped[i]));
+        ++compared;
+      }
+      if (!with_problems) continue;
+      REQUIRE(skipped_problems.size() == stepped_problems.size());
+      for (std::size_t i = 0; i < skipped_problems.size(); ++i) {
+        CHECK(skipped_problems[i].message == stepped_problems[i].message);
+        CHECK(skipped_problems[i].location.offset == stepped_problems[i].location.offset);
+      }
+    }
+  }
+  CHECK(compared > 10000);
+}
+
 }  // namespace
 }  // namespace safesubst
