@@ -1,6 +1,7 @@
 #include "text_checks.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstdint>
 #include <cstring>
@@ -98,15 +99,34 @@ std::size_t PlainTextRun(std::string_view text, std::size_t i) {
 }
 #endif
 
+// FNV-1a over the parent's index and the key's text, folded so that the
+// low bits a hash table uses depend on all of it.
+std::uint64_t KeyHash(std::uint32_t parent, std::string_view key) {
+  constexpr std::uint64_t kPrime = 0x100000001b3ull;
+  std::uint64_t hash = (0xcbf29ce484222325ull ^ parent) * kPrime;
+  for (char c : key) hash = (hash ^ static_cast<unsigned char>(c)) * kPrime;
+  return hash ^ (hash >> 29);
+}
+
 }  // namespace
 
 std::size_t CountByte(std::string_view text, char byte) {
   std::size_t count = 0, i = 0;
 #if defined(__SSE2__)
-  const __m128i wanted = _mm_set1_epi8(byte);
-  for (; i + 16 <= text.size(); i += 16) {
-    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + i));
-    count += static_cast<std::size_t>(std::popcount(static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, wanted)))));
+  // Each lane of `lanes` counts the matches at its position (a match compares
+  // as -1, so subtracting it adds one); the lanes are summed before one can
+  // pass 255. No popcount per block: without -mpopcnt it is a libgcc call.
+  constexpr std::size_t kBlocksPerSum = 255;
+  const __m128i wanted = _mm_set1_epi8(byte), zero = _mm_setzero_si128();
+  while (i + 16 <= text.size()) {
+    const std::size_t end = i + 16 * std::min(kBlocksPerSum, (text.size() - i) / 16);
+    __m128i lanes = zero;
+    for (; i < end; i += 16) {
+      const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + i));
+      lanes = _mm_sub_epi8(lanes, _mm_cmpeq_epi8(bytes, wanted));
+    }
+    const __m128i sums = _mm_sad_epu8(lanes, zero);  // two 16-bit sums, in bits 0-15 and 64-79
+    count += static_cast<std::size_t>(_mm_cvtsi128_si32(sums)) + static_cast<std::size_t>(_mm_extract_epi16(sums, 4));
   }
 #endif
   for (; i < text.size(); ++i) count += text[i] == byte ? 1 : 0;
@@ -116,31 +136,32 @@ std::size_t CountByte(std::string_view text, char byte) {
 void ForEachLineStartingWith(std::string_view text, std::string_view first_bytes,
                              const std::function<bool(std::size_t)>& visit) {
   if (first_bytes.empty()) return;
-  std::size_t line = 1;  // a candidate: the byte before it must be a line feed
+  std::array<bool, 256> wanted{};
+  for (char c : first_bytes) wanted[static_cast<unsigned char>(c)] = true;
+  // Visits the line after the line feed at `feed`, if it starts with a
+  // wanted byte; false when `visit` asks to stop.
+  auto after_line_feed = [&](std::size_t feed) {
+    const std::size_t line = feed + 1;
+    return line == text.size() || !wanted[static_cast<unsigned char>(text[line])] || visit(line);
+  };
+  std::size_t i = 0;
 #if defined(__SSE2__)
-  // Up to four first bytes: always four comparisons (the first byte
-  // repeated), which the compiler unrolls with the bytes kept in registers.
-  constexpr std::size_t kMaxFirstBytes = 4;
-  const std::size_t vector_end = first_bytes.size() <= kMaxFirstBytes ? text.size() : 0;
-  __m128i wanted[kMaxFirstBytes];
-  for (std::size_t k = 0; k < kMaxFirstBytes; ++k) {
-    wanted[k] = _mm_set1_epi8(first_bytes[k < first_bytes.size() ? k : 0]);
-  }
+  // Line feeds come every few dozen bytes: finding them 32 bytes at a time
+  // and looking at the byte after each costs less than comparing every byte
+  // with every first byte (and keeps a single constant in a register).
   const __m128i line_feed = _mm_set1_epi8('\n');
-  for (; line + 16 <= vector_end; line += 16) {  // the loads read text[line - 1 .. line + 15]
-    const char* at = text.data() + line;
-    const __m128i before = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at - 1));
-    const __m128i first = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
-    __m128i starts = _mm_setzero_si128();
-    for (const __m128i& byte : wanted) starts = _mm_or_si128(starts, _mm_cmpeq_epi8(first, byte));
-    auto hits = static_cast<unsigned>(_mm_movemask_epi8(_mm_and_si128(starts, _mm_cmpeq_epi8(before, line_feed))));
-    for (; hits != 0; hits &= hits - 1) {
-      if (!visit(line + static_cast<std::size_t>(std::countr_zero(hits)))) return;
+  for (; i + 32 <= text.size(); i += 32) {
+    const __m128i low = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + i));
+    const __m128i high = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + i + 16));
+    auto feeds = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(low, line_feed))) |
+                 static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(high, line_feed))) << 16;
+    for (; feeds != 0; feeds &= feeds - 1) {
+      if (!after_line_feed(i + static_cast<std::size_t>(std::countr_zero(feeds)))) return;
     }
   }
 #endif
-  for (; line < text.size(); ++line) {
-    if (text[line - 1] == '\n' && first_bytes.find(text[line]) != std::string_view::npos && !visit(line)) return;
+  for (; i < text.size(); ++i) {
+    if (text[i] == '\n' && !after_line_feed(i)) return;
   }
 }
 
@@ -258,23 +279,34 @@ Diagnostics CheckDuplicateKeys(std::string_view text, const Tokens& tokens, cons
   // Keys are compared by their source text within the same parent node;
   // `a` and `"a"` are not told apart, which only costs a missed report. The
   // keys of one document at a time (the roots of all documents share the
-  // parent kRoot) are sorted in one reused vector of views into `text`: no
-  // allocation per key or per document.
+  // parent kRoot) go into a hash table reused from one document to the next:
+  // each key is looked up among the keys written before it, with no sort and
+  // no allocation per key or per document.
   struct Key {
     std::uint32_t parent;
     std::string_view text;
     const Scalar* scalar;
+    std::uint64_t hash;
   };
-  auto before = [](const Key& a, const Key& b) { return a.parent != b.parent ? a.parent < b.parent : a.text < b.text; };
   std::vector<Key> keys;
+  std::vector<std::uint32_t> slots;  // open addressing: 1 + an index into `keys`, or 0 when free
   std::vector<std::pair<const Scalar*, const Scalar*>> duplicates;  // (repeated key, first one)
   auto check_document = [&] {
-    std::stable_sort(keys.begin(), keys.end(), before);  // stable: the first written stays first
-    for (std::size_t i = 1, first = 0; i < keys.size(); ++i) {
-      if (before(keys[first], keys[i])) {
-        first = i;
-      } else {
-        duplicates.emplace_back(keys[i].scalar, keys[first].scalar);
+    std::size_t size = 16;  // at most half full, so that probe runs stay short
+    while (size < 2 * keys.size()) size *= 2;
+    slots.assign(size, 0);
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      const Key& key = keys[i];
+      for (std::size_t slot = key.hash & (size - 1);; slot = (slot + 1) & (size - 1)) {
+        if (slots[slot] == 0) {
+          slots[slot] = static_cast<std::uint32_t>(i + 1);
+          break;
+        }
+        const Key& first = keys[slots[slot] - 1];  // written before: the first one stays in the table
+        if (first.hash == key.hash && first.parent == key.parent && first.text == key.text) {
+          duplicates.emplace_back(key.scalar, first.scalar);
+          break;
+        }
       }
     }
     keys.clear();
@@ -286,7 +318,9 @@ Diagnostics CheckDuplicateKeys(std::string_view text, const Tokens& tokens, cons
       check_document();
       document = scalar.document;
     }
-    keys.push_back({tokens.paths[scalar.path].parent, text.substr(scalar.offset, scalar.length), &scalar});
+    const std::uint32_t parent = tokens.paths[scalar.path].parent;
+    const std::string_view key = text.substr(scalar.offset, scalar.length);
+    keys.push_back({parent, key, &scalar, KeyHash(parent, key)});
   }
   check_document();
   // In source order, as they were found.

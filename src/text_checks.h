@@ -22,9 +22,9 @@ std::size_t CountRareByte(std::string_view text, char byte, std::size_t stop_aft
 std::size_t CountByte(std::string_view text, char byte);
 
 /// Calls `visit(line)` with the offset of each line after the first whose
-/// first byte is one of `first_bytes`, in order, until it returns false. 16
-/// bytes at a time for up to four first bytes: it finds the few document
-/// markers of a whole stream on one thread, before its pieces can be rendered.
+/// first byte is one of `first_bytes`, in order, until it returns false.
+/// Line feeds are found 16 bytes at a time: it finds the few document markers
+/// of a whole stream on one thread, before its pieces can be rendered.
 void ForEachLineStartingWith(std::string_view text, std::string_view first_bytes,
                              const std::function<bool(std::size_t)>& visit);
 

@@ -63,6 +63,23 @@ TEST_CASE("text checks: CountByte agrees with a byte-by-byte count at every leng
   CHECK(CountByte(std::string_view(), '\n') == 0);
 }
 
+// The vector count sums its per-lane counters every 255 blocks, before a
+// lane can wrap: a text of nothing but the byte fills every lane.
+TEST_CASE("text checks: CountByte over texts longer than one sum of its lanes") {
+  for (std::size_t length : {16 * 255 - 1, 16 * 255, 16 * 255 + 1, 16 * 255 * 3 + 21}) {
+    CAPTURE(length);
+    const std::string all(length, '\n');
+    CHECK(CountByte(all, '\n') == length);
+    CHECK(CountByte(std::string_view(all).substr(1), '\n') == length - 1);
+    CHECK(CountByte(all, 'a') == 0);
+  }
+  std::mt19937 random(3);
+  std::string text(50000, 'a');
+  for (char& c : text) c = "a\n\xff"[random() % 3];
+  CHECK(CountByte(text, '\n') == static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')));
+  CHECK(CountByte(text, '\xff') == static_cast<std::size_t>(std::count(text.begin(), text.end(), '\xff')));
+}
+
 TEST_CASE("text checks: the lines starting with given bytes are found at every length and alignment") {
   ForEveryLengthAndAlignment(7, 90, "a\n-.%\xff", [](std::string_view view) {
     std::vector<std::size_t> expected;
@@ -138,4 +155,75 @@ TEST_CASE("text checks: the block scan finds what a byte scan finds") {
     CAPTURE(text);
     CHECK(ErrorOffsets(text) == ExpectedOffsets(text));
   }
+}
+
+namespace {
+
+// Random documents of nested block and flow mappings with few distinct keys,
+// so that many repeat, among siblings and elsewhere.
+void AppendMapping(std::mt19937& random, std::size_t indent, int depth, std::string* text) {
+  static const char* const kKeys[] = {"a", "b", "ab", "\"a\"", "'b'", "c"};
+  for (unsigned entry = 0, entries = 1 + random() % 4; entry < entries; ++entry) {
+    *text += std::string(indent, ' ') + kKeys[random() % 6] + ":";
+    switch (depth < 3 ? random() % 3 : 0) {
+      case 0: *text += " v\n"; break;
+      case 1: *text += std::string(" {") + kKeys[random() % 6] + ": 1, " + kKeys[random() % 6] + ": 2}\n"; break;
+      default:
+        *text += "\n";
+        AppendMapping(random, indent + 2, depth + 1, text);
+    }
+  }
+}
+
+// What the checker must report, found the slow way: each key that has an
+// earlier key with the same text and parent in its document.
+std::vector<std::string> ExpectedDuplicates(std::string_view text, const Tokens& tokens) {
+  std::vector<std::pair<std::size_t, std::string>> found;
+  for (std::size_t i = 0; i < tokens.scalars.size(); ++i) {
+    const Scalar& key = tokens.scalars[i];
+    if (!key.is_key || key.path == PathSegment::kRoot) continue;
+    for (std::size_t j = 0; j < i; ++j) {
+      const Scalar& first = tokens.scalars[j];
+      if (first.is_key && first.path != PathSegment::kRoot && first.document == key.document &&
+          tokens.paths[first.path].parent == tokens.paths[key.path].parent &&
+          text.substr(first.offset, first.length) == text.substr(key.offset, key.length)) {
+        found.emplace_back(key.offset, std::to_string(key.line) + ":" + std::to_string(key.column) + " '" +
+                                           std::string(text.substr(key.offset, key.length)) + "' first at " +
+                                           std::to_string(first.line));
+        break;
+      }
+    }
+  }
+  std::sort(found.begin(), found.end());
+  std::vector<std::string> expected;
+  for (const auto& [offset, report] : found) expected.push_back(report);
+  return expected;
+}
+
+}  // namespace
+
+TEST_CASE("text checks: duplicate keys are those a pairwise search finds") {
+  std::mt19937 random(5);
+  std::size_t duplicates = 0;
+  for (int round = 0; round < 300; ++round) {
+    std::string text;
+    for (unsigned document = 0, documents = 1 + random() % 3; document < documents; ++document) {
+      if (document > 0) text += "---\n";
+      AppendMapping(random, 0, 0, &text);
+    }
+    const Tokens tokens = Tokenize(text);
+    CAPTURE(text);
+    REQUIRE(tokens.diagnostics.empty());
+    std::vector<std::string> reported;
+    for (const Diagnostic& diagnostic : CheckDuplicateKeys(text, tokens, "t.yaml")) {
+      const std::string name = diagnostic.message.substr(diagnostic.message.find('\''));
+      reported.push_back(std::to_string(diagnostic.location.line) + ":" + std::to_string(diagnostic.location.column) +
+                         " " + name + " first at " +
+                         diagnostic.hint.substr(std::string("first defined at line ").size(),
+                                                diagnostic.hint.find(';') - std::string("first defined at line ").size()));
+    }
+    CHECK(reported == ExpectedDuplicates(text, tokens));
+    duplicates += reported.size();
+  }
+  CHECK(duplicates > 100);  // the texts do repeat keys
 }
