@@ -99,13 +99,33 @@ std::size_t PlainTextRun(std::string_view text, std::size_t i) {
 }
 #endif
 
-// FNV-1a over the parent's index and the key's text, folded so that the
-// low bits a hash table uses depend on all of it.
-std::uint64_t KeyHash(std::uint32_t parent, std::string_view key) {
-  constexpr std::uint64_t kPrime = 0x100000001b3ull;
-  std::uint64_t hash = (0xcbf29ce484222325ull ^ parent) * kPrime;
-  for (char c : key) hash = (hash ^ static_cast<unsigned char>(c)) * kPrime;
-  return hash ^ (hash >> 29);
+// A hash of the parent's index and a key of `text`, eight bytes at a time,
+// folded so that the low bits a hash table uses depend on all of it. Most
+// keys are shorter: they are read as the eight bytes from their start when
+// those lie in `text`, with the bytes past the key masked off.
+std::uint64_t KeyHash(std::uint32_t parent, std::string_view key, std::string_view text) {
+  constexpr std::uint64_t kMultiplier = 0x9e3779b97f4a7c15ull;
+  std::uint64_t hash = (parent ^ (std::uint64_t{key.size()} << 32)) * kMultiplier;
+  auto mix = [&](std::uint64_t word) { hash = (hash ^ word) * kMultiplier; };
+  auto load = [](const char* at) {
+    std::uint64_t word;
+    std::memcpy(&word, at, 8);
+    return word;
+  };
+  if (key.size() >= 8) {
+    std::size_t i = 0;
+    for (; i + 8 <= key.size(); i += 8) mix(load(key.data() + i));
+    if (i < key.size()) mix(load(key.data() + key.size() - 8));  // the last bytes, some of them again
+  } else if (key.data() + 8 <= text.data() + text.size()) {
+    // The key's bytes are the first in memory order: the low ones on a little-endian machine.
+    const std::uint64_t low = (std::uint64_t{1} << (8 * key.size())) - 1;
+    mix(load(key.data()) & (std::endian::native == std::endian::little ? low : ~(~std::uint64_t{0} >> (8 * key.size()))));
+  } else {
+    std::uint64_t word = 0;  // the same bits as the masked load
+    std::memcpy(&word, key.data(), key.size());
+    mix(word);
+  }
+  return hash ^ (hash >> 32);
 }
 
 }  // namespace
@@ -289,26 +309,31 @@ Diagnostics CheckDuplicateKeys(std::string_view text, const Tokens& tokens, cons
     std::uint64_t hash;
   };
   std::vector<Key> keys;
-  std::vector<std::uint32_t> slots;  // open addressing: 1 + an index into `keys`, or 0 when free
+  // Open addressing, at most half full so that probe runs stay short. A
+  // slot holds the number of keys seen in all documents up to and including
+  // its own: a slot of an earlier document counts as free, so the table is
+  // never cleared, only grown (and then cleared) for a larger document.
+  std::vector<std::size_t> slots;
+  std::size_t keys_before = 0;  // in the documents before this one
   std::vector<std::pair<const Scalar*, const Scalar*>> duplicates;  // (repeated key, first one)
   auto check_document = [&] {
-    std::size_t size = 16;  // at most half full, so that probe runs stay short
-    while (size < 2 * keys.size()) size *= 2;
-    slots.assign(size, 0);
+    if (slots.size() < 2 * keys.size()) slots.assign(std::bit_ceil(2 * keys.size()), 0);
+    const std::size_t mask = slots.size() - 1;
     for (std::size_t i = 0; i < keys.size(); ++i) {
       const Key& key = keys[i];
-      for (std::size_t slot = key.hash & (size - 1);; slot = (slot + 1) & (size - 1)) {
-        if (slots[slot] == 0) {
-          slots[slot] = static_cast<std::uint32_t>(i + 1);
+      for (std::size_t slot = key.hash & mask;; slot = (slot + 1) & mask) {
+        if (slots[slot] <= keys_before) {
+          slots[slot] = keys_before + i + 1;
           break;
         }
-        const Key& first = keys[slots[slot] - 1];  // written before: the first one stays in the table
+        const Key& first = keys[slots[slot] - keys_before - 1];  // written before: the first one stays in the table
         if (first.hash == key.hash && first.parent == key.parent && first.text == key.text) {
           duplicates.emplace_back(key.scalar, first.scalar);
           break;
         }
       }
     }
+    keys_before += keys.size();
     keys.clear();
   };
   std::uint32_t document = 0;
@@ -320,7 +345,7 @@ Diagnostics CheckDuplicateKeys(std::string_view text, const Tokens& tokens, cons
     }
     const std::uint32_t parent = tokens.paths[scalar.path].parent;
     const std::string_view key = text.substr(scalar.offset, scalar.length);
-    keys.push_back({parent, key, &scalar, KeyHash(parent, key)});
+    keys.push_back({parent, key, &scalar, KeyHash(parent, key, text)});
   }
   check_document();
   // In source order, as they were found.
