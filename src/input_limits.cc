@@ -2,8 +2,13 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <cstdint>
 #include <string_view>
 #include <vector>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "text_checks.h"
 
@@ -153,29 +158,76 @@ class StructureScanner {
 
 std::string Size(std::size_t bytes) { return std::to_string(bytes) + " bytes"; }
 
+// What the shortcuts of CheckInputLimits need to know of a text.
+struct TextBounds {
+  std::size_t longest_line = 0;
+  std::size_t most_brackets = 0;  // `[` and `{` in one document
+  std::size_t stars = 0;          // `*`, an upper bound on the aliases
+};
+
+// One pass over `text`: the line feeds, brackets and stars are found 32
+// bytes at a time, then taken in order. A document marker line (after a
+// line feed) starts a new document, brackets on it included.
+TextBounds MeasureBounds(std::string_view text) {
+  TextBounds bounds;
+  std::size_t line = 0, brackets = 0;  // the current line's start, the current document's brackets
+  auto take_line_feed = [&](std::size_t i) {
+    bounds.longest_line = std::max(bounds.longest_line, i - line);
+    line = i + 1;
+    if (line < text.size() && (text[line] == '-' || text[line] == '.') && IsDocumentMarkerLine(text, line)) {
+      bounds.most_brackets = std::max(bounds.most_brackets, brackets);
+      brackets = 0;
+    }
+  };
+  auto take = [&](std::size_t i) {
+    const char c = text[i];
+    if (c == '\n') {
+      take_line_feed(i);
+    } else if (c == '*') {
+      ++bounds.stars;
+    } else if (c == '[' || c == '{') {
+      ++brackets;
+    }
+  };
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  const __m128i feed = _mm_set1_epi8('\n'), star = _mm_set1_epi8('*');
+  const __m128i square = _mm_set1_epi8('['), curly = _mm_set1_epi8('{');
+  auto mask = [](__m128i low, __m128i high) {
+    return static_cast<std::uint32_t>(_mm_movemask_epi8(low)) | static_cast<std::uint32_t>(_mm_movemask_epi8(high)) << 16;
+  };
+  auto rare = [&](__m128i bytes) {
+    return _mm_or_si128(_mm_cmpeq_epi8(bytes, star), _mm_or_si128(_mm_cmpeq_epi8(bytes, square), _mm_cmpeq_epi8(bytes, curly)));
+  };
+  for (; i + 32 <= text.size(); i += 32) {
+    const __m128i low = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + i));
+    const __m128i high = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + i + 16));
+    std::uint32_t feeds = mask(_mm_cmpeq_epi8(low, feed), _mm_cmpeq_epi8(high, feed));
+    const std::uint32_t others = mask(rare(low), rare(high));
+    if (others == 0) {  // most blocks: line feeds only, no need to look at each byte found
+      for (; feeds != 0; feeds &= feeds - 1) take_line_feed(i + static_cast<std::size_t>(std::countr_zero(feeds)));
+    } else {
+      for (std::uint32_t bits = feeds | others; bits != 0; bits &= bits - 1) {
+        take(i + static_cast<std::size_t>(std::countr_zero(bits)));
+      }
+    }
+  }
+#endif
+  for (; i < text.size(); ++i) take(i);
+  bounds.longest_line = std::max(bounds.longest_line, text.size() - line);
+  bounds.most_brackets = std::max(bounds.most_brackets, brackets);
+  return bounds;
+}
+
 // True when the scanner cannot find a depth over `limit`, by a bound cheap
 // to compute. Block levels take one indentation column each, so there are at
 // most longest line + 1; the `- `/`? ` levels of one line take two bytes
 // each (they can add to levels of earlier lines when the line starts inside
 // a quote or a flow collection); a flow level takes an opening bracket of
 // the same document, as the scanner starts each document from zero.
-bool DepthSurelyWithin(std::string_view text, std::size_t limit) {
-  std::size_t longest = 0, most_brackets = 0, document_start = 0;
-  auto end_document = [&](std::size_t end) {
-    const std::string_view document = text.substr(document_start, end - document_start);
-    most_brackets = std::max(most_brackets, CountRareByte(document, '[', limit) + CountRareByte(document, '{', limit));
-    document_start = end;
-  };
-  for (std::size_t line = 0; line < text.size();) {
-    if (line > 0 && IsDocumentMarkerLine(text, line)) end_document(line);
-    std::size_t end = text.find('\n', line);
-    if (end == std::string_view::npos) end = text.size();
-    longest = std::max(longest, end - line);
-    line = end + 1;
-  }
-  end_document(text.size());
-  const std::size_t block_levels = longest + 1 + (longest + 1) / 2;
-  return block_levels < limit && most_brackets <= limit - block_levels;
+bool DepthSurelyWithin(const TextBounds& bounds, std::size_t limit) {
+  const std::size_t block_levels = bounds.longest_line + 1 + (bounds.longest_line + 1) / 2;
+  return block_levels < limit && bounds.most_brackets <= limit - block_levels;
 }
 
 }  // namespace
@@ -202,7 +254,8 @@ Diagnostics CheckInputLimits(std::string_view text, const Limits& limits, const 
     return errors;
   }
   // Most templates are far from both limits: no need to scan them.
-  if (CountRareByte(text, '*', limits.max_aliases) <= limits.max_aliases && DepthSurelyWithin(text, limits.max_depth)) {
+  const TextBounds bounds = MeasureBounds(text);
+  if (bounds.stars <= limits.max_aliases && DepthSurelyWithin(bounds, limits.max_depth)) {
     return errors;
   }
   StructureScanner scanner(text);
