@@ -31,6 +31,7 @@
 #include "safesubst/yaml_encoding.h"
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <initializer_list>
 #include <optional>
@@ -92,11 +93,19 @@ enum class CharKind : std::uint8_t {
   kNonPrintable,  // C0 controls, DEL, C1 controls, BOM, U+FFFE, U+FFFF
 };
 
-CharKind Classify(char32_t c) {
+// Classify for the ASCII characters, short enough to be inlined where most
+// of the text is ASCII.
+constexpr CharKind ClassifyAscii(unsigned char c) {
   if (c >= 0x20 && c < 0x7F) return CharKind::kText;
   if (c == '\t') return CharKind::kTab;
   if (c == '\n') return CharKind::kLineFeed;
-  if (c == '\r' || c == 0x85 || c == 0x2028 || c == 0x2029) return CharKind::kOtherBreak;
+  if (c == '\r') return CharKind::kOtherBreak;
+  return CharKind::kNonPrintable;  // C0 controls and DEL
+}
+
+CharKind Classify(char32_t c) {
+  if (c < 0x80) return ClassifyAscii(static_cast<unsigned char>(c));
+  if (c == 0x85 || c == 0x2028 || c == 0x2029) return CharKind::kOtherBreak;
   if (c < 0xA0) return CharKind::kNonPrintable;  // C0, DEL, C1
   if (c == 0xFEFF || c == 0xFFFE || c == 0xFFFF) return CharKind::kNonPrintable;
   return CharKind::kText;
@@ -108,6 +117,12 @@ CharKind Classify(char32_t c) {
 template <typename Visit>
 bool ForEachChar(std::string_view text, Visit visit) {
   for (std::size_t i = 0; i < text.size();) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    if (lead < 0x80) {  // most characters: nothing to decode, no call
+      if (!visit(ClassifyAscii(lead), char32_t{lead}, i, std::size_t{1})) return false;
+      ++i;
+      continue;
+    }
     char32_t c = 0;
     std::size_t length = DecodeUtf8(text, i, &c);
     bool ok = length == 0 ? visit(CharKind::kNonPrintable, char32_t{0xFFFD}, i, std::size_t{1})
@@ -309,6 +324,20 @@ bool PlainStartOk(std::string_view head, std::size_t size) {
   return !(marker && (size == 3 || head[3] == ' '));
 }
 
+// The ASCII bytes that PiecesFitPlain lets through whatever comes before
+// them, out of flow context and in it: printable, not a blank, not `:` or
+// `#` (which form `: ` and ` #`), and in flow context no flow indicator or `?`.
+constexpr std::array<bool, 256> OrdinaryPlainBytes(bool in_flow) {
+  std::array<bool, 256> ordinary{};
+  for (int c = 0x21; c < 0x7F; ++c) ordinary[c] = c != ':' && c != '#';
+  if (in_flow) {
+    for (char c : std::string_view(",[]{}?")) ordinary[static_cast<unsigned char>(c)] = false;
+  }
+  return ordinary;
+}
+constexpr std::array<bool, 256> kOrdinaryInPlain = OrdinaryPlainBytes(false);
+constexpr std::array<bool, 256> kOrdinaryInFlowPlain = OrdinaryPlainBytes(true);
+
 // FitsPlain of the concatenation of `pieces`, without building it. Each piece
 // is whole UTF-8 (no character spans two pieces); only `: `, ` #`, the start
 // and the end can form across a boundary, and those are checked on the joined
@@ -324,9 +353,19 @@ bool PiecesFitPlain(std::initializer_list<std::string_view> pieces, bool in_flow
   }
   if (size == 0 || !PlainStartOk(std::string_view(head, head_size), size)) return false;
   if (last == ' ' || last == ':') return false;
+  // Bytes that need a closer look (a control, a blank, `:` or `#`, and in
+  // flow context the flow indicators and `?`) stop a run of ordinary ones,
+  // which only the last of them can affect (as `previous`).
+  const std::array<bool, 256>& ordinary = in_flow ? kOrdinaryInFlowPlain : kOrdinaryInPlain;
   char previous = 0;
   for (std::string_view piece : pieces) {
     for (std::size_t i = 0; i < piece.size();) {
+      if (ordinary[static_cast<unsigned char>(piece[i])]) {
+        while (++i < piece.size() && ordinary[static_cast<unsigned char>(piece[i])]) {
+        }
+        previous = piece[i - 1];
+        continue;
+      }
       auto c = static_cast<unsigned char>(piece[i]);
       if (c < 0x80) {
         if (c < 0x20 || c == 0x7F) return false;  // controls, tab, line breaks
@@ -684,13 +723,24 @@ bool FitsSingleQuoted(std::string_view value) {
 }
 
 bool FitsBlock(std::string_view value) {
-  return ForEachChar(value, [](CharKind kind, char32_t, std::size_t, std::size_t) {
+  // Most values are printable ASCII with tabs and line feeds: a run of it is
+  // passed over first, a byte at a time; the rest, if any, is decoded.
+  std::size_t ascii = 0;
+  for (; ascii < value.size(); ++ascii) {
+    const auto c = static_cast<unsigned char>(value[ascii]);
+    if (!((c >= 0x20 && c < 0x7F) || c == '\t' || c == '\n')) break;
+  }
+  return ForEachChar(value.substr(ascii), [](CharKind kind, char32_t, std::size_t, std::size_t) {
     return kind == CharKind::kText || kind == CharKind::kTab || kind == CharKind::kLineFeed;
   });
 }
 
 bool IsValidUtf8(std::string_view text) {
   for (std::size_t i = 0; i < text.size();) {
+    if (static_cast<unsigned char>(text[i]) < 0x80) {  // ASCII: nothing to decode
+      ++i;
+      continue;
+    }
     char32_t c;
     std::size_t length = DecodeUtf8(text, i, &c);
     if (length == 0) return false;

@@ -234,6 +234,26 @@ TEST_CASE("FitsBlock and IsValidUtf8") {
   }
 }
 
+// ASCII is passed over a run at a time (FitsBlock, FitsPlain): what ends a
+// run, anywhere in the value, must still be looked at.
+TEST_CASE("FitsBlock and FitsPlain: what ends a run of ASCII text") {
+  const std::string run = "plain-ASCII.text/0123456789";
+  for (const char* tail : {"\xC3\xA9", "\xE2\x82\xAC", "\ttab", "\nline"}) {
+    CHECK_MESSAGE(FitsBlock(run + tail + run), Show(tail));
+  }
+  for (const char* tail : {"\r", "\x01", "\x7F", "\xC2\x85", "\xFF", "\xE2\x82"}) {
+    CHECK_MESSAGE(!FitsBlock(run + tail + run), Show(tail));
+    CHECK_MESSAGE(!FitsPlain(run + tail + run, false), Show(tail));
+  }
+  for (const char* ok : {":x", "#x", " x", "?x", ",x", "\xC3\xA9"}) CHECK_MESSAGE(FitsPlain(run + ok, false), Show(ok));
+  for (const char* bad : {": x", " #x", "\t"}) CHECK_MESSAGE(!FitsPlain(run + bad + run, false), Show(bad));
+  CHECK(!FitsPlain(run + ":", false));
+  for (const char* bad : {",", "[", "]", "{", "}", "?", ":"}) {
+    CHECK_MESSAGE(!FitsPlain(run + bad + run, true), Show(bad));
+    CHECK_MESSAGE(FitsPlain(run + bad + run, false), Show(bad));
+  }
+}
+
 TEST_CASE("AppendBlockBody: literal re-indents, empty lines stay empty") {
   std::string out;
   AppendBlockBody("a\n  b\n\nc\n", 4, false, &out);
