@@ -3,6 +3,7 @@
 #include "fast_invariant.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <optional>
 
@@ -98,16 +99,20 @@ bool SplicedInPlace(std::string_view text, const Scalar& t, std::string_view out
                     o_raw.substr(quotes, o_raw.size() - 2 * quotes), values);
 }
 
-bool IsAsciiAlnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+constexpr bool IsAsciiAlnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
 
 // Bytes a value may bring into a single-line plain scalar, after its first
 // byte, without YAML reading any of them as an indicator: they cannot end
 // the scalar, start a comment, a key, a collection, an alias, an anchor or a
 // tag, and they are neither blanks nor line breaks.
-bool IsInertInPlain(char c) {
-  return IsAsciiAlnum(c) || c == '_' || c == '.' || c == '/' || c == '-' || c == '+' || c == '=' || c == '$' ||
-         c == '@' || c == '%';
-}
+// A table: this test runs once per byte of every value.
+constexpr std::array<bool, 256> kInertInPlain = [] {
+  std::array<bool, 256> inert{};
+  for (int c = 0; c < 128; ++c) inert[c] = IsAsciiAlnum(static_cast<char>(c));
+  for (unsigned char c : std::string_view("_./-+=$@%")) inert[c] = true;
+  return inert;
+}();
+bool IsInertInPlain(char c) { return kInertInPlain[static_cast<unsigned char>(c)]; }
 
 // True when `value`, spliced into the single-line plain scalar `t`, cannot
 // change how it reads. A colon is allowed outside flow collections when an
