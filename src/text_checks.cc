@@ -99,35 +99,6 @@ std::size_t PlainTextRun(std::string_view text, std::size_t i) {
 }
 #endif
 
-// A hash of the parent's index and a key of `text`, eight bytes at a time,
-// folded so that the low bits a hash table uses depend on all of it. Most
-// keys are shorter: they are read as the eight bytes from their start when
-// those lie in `text`, with the bytes past the key masked off.
-std::uint64_t KeyHash(std::uint32_t parent, std::string_view key, std::string_view text) {
-  constexpr std::uint64_t kMultiplier = 0x9e3779b97f4a7c15ull;
-  std::uint64_t hash = (parent ^ (std::uint64_t{key.size()} << 32)) * kMultiplier;
-  auto mix = [&](std::uint64_t word) { hash = (hash ^ word) * kMultiplier; };
-  auto load = [](const char* at) {
-    std::uint64_t word;
-    std::memcpy(&word, at, 8);
-    return word;
-  };
-  if (key.size() >= 8) {
-    std::size_t i = 0;
-    for (; i + 8 <= key.size(); i += 8) mix(load(key.data() + i));
-    if (i < key.size()) mix(load(key.data() + key.size() - 8));  // the last bytes, some of them again
-  } else if (key.data() + 8 <= text.data() + text.size()) {
-    // The key's bytes are the first in memory order: the low ones on a little-endian machine.
-    const std::uint64_t low = (std::uint64_t{1} << (8 * key.size())) - 1;
-    mix(load(key.data()) & (std::endian::native == std::endian::little ? low : ~(~std::uint64_t{0} >> (8 * key.size()))));
-  } else {
-    std::uint64_t word = 0;  // the same bits as the masked load
-    std::memcpy(&word, key.data(), key.size());
-    mix(word);
-  }
-  return hash ^ (hash >> 32);
-}
-
 }  // namespace
 
 std::size_t CountByte(std::string_view text, char byte) {
@@ -299,41 +270,25 @@ Diagnostics CheckDuplicateKeys(std::string_view text, const Tokens& tokens, cons
   // Keys are compared by their source text within the same parent node;
   // `a` and `"a"` are not told apart, which only costs a missed report. The
   // keys of one document at a time (the roots of all documents share the
-  // parent kRoot) go into a hash table reused from one document to the next:
-  // each key is looked up among the keys written before it, with no sort and
-  // no allocation per key or per document.
+  // parent kRoot) are sorted in one reused vector of views into `text`: no
+  // allocation per key or per document.
   struct Key {
     std::uint32_t parent;
     std::string_view text;
     const Scalar* scalar;
-    std::uint64_t hash;
   };
+  auto before = [](const Key& a, const Key& b) { return a.parent != b.parent ? a.parent < b.parent : a.text < b.text; };
   std::vector<Key> keys;
-  // Open addressing, at most half full so that probe runs stay short. A
-  // slot holds the number of keys seen in all documents up to and including
-  // its own: a slot of an earlier document counts as free, so the table is
-  // never cleared, only grown (and then cleared) for a larger document.
-  std::vector<std::size_t> slots;
-  std::size_t keys_before = 0;  // in the documents before this one
   std::vector<std::pair<const Scalar*, const Scalar*>> duplicates;  // (repeated key, first one)
   auto check_document = [&] {
-    if (slots.size() < 2 * keys.size()) slots.assign(std::bit_ceil(2 * keys.size()), 0);
-    const std::size_t mask = slots.size() - 1;
-    for (std::size_t i = 0; i < keys.size(); ++i) {
-      const Key& key = keys[i];
-      for (std::size_t slot = key.hash & mask;; slot = (slot + 1) & mask) {
-        if (slots[slot] <= keys_before) {
-          slots[slot] = keys_before + i + 1;
-          break;
-        }
-        const Key& first = keys[slots[slot] - keys_before - 1];  // written before: the first one stays in the table
-        if (first.hash == key.hash && first.parent == key.parent && first.text == key.text) {
-          duplicates.emplace_back(key.scalar, first.scalar);
-          break;
-        }
+    std::stable_sort(keys.begin(), keys.end(), before);  // stable: the first written stays first
+    for (std::size_t i = 1, first = 0; i < keys.size(); ++i) {
+      if (before(keys[first], keys[i])) {
+        first = i;
+      } else {
+        duplicates.emplace_back(keys[i].scalar, keys[first].scalar);
       }
     }
-    keys_before += keys.size();
     keys.clear();
   };
   std::uint32_t document = 0;
@@ -343,9 +298,7 @@ Diagnostics CheckDuplicateKeys(std::string_view text, const Tokens& tokens, cons
       check_document();
       document = scalar.document;
     }
-    const std::uint32_t parent = tokens.paths[scalar.path].parent;
-    const std::string_view key = text.substr(scalar.offset, scalar.length);
-    keys.push_back({parent, key, &scalar, KeyHash(parent, key, text)});
+    keys.push_back({tokens.paths[scalar.path].parent, text.substr(scalar.offset, scalar.length), &scalar});
   }
   check_document();
   // In source order, as they were found.

@@ -23,7 +23,7 @@ std::size_t CountByte(std::string_view text, char byte);
 
 /// Calls `visit(line)` with the offset of each line after the first whose
 /// first byte is one of `first_bytes`, in order, until it returns false.
-/// Line feeds are found 16 bytes at a time: it finds the few document markers
+/// Line feeds are found 32 bytes at a time: it finds the few document markers
 /// of a whole stream on one thread, before its pieces can be rendered.
 void ForEachLineStartingWith(std::string_view text, std::string_view first_bytes,
                              const std::function<bool(std::size_t)>& visit);
