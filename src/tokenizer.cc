@@ -594,13 +594,16 @@ std::string_view Parser::KeyText(const Node& key) const {
       return {};
     case Node::Kind::kScalar: {
       std::string_view raw = text_.substr(key.begin, key.end - key.begin);
-      std::string_view not_itself = "\n\r";  // the bytes that make a key's text differ from its value
-      if (key.style == ScalarStyle::kSingleQuoted || key.style == ScalarStyle::kDoubleQuoted) {
-        raw.remove_prefix(1);
-        if (!raw.empty() && raw.back() == text_[key.begin]) raw.remove_suffix(1);
-        not_itself = key.style == ScalarStyle::kDoubleQuoted ? "\\\n\r" : "'\n\r";
+      // A plain key is its text: only a multi-line one (after `? `) folds,
+      // and that never makes one word such as `command`.
+      if (key.style != ScalarStyle::kSingleQuoted && key.style != ScalarStyle::kDoubleQuoted) return raw;
+      raw.remove_prefix(1);
+      if (!raw.empty() && raw.back() == text_[key.begin]) raw.remove_suffix(1);
+      // The bytes that make a quoted key's text differ from its value.
+      const char escape = key.style == ScalarStyle::kDoubleQuoted ? '\\' : '\'';
+      for (char c : raw) {
+        if (c == escape || c == '\n' || c == '\r') return DecodedKey(key);
       }
-      if (raw.find_first_of(not_itself) != std::string_view::npos) return DecodedKey(key);
       return raw;
     }
     case Node::Kind::kCollection:

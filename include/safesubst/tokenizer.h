@@ -61,8 +61,10 @@ struct Reference {
 struct PathSegment {
   std::uint32_t parent = kRoot;  ///< index of the parent segment, or kRoot
   /// Mapping key, or empty: its source text with the quotes stripped, or,
-  /// for a key whose text is not its value (an escape such as `"comm\x61nd"`,
-  /// a `''`, a line break), the decoded value (in Tokens::decoded_keys).
+  /// for a quoted key whose text is not its value (an escape such as
+  /// `"comm\x61nd"`, a `''`, a line break), the decoded value (in
+  /// Tokens::decoded_keys). A plain key is always its text, also one folded
+  /// over lines after `? `.
   std::string_view key;
   std::int32_t index = -1;       ///< sequence index, or -1 for a mapping key
 
