@@ -1705,8 +1705,7 @@ void DecodeBlockScalar(std::string_view text, const Scalar& scalar, Decoded* out
     const std::size_t line_begin = i;
     std::size_t j = i;
     while (j < size && text[j] == ' ' && j - line_begin < indent) ++j;
-    std::size_t line_end = j;
-    while (line_end < size && !IsBreak(text[line_end])) ++line_end;
+    const std::size_t line_end = FindBreak(text, j);
     i = line_end < size ? SkipBreak(text, line_end) : line_end;
     if (j == line_end) {  // an empty line
       ++pending_empty;
