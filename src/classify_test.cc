@@ -35,6 +35,8 @@ TEST_CASE("classify: a shell's -c script is shell, also behind init processes an
            R"x(command: [env, A=1, B=2, sh, -c, "echo SCRIPT"])x",
            R"x(command: [busybox, sh, -c, "echo SCRIPT"])x",
            R"x(command: [sh, -c, --, "echo SCRIPT"])x",
+           R"x(command: [sh, -c, "-"]
+    args: ["echo SCRIPT"])x",
            R"x("command": [sh, -c, "echo SCRIPT"])x",  // a key's escapes are decoded
            R"x('command': [sh, -c]
     "args": ["echo SCRIPT"])x",

@@ -32,7 +32,7 @@ bool IsDashC(std::string_view word);
 
 /// The index of the script in a command line of `size` words, as the shell
 /// reads it (`sh -c SCRIPT`, `bash -euo pipefail -c SCRIPT`, `sh -c -e
-/// SCRIPT`, `tini -- sh -c SCRIPT`), or std::string_view::npos. `word(i)`
+/// SCRIPT`, `sh -c - SCRIPT`, `tini -- sh -c SCRIPT`), or std::string_view::npos. `word(i)`
 /// is word i, decoded; `may_be_option(i)` may answer false for a word known
 /// not to start with `-` or `+`, so that a script is not decoded just to see
 /// that it is not an option. After a wrapper, the first shell is taken for
@@ -53,7 +53,7 @@ std::size_t ShellScriptOperand(std::size_t size, Word word, MayBeOption may_be_o
   std::size_t i = shell + 1;
   for (; i < size && may_be_option(i); ++i) {
     const std::string option(word(i));
-    if (option == "--") {
+    if (option == "--" || option == "-") {  // both end the options: `sh -c - SCRIPT`
       ++i;
       break;
     }

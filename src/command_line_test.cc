@@ -25,6 +25,7 @@ TEST_CASE("command line: the -c operand of a shell") {
   CHECK(ScriptIndex({"/bin/bash", "-ec", "echo"}) == 2);
   CHECK(ScriptIndex({"sh", "-c", "-e", "echo"}) == 3);  // options after -c
   CHECK(ScriptIndex({"sh", "-c", "--", "echo"}) == 3);
+  CHECK(ScriptIndex({"sh", "-c", "-", "echo"}) == 3);  // a lone `-` ends the options too (found by review)
   CHECK(ScriptIndex({"bash", "--rcfile", "-c", "-c", "echo"}) == 4);  // --rcfile takes `-c` as its file
   CHECK(ScriptIndex({"bash", "-O", "extglob", "-c", "echo"}) == 4);
   CHECK(ScriptIndex({"/bin/ksh", "-c", "x"}) == 2);
