@@ -37,9 +37,12 @@ TEST_CASE("classify: a shell's -c script is shell, also behind init processes an
            R"x(command: [sh, -c, --, "echo SCRIPT"])x",
            R"x(command: [sh, -c, "-"]
     args: ["echo SCRIPT"])x",
-           R"x("command": [sh, -c, "echo SCRIPT"])x",  // a key's escapes are decoded
+           R"x("comm\x61nd": [sh, -c, "echo SCRIPT"])x",  // a key's escapes are decoded
            R"x('command': [sh, -c]
-    "args": ["echo SCRIPT"])x",
+    "\u0061rgs": ["echo SCRIPT"])x",
+           R"x(? |-
+      command
+    : [sh, -c, "echo SCRIPT"])x",  // a block scalar key is decoded
            R"x(command: [ksh, -c, "echo SCRIPT"])x",
            R"x(command: [bash, -o, pipefail, -e, -c, "echo SCRIPT"])x",
            // Found by a review: option arguments, options after -c, more shells and wrappers.

@@ -143,14 +143,14 @@ bool ShellDecidingPlaces::HasItemAfter(std::uint32_t scalar_index) {
 
 namespace {
 
-// For each command-line alias, the mapping its `*name` stands for: the last
-// mapping anchored `&name` before it in its document, when there is one (an
-// alias of a node that is not a mapping, or of an anchor not recorded, has
-// none). One walk over both in source order: a stream may have many of each.
+// For each command-line alias, the mapping its `*name` stands for: the node
+// of the last anchor `&name` before it in its document, when that anchor is
+// known to be a mapping's (an alias of any other node has none). One walk
+// over both in source order: a stream may have many of each.
 std::unordered_map<const Alias*, const Anchor*> AliasedMappings(const Tokens& tokens) {
   auto by_offset = [](const auto* a, const auto* b) { return a->offset < b->offset; };
   std::vector<const Anchor*> anchors;
-  for (const Anchor& anchor : tokens.mapping_anchors) anchors.push_back(&anchor);
+  for (const Anchor& anchor : tokens.anchors) anchors.push_back(&anchor);
   std::vector<const Alias*> aliases;
   for (const Alias& alias : tokens.command_line_aliases) aliases.push_back(&alias);
   std::sort(anchors.begin(), anchors.end(), by_offset);
@@ -163,7 +163,8 @@ std::unordered_map<const Alias*, const Anchor*> AliasedMappings(const Tokens& to
       last_anchor[anchors[next]->name] = anchors[next];
     }
     auto found = last_anchor.find(alias->name);
-    if (found != last_anchor.end() && found->second->document == alias->document) aliased[alias] = found->second;
+    if (found == last_anchor.end() || found->second->document != alias->document) continue;
+    if (found->second->on_mapping) aliased[alias] = found->second;
   }
   return aliased;
 }

@@ -87,7 +87,7 @@ std::optional<Diagnostic> KindChangeProblem(const EncodedScalar& written, const 
 /// (the aliased node may be any scalar, classified where it is written), as a
 /// mapping key (it may stand for `command`), or a `<<` merge (or an item of
 /// one) into a mapping that has its own `command` or `args`. A merge of a
-/// mapping anchored in the same document (Tokens::mapping_anchors) that has
+/// mapping anchored in the same document (Tokens::anchors) that has
 /// no `command`, `args` or `<<` key, nor an alias key, hides nothing.
 std::unordered_map<std::uint32_t, const Alias*> HiddenCommandLines(const Tokens& tokens);
 

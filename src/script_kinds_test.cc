@@ -265,6 +265,11 @@ TEST_CASE("script kinds: a merge of a mapping known to have no command line hide
   CHECK(hidden("a: &d {x: 1}\na2: &d {command: [sh]}\n" + container));
   CHECK_FALSE(hidden("a: &d {command: [sh]}\na2: &d {x: 1}\n" + container));
   CHECK(hidden("a: &d {x: 1}\n---\n" + container));
+  // An anchor of the name that is not known to be a mapping's hides the
+  // earlier one (found by review: a key's anchor on the content line).
+  CHECK(hidden("a: &d {x: 1}\nb2: &d\n  &c command: [sh, -c]\n" + container));
+  CHECK(hidden("a: &d {x: 1}\nb2: &d !!map\n  &c command: [sh, -c]\n" + container));
+  CHECK(hidden("a: &d {x: 1}\nb2:\n  - &d\n    &c command: [sh, -c]\n" + container));
 }
 
 TEST_CASE("script kinds: with a command line taken from an alias, only values that read alike are written") {

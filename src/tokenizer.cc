@@ -238,6 +238,7 @@ class Parser {
   void RecordAliasKey(const Node& key, std::uint32_t segment);
   void RecordMappingAnchor(std::size_t anchor, std::uint32_t path);
   void ForgetMappingAnchor(std::size_t anchor);
+  Anchor* AnchorAt(std::size_t offset);
   std::uint32_t NewKeySegment(std::uint32_t parent, std::string_view key);
   std::uint32_t NewIndexSegment(std::uint32_t parent, std::int32_t index);
   void Reparent(std::size_t first_segment, std::uint32_t from, std::uint32_t to);
@@ -544,19 +545,25 @@ void Parser::RecordAliasKey(const Node& key, std::uint32_t segment) {
   if (key.kind == Node::Kind::kAlias) RecordAlias(key, segment);
 }
 
-void Parser::ForgetMappingAnchor(std::size_t anchor) {
-  if (anchor == kNoAnchor) return;
-  auto& anchors = out_.mapping_anchors;
-  auto it = std::find_if(anchors.rbegin(), anchors.rend(), [&](const Anchor& a) { return a.offset == anchor; });
-  if (it != anchors.rend()) anchors.erase(std::next(it).base());
+// The anchor recorded at `offset` by SkipPropertyToken, or nullptr: one of
+// the last few, since only the node's own properties came after it.
+Anchor* Parser::AnchorAt(std::size_t offset) {
+  if (offset == kNoAnchor) return nullptr;
+  auto& anchors = out_.anchors;
+  auto it = std::find_if(anchors.rbegin(), anchors.rend(), [&](const Anchor& a) { return a.offset == offset; });
+  return it == anchors.rend() ? nullptr : &*it;
 }
 
-// `anchor` is the offset of the `&` (kNoAnchor: none) on the mapping at `path`.
+void Parser::ForgetMappingAnchor(std::size_t anchor) {
+  if (Anchor* found = AnchorAt(anchor)) found->on_mapping = false;
+}
+
+// `anchor` is the offset of the `&` (kNoAnchor: none) of the mapping at `path`.
 void Parser::RecordMappingAnchor(std::size_t anchor, std::uint32_t path) {
-  if (anchor == kNoAnchor) return;
-  std::size_t end = anchor + 1;
-  while (end < size_ && !(ClassOf(text_[end]) & (kBlankClass | kBreakClass | kFlowClass))) ++end;
-  out_.mapping_anchors.push_back(Anchor{anchor, end - anchor, document_, path, text_.substr(anchor + 1, end - anchor - 1)});
+  if (Anchor* found = AnchorAt(anchor)) {
+    found->on_mapping = true;
+    found->path = path;
+  }
 }
 
 std::uint32_t Parser::NewKeySegment(std::uint32_t parent, std::string_view key) {
@@ -584,6 +591,10 @@ std::string_view Parser::DecodedKey(const Node& key) const {
   scalar.offset = key.begin;
   scalar.length = key.end - key.begin;
   scalar.style = key.style;
+  // A block scalar needs its indentation and chomping: the key was the last
+  // scalar scanned.
+  const bool block = key.style == ScalarStyle::kLiteral || key.style == ScalarStyle::kFolded;
+  if (block && scanned_.offset == key.begin) scalar = scanned_;
   if (!out_.decoded_keys) out_.decoded_keys = std::make_shared<std::deque<std::string>>();
   return out_.decoded_keys->emplace_back(DecodeScalar(text_, scalar));
 }
@@ -594,6 +605,8 @@ std::string_view Parser::KeyText(const Node& key) const {
       return {};
     case Node::Kind::kScalar: {
       std::string_view raw = text_.substr(key.begin, key.end - key.begin);
+      // A block scalar key (after `? `) is never its text.
+      if (key.style == ScalarStyle::kLiteral || key.style == ScalarStyle::kFolded) return DecodedKey(key);
       // A plain key is its text: only a multi-line one (after `? `) folds,
       // and that never makes one word such as `command`.
       if (key.style != ScalarStyle::kSingleQuoted && key.style != ScalarStyle::kDoubleQuoted) return raw;
@@ -1209,6 +1222,9 @@ void Parser::SkipPropertyToken() {
   const std::size_t start = pos_++;
   while (pos_ < size_ && !(ClassOf(text_[pos_]) & (kBlankClass | kBreakClass | kFlowClass))) ++pos_;
   if (text_[start] == '!') CheckTagCharacters(start + 1, pos_);
+  if (text_[start] == '&') {
+    out_.anchors.push_back(Anchor{start, pos_ - start, document_, text_.substr(start + 1, pos_ - start - 1)});
+  }
 }
 
 // yaml-cpp ends a tag at the first character outside the URI set and reads

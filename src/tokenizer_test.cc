@@ -852,6 +852,14 @@ TEST_CASE("tokenizer: a key's path segment is its value, also when its text has 
     if (scalar.is_key) keys.push_back(tokens.PathString(scalar.path));
   }
   CHECK(keys == std::vector<std::string>{"command", "it's", "a\"b", "plain", "q'"});
+  // A block scalar key (after `? `) is its value too (found by review).
+  Tokens block = Tokenize("? |-\n  command\n: [sh, -c]\n? >\n  args\n: [x]\n");
+  REQUIRE(block.diagnostics.empty());
+  std::vector<std::string> block_keys;
+  for (const Scalar& scalar : block.scalars) {
+    if (scalar.is_key) block_keys.push_back(block.PathString(scalar.path));
+  }
+  CHECK(block_keys == std::vector<std::string>{"command", "args\n"});
   // Only keys that needed it were decoded; a copy keeps them.
   REQUIRE(tokens.decoded_keys);
   CHECK(tokens.decoded_keys->size() == 3);
@@ -860,19 +868,25 @@ TEST_CASE("tokenizer: a key's path segment is its value, also when its text has 
   CHECK(copy.PathString(copy.scalars[0].path) == "command");
 }
 
-TEST_CASE("tokenizer: anchors on mappings are recorded with the mapping's path, others are not") {
+TEST_CASE("tokenizer: anchors on mappings are recorded with the mapping's path, others as unknown") {
   const std::string text =
       "a: &block\n  x: 1\nb: &flow {y: 2}\nc:\n  - &item\n    z: 3\n  - &key k: v\n"
       "d: &scalar s\ne: &seq [1]\nf: [&inner {w: 4}]\n---\ng: &next\n  v: 5\n";
   Tokens tokens = Tokenize(text);
   REQUIRE(tokens.diagnostics.empty());
   std::vector<std::string> found;
-  for (const Anchor& anchor : tokens.mapping_anchors) {
+  std::vector<std::string> unknown;
+  for (const Anchor& anchor : tokens.anchors) {
     CHECK(text.substr(anchor.offset, anchor.length) == "&" + std::string(anchor.name));
+    if (!anchor.on_mapping) {
+      unknown.push_back(std::string(anchor.name));
+      continue;
+    }
     found.push_back(std::string(anchor.name) + "@" + tokens.PathString(anchor.path) + "#" +
                     std::to_string(anchor.document));
   }
   CHECK(found == std::vector<std::string>{"block@a#0", "flow@b#0", "item@c[0]#0", "inner@f[0]#0", "next@g#1"});
+  CHECK(unknown == std::vector<std::string>{"key", "scalar", "seq"});
 }
 
 }  // namespace

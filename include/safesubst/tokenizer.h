@@ -124,16 +124,19 @@ struct Alias {
   std::string_view name;  ///< without the `*`
 };
 
-/// An anchor (`&name`) on a mapping: what a `<<: *name` merge brings is the
-/// keys whose parent is `path`. Only anchors that plainly belong to a
-/// mapping are kept (on the line above it, or right before its `{`); one on
-/// the line of the mapping's first key belongs to that key in YAML.
+/// An anchor (`&name`). For one known to be on a mapping, what a `<<: *name`
+/// merge brings is the keys whose parent is `path`. An anchor plainly belongs
+/// to a mapping on the line above it or right before its `{`; one on the line
+/// of the mapping's first key belongs to that key in YAML. Every other
+/// anchor is kept too, unknown, so that an alias never finds an earlier
+/// anchor of the same name in its place.
 struct Anchor {
   std::size_t offset = 0;  ///< of the `&`
   std::size_t length = 0;  ///< of `&name`
   std::uint32_t document = 0;
-  std::uint32_t path = PathSegment::kRoot;  ///< the mapping's own path
   std::string_view name;  ///< without the `&`
+  bool on_mapping = false;  ///< known to be the anchor of the mapping at `path`
+  std::uint32_t path = PathSegment::kRoot;
 };
 
 /// Everything the tokenizer found, in source order within each vector.
@@ -144,8 +147,8 @@ struct Tokens {
   /// a mapping key (which may stand for `command`). Only these are kept; a
   /// stream may hold millions of other aliases.
   std::vector<Alias> command_line_aliases;
-  /// The anchors on mappings (see Anchor), in source order.
-  std::vector<Anchor> mapping_anchors;
+  /// Every anchor (see Anchor), in source order.
+  std::vector<Anchor> anchors;
   std::vector<Reference> references;
   std::vector<Comment> comments;
   std::vector<Marker> markers;
