@@ -410,6 +410,7 @@ bool Renderer::InKey(const Reference& reference) {
 ReferenceReport::Action Renderer::DecideOne(const Reference& reference) {
   using Action = ReferenceReport::Action;
   const Resolution& resolution = Resolve(reference);
+  if (!resolution.warning.empty()) ReportAtFirstUse(Severity::kWarning, reference, resolution.warning, resolution.hint);
   switch (resolution.outcome) {
     case Resolution::Outcome::kIgnore:
       return Action::kIgnored;

@@ -82,6 +82,20 @@ Resolution ResolveShellForm(const Reference& reference, const Manifest& manifest
                   "}\") and expand that");
 }
 
+// A failure for a kept form that names a declared variable, turned into a
+// warning where the shell does not expand the text: it is right as it stands,
+// and wrong only if the text is run again later.
+// `name` is the declared variable the form names; `kept`, what the form is
+// when it is not a failure.
+Resolution KeptLiterally(Resolution failure, ShellReading reading, std::string_view name, Resolution kept = {}) {
+  if (reading != ShellReading::kLiteral || failure.outcome != Resolution::Outcome::kFail) return failure;
+  const std::string quoted(name);
+  kept.warning = "the declared variable '" + quoted + "' is named in quoted text the shell does not expand here; "
+                 "if that text is run later (eval, trap, sh -c '...'), " + quoted + " is not set there";
+  kept.hint = "substitute ${" + quoted + "} whole where the text runs, or set a script variable from it first";
+  return kept;
+}
+
 // What becomes of the form itself, before looking inside its operand.
 Resolution ResolveForm(const Reference& reference, const Manifest& manifest, const ValueSet& values,
                        ShellReading reading) {
@@ -92,7 +106,7 @@ Resolution ResolveForm(const Reference& reference, const Manifest& manifest, con
     case RefKind::kDollarDollar:
       return resolution;
     case RefKind::kShell:
-      return reading == ShellReading::kLiteral ? resolution : ResolveShellForm(reference, manifest);
+      return KeptLiterally(ResolveShellForm(reference, manifest), reading, reference.name);
     default:
       break;
   }
@@ -150,15 +164,13 @@ Resolution ResolveReference(const Reference& reference, const Manifest& manifest
   const bool kept = resolution.outcome == Resolution::Outcome::kRuntime ||
                     resolution.outcome == Resolution::Outcome::kUndeclared ||
                     (resolution.outcome == Resolution::Outcome::kIgnore && reference.kind == RefKind::kShell);
-  if (!kept || reading == ShellReading::kLiteral || reference.operand.empty() ||
-      manifest.mode == DeclarationMode::kEnvironment) {
-    return resolution;
-  }
+  if (!kept || reference.operand.empty() || manifest.mode == DeclarationMode::kEnvironment) return resolution;
   const std::string_view inner = DeclaredNameIn(reference.operand, manifest);
   if (inner.empty()) return resolution;
   const std::string name(inner);
-  return Fail("the declared variable '" + name + "' inside a shell expansion that is kept as written would not be substituted",
-              "set a script variable from it first (v=\"${" + name + "}\") and expand $v there instead");
+  Resolution failure = Fail("the declared variable '" + name + "' inside a shell expansion that is kept as written would not be substituted",
+                            "set a script variable from it first (v=\"${" + name + "}\") and expand $v there instead");
+  return KeptLiterally(std::move(failure), reading, inner, std::move(resolution));
 }
 
 }  // namespace safesubst

@@ -26,6 +26,9 @@ struct Resolution {
   std::string value;
   std::string message;
   std::string hint;
+  /// A form kept as written (kIgnore, kRuntime, kUndeclared) that deserves a
+  /// warning with `hint`, or empty.
+  std::string warning;
 };
 
 /// The first declared, non-runtime variable that `text` names in any `$`
@@ -43,8 +46,9 @@ enum class ShellReading : std::uint8_t {
 /// Decides what `reference` becomes. Default forms (`${NAME:-x}` ...) are
 /// evaluated for declared names; their operand is taken literally. A shell
 /// form kept as written that names a declared variable (`${V#x}`,
-/// `${HOME:-$V}`) is an error, since the shell would read V unset, except
-/// where the shell reads none of it (`reading` kLiteral).
+/// `${HOME:-$V}`) is an error, since the shell would read V unset; where the
+/// shell reads none of it (`reading` kLiteral) it is a warning, since the
+/// text may still be run later (`eval`, `trap`, `sh -c '...'`).
 Resolution ResolveReference(const Reference& reference, const Manifest& manifest, const ValueSet& values,
                             ShellReading reading = ShellReading::kExpanded);
 
