@@ -226,6 +226,7 @@ class Parser {
   void RecordScalar(const Scalar& scalar, std::uint32_t path, bool is_key, ContextClass context);
   void RecordEmpty(const Cursor& at, std::uint32_t path, bool is_key, ContextClass context);
   void RecordKey(const Node& key, std::uint32_t segment);
+  void CheckKeyTag(const Scalar& key);
   void RecordValue(const Node& value, std::uint32_t path, ContextClass context);
   void RecordComment();
   void RecordMarker(Marker::Kind kind, std::size_t length);
@@ -425,6 +426,7 @@ void Parser::RecordScalar(const Scalar& scanned, std::uint32_t path, bool is_key
   scalar.path = path;
   scalar.is_key = is_key;
   scalar.context = context;
+  if (is_key) CheckKeyTag(scalar);
   std::size_t begin = scalar.offset;
   const std::size_t end = scalar.offset + scalar.length;
   content_end_ = std::max(content_end_, end);
@@ -451,6 +453,34 @@ void Parser::RecordEmpty(const Cursor& at, std::uint32_t path, bool is_key, Cont
   scalar.is_key = is_key;
   scalar.context = context;
   out_.scalars.push_back(scalar);
+}
+
+// A tag on a key decides its value where this tokenizer keeps the text: to
+// go-yaml, `!!binary Y29tbWFuZA==` is the key `command`. Only `!!str`, which
+// changes nothing, is accepted. The key's properties are the tokens before
+// it on its line.
+void Parser::CheckKeyTag(const Scalar& key) {
+  if (key.column - 1 == key.indent) return;  // first on its line: nothing before it
+  std::size_t end = key.offset;
+  while (true) {
+    while (end > 0 && IsBlank(text_[end - 1])) --end;
+    std::size_t begin = end;
+    if (begin > 0 && text_[begin - 1] == '>') {  // a verbatim tag `!<...>` may hold flow indicators
+      const std::size_t open = text_.rfind("!<", begin - 1);
+      if (open != std::string_view::npos && text_.find('\n', open) >= end) begin = open;
+    }
+    while (begin > 0 && !(ClassOf(text_[begin - 1]) & (kBlankClass | kBreakClass | kFlowClass))) --begin;
+    const std::string_view token = text_.substr(begin, end - begin);
+    if (token.starts_with("&")) {
+      end = begin;
+      continue;
+    }
+    if (token.starts_with("!") && token != "!!str" && token != "!<tag:yaml.org,2002:str>") {
+      Error(LocationOf(begin), "a mapping key has the tag '" + std::string(token) + "', which decides the key's value",
+            "write the key as the text it stands for, without a tag");
+    }
+    return;
+  }
 }
 
 void Parser::RecordKey(const Node& key, std::uint32_t segment) {

@@ -889,5 +889,22 @@ TEST_CASE("tokenizer: anchors on mappings are recorded with the mapping's path, 
   CHECK(unknown == std::vector<std::string>{"key", "scalar", "seq"});
 }
 
+TEST_CASE("tokenizer: a tag on a mapping key other than !!str is an error") {
+  // go-yaml reads `!!binary Y29tbWFuZA==` as the key `command` (found by review).
+  for (const char* text : {"c:\n  !!binary Y29tbWFuZA==: [sh, -c]\n", "- !!binary Y29tbWFuZA==: x\n",
+                           "{!local k: v}\n", "? !!binary Y29tbWFuZA==\n: x\n", "c: {&a !!binary eA==: 1}\n",
+                           "c:\n  !<tag:yaml.org,2002:binary> eA==: 1\n"}) {
+    CAPTURE(text);
+    Tokens tokens = Tokenize(text);
+    REQUIRE(tokens.diagnostics.size() == 1);
+    CHECK(tokens.diagnostics[0].message.find("which decides the key's value") != std::string::npos);
+  }
+  for (const char* text : {"c:\n  !!str command: [sh]\n", "- &a k: v\n", "c: !!map\n  k: v\n", "k: !!binary eA==\n",
+                           "{&a !!str k: v}\n", "c:\n  !<tag:yaml.org,2002:str> k: 1\n", "--- !!map\nk: v\n"}) {
+    CAPTURE(text);
+    CHECK(Tokenize(text).diagnostics.empty());
+  }
+}
+
 }  // namespace
 }  // namespace safesubst
