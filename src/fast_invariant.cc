@@ -99,7 +99,9 @@ bool SplicedInPlace(std::string_view text, const Scalar& t, std::string_view out
                     o_raw.substr(quotes, o_raw.size() - 2 * quotes), values);
 }
 
-constexpr bool IsAsciiAlnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+constexpr bool IsAsciiAlnum(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
 
 // Bytes a value may bring into a single-line plain scalar, after its first
 // byte, without YAML reading any of them as an indicator: they cannot end

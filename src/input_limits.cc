@@ -194,10 +194,12 @@ TextBounds MeasureBounds(std::string_view text) {
   const __m128i feed = _mm_set1_epi8('\n'), star = _mm_set1_epi8('*');
   const __m128i square = _mm_set1_epi8('['), curly = _mm_set1_epi8('{');
   auto mask = [](__m128i low, __m128i high) {
-    return static_cast<std::uint32_t>(_mm_movemask_epi8(low)) | static_cast<std::uint32_t>(_mm_movemask_epi8(high)) << 16;
+    return static_cast<std::uint32_t>(_mm_movemask_epi8(low)) |
+           static_cast<std::uint32_t>(_mm_movemask_epi8(high)) << 16;
   };
   auto rare = [&](__m128i bytes) {
-    return _mm_or_si128(_mm_cmpeq_epi8(bytes, star), _mm_or_si128(_mm_cmpeq_epi8(bytes, square), _mm_cmpeq_epi8(bytes, curly)));
+    const __m128i opening = _mm_or_si128(_mm_cmpeq_epi8(bytes, square), _mm_cmpeq_epi8(bytes, curly));
+    return _mm_or_si128(_mm_cmpeq_epi8(bytes, star), opening);
   };
   for (; i + 32 <= text.size(); i += 32) {
     const __m128i low = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + i));

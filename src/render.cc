@@ -340,7 +340,8 @@ const Resolution& Renderer::Resolve(const Reference& reference) {
 
 // Whether the shell expands the text at `reference` (LexShellScripts).
 ShellReading Renderer::ShellReadingAt(const Reference& reference) const {
-  const std::optional<ShellContext>& shell = shell_contexts_[static_cast<std::size_t>(&reference - tokens_.references.data())];
+  const auto index = static_cast<std::size_t>(&reference - tokens_.references.data());
+  const std::optional<ShellContext>& shell = shell_contexts_[index];
   if (!shell) return ShellReading::kExpanded;
   switch (shell->state) {
     case ShellState::kSingleQuoted:
@@ -675,7 +676,8 @@ bool Renderer::EncodeYamlVariable(std::uint32_t scalar_index, const Substitution
     // Alias bounds and the size limit are checked while writing: the value
     // may be valid YAML and still too large once its aliases are expanded.
     const bool invalid = error.kind == YamlValueError::Kind::kInvalid;
-    Error(At(reference), "value of '" + name + "' " + (invalid ? "is not valid YAML: " : "cannot be written: ") + error.message,
+    Error(At(reference),
+          "value of '" + name + "' " + (invalid ? "is not valid YAML: " : "cannot be written: ") + error.message,
           error.kind == YamlValueError::Kind::kTooLarge ? "raise it with --max-value-size" : "");
     return false;
   }

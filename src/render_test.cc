@@ -302,7 +302,8 @@ TEST_CASE("render: a type yaml value that cannot be written says why") {
   CHECK(error_for("[unclosed").message.starts_with("value of 'Y' is not valid YAML: "));
   std::string amplified = "[&s " + std::string(1000, 'A') + ", [*s, *s, *s, *s, *s]]";
   const Diagnostic too_large = error_for(amplified);
-  CHECK(too_large.message == "value of 'Y' cannot be written: the value expands to more than 4096 bytes through aliases");
+  CHECK(too_large.message ==
+        "value of 'Y' cannot be written: the value expands to more than 4096 bytes through aliases");
   CHECK(too_large.hint == "raise it with --max-value-size");
   options.limits.max_value_bytes = std::size_t{256} << 20;  // the node bound comes first
   const Diagnostic bomb = error_for(testing::AliasBomb(9));

@@ -82,11 +82,10 @@ Resolution ResolveShellForm(const Reference& reference, const Manifest& manifest
                   "}\") and expand that");
 }
 
-// A failure for a kept form that names a declared variable, turned into a
-// warning where the shell does not expand the text: it is right as it stands,
-// and wrong only if the text is run again later.
-// `name` is the declared variable the form names; `kept`, what the form is
-// when it is not a failure.
+// A failure for a kept form that names the declared variable `name`, turned
+// into a warning where the shell does not expand the text: it is right as it
+// stands, and wrong only if the text is run again later. `kept` is what the
+// form is when it is not a failure.
 Resolution KeptLiterally(Resolution failure, ShellReading reading, std::string_view name, Resolution kept = {}) {
   if (reading != ShellReading::kLiteral || failure.outcome != Resolution::Outcome::kFail) return failure;
   const std::string quoted(name);
@@ -168,7 +167,8 @@ Resolution ResolveReference(const Reference& reference, const Manifest& manifest
   const std::string_view inner = DeclaredNameIn(reference.operand, manifest);
   if (inner.empty()) return resolution;
   const std::string name(inner);
-  Resolution failure = Fail("the declared variable '" + name + "' inside a shell expansion that is kept as written would not be substituted",
+  Resolution failure = Fail("the declared variable '" + name +
+                                "' inside a shell expansion that is kept as written would not be substituted",
                             "set a script variable from it first (v=\"${" + name + "}\") and expand $v there instead");
   return KeptLiterally(std::move(failure), reading, inner, std::move(resolution));
 }

@@ -66,11 +66,11 @@ std::size_t SkipBreak(std::string_view text, std::size_t at) {
   return at + 1;
 }
 
-// Word-at-a-time scanning (SWAR): eight bytes per step over the runs that
-// dominate Kubernetes YAML (indentation, text up to a line end).
 // No anchor among a node's properties.
 constexpr std::size_t kNoAnchor = static_cast<std::size_t>(-1);
 
+// Word-at-a-time scanning (SWAR): eight bytes per step over the runs that
+// dominate Kubernetes YAML (indentation, text up to a line end).
 constexpr std::uint64_t kOnes = 0x0101010101010101ull;
 constexpr std::uint64_t kLows = 0x7f7f7f7f7f7f7f7full;
 constexpr std::uint64_t kHighs = 0x8080808080808080ull;
@@ -243,8 +243,8 @@ class Parser {
   std::uint32_t NewKeySegment(std::uint32_t parent, std::string_view key);
   std::uint32_t NewIndexSegment(std::uint32_t parent, std::int32_t index);
   void Reparent(std::size_t first_segment, std::uint32_t from, std::uint32_t to);
-  std::string_view KeyText(const Node& key) const;
-  std::string_view DecodedKey(const Node& key) const;
+  std::string_view KeyText(const Node& key);
+  std::string_view DecodedKey(const Node& key);
   bool IsScriptSequence(std::uint32_t path) const;
 
   // ---- documents ----
@@ -616,7 +616,7 @@ void Parser::Reparent(std::size_t first_segment, std::uint32_t from, std::uint32
 
 // A key whose text is not its value, decoded: classification must see
 // `"comm\x61nd"` as the `command` every YAML parser reads.
-std::string_view Parser::DecodedKey(const Node& key) const {
+std::string_view Parser::DecodedKey(const Node& key) {
   Scalar scalar;
   scalar.offset = key.begin;
   scalar.length = key.end - key.begin;
@@ -629,7 +629,7 @@ std::string_view Parser::DecodedKey(const Node& key) const {
   return out_.decoded_keys->emplace_back(DecodeScalar(text_, scalar));
 }
 
-std::string_view Parser::KeyText(const Node& key) const {
+std::string_view Parser::KeyText(const Node& key) {
   switch (key.kind) {
     case Node::Kind::kEmpty:
       return {};
