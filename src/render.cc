@@ -18,6 +18,7 @@
 #include "fast_invariant.h"
 #include "input_limits.h"
 #include "parallel_render.h"
+#include "script_contexts.h"
 #include "script_kinds.h"
 #include "safesubst/invariant.h"
 #include "safesubst/references.h"
@@ -102,8 +103,6 @@ class Renderer {
 
   void CheckDocumentCount();
   void LexShellScripts();
-  void DecodedPositions(const std::vector<std::size_t>& source_offsets, std::size_t first, std::size_t last,
-                        std::vector<std::size_t>* positions) const;
   void DecideAll();
   const Resolution& Resolve(const Reference& reference);
   Resolution ResolveChecked(const Reference& reference) const;
@@ -157,13 +156,13 @@ class Renderer {
   // the scalars rewritten double-quoted.
   std::vector<const Reference*> escapes_;
   std::vector<std::uint32_t> requoted_;
-  // Reused by LexShellScripts for every script: a render has thousands.
-  std::vector<std::size_t> source_offsets_, script_positions_;
   // Reused by EncodePlain for every plain scalar.
   std::string plain_text_;
   std::vector<std::pair<std::size_t, std::size_t>> plain_ranges_;
-  // The shell quoting state at each reference of a shell script, by reference index.
-  std::vector<std::optional<ShellContext>> shell_contexts_;
+  // The shell quoting state at each reference of a shell script, by reference
+  // index (null elsewhere); the contexts live in script_contexts_.
+  std::vector<const ShellContext*> shell_contexts_;
+  ScriptContexts script_contexts_;
   // Resolve's answers by name, [1] for bare references in scripts; the last
   // answer for a form that is not remembered.
   std::unordered_map<std::string_view, Resolution> resolutions_[2];
@@ -236,32 +235,21 @@ void Renderer::CheckDocumentCount() {
 // references. A reference in a shell comment becomes a comment reference:
 // like a YAML comment, it is never substituted.
 void Renderer::LexShellScripts() {
-  shell_contexts_.assign(tokens_.references.size(), std::nullopt);
+  shell_contexts_.assign(tokens_.references.size(), nullptr);
   std::vector<Reference>& references = tokens_.references;
   for (std::size_t first = 0; first < references.size();) {
     std::size_t last = first;
     std::uint32_t scalar_index = references[first].scalar;
     while (last < references.size() && references[last].scalar == scalar_index) ++last;
     if (scalar_index != Reference::kNoScalar && tokens_.scalars[scalar_index].is_shell) {
-      std::string script = DecodeScalar(text_, tokens_.scalars[scalar_index], &source_offsets_);
-      DecodedPositions(source_offsets_, first, last, &script_positions_);
-      std::vector<ShellContext> contexts = ShellContextsAt(script, script_positions_);
+      const std::vector<ShellContext>& contexts =
+          script_contexts_.At(text_, tokens_.scalars[scalar_index], &references[first], last - first);
       for (std::size_t i = first; i < last; ++i) {
         if (contexts[i - first].state == ShellState::kComment) references[i].context = ContextClass::kComment;
-        shell_contexts_[i] = std::move(contexts[i - first]);
+        shell_contexts_[i] = &contexts[i - first];
       }
     }
     first = last;
-  }
-}
-
-// The position in the decoded scalar of each reference's `$`, for references [first, last).
-void Renderer::DecodedPositions(const std::vector<std::size_t>& source_offsets, std::size_t first,
-                                std::size_t last, std::vector<std::size_t>* positions) const {
-  positions->clear();
-  for (std::size_t i = first; i < last; ++i) {
-    auto it = std::lower_bound(source_offsets.begin(), source_offsets.end(), tokens_.references[i].offset);
-    positions->push_back(static_cast<std::size_t>(it - source_offsets.begin()));
   }
 }
 
@@ -282,7 +270,7 @@ void Renderer::DecideAll() {
     if (reference.scalar != Reference::kNoScalar) {
       report.path = tokens_.PathString(tokens_.scalars[reference.scalar].path);
     }
-    const std::optional<ShellContext>& shell = shell_contexts_[result_.references.size()];
+    const ShellContext* shell = shell_contexts_[result_.references.size()];
     if (shell) report.shell_state = DescribeShellContext(*shell);
     result_.references.push_back(std::move(report));
     result_.references.back().action = Decide(reference);
@@ -341,7 +329,7 @@ const Resolution& Renderer::Resolve(const Reference& reference) {
 // Whether the shell expands the text at `reference` (LexShellScripts).
 ShellReading Renderer::ShellReadingAt(const Reference& reference) const {
   const auto index = static_cast<std::size_t>(&reference - tokens_.references.data());
-  const std::optional<ShellContext>& shell = shell_contexts_[index];
+  const ShellContext* shell = shell_contexts_[index];
   if (!shell) return ShellReading::kExpanded;
   switch (shell->state) {
     case ShellState::kSingleQuoted:

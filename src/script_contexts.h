@@ -1,0 +1,47 @@
+// The shell quoting state at each reference of a shell script, with every
+// distinct script lexed once per render.
+#ifndef SAFESUBST_SCRIPT_CONTEXTS_H_
+#define SAFESUBST_SCRIPT_CONTEXTS_H_
+
+#include <cstddef>
+#include <deque>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "safesubst/shell.h"
+#include "safesubst/tokenizer.h"
+
+namespace safesubst {
+
+/// A stream repeats its scripts: every app of a tenant carries the same
+/// wrapper, once per document. The contexts at a script's references depend
+/// only on the scalar's raw bytes, how they decode and where the references
+/// stand in them, so the answer for those is remembered and a repeat costs a
+/// hash of the raw bytes instead of a decode and a lex.
+class ScriptContexts {
+ public:
+  /// The contexts at `references` (all in `scalar`, in text order), one each.
+  /// The vector stays valid as long as this object.
+  const std::vector<ShellContext>& At(std::string_view text, const Scalar& scalar,
+                                      const Reference* references, std::size_t count);
+
+  /// How many scripts were decoded and lexed (the rest were repeats).
+  std::size_t lexed() const { return lexed_; }
+
+ private:
+  bool BuildKey(std::string_view text, const Scalar& scalar, const Reference* references, std::size_t count);
+  std::vector<ShellContext> Lex(std::string_view text, const Scalar& scalar, const Reference* references,
+                                std::size_t count);
+
+  std::string key_;
+  std::unordered_map<std::string, std::vector<ShellContext>> remembered_;
+  std::deque<std::vector<ShellContext>> unremembered_;  // a deque: answers stay where they are
+  std::vector<std::size_t> source_offsets_, positions_;
+  std::size_t lexed_ = 0;
+};
+
+}  // namespace safesubst
+
+#endif  // SAFESUBST_SCRIPT_CONTEXTS_H_
