@@ -7,6 +7,7 @@
 #include <optional>
 #include <thread>
 
+#include "huge_pages.h"
 #include "input_limits.h"
 #include "text_checks.h"
 
@@ -120,6 +121,7 @@ RenderResult RenderPieces(std::string_view text, const std::vector<std::size_t>&
   RenderResult merged;
   // Only touched pages count: reserving generously costs no memory.
   merged.output.reserve(text.size() + text.size() / 2);
+  AdviseHugePages(merged.output.data(), merged.output.capacity());
   std::uint32_t line_base = 0;
   for (Piece& piece : pieces) {
     if (threads <= 1) render_next();  // one piece at a time, on this thread

@@ -114,6 +114,11 @@ class Renderer {
   std::string UndeclaredHint(const std::string& name) const;
   void EncodeScalar(std::uint32_t scalar_index, std::vector<Substitution>& substitutions);
   bool ShellEncode(std::vector<Substitution>& substitutions);
+  struct ShellEncoding {
+    std::string encoded;
+    std::string problem;  // empty when encoded
+  };
+  const ShellEncoding& EncodeForShell(const ShellContext& context, const std::string& value, ShellMode mode);
   void EncodeInPlace(const Scalar& scalar, const std::vector<Substitution>& substitutions);
   void EncodePlain(const Scalar& scalar, const std::vector<Substitution>& substitutions);
   void EncodeQuoted(const Scalar& scalar, const std::vector<Substitution>& substitutions);
@@ -163,6 +168,9 @@ class Renderer {
   // index (null elsewhere); the contexts live in script_contexts_.
   std::vector<const ShellContext*> shell_contexts_;
   ScriptContexts script_contexts_;
+  // EncodeForShell's answers by context address, mode and value.
+  std::unordered_map<std::string, ShellEncoding> shell_encodings_;
+  std::string shell_key_;
   // Resolve's answers by name, [1] for bare references in scripts; the last
   // answer for a form that is not remembered.
   std::unordered_map<std::string_view, Resolution> resolutions_[2];
@@ -254,6 +262,7 @@ void Renderer::LexShellScripts() {
 }
 
 void Renderer::DecideAll() {
+  substitutions_.reserve(tokens_.references.size());
   if (!options_.report_references) {
     for (const Reference& reference : tokens_.references) Decide(reference);
     return;
@@ -458,8 +467,8 @@ bool Renderer::ShellEncode(std::vector<Substitution>& substitutions) {
     ShellMode mode = substitution.variable ? substitution.variable->shell : ShellMode::kSafe;
     ReferenceReport* report = ReportOf(*substitution.reference);
     if (report != nullptr && mode == ShellMode::kRaw) report->note = "shell: raw, written as is";
-    std::string encoded;
-    std::string problem = AppendShellEncoded(context, substitution.value, mode, &encoded);
+    const ShellEncoding& encoding = EncodeForShell(context, substitution.value, mode);
+    const std::string& problem = encoding.problem;
     if (!problem.empty()) {
       std::string name(substitution.reference->name);
       // The shell encoder's message already says how to quote or declare it.
@@ -468,10 +477,23 @@ bool Renderer::ShellEncode(std::vector<Substitution>& substitutions) {
       ok = false;
       continue;
     }
-    if (encoded != substitution.value) shell_quoted_.push_back(substitution.reference);
-    substitution.value = std::move(encoded);
+    if (encoding.encoded != substitution.value) shell_quoted_.push_back(substitution.reference);
+    substitution.value = encoding.encoded;
   }
   return ok;
+}
+
+// AppendShellEncoded, remembered: a repeated script shares its contexts
+// (ScriptContexts), so the same value at the same place is encoded once.
+const Renderer::ShellEncoding& Renderer::EncodeForShell(const ShellContext& context, const std::string& value,
+                                                        ShellMode mode) {
+  const ShellContext* place = &context;  // contexts live as long as the render (ScriptContexts)
+  shell_key_.assign(reinterpret_cast<const char*>(&place), sizeof place);
+  shell_key_.push_back(static_cast<char>(mode));
+  shell_key_.append(value);
+  auto [found, inserted] = shell_encodings_.try_emplace(shell_key_);
+  if (inserted) found->second.problem = AppendShellEncoded(context, value, mode, &found->second.encoded);
+  return found->second;
 }
 
 // The value written where the reference stands, encoded for the scalar's style;
