@@ -265,24 +265,6 @@ Diagnostics CheckTabIndentation(std::string_view text, const Tokens& tokens, con
   return out;
 }
 
-namespace {
-
-// std::stable_sort, without its buffer allocation for the few keys most
-// documents have: an insertion sort is stable too, and quicker below a few dozen.
-template <typename T, typename Less>
-void SortStably(std::vector<T>* items, Less less) {
-  constexpr std::size_t kFew = 32;
-  if (items->size() > kFew) return std::stable_sort(items->begin(), items->end(), less);
-  for (std::size_t i = 1; i < items->size(); ++i) {
-    T item = (*items)[i];
-    std::size_t j = i;
-    for (; j > 0 && less(item, (*items)[j - 1]); --j) (*items)[j] = (*items)[j - 1];
-    (*items)[j] = item;
-  }
-}
-
-}  // namespace
-
 Diagnostics CheckDuplicateKeys(std::string_view text, const Tokens& tokens, const std::string& file) {
   Diagnostics out;
   // Keys are compared by their source text within the same parent node;
@@ -305,7 +287,7 @@ Diagnostics CheckDuplicateKeys(std::string_view text, const Tokens& tokens, cons
   std::vector<Key> keys;
   std::vector<std::pair<const Scalar*, const Scalar*>> duplicates;  // (repeated key, first one)
   auto check_document = [&] {
-    SortStably(&keys, before);  // stable: the first written stays first
+    std::stable_sort(keys.begin(), keys.end(), before);  // stable: the first written stays first
     for (std::size_t i = 1, first = 0; i < keys.size(); ++i) {
       if (before(keys[first], keys[i])) {
         first = i;
