@@ -530,13 +530,12 @@ bool Parser::HasDollar(std::size_t begin, std::size_t end) {
 }
 
 void Parser::RecordReference(const Reference& found) {
-  Reference reference = found;
-  AdvanceCursor(&ref_cursor_, reference.offset);
+  AdvanceCursor(&ref_cursor_, found.offset);
+  Reference& reference = out_.references.emplace_back(found);  // completed in place: no second copy
   reference.line = ref_cursor_.line;
   reference.column = static_cast<std::uint32_t>(reference.offset - ref_cursor_.line_start + 1);
   reference.context = ref_context_;
   reference.scalar = ref_scalar_;
-  out_.references.push_back(reference);
 }
 
 void Parser::ReportUnterminated(std::size_t offset) {
