@@ -250,6 +250,7 @@ class Parser {
   void RecordScalar(const Scalar& scalar, std::uint32_t path, bool is_key, ContextClass context);
   void RecordEmpty(const Cursor& at, std::uint32_t path, bool is_key, ContextClass context);
   void RecordKey(const Node& key, std::uint32_t segment);
+  [[gnu::noinline]] void ScanScalarReferences(std::size_t begin, std::size_t end);
   void CheckKeyTag(const Scalar& key);
   void RecordValue(const Node& value, std::uint32_t path, ContextClass context);
   void RecordComment();
@@ -444,13 +445,13 @@ void Parser::StartScalar(ScalarStyle style) {
 }
 
 void Parser::RecordScalar(const Scalar& scanned, std::uint32_t path, bool is_key, ContextClass context) {
-  const auto index = static_cast<std::uint32_t>(out_.scalars.size());
   out_.scalars.push_back(scanned);
   Scalar& scalar = out_.scalars.back();
   scalar.path = path;
   scalar.is_key = is_key;
   scalar.context = context;
-  if (is_key) CheckKeyTag(scalar);
+  // A key first on its line has no properties before it: nothing to check.
+  if (is_key && scalar.column - 1 != scalar.indent) CheckKeyTag(scalar);
   std::size_t begin = scalar.offset;
   const std::size_t end = scalar.offset + scalar.length;
   content_end_ = std::max(content_end_, end);
@@ -458,9 +459,15 @@ void Parser::RecordScalar(const Scalar& scanned, std::uint32_t path, bool is_key
     // The header line (indicators, comment) is not content.
     while (begin < end && !IsBreak(text_[begin])) ++begin;
   }
-  if (begin >= end || !HasDollar(begin, end)) return;
-  ref_scalar_ = index;
-  ref_context_ = context;
+  if (begin < end && HasDollar(begin, end)) ScanScalarReferences(begin, end);
+}
+
+// The references of the scalar just recorded, in text_[begin, end). Kept out
+// of RecordScalar: most scalars hold no `$`, and RecordScalar stays lean.
+void Parser::ScanScalarReferences(std::size_t begin, std::size_t end) {
+  const Scalar& scalar = out_.scalars.back();
+  ref_scalar_ = static_cast<std::uint32_t>(out_.scalars.size() - 1);
+  ref_context_ = scalar.context;
   ref_cursor_ = Cursor{scalar.offset, scalar.line, scalar.offset - (scalar.column - 1)};
   ScanReferences(text_, begin, end, emit_reference_, on_unterminated_);
 }
