@@ -278,14 +278,16 @@ class Parser {
   void ExpectLineEnd();
 
   // ---- block structure ----
-  Node ParseBlockNode(int n, std::uint32_t path, Where where, bool script_item, bool as_key);
+  // Inline: only the depth check around ParseBlockNodeContent, run for every node.
+  [[gnu::always_inline]] Node ParseBlockNode(int n, std::uint32_t path, Where where, bool script_item,
+                                             bool as_key);
   Node ParseBlockNodeContent(int n, std::uint32_t path, Where where, bool script_item, bool as_key);
   bool IndentAllows(int n, Where where) const;
   void ParseBlockSequence(int m, std::uint32_t path);
   void ParseBlockMapping(int m, std::uint32_t path, Node* first_key, std::size_t first_mark);
   void ParseExplicitEntry(int m, std::uint32_t path);
-  void ParseImplicitEntry(int m, std::uint32_t path);
-  void ParseEntryValue(int m, std::uint32_t path, const Node& key, std::size_t segment_mark);
+  [[gnu::always_inline]] void ParseImplicitEntry(int m, std::uint32_t path);
+  [[gnu::always_inline]] void ParseEntryValue(int m, std::uint32_t path, const Node& key, std::size_t segment_mark);
   bool SkipToSiblingLine(int m, bool sequence);
   void CheckSingleLineKey(const Node& key);
   void CheckLinesPastProperties(const Scalar& scalar, int props_column);
@@ -809,7 +811,7 @@ void Parser::ExpectLineEnd() {
 // ---------------------------------------------------------------------------
 // Block structure
 
-Node Parser::ParseBlockNode(int n, std::uint32_t path, Where where, bool script_item, bool as_key) {
+inline Node Parser::ParseBlockNode(int n, std::uint32_t path, Where where, bool script_item, bool as_key) {
   if (++depth_ > kMaxDepth) {
     --depth_;
     TooDeep();
@@ -1052,7 +1054,7 @@ void Parser::ParseExplicitEntry(int m, std::uint32_t path) {
   }
 }
 
-void Parser::ParseImplicitEntry(int m, std::uint32_t path) {
+inline void Parser::ParseImplicitEntry(int m, std::uint32_t path) {
   while (Cur() == '&' || Cur() == '!') {
     SkipPropertyToken();
     SkipBlanks();
@@ -1092,7 +1094,7 @@ void Parser::ParseImplicitEntry(int m, std::uint32_t path) {
 }
 
 // The cursor is at the `:` after `key`.
-void Parser::ParseEntryValue(int m, std::uint32_t path, const Node& key, std::size_t segment_mark) {
+inline void Parser::ParseEntryValue(int m, std::uint32_t path, const Node& key, std::size_t segment_mark) {
   const std::uint32_t segment = NewKeySegment(path, KeyText(key));
   if (key.kind == Node::Kind::kCollection) Reparent(segment_mark, path, segment);
   RecordKey(key, segment);
