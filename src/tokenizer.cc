@@ -246,7 +246,7 @@ class Parser {
   void TooDeep();
 
   // ---- recording ----
-  void StartScalar(ScalarStyle style);
+  [[gnu::always_inline]] void StartScalar(ScalarStyle style);
   void RecordScalar(const Scalar& scalar, std::uint32_t path, bool is_key, ContextClass context);
   void RecordEmpty(const Cursor& at, std::uint32_t path, bool is_key, ContextClass context);
   void RecordKey(const Node& key, std::uint32_t segment);
@@ -265,10 +265,10 @@ class Parser {
   void RecordMappingAnchor(std::size_t anchor, std::uint32_t path);
   void ForgetMappingAnchor(std::size_t anchor);
   Anchor* AnchorAt(std::size_t offset);
-  std::uint32_t NewKeySegment(std::uint32_t parent, std::string_view key);
+  [[gnu::always_inline]] std::uint32_t NewKeySegment(std::uint32_t parent, std::string_view key);
   std::uint32_t NewIndexSegment(std::uint32_t parent, std::int32_t index);
   void Reparent(std::size_t first_segment, std::uint32_t from, std::uint32_t to);
-  std::string_view KeyText(const Node& key);
+  [[gnu::always_inline]] std::string_view KeyText(const Node& key);
   std::string_view DecodedKey(const Node& key);
   bool IsScriptSequence(std::uint32_t path) const;
 
@@ -288,7 +288,7 @@ class Parser {
   void ParseExplicitEntry(int m, std::uint32_t path);
   [[gnu::always_inline]] void ParseImplicitEntry(int m, std::uint32_t path);
   [[gnu::always_inline]] void ParseEntryValue(int m, std::uint32_t path, const Node& key, std::size_t segment_mark);
-  bool SkipToSiblingLine(int m, bool sequence);
+  [[gnu::always_inline]] bool SkipToSiblingLine(int m, bool sequence);
   void CheckSingleLineKey(const Node& key);
   void CheckLinesPastProperties(const Scalar& scalar, int props_column);
 
@@ -300,9 +300,9 @@ class Parser {
   void SkipPropertyToken();
   void CheckTagCharacters(std::size_t begin, std::size_t end);
   bool PlainFirstAt(std::size_t i, bool flow) const;
-  std::size_t ScanPlainLine(bool flow);
+  [[gnu::always_inline]] std::size_t ScanPlainLine(bool flow);
   bool ContinuePlain(int n, bool flow);
-  void ExtendPlain(Scalar* scalar, int n, bool flow);
+  [[gnu::always_inline]] void ExtendPlain(Scalar* scalar, int n, bool flow);
   void ScanQuoted(int n, bool flow);
   void ScanEscape();
   bool ContinuationTooShallow(int n) const;
@@ -427,7 +427,7 @@ void Parser::TooDeep() {
 // ---------------------------------------------------------------------------
 // Recording
 
-void Parser::StartScalar(ScalarStyle style) {
+inline void Parser::StartScalar(ScalarStyle style) {
   // Every field is set (no `= Scalar{}`): this runs for every scalar.
   Scalar& scalar = scanned_;
   scalar.style = style;
@@ -628,7 +628,7 @@ void Parser::RecordMappingAnchor(std::size_t anchor, std::uint32_t path) {
   }
 }
 
-std::uint32_t Parser::NewKeySegment(std::uint32_t parent, std::string_view key) {
+inline std::uint32_t Parser::NewKeySegment(std::uint32_t parent, std::string_view key) {
   out_.paths.push_back(PathSegment{parent, key, -1});
   return static_cast<std::uint32_t>(out_.paths.size() - 1);
 }
@@ -661,7 +661,7 @@ std::string_view Parser::DecodedKey(const Node& key) {
   return out_.decoded_keys->emplace_back(DecodeScalar(text_, scalar));
 }
 
-std::string_view Parser::KeyText(const Node& key) {
+inline std::string_view Parser::KeyText(const Node& key) {
   switch (key.kind) {
     case Node::Kind::kEmpty:
       return {};
@@ -988,7 +988,7 @@ void Parser::CheckSingleLineKey(const Node& key) {
 
 // Moves to the next line that continues a collection whose entries stand at
 // column `m`. Returns false when the collection has ended.
-bool Parser::SkipToSiblingLine(int m, bool sequence) {
+inline bool Parser::SkipToSiblingLine(int m, bool sequence) {
   bool reported = false;
   while (true) {
     SkipToNextToken();
@@ -1335,7 +1335,7 @@ bool Parser::PlainFirstAt(std::size_t i, bool flow) const {
 
 // Scans the rest of a plain scalar's line. Returns the end of its content
 // (trailing blanks excluded) and leaves the cursor there.
-std::size_t Parser::ScanPlainLine(bool flow) {
+inline std::size_t Parser::ScanPlainLine(bool flow) {
   std::size_t p = pos_;
   std::size_t end = p;
   while (p < size_) {
@@ -1403,7 +1403,7 @@ bool Parser::ContinuePlain(int n, bool flow) {
   return false;
 }
 
-void Parser::ExtendPlain(Scalar* scalar, int n, bool flow) {
+inline void Parser::ExtendPlain(Scalar* scalar, int n, bool flow) {
   while (ContinuePlain(n, flow)) scalar->length = ScanPlainLine(flow) - scalar->offset;
 }
 
