@@ -249,19 +249,19 @@ class Parser {
   [[gnu::always_inline]] void StartScalar(ScalarStyle style);
   void RecordScalar(const Scalar& scalar, std::uint32_t path, bool is_key, ContextClass context);
   void RecordEmpty(const Cursor& at, std::uint32_t path, bool is_key, ContextClass context);
-  void RecordKey(const Node& key, std::uint32_t segment);
+  [[gnu::always_inline]] void RecordKey(const Node& key, std::uint32_t segment);
   [[gnu::noinline]] void ScanScalarReferences(std::size_t begin, std::size_t end);
   void CheckKeyTag(const Scalar& key);
-  void RecordValue(const Node& value, std::uint32_t path, ContextClass context);
+  [[gnu::always_inline]] void RecordValue(const Node& value, std::uint32_t path, ContextClass context);
   void RecordComment();
   void RecordMarker(Marker::Kind kind, std::size_t length);
   void RecordReference(const Reference& found);
-  bool HasDollar(std::size_t begin, std::size_t end);
+  [[gnu::always_inline]] bool HasDollar(std::size_t begin, std::size_t end);
   void ReportUnterminated(std::size_t offset);
   void AdvanceCursor(Cursor* cursor, std::size_t to) const;
   bool InCommandLine(std::uint32_t path) const;
   void RecordAlias(const Node& alias, std::uint32_t path);
-  void RecordAliasKey(const Node& key, std::uint32_t segment);
+  [[gnu::always_inline]] void RecordAliasKey(const Node& key, std::uint32_t segment);
   void RecordMappingAnchor(std::size_t anchor, std::uint32_t path);
   void ForgetMappingAnchor(std::size_t anchor);
   Anchor* AnchorAt(std::size_t offset);
@@ -293,10 +293,10 @@ class Parser {
   void CheckLinesPastProperties(const Scalar& scalar, int props_column);
 
   // ---- flow structure and scalars ----
-  Node ScanFlowContent(int n, std::uint32_t path, bool flow);
-  Node ParseFlowNode(int n, std::uint32_t path);
+  [[gnu::always_inline]] Node ScanFlowContent(int n, std::uint32_t path, bool flow);
+  [[gnu::always_inline]] Node ParseFlowNode(int n, std::uint32_t path);
   void ParseFlowCollection(int n, std::uint32_t path);
-  void ParseFlowEntry(int n, std::uint32_t path, bool is_sequence, std::int32_t index, bool script);
+  [[gnu::always_inline]] void ParseFlowEntry(int n, std::uint32_t path, bool is_sequence, std::int32_t index, bool script);
   void SkipPropertyToken();
   void CheckTagCharacters(std::size_t begin, std::size_t end);
   bool PlainFirstAt(std::size_t i, bool flow) const;
@@ -516,7 +516,7 @@ void Parser::CheckKeyTag(const Scalar& key) {
   }
 }
 
-void Parser::RecordKey(const Node& key, std::uint32_t segment) {
+inline void Parser::RecordKey(const Node& key, std::uint32_t segment) {
   if (key.kind == Node::Kind::kScalar) {
     const bool block = key.style == ScalarStyle::kLiteral || key.style == ScalarStyle::kFolded;
     RecordScalar(scanned_, segment, true, block ? ContextClass::kScript : ContextClass::kData);
@@ -525,7 +525,7 @@ void Parser::RecordKey(const Node& key, std::uint32_t segment) {
   }
 }
 
-void Parser::RecordValue(const Node& value, std::uint32_t path, ContextClass context) {
+inline void Parser::RecordValue(const Node& value, std::uint32_t path, ContextClass context) {
   if (value.kind == Node::Kind::kScalar) {
     RecordScalar(scanned_, path, false, context);
   } else if (value.kind == Node::Kind::kEmpty && value.has_properties) {
@@ -553,7 +553,7 @@ void Parser::RecordMarker(Marker::Kind kind, std::size_t length) {
   out_.markers.push_back(Marker{kind, pos_, length, line_, static_cast<std::uint32_t>(Column() + 1)});
 }
 
-bool Parser::HasDollar(std::size_t begin, std::size_t end) {
+inline bool Parser::HasDollar(std::size_t begin, std::size_t end) {
   if (begin < dollar_from_ || next_dollar_ < begin) {
     const void* found = std::memchr(text_.data() + begin, '$', size_ - begin);
     next_dollar_ = found ? static_cast<std::size_t>(static_cast<const char*>(found) - text_.data()) : size_;
@@ -603,7 +603,7 @@ void Parser::RecordAlias(const Node& alias, std::uint32_t path) {
 
 // An alias used as a mapping key may stand for `command` or `args`
 // (`*c : [sh, -c]` with `&c command` elsewhere).
-void Parser::RecordAliasKey(const Node& key, std::uint32_t segment) {
+inline void Parser::RecordAliasKey(const Node& key, std::uint32_t segment) {
   if (key.kind == Node::Kind::kAlias) RecordAlias(key, segment);
 }
 
@@ -1110,7 +1110,7 @@ inline void Parser::ParseEntryValue(int m, std::uint32_t path, const Node& key, 
 // collection (recorded), an alias, or a scalar (scanned, not recorded). In
 // block context (`flow` false) a plain scalar is scanned to the end of its
 // first line only, so that the caller can check for a `:`.
-Node Parser::ScanFlowContent(int n, std::uint32_t path, bool flow) {
+inline Node Parser::ScanFlowContent(int n, std::uint32_t path, bool flow) {
   Node node;
   node.begin = pos_;
   node.empty_at = Save();
@@ -1142,7 +1142,7 @@ Node Parser::ScanFlowContent(int n, std::uint32_t path, bool flow) {
 
 // A flow node with its properties. An empty result (kEmpty) leaves the cursor
 // at whatever follows.
-Node Parser::ParseFlowNode(int n, std::uint32_t path) {
+inline Node Parser::ParseFlowNode(int n, std::uint32_t path) {
   bool has_properties = false;
   Cursor empty_at = Save();
   std::size_t anchor = kNoAnchor;
@@ -1215,7 +1215,7 @@ void Parser::ParseFlowCollection(int n, std::uint32_t path) {
   content_end_ = std::max(content_end_, pos_);
 }
 
-void Parser::ParseFlowEntry(int n, std::uint32_t path, bool is_sequence, std::int32_t index, bool script) {
+inline void Parser::ParseFlowEntry(int n, std::uint32_t path, bool is_sequence, std::int32_t index, bool script) {
   const std::uint32_t item = is_sequence ? NewIndexSegment(path, index) : path;
   const bool explicit_key = Cur() == '?' && BlankOrFlowEndAt(pos_ + 1);
   if (explicit_key) {
