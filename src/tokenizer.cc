@@ -289,7 +289,7 @@ class Parser {
   [[gnu::always_inline]] void ParseImplicitEntry(int m, std::uint32_t path);
   [[gnu::always_inline]] void ParseEntryValue(int m, std::uint32_t path, const Node& key, std::size_t segment_mark);
   [[gnu::always_inline]] bool SkipToSiblingLine(int m, bool sequence);
-  void CheckSingleLineKey(const Node& key);
+  [[gnu::always_inline]] void CheckSingleLineKey(const Node& key);
   void CheckLinesPastProperties(const Scalar& scalar, int props_column);
 
   // ---- flow structure and scalars ----
@@ -299,9 +299,9 @@ class Parser {
   [[gnu::always_inline]] void ParseFlowEntry(int n, std::uint32_t path, bool is_sequence, std::int32_t index, bool script);
   void SkipPropertyToken();
   void CheckTagCharacters(std::size_t begin, std::size_t end);
-  bool PlainFirstAt(std::size_t i, bool flow) const;
+  [[gnu::always_inline]] bool PlainFirstAt(std::size_t i, bool flow) const;
   [[gnu::always_inline]] std::size_t ScanPlainLine(bool flow);
-  bool ContinuePlain(int n, bool flow);
+  [[gnu::always_inline]] bool ContinuePlain(int n, bool flow);
   [[gnu::always_inline]] void ExtendPlain(Scalar* scalar, int n, bool flow);
   void ScanQuoted(int n, bool flow);
   void ScanEscape();
@@ -980,7 +980,7 @@ void Parser::CheckLinesPastProperties(const Scalar& scalar, int props_column) {
 
 // An implicit key (one without `? `) must end on the line where it starts;
 // the cursor is at its `:`.
-void Parser::CheckSingleLineKey(const Node& key) {
+inline void Parser::CheckSingleLineKey(const Node& key) {
   if (key.kind == Node::Kind::kEmpty || key.begin >= line_start_) return;
   Error(LocationOf(key.begin), "an implicit mapping key must be on a single line",
         "put the whole key on one line, or write it as a complex key with '? '");
@@ -1318,7 +1318,7 @@ void Parser::CheckTagCharacters(std::size_t begin, std::size_t end) {
 // ---------------------------------------------------------------------------
 // Plain scalars
 
-bool Parser::PlainFirstAt(std::size_t i, bool flow) const {
+inline bool Parser::PlainFirstAt(std::size_t i, bool flow) const {
   if (BlankOrEndAt(i)) return false;
   switch (text_[i]) {
     case '-':
@@ -1367,7 +1367,7 @@ inline std::size_t Parser::ScanPlainLine(bool flow) {
 
 // At the end of a plain scalar's line: moves to the first character of its
 // next continuation line and returns true, or leaves the cursor unchanged.
-bool Parser::ContinuePlain(int n, bool flow) {
+inline bool Parser::ContinuePlain(int n, bool flow) {
   if (!flow) {
     // Fast rejection of the common case without moving: the next line is
     // non-empty and not indented more than the parent.
