@@ -1,6 +1,7 @@
 #include "safesubst/references.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <vector>
 
@@ -12,11 +13,20 @@ constexpr std::size_t kNotFound = std::string_view::npos;
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
+// IsNameChar as a table: names are scanned for every reference, and one
+// lookup per byte is cheaper than its four range checks.
+constexpr std::array<bool, 256> MakeNameChars() {
+  std::array<bool, 256> table{};
+  for (int c = 0; c < 256; ++c) table[static_cast<std::size_t>(c)] = IsNameChar(static_cast<char>(c));
+  return table;
+}
+constexpr std::array<bool, 256> kNameChars = MakeNameChars();
+
 // Length of the identifier starting at `at` (0 when none starts there).
 std::size_t NameLength(std::string_view text, std::size_t at, std::size_t end) {
   if (at >= end || !IsNameStart(text[at])) return 0;
   std::size_t i = at + 1;
-  while (i < end && IsNameChar(text[i])) ++i;
+  while (i < end && kNameChars[static_cast<unsigned char>(text[i])]) ++i;
   return i - at;
 }
 
@@ -86,13 +96,19 @@ std::string_view DefaultOperator(std::string_view text, std::size_t at, std::siz
 
 // Scans the braced form whose `$` is at `dollar` (text[dollar + 1] == '{').
 // Returns false when it has no closing brace.
-bool ScanBraced(std::string_view text, std::size_t dollar, BraceMatcher* braces, Reference* reference) {
-  std::size_t close = braces->Close(dollar + 1);
-  if (close == kNotFound) return false;
+bool ScanBraced(std::string_view text, std::size_t dollar, std::size_t end, BraceMatcher* braces,
+                Reference* reference) {
+  const std::size_t name_at = dollar + 2;
+  std::size_t name_length = NameLength(text, name_at, end);
+  std::size_t close = name_at + name_length;
+  // The common `${NAME}`: a name holds no brace, so a `}` right after it is
+  // the one that balances the `{` (what braces->Close would find, slower).
+  if (name_length == 0 || close >= end || text[close] != '}') {
+    close = braces->Close(dollar + 1);
+    if (close == kNotFound) return false;
+  }
   reference->offset = dollar;
   reference->length = close + 1 - dollar;
-  std::size_t name_at = dollar + 2;
-  std::size_t name_length = NameLength(text, name_at, close);
   if (name_length == 0) {  // ${#x} ${!x} (named, so that a declared x is noticed), ${1} ${@} ${#} ${}
     reference->kind = RefKind::kShell;
     const bool length_or_indirect = name_at < close && (text[name_at] == '#' || text[name_at] == '!');
@@ -159,7 +175,7 @@ void ScanReferences(std::string_view text, std::size_t begin, std::size_t end,
     if (next == '$') {
       if (i + 2 < end && text[i + 2] == '{') {
         // `$${...}`: the Flux escape for a literal `${...}`.
-        if (!ScanBraced(text, i + 1, &braces, &reference)) {
+        if (!ScanBraced(text, i + 1, end, &braces, &reference)) {
           on_unterminated(i + 1);
           i += 3;
           continue;
@@ -172,7 +188,7 @@ void ScanReferences(std::string_view text, std::size_t begin, std::size_t end,
         reference.length = 2;
       }
     } else if (next == '{') {
-      if (!ScanBraced(text, i, &braces, &reference)) {
+      if (!ScanBraced(text, i, end, &braces, &reference)) {
         on_unterminated(i);
         i += 2;
         continue;

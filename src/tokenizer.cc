@@ -105,13 +105,30 @@ std::size_t SkipSpaces(std::string_view text, std::size_t i) {
   return i;
 }
 
+// A mask whose first flagged byte (in memory order) is the first byte of
+// `word` below 0x0E, the range holding LF and CR: one test instead of two
+// BytesEqual. Bytes after the first may be flagged wrongly (a borrow runs
+// upward), so only the first is meant; on big-endian machines that is the
+// wrong end, and both bytes are compared exactly.
+std::uint64_t FirstMaybeBreak(std::uint64_t word) {
+  if constexpr (std::endian::native == std::endian::little) {
+    return (word - kOnes * 0x0E) & ~word & kHighs;
+  } else {
+    return BytesEqual(word, '\n') | BytesEqual(word, '\r');
+  }
+}
+
 // The first line break in `text[i, end)`, or `end`.
 std::size_t FindBreak(std::string_view text, std::size_t i, std::size_t end) {
   while (i + 8 <= end) {
-    const std::uint64_t word = Load8(text.data() + i);
-    const std::uint64_t found = BytesEqual(word, '\n') | BytesEqual(word, '\r');
-    if (found != 0) return i + FirstFlaggedByte(found);
-    i += 8;
+    const std::uint64_t found = FirstMaybeBreak(Load8(text.data() + i));
+    if (found == 0) {
+      i += 8;
+      continue;
+    }
+    i += FirstFlaggedByte(found);
+    if (IsBreak(text[i])) return i;
+    ++i;  // a tab or another control character: look on from the next byte
   }
   while (i < end && !IsBreak(text[i])) ++i;
   return i;
@@ -151,6 +168,11 @@ struct Node {
   Cursor empty_at;                          // kEmpty: where an empty scalar would stand
 };
 
+// [[gnu::always_inline]] marks the helpers that run for about every token
+// and that GCC kept out of line: each was measured with callgrind on the
+// bench stream (bench/, 3,000 Deployments) to cost fewer instructions
+// inlined. Others tried (RecordScalar, ExpectLineEnd, IndentAllows,
+// FindBreak) cost more inlined and are left to the compiler.
 class Parser {
  public:
   Parser(std::string_view text, const TokenizerOptions& options, Tokens* out)
@@ -182,12 +204,19 @@ class Parser {
     line_start_ = pos_;
   }
   void SkipBlanks() {
+    if (pos_ < size_ && IsBlank(text_[pos_])) SkipBlanksSlow();  // usually at a token already
+  }
+  void SkipBlanksSlow() {
     pos_ = SkipSpaces(text_, pos_);
     while (pos_ < size_ && text_[pos_] == '\t') pos_ = SkipSpaces(text_, pos_ + 1);
   }
   void SkipToLineEnd() { pos_ = FindBreak(text_, pos_); }
-  bool AtDocumentMarker() const {
-    if (pos_ != line_start_ || pos_ + 3 > size_) return false;
+  // Inline: asked at almost every token, which is almost never at a line start.
+  [[gnu::always_inline]] bool AtDocumentMarker() const {
+    return pos_ == line_start_ && MarkerAtLineStart();
+  }
+  bool MarkerAtLineStart() const {
+    if (pos_ + 3 > size_) return false;
     const char c = text_[pos_];
     if (c != '-' && c != '.') return false;
     return text_[pos_ + 1] == c && text_[pos_ + 2] == c && BlankOrEndAt(pos_ + 3);
@@ -222,28 +251,29 @@ class Parser {
   void TooDeep();
 
   // ---- recording ----
-  void StartScalar(ScalarStyle style);
+  [[gnu::always_inline]] void StartScalar(ScalarStyle style);
   void RecordScalar(const Scalar& scalar, std::uint32_t path, bool is_key, ContextClass context);
   void RecordEmpty(const Cursor& at, std::uint32_t path, bool is_key, ContextClass context);
-  void RecordKey(const Node& key, std::uint32_t segment);
+  [[gnu::always_inline]] void RecordKey(const Node& key, std::uint32_t segment);
+  [[gnu::noinline]] void ScanScalarReferences(std::size_t begin, std::size_t end);
   void CheckKeyTag(const Scalar& key);
-  void RecordValue(const Node& value, std::uint32_t path, ContextClass context);
+  [[gnu::always_inline]] void RecordValue(const Node& value, std::uint32_t path, ContextClass context);
   void RecordComment();
   void RecordMarker(Marker::Kind kind, std::size_t length);
   void RecordReference(const Reference& found);
-  bool HasDollar(std::size_t begin, std::size_t end);
+  [[gnu::always_inline]] bool HasDollar(std::size_t begin, std::size_t end);
   void ReportUnterminated(std::size_t offset);
   void AdvanceCursor(Cursor* cursor, std::size_t to) const;
   bool InCommandLine(std::uint32_t path) const;
   void RecordAlias(const Node& alias, std::uint32_t path);
-  void RecordAliasKey(const Node& key, std::uint32_t segment);
+  [[gnu::always_inline]] void RecordAliasKey(const Node& key, std::uint32_t segment);
   void RecordMappingAnchor(std::size_t anchor, std::uint32_t path);
   void ForgetMappingAnchor(std::size_t anchor);
   Anchor* AnchorAt(std::size_t offset);
-  std::uint32_t NewKeySegment(std::uint32_t parent, std::string_view key);
+  [[gnu::always_inline]] std::uint32_t NewKeySegment(std::uint32_t parent, std::string_view key);
   std::uint32_t NewIndexSegment(std::uint32_t parent, std::int32_t index);
   void Reparent(std::size_t first_segment, std::uint32_t from, std::uint32_t to);
-  std::string_view KeyText(const Node& key);
+  [[gnu::always_inline]] std::string_view KeyText(const Node& key);
   std::string_view DecodedKey(const Node& key);
   bool IsScriptSequence(std::uint32_t path) const;
 
@@ -253,29 +283,31 @@ class Parser {
   void ExpectLineEnd();
 
   // ---- block structure ----
-  Node ParseBlockNode(int n, std::uint32_t path, Where where, bool script_item, bool as_key);
+  // Inline: only the depth check around ParseBlockNodeContent, run for every node.
+  [[gnu::always_inline]] Node ParseBlockNode(int n, std::uint32_t path, Where where, bool script_item,
+                                             bool as_key);
   Node ParseBlockNodeContent(int n, std::uint32_t path, Where where, bool script_item, bool as_key);
   bool IndentAllows(int n, Where where) const;
   void ParseBlockSequence(int m, std::uint32_t path);
   void ParseBlockMapping(int m, std::uint32_t path, Node* first_key, std::size_t first_mark);
   void ParseExplicitEntry(int m, std::uint32_t path);
-  void ParseImplicitEntry(int m, std::uint32_t path);
-  void ParseEntryValue(int m, std::uint32_t path, const Node& key, std::size_t segment_mark);
-  bool SkipToSiblingLine(int m, bool sequence);
-  void CheckSingleLineKey(const Node& key);
+  [[gnu::always_inline]] void ParseImplicitEntry(int m, std::uint32_t path);
+  [[gnu::always_inline]] void ParseEntryValue(int m, std::uint32_t path, const Node& key, std::size_t segment_mark);
+  [[gnu::always_inline]] bool SkipToSiblingLine(int m, bool sequence);
+  [[gnu::always_inline]] void CheckSingleLineKey(const Node& key);
   void CheckLinesPastProperties(const Scalar& scalar, int props_column);
 
   // ---- flow structure and scalars ----
-  Node ScanFlowContent(int n, std::uint32_t path, bool flow);
-  Node ParseFlowNode(int n, std::uint32_t path);
+  [[gnu::always_inline]] Node ScanFlowContent(int n, std::uint32_t path, bool flow);
+  [[gnu::always_inline]] Node ParseFlowNode(int n, std::uint32_t path);
   void ParseFlowCollection(int n, std::uint32_t path);
-  void ParseFlowEntry(int n, std::uint32_t path, bool is_sequence, std::int32_t index, bool script);
+  [[gnu::always_inline]] void ParseFlowEntry(int n, std::uint32_t path, bool is_sequence, std::int32_t index, bool script);
   void SkipPropertyToken();
   void CheckTagCharacters(std::size_t begin, std::size_t end);
-  bool PlainFirstAt(std::size_t i, bool flow) const;
-  std::size_t ScanPlainLine(bool flow);
-  bool ContinuePlain(int n, bool flow);
-  void ExtendPlain(Scalar* scalar, int n, bool flow);
+  [[gnu::always_inline]] bool PlainFirstAt(std::size_t i, bool flow) const;
+  [[gnu::always_inline]] std::size_t ScanPlainLine(bool flow);
+  [[gnu::always_inline]] bool ContinuePlain(int n, bool flow);
+  [[gnu::always_inline]] void ExtendPlain(Scalar* scalar, int n, bool flow);
   void ScanQuoted(int n, bool flow);
   void ScanEscape();
   bool ContinuationTooShallow(int n) const;
@@ -323,7 +355,7 @@ bool Parser::SkipToNextTokenSlow() {
       indent_line_start_ = line_start_;
       indent_ = static_cast<std::uint32_t>(pos_ - line_start_);
     }
-    if (pos_ < size_ && IsBlank(text_[pos_])) SkipBlanks();
+    SkipBlanks();
     if (Cur() == '#') {
       if (pos_ > line_start_ && !IsBlank(text_[pos_ - 1])) {
         ErrorHere("a comment must be separated from the text before it by a space",
@@ -400,7 +432,7 @@ void Parser::TooDeep() {
 // ---------------------------------------------------------------------------
 // Recording
 
-void Parser::StartScalar(ScalarStyle style) {
+inline void Parser::StartScalar(ScalarStyle style) {
   // Every field is set (no `= Scalar{}`): this runs for every scalar.
   Scalar& scalar = scanned_;
   scalar.style = style;
@@ -420,13 +452,13 @@ void Parser::StartScalar(ScalarStyle style) {
 }
 
 void Parser::RecordScalar(const Scalar& scanned, std::uint32_t path, bool is_key, ContextClass context) {
-  const auto index = static_cast<std::uint32_t>(out_.scalars.size());
   out_.scalars.push_back(scanned);
   Scalar& scalar = out_.scalars.back();
   scalar.path = path;
   scalar.is_key = is_key;
   scalar.context = context;
-  if (is_key) CheckKeyTag(scalar);
+  // A key first on its line has no properties before it: nothing to check.
+  if (is_key && scalar.column - 1 != scalar.indent) CheckKeyTag(scalar);
   std::size_t begin = scalar.offset;
   const std::size_t end = scalar.offset + scalar.length;
   content_end_ = std::max(content_end_, end);
@@ -434,9 +466,15 @@ void Parser::RecordScalar(const Scalar& scanned, std::uint32_t path, bool is_key
     // The header line (indicators, comment) is not content.
     while (begin < end && !IsBreak(text_[begin])) ++begin;
   }
-  if (begin >= end || !HasDollar(begin, end)) return;
-  ref_scalar_ = index;
-  ref_context_ = context;
+  if (begin < end && HasDollar(begin, end)) ScanScalarReferences(begin, end);
+}
+
+// The references of the scalar just recorded, in text_[begin, end). Kept out
+// of RecordScalar: most scalars hold no `$`, and RecordScalar stays lean.
+void Parser::ScanScalarReferences(std::size_t begin, std::size_t end) {
+  const Scalar& scalar = out_.scalars.back();
+  ref_scalar_ = static_cast<std::uint32_t>(out_.scalars.size() - 1);
+  ref_context_ = scalar.context;
   ref_cursor_ = Cursor{scalar.offset, scalar.line, scalar.offset - (scalar.column - 1)};
   ScanReferences(text_, begin, end, emit_reference_, on_unterminated_);
 }
@@ -483,7 +521,7 @@ void Parser::CheckKeyTag(const Scalar& key) {
   }
 }
 
-void Parser::RecordKey(const Node& key, std::uint32_t segment) {
+inline void Parser::RecordKey(const Node& key, std::uint32_t segment) {
   if (key.kind == Node::Kind::kScalar) {
     const bool block = key.style == ScalarStyle::kLiteral || key.style == ScalarStyle::kFolded;
     RecordScalar(scanned_, segment, true, block ? ContextClass::kScript : ContextClass::kData);
@@ -492,7 +530,7 @@ void Parser::RecordKey(const Node& key, std::uint32_t segment) {
   }
 }
 
-void Parser::RecordValue(const Node& value, std::uint32_t path, ContextClass context) {
+inline void Parser::RecordValue(const Node& value, std::uint32_t path, ContextClass context) {
   if (value.kind == Node::Kind::kScalar) {
     RecordScalar(scanned_, path, false, context);
   } else if (value.kind == Node::Kind::kEmpty && value.has_properties) {
@@ -520,7 +558,7 @@ void Parser::RecordMarker(Marker::Kind kind, std::size_t length) {
   out_.markers.push_back(Marker{kind, pos_, length, line_, static_cast<std::uint32_t>(Column() + 1)});
 }
 
-bool Parser::HasDollar(std::size_t begin, std::size_t end) {
+inline bool Parser::HasDollar(std::size_t begin, std::size_t end) {
   if (begin < dollar_from_ || next_dollar_ < begin) {
     const void* found = std::memchr(text_.data() + begin, '$', size_ - begin);
     next_dollar_ = found ? static_cast<std::size_t>(static_cast<const char*>(found) - text_.data()) : size_;
@@ -530,13 +568,12 @@ bool Parser::HasDollar(std::size_t begin, std::size_t end) {
 }
 
 void Parser::RecordReference(const Reference& found) {
-  Reference reference = found;
-  AdvanceCursor(&ref_cursor_, reference.offset);
+  AdvanceCursor(&ref_cursor_, found.offset);
+  Reference& reference = out_.references.emplace_back(found);  // completed in place: no second copy
   reference.line = ref_cursor_.line;
   reference.column = static_cast<std::uint32_t>(reference.offset - ref_cursor_.line_start + 1);
   reference.context = ref_context_;
   reference.scalar = ref_scalar_;
-  out_.references.push_back(reference);
 }
 
 void Parser::ReportUnterminated(std::size_t offset) {
@@ -571,7 +608,7 @@ void Parser::RecordAlias(const Node& alias, std::uint32_t path) {
 
 // An alias used as a mapping key may stand for `command` or `args`
 // (`*c : [sh, -c]` with `&c command` elsewhere).
-void Parser::RecordAliasKey(const Node& key, std::uint32_t segment) {
+inline void Parser::RecordAliasKey(const Node& key, std::uint32_t segment) {
   if (key.kind == Node::Kind::kAlias) RecordAlias(key, segment);
 }
 
@@ -596,7 +633,7 @@ void Parser::RecordMappingAnchor(std::size_t anchor, std::uint32_t path) {
   }
 }
 
-std::uint32_t Parser::NewKeySegment(std::uint32_t parent, std::string_view key) {
+inline std::uint32_t Parser::NewKeySegment(std::uint32_t parent, std::string_view key) {
   out_.paths.push_back(PathSegment{parent, key, -1});
   return static_cast<std::uint32_t>(out_.paths.size() - 1);
 }
@@ -629,7 +666,7 @@ std::string_view Parser::DecodedKey(const Node& key) {
   return out_.decoded_keys->emplace_back(DecodeScalar(text_, scalar));
 }
 
-std::string_view Parser::KeyText(const Node& key) {
+inline std::string_view Parser::KeyText(const Node& key) {
   switch (key.kind) {
     case Node::Kind::kEmpty:
       return {};
@@ -779,7 +816,7 @@ void Parser::ExpectLineEnd() {
 // ---------------------------------------------------------------------------
 // Block structure
 
-Node Parser::ParseBlockNode(int n, std::uint32_t path, Where where, bool script_item, bool as_key) {
+inline Node Parser::ParseBlockNode(int n, std::uint32_t path, Where where, bool script_item, bool as_key) {
   if (++depth_ > kMaxDepth) {
     --depth_;
     TooDeep();
@@ -948,7 +985,7 @@ void Parser::CheckLinesPastProperties(const Scalar& scalar, int props_column) {
 
 // An implicit key (one without `? `) must end on the line where it starts;
 // the cursor is at its `:`.
-void Parser::CheckSingleLineKey(const Node& key) {
+inline void Parser::CheckSingleLineKey(const Node& key) {
   if (key.kind == Node::Kind::kEmpty || key.begin >= line_start_) return;
   Error(LocationOf(key.begin), "an implicit mapping key must be on a single line",
         "put the whole key on one line, or write it as a complex key with '? '");
@@ -956,7 +993,7 @@ void Parser::CheckSingleLineKey(const Node& key) {
 
 // Moves to the next line that continues a collection whose entries stand at
 // column `m`. Returns false when the collection has ended.
-bool Parser::SkipToSiblingLine(int m, bool sequence) {
+inline bool Parser::SkipToSiblingLine(int m, bool sequence) {
   bool reported = false;
   while (true) {
     SkipToNextToken();
@@ -1022,7 +1059,7 @@ void Parser::ParseExplicitEntry(int m, std::uint32_t path) {
   }
 }
 
-void Parser::ParseImplicitEntry(int m, std::uint32_t path) {
+inline void Parser::ParseImplicitEntry(int m, std::uint32_t path) {
   while (Cur() == '&' || Cur() == '!') {
     SkipPropertyToken();
     SkipBlanks();
@@ -1062,7 +1099,7 @@ void Parser::ParseImplicitEntry(int m, std::uint32_t path) {
 }
 
 // The cursor is at the `:` after `key`.
-void Parser::ParseEntryValue(int m, std::uint32_t path, const Node& key, std::size_t segment_mark) {
+inline void Parser::ParseEntryValue(int m, std::uint32_t path, const Node& key, std::size_t segment_mark) {
   const std::uint32_t segment = NewKeySegment(path, KeyText(key));
   if (key.kind == Node::Kind::kCollection) Reparent(segment_mark, path, segment);
   RecordKey(key, segment);
@@ -1078,7 +1115,7 @@ void Parser::ParseEntryValue(int m, std::uint32_t path, const Node& key, std::si
 // collection (recorded), an alias, or a scalar (scanned, not recorded). In
 // block context (`flow` false) a plain scalar is scanned to the end of its
 // first line only, so that the caller can check for a `:`.
-Node Parser::ScanFlowContent(int n, std::uint32_t path, bool flow) {
+inline Node Parser::ScanFlowContent(int n, std::uint32_t path, bool flow) {
   Node node;
   node.begin = pos_;
   node.empty_at = Save();
@@ -1110,7 +1147,7 @@ Node Parser::ScanFlowContent(int n, std::uint32_t path, bool flow) {
 
 // A flow node with its properties. An empty result (kEmpty) leaves the cursor
 // at whatever follows.
-Node Parser::ParseFlowNode(int n, std::uint32_t path) {
+inline Node Parser::ParseFlowNode(int n, std::uint32_t path) {
   bool has_properties = false;
   Cursor empty_at = Save();
   std::size_t anchor = kNoAnchor;
@@ -1183,7 +1220,7 @@ void Parser::ParseFlowCollection(int n, std::uint32_t path) {
   content_end_ = std::max(content_end_, pos_);
 }
 
-void Parser::ParseFlowEntry(int n, std::uint32_t path, bool is_sequence, std::int32_t index, bool script) {
+inline void Parser::ParseFlowEntry(int n, std::uint32_t path, bool is_sequence, std::int32_t index, bool script) {
   const std::uint32_t item = is_sequence ? NewIndexSegment(path, index) : path;
   const bool explicit_key = Cur() == '?' && BlankOrFlowEndAt(pos_ + 1);
   if (explicit_key) {
@@ -1286,7 +1323,7 @@ void Parser::CheckTagCharacters(std::size_t begin, std::size_t end) {
 // ---------------------------------------------------------------------------
 // Plain scalars
 
-bool Parser::PlainFirstAt(std::size_t i, bool flow) const {
+inline bool Parser::PlainFirstAt(std::size_t i, bool flow) const {
   if (BlankOrEndAt(i)) return false;
   switch (text_[i]) {
     case '-':
@@ -1303,7 +1340,7 @@ bool Parser::PlainFirstAt(std::size_t i, bool flow) const {
 
 // Scans the rest of a plain scalar's line. Returns the end of its content
 // (trailing blanks excluded) and leaves the cursor there.
-std::size_t Parser::ScanPlainLine(bool flow) {
+inline std::size_t Parser::ScanPlainLine(bool flow) {
   std::size_t p = pos_;
   std::size_t end = p;
   while (p < size_) {
@@ -1335,7 +1372,7 @@ std::size_t Parser::ScanPlainLine(bool flow) {
 
 // At the end of a plain scalar's line: moves to the first character of its
 // next continuation line and returns true, or leaves the cursor unchanged.
-bool Parser::ContinuePlain(int n, bool flow) {
+inline bool Parser::ContinuePlain(int n, bool flow) {
   if (!flow) {
     // Fast rejection of the common case without moving: the next line is
     // non-empty and not indented more than the parent.
@@ -1371,7 +1408,7 @@ bool Parser::ContinuePlain(int n, bool flow) {
   return false;
 }
 
-void Parser::ExtendPlain(Scalar* scalar, int n, bool flow) {
+inline void Parser::ExtendPlain(Scalar* scalar, int n, bool flow) {
   while (ContinuePlain(n, flow)) scalar->length = ScanPlainLine(flow) - scalar->offset;
 }
 
