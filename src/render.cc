@@ -193,6 +193,7 @@ class Renderer {
   std::vector<const Reference*> shell_quoted_;
   // Rewritten()'s answer, built on first use (after encoding, values final).
   std::optional<std::vector<RewrittenScalar>> rewritten_;
+  std::vector<ReferenceValue> rewritten_values_;  // what rewritten_'s values view
   bool rewritten_known_ = false;
   // ReportHiddenCommandLine's line of each alias.
   std::unordered_map<const Alias*, std::uint32_t> alias_lines_;
@@ -781,9 +782,11 @@ const std::vector<RewrittenScalar>* Renderer::Rewritten() {
   if (rewritten_known_) return rewritten_ ? &*rewritten_ : nullptr;
   rewritten_known_ = true;
   std::vector<RewrittenScalar> rewritten;
+  std::vector<std::size_t> starts;  // of each scalar's values in rewritten_values_
   // The values of each rewritten scalar, in source order: substitutions and
   // escapes are each in reference order; merge them by offset.
   std::sort(requoted_.begin(), requoted_.end());
+  rewritten_values_.reserve(substitutions_.size() + escapes_.size());
   std::size_t s = 0, e = 0;
   while (s < substitutions_.size() || e < escapes_.size()) {
     bool take_escape = s == substitutions_.size() ||
@@ -799,8 +802,14 @@ const std::vector<RewrittenScalar>* Renderer::Rewritten() {
       bool requoted = std::binary_search(requoted_.begin(), requoted_.end(), reference->scalar);
       scalar.style = requoted ? ScalarStyle::kDoubleQuoted : tokens_.scalars[reference->scalar].style;
       rewritten.push_back(std::move(scalar));
+      starts.push_back(rewritten_values_.size());
     }
-    rewritten.back().values.push_back({reference, value});
+    rewritten_values_.push_back({reference, value});
+  }
+  // The views are taken once rewritten_values_ no longer grows.
+  starts.push_back(rewritten_values_.size());
+  for (std::size_t i = 0; i < rewritten.size(); ++i) {
+    rewritten[i].values = std::span(rewritten_values_).subspan(starts[i], starts[i + 1] - starts[i]);
   }
   rewritten_ = std::move(rewritten);
   return &*rewritten_;
