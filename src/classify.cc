@@ -48,7 +48,7 @@ bool IsTopLevelKind(const Tokens& tokens, const Scalar& scalar) {
 
 // Groups the non-key scalars that are items of `command`/`args` sequences by
 // the mapping that holds those sequences (the container).
-std::vector<CommandLine> CollectCommandLines(const Tokens& tokens) {
+CommandLines CollectCommandLines(const Tokens& tokens) {
   struct Entry { std::uint32_t container; bool is_args; std::int32_t index; std::uint32_t scalar; };
   std::vector<Entry> entries;
   for (std::uint32_t i = 0; i < tokens.scalars.size(); ++i) {
@@ -58,17 +58,27 @@ std::vector<CommandLine> CollectCommandLines(const Tokens& tokens) {
     const PathSegment& sequence = tokens.paths[item.parent];
     entries.push_back({MergeTarget(tokens, sequence.parent), sequence.key == "args", item.index, i});
   }
-  std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+  // Ties (items merged from `<<`) keep their source order: the scalar index
+  // breaks them, as a stable sort would, without its buffer.
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
     if (a.container != b.container) return a.container < b.container;
     if (a.is_args != b.is_args) return !a.is_args;
-    return a.index < b.index;
+    if (a.index != b.index) return a.index < b.index;
+    return a.scalar < b.scalar;
   });
-  std::vector<CommandLine> lines;
+  CommandLines out;
+  out.items.reserve(entries.size());
+  std::vector<std::size_t> starts;  // of each line in out.items, then the end
   for (std::size_t i = 0; i < entries.size(); ++i) {
-    if (i == 0 || entries[i].container != entries[i - 1].container) lines.emplace_back();
-    lines.back().items.push_back(entries[i].scalar);
+    if (i == 0 || entries[i].container != entries[i - 1].container) starts.push_back(i);
+    out.items.push_back(entries[i].scalar);
   }
-  return lines;
+  starts.push_back(entries.size());
+  out.lines.reserve(starts.size() - 1);
+  for (std::size_t k = 0; k + 1 < starts.size(); ++k) {
+    out.lines.push_back({std::span(out.items).subspan(starts[k], starts[k + 1] - starts[k])});
+  }
+  return out;
 }
 
 namespace {
@@ -90,7 +100,8 @@ bool MayBeOption(std::string_view text, const Scalar& scalar) {
 
 // Marks the script of each shell command line (command_line.h).
 void MarkShellCommandLines(std::string_view text, Tokens* tokens) {
-  for (const CommandLine& line : CollectCommandLines(*tokens)) {
+  const CommandLines lines = CollectCommandLines(*tokens);
+  for (const CommandLine& line : lines.lines) {
     auto word = [&](std::size_t i) { return DecodeScalar(text, tokens->scalars[line.items[i]]); };
     auto may_be_option = [&](std::size_t i) { return MayBeOption(text, tokens->scalars[line.items[i]]); };
     const std::size_t script = ShellScriptOperand(line.items.size(), word, may_be_option);
@@ -120,18 +131,28 @@ bool IsConfigMapShellKey(const Tokens& tokens, const Scalar& scalar,
   return tokens.paths[entry.parent].parent == PathSegment::kRoot && EndsWith(entry.key, ".sh");
 }
 
-template <typename Predicate>
-void MarkScalars(Tokens* tokens, Predicate predicate, bool set_script, bool set_shell) {
-  for (std::uint32_t i = 0; i < tokens->scalars.size(); ++i) {
-    Scalar& scalar = tokens->scalars[i];
-    if (scalar.is_key || !predicate(scalar)) continue;
-    if (set_script) scalar.context = ContextClass::kScript;
-    if (set_shell) scalar.is_shell = true;
-  }
+// A block scalar whose first line is a shell `#!`, or a ConfigMap's `*.sh` entry.
+bool SaysItIsShell(std::string_view text, const Tokens& tokens, const Scalar& scalar,
+                   const std::vector<std::string>& kinds) {
+  const bool block = scalar.style == ScalarStyle::kLiteral || scalar.style == ScalarStyle::kFolded;
+  // A `#!` must be in the raw text before decoding is worth it.
+  const bool shebang = block && text.substr(scalar.offset, scalar.length).find("#!") != std::string_view::npos &&
+                       HasShellShebang(DecodeScalar(text, scalar));
+  return shebang || IsConfigMapShellKey(tokens, scalar, kinds);
 }
 
-bool MatchesAny(const Tokens& tokens, const Scalar& scalar, const std::vector<std::string>& patterns) {
-  return !patterns.empty() && MatchesAnyPath(tokens.PathString(scalar.path), patterns);
+// Marks the value scalars at the manifest's `scripts:` and `shell:` paths.
+void MarkListedScalars(const Manifest& manifest, Tokens* tokens) {
+  if (manifest.script_paths.empty() && manifest.shell_paths.empty()) return;
+  for (Scalar& scalar : tokens->scalars) {
+    if (scalar.is_key) continue;
+    const std::string path = tokens->PathString(scalar.path);
+    if (MatchesAnyPath(path, manifest.script_paths)) scalar.context = ContextClass::kScript;
+    if (MatchesAnyPath(path, manifest.shell_paths)) {
+      scalar.context = ContextClass::kScript;
+      scalar.is_shell = true;
+    }
+  }
 }
 
 }  // namespace
@@ -160,23 +181,15 @@ bool PathMatches(std::string_view path, std::string_view pattern) {
   return p == path.size() && q == pattern.size();
 }
 
+// The markings are independent (each reads the text, styles and paths, none
+// reads a mark), so they may run in any order and share passes.
 void Classify(std::string_view text, const Manifest& manifest, Tokens* tokens) {
-  MarkScalars(tokens, [&](const Scalar& s) { return MatchesAny(*tokens, s, manifest.script_paths); },
-              /*set_script=*/true, /*set_shell=*/false);
-  MarkScalars(tokens, [&](const Scalar& s) { return MatchesAny(*tokens, s, manifest.shell_paths); },
-              /*set_script=*/true, /*set_shell=*/true);
+  MarkListedScalars(manifest, tokens);
   MarkShellCommandLines(text, tokens);
-  std::vector<std::string> kinds = DocumentKinds(text, *tokens);
-  MarkScalars(
-      tokens,
-      [&](const Scalar& s) {
-        bool block = s.style == ScalarStyle::kLiteral || s.style == ScalarStyle::kFolded;
-        // A `#!` must be in the raw text before decoding is worth it.
-        bool shebang = block && text.substr(s.offset, s.length).find("#!") != std::string_view::npos &&
-                       HasShellShebang(DecodeScalar(text, s));
-        return shebang || IsConfigMapShellKey(*tokens, s, kinds);
-      },
-      /*set_script=*/false, /*set_shell=*/true);
+  const std::vector<std::string> kinds = DocumentKinds(text, *tokens);
+  for (Scalar& scalar : tokens->scalars) {
+    if (!scalar.is_key && SaysItIsShell(text, *tokens, scalar, kinds)) scalar.is_shell = true;
+  }
   // References carry their scalar's context; the manifest may have changed it.
   for (Reference& reference : tokens->references) {
     if (reference.scalar != Reference::kNoScalar) reference.context = tokens->scalars[reference.scalar].context;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,7 +24,21 @@ void Classify(std::string_view text, const Manifest& manifest, Tokens* tokens);
 /// The scalars of one container command line: its `command` items, then its
 /// `args` items, each in order.
 struct CommandLine {
-  std::vector<std::uint32_t> items;  ///< indexes into Tokens::scalars
+  std::span<const std::uint32_t> items;  ///< indexes into Tokens::scalars
+};
+
+/// Every command line of a template. The lines view one flat list of
+/// indexes, so that thousands of lines cost two allocations, not one each:
+/// moved, never copied (a copy's lines would view the original's list).
+struct CommandLines {
+  CommandLines() = default;
+  CommandLines(CommandLines&&) = default;
+  CommandLines& operator=(CommandLines&&) = default;
+  CommandLines(const CommandLines&) = delete;
+  CommandLines& operator=(const CommandLines&) = delete;
+
+  std::vector<std::uint32_t> items;  ///< every line's items, line after line
+  std::vector<CommandLine> lines;    ///< views into `items`
 };
 
 /// True when `scalar` is an item of a `command` or `args` sequence: a word
@@ -34,7 +49,7 @@ bool IsCommandLineItem(const Tokens& tokens, const Scalar& scalar);
 bool IsTopLevelKind(const Tokens& tokens, const Scalar& scalar);
 
 /// Every command line of `tokens`, by container.
-std::vector<CommandLine> CollectCommandLines(const Tokens& tokens);
+CommandLines CollectCommandLines(const Tokens& tokens);
 
 /// True when `path` (as Tokens::PathString writes it) equals `pattern`,
 /// where the pattern may start with `.` and use `[*]` for any index.

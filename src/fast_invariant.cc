@@ -60,7 +60,7 @@ bool IsOneLineText(std::string_view value) {
 
 // Template bytes [begin, end) with each reference replaced by its value, compared with `out`.
 bool SameSplice(std::string_view text, std::size_t begin, std::size_t end, std::string_view out,
-                const std::vector<ReferenceValue>& values) {
+                std::span<const ReferenceValue> values) {
   std::size_t cursor = begin, at = 0;
   auto take = [&](std::string_view piece) {
     if (out.substr(at, piece.size()) != piece) return false;
@@ -82,7 +82,7 @@ bool SameSplice(std::string_view text, std::size_t begin, std::size_t end, std::
 // whose values are one line of plain text, each after other text on its line
 // (so that indentation, folding and chomping stay as they were).
 bool SplicedInPlace(std::string_view text, const Scalar& t, std::string_view output, const Scalar& o,
-                    const std::vector<ReferenceValue>& values) {
+                    std::span<const ReferenceValue> values) {
   const std::string_view t_raw = text.substr(t.offset, t.length);
   const std::string_view o_raw = output.substr(o.offset, o.length);
   const bool block = t.style == ScalarStyle::kLiteral || t.style == ScalarStyle::kFolded;
@@ -143,7 +143,7 @@ bool InertInQuoted(std::string_view value, char quote) {
   return true;
 }
 
-bool ValuesAreInert(std::string_view text, const Scalar& t, const std::vector<ReferenceValue>& values) {
+bool ValuesAreInert(std::string_view text, const Scalar& t, std::span<const ReferenceValue> values) {
   for (const ReferenceValue& value : values) {
     switch (t.style) {
       case ScalarStyle::kPlain:
@@ -369,7 +369,7 @@ bool IsOneLineDoubleQuotedBody(std::string_view body) {
 // line of double-quoted YAML, which ends where it starts to read, and reads
 // as the template's value with the values in place.
 bool RequotedInPlace(std::string_view text, const Scalar& t, std::string_view output, const Scalar& o,
-                     const std::vector<ReferenceValue>& values) {
+                     std::span<const ReferenceValue> values) {
   if (t.style != ScalarStyle::kPlain && t.style != ScalarStyle::kSingleQuoted) return false;
   const std::string_view o_raw = output.substr(o.offset, o.length);
   if (o_raw.size() < 2 || o_raw.front() != '"' || o_raw.back() != '"') return false;
@@ -455,7 +455,7 @@ bool EditsProvablyKeepStructure(std::string_view template_text, const Tokens& to
 
 
 bool ExpectedScalarValue(std::string_view template_text, const Scalar& scalar,
-                         const std::vector<ReferenceValue>& values, std::string* expected) {
+                         std::span<const ReferenceValue> values, std::string* expected) {
   std::vector<std::size_t> source_offsets;
   const std::string decoded = DecodeScalar(template_text, scalar, &source_offsets);
   expected->clear();

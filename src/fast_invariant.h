@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,8 +48,10 @@ struct ReferenceValue {
 struct RewrittenScalar {
   std::uint32_t scalar = 0;  ///< index into the template's Tokens::scalars
   ScalarStyle style = ScalarStyle::kPlain;  ///< style in the output (kDoubleQuoted when requoted)
-  /// The references of the scalar that were replaced, in source order.
-  std::vector<ReferenceValue> values;
+  /// The references of the scalar that were replaced, in source order: a
+  /// view of storage the caller keeps (one flat vector for all scalars, so
+  /// that a render of thousands of scalars allocates once, not per scalar).
+  std::span<const ReferenceValue> values;
 };
 
 /// Checks `output` against `template_text` as described at the top of this
@@ -86,6 +89,6 @@ bool EditsProvablyKeepStructure(std::string_view template_text, const Tokens& to
 /// reference does not map onto contiguous decoded text (a form split by a
 /// line fold or an escape), so that the expected value is unknown.
 bool ExpectedScalarValue(std::string_view template_text, const Scalar& scalar,
-                         const std::vector<ReferenceValue>& values, std::string* expected);
+                         std::span<const ReferenceValue> values, std::string* expected);
 
 }  // namespace safesubst

@@ -28,6 +28,7 @@ struct RawRender {
   std::vector<TemplateEdit> edits;
   std::vector<RewrittenScalar> rewritten;
   std::vector<std::string> values;  // storage for the ReferenceValue views
+  std::vector<ReferenceValue> reference_values;  // storage for the RewrittenScalar views
 };
 
 // The references spliced: every `${NAME}`, and `$X` where braces would open a flow mapping.
@@ -45,6 +46,7 @@ void Splice(RawRender* render, const std::vector<std::string>& values) {
   REQUIRE(render->tokens.diagnostics.empty());
   render->values = values;
   std::size_t cursor = 0, next = 0;
+  std::vector<std::size_t> starts;  // of each rewritten scalar's values in reference_values
   for (const Reference& reference : render->tokens.references) {
     if (!IsPlaceholder(reference)) continue;
     REQUIRE(next < render->values.size());
@@ -55,8 +57,14 @@ void Splice(RawRender* render, const std::vector<std::string>& values) {
     render->edits.push_back({reference.offset, reference.length, value.size()});
     if (render->rewritten.empty() || render->rewritten.back().scalar != reference.scalar) {
       render->rewritten.push_back({reference.scalar, render->tokens.scalars[reference.scalar].style, {}});
+      starts.push_back(render->reference_values.size());
     }
-    render->rewritten.back().values.push_back({&reference, value});
+    render->reference_values.push_back({&reference, value});
+  }
+  starts.push_back(render->reference_values.size());
+  for (std::size_t i = 0; i < render->rewritten.size(); ++i) {
+    render->rewritten[i].values =
+        std::span(render->reference_values).subspan(starts[i], starts[i + 1] - starts[i]);
   }
   render->output.append(render->text, cursor);
 }
@@ -105,12 +113,13 @@ TEST_CASE("token invariant: encoded values are compared by their decoded text") 
   const Reference& reference = render.tokens.references.at(0);
   render.output = "a: \"xq\\\"\\n\"\n";  // the encoder wrote q"<newline> as q\"\n
   render.edits = {{reference.offset, reference.length, 5}};
-  render.rewritten = {{1, ScalarStyle::kDoubleQuoted, {{&reference, "q\"\n"}}}};
+  std::vector<ReferenceValue> values = {{&reference, "q\"\n"}};
+  render.rewritten = {{1, ScalarStyle::kDoubleQuoted, values}};
   Result<std::vector<StructureDifference>> result = Check(render);
   REQUIRE(result.value);
   CHECK(result.value->empty());
 
-  render.rewritten[0].values[0].value = "q\"";  // a different value than the output holds
+  values[0].value = "q\"";  // a different value than the output holds
   result = Check(render);
   REQUIRE(result.value);
   REQUIRE(result.value->size() == 1);
@@ -126,7 +135,8 @@ TEST_CASE("token invariant: requoted scalars and escapes") {
   REQUIRE(escape.kind == RefKind::kEscape);
   render.output = "a: \"1.10\"\nb: ${Y}\n";
   render.edits = {{render.tokens.scalars[1].offset, render.tokens.scalars[1].length, 6}, {escape.offset, 1, 0}};
-  render.rewritten = {{1, ScalarStyle::kDoubleQuoted, {{&x, "1.10"}}}, {3, ScalarStyle::kPlain, {{&escape, "${Y}"}}}};
+  const std::vector<ReferenceValue> x_values = {{&x, "1.10"}}, escape_values = {{&escape, "${Y}"}};
+  render.rewritten = {{1, ScalarStyle::kDoubleQuoted, x_values}, {3, ScalarStyle::kPlain, escape_values}};
   Result<std::vector<StructureDifference>> result = Check(render);
   REQUIRE(result.value);
   CHECK(result.value->empty());

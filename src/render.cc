@@ -70,7 +70,10 @@ struct Splice {
 struct Substitution {
   const Reference* reference;
   const Variable* variable;  // nullptr in environment mode
-  std::string value;
+  // A remembered Resolution's value, then its remembered shell encoding
+  // (Renderer::resolutions_, shell_encodings_): both live as long as the
+  // render, so a value used thousands of times is not copied each time.
+  std::string_view value;
 };
 
 class Renderer {
@@ -105,6 +108,7 @@ class Renderer {
   void LexShellScripts();
   void DecideAll();
   const Resolution& Resolve(const Reference& reference);
+  const std::string& FormKey(const Reference& reference);
   Resolution ResolveChecked(const Reference& reference) const;
   ShellReading ShellReadingAt(const Reference& reference) const;
   ReferenceReport::Action Decide(const Reference& reference);
@@ -118,7 +122,7 @@ class Renderer {
     std::string encoded;
     std::string problem;  // empty when encoded
   };
-  const ShellEncoding& EncodeForShell(const ShellContext& context, const std::string& value, ShellMode mode);
+  const ShellEncoding& EncodeForShell(const ShellContext& context, std::string_view value, ShellMode mode);
   void EncodeInPlace(const Scalar& scalar, const std::vector<Substitution>& substitutions);
   void EncodePlain(const Scalar& scalar, const std::vector<Substitution>& substitutions);
   void EncodeQuoted(const Scalar& scalar, const std::vector<Substitution>& substitutions);
@@ -171,10 +175,12 @@ class Renderer {
   // EncodeForShell's answers by context address, mode and value.
   std::unordered_map<std::string, ShellEncoding> shell_encodings_;
   std::string shell_key_;
-  // Resolve's answers by name, [1] for bare references in scripts; the last
-  // answer for a form that is not remembered.
+  // Resolve's answers by name, [1] for bare references in scripts, and for
+  // the other forms by FormKey (built in form_key_). Never erased: the
+  // substitutions view their values.
   std::unordered_map<std::string_view, Resolution> resolutions_[2];
-  Resolution unremembered_;
+  std::unordered_map<std::string, Resolution> resolutions_by_form_;
+  std::string form_key_;
   const Reference* kept_bare_ = nullptr;  // the previous reference, when kept as a bare $NAME
   // ReportAtFirstUse's reports by message: the diagnostic's index and how
   // many later uses had the same problem.
@@ -187,6 +193,7 @@ class Renderer {
   std::vector<const Reference*> shell_quoted_;
   // Rewritten()'s answer, built on first use (after encoding, values final).
   std::optional<std::vector<RewrittenScalar>> rewritten_;
+  std::vector<ReferenceValue> rewritten_values_;  // what rewritten_'s values view
   bool rewritten_known_ = false;
   // ReportHiddenCommandLine's line of each alias.
   std::unordered_map<const Alias*, std::uint32_t> alias_lines_;
@@ -322,17 +329,37 @@ std::string Renderer::UndeclaredHint(const std::string& name) const {
   return "declare " + name + " under `variables:` in the manifest, list it under `runtime:`, or " + literal;
 }
 
-// ResolveReference, remembered by name: a stream names a few variables
-// thousands of times. `${NAME}` and `$NAME` resolve alike, except that
-// environment mode leaves a bare name in a script to the script.
+// ResolveReference, remembered: a stream names a few variables thousands of
+// times, and Substitution keeps views of the values. `${NAME}` and `$NAME`
+// resolve alike by name, except that environment mode leaves a bare name in a
+// script to the script; any other form by all that ResolveReference reads.
 const Resolution& Renderer::Resolve(const Reference& reference) {
   const bool by_name = (reference.kind == RefKind::kBraced || reference.kind == RefKind::kBare) &&
                        reference.context != ContextClass::kComment;
-  if (!by_name) return unremembered_ = ResolveChecked(reference);
+  if (!by_name) {
+    auto [known, inserted] = resolutions_by_form_.try_emplace(FormKey(reference));
+    if (inserted) known->second = ResolveChecked(reference);
+    return known->second;
+  }
   const bool bare_in_script = reference.kind == RefKind::kBare && reference.context == ContextClass::kScript;
   auto [known, inserted] = resolutions_[bare_in_script].try_emplace(reference.name);
   if (inserted) known->second = ResolveChecked(reference);
   return known->second;
+}
+
+// What ResolveReference reads of a reference (substitution.cc), as one key:
+// its kind, context and shell reading, and its name, operator and operand.
+const std::string& Renderer::FormKey(const Reference& reference) {
+  form_key_.clear();
+  form_key_.push_back(static_cast<char>(reference.kind));
+  form_key_.push_back(static_cast<char>(reference.context));
+  form_key_.push_back(static_cast<char>(ShellReadingAt(reference)));
+  for (std::string_view part : {reference.name, reference.op, reference.operand}) {
+    const std::size_t size = part.size();
+    form_key_.append(reinterpret_cast<const char*>(&size), sizeof size);
+    form_key_.append(part);
+  }
+  return form_key_;
 }
 
 // Whether the shell expands the text at `reference` (LexShellScripts).
@@ -485,7 +512,7 @@ bool Renderer::ShellEncode(std::vector<Substitution>& substitutions) {
 
 // AppendShellEncoded, remembered: a repeated script shares its contexts
 // (ScriptContexts), so the same value at the same place is encoded once.
-const Renderer::ShellEncoding& Renderer::EncodeForShell(const ShellContext& context, const std::string& value,
+const Renderer::ShellEncoding& Renderer::EncodeForShell(const ShellContext& context, std::string_view value,
                                                         ShellMode mode) {
   const ShellContext* place = &context;  // contexts live as long as the render (ScriptContexts)
   shell_key_.assign(reinterpret_cast<const char*>(&place), sizeof place);
@@ -542,7 +569,7 @@ void Renderer::EncodePlain(const Scalar& scalar, const std::vector<Substitution>
   }
   if (PlainChangesType(rendered, substitutions)) return Requote(scalar, substitutions);
   for (const Substitution& substitution : substitutions) {
-    splices_.push_back({substitution.reference->offset, substitution.reference->length, substitution.value});
+    splices_.push_back({substitution.reference->offset, substitution.reference->length, std::string(substitution.value)});
   }
 }
 
@@ -578,7 +605,7 @@ void Renderer::EncodeBlock(const Scalar& scalar, const std::vector<Substitution>
   std::size_t line_start = 0, line_end = 0;
   for (const Substitution& substitution : substitutions) {
     const Reference& reference = *substitution.reference;
-    const std::string& value = substitution.value;
+    const std::string_view value = substitution.value;
     if (reference.offset >= line_end) {  // a new line (the first one too: line_end is 0)
       line_start = text_.rfind('\n', reference.offset);
       line_start = line_start == std::string_view::npos ? 0 : line_start + 1;
@@ -755,9 +782,11 @@ const std::vector<RewrittenScalar>* Renderer::Rewritten() {
   if (rewritten_known_) return rewritten_ ? &*rewritten_ : nullptr;
   rewritten_known_ = true;
   std::vector<RewrittenScalar> rewritten;
+  std::vector<std::size_t> starts;  // of each scalar's values in rewritten_values_
   // The values of each rewritten scalar, in source order: substitutions and
   // escapes are each in reference order; merge them by offset.
   std::sort(requoted_.begin(), requoted_.end());
+  rewritten_values_.reserve(substitutions_.size() + escapes_.size());
   std::size_t s = 0, e = 0;
   while (s < substitutions_.size() || e < escapes_.size()) {
     bool take_escape = s == substitutions_.size() ||
@@ -773,8 +802,14 @@ const std::vector<RewrittenScalar>* Renderer::Rewritten() {
       bool requoted = std::binary_search(requoted_.begin(), requoted_.end(), reference->scalar);
       scalar.style = requoted ? ScalarStyle::kDoubleQuoted : tokens_.scalars[reference->scalar].style;
       rewritten.push_back(std::move(scalar));
+      starts.push_back(rewritten_values_.size());
     }
-    rewritten.back().values.push_back({reference, value});
+    rewritten_values_.push_back({reference, value});
+  }
+  // The views are taken once rewritten_values_ no longer grows.
+  starts.push_back(rewritten_values_.size());
+  for (std::size_t i = 0; i < rewritten.size(); ++i) {
+    rewritten[i].values = std::span(rewritten_values_).subspan(starts[i], starts[i + 1] - starts[i]);
   }
   rewritten_ = std::move(rewritten);
   return &*rewritten_;
@@ -930,7 +965,7 @@ void Renderer::ReportStructureDifferences(const std::vector<StructureDifference>
 std::string Renderer::RedactSubstituted(std::string text) const {
   text = RedactSensitive(text, manifest_, values_);
   for (const auto& [scalar_index, substitution] : substitutions_) {
-    const std::string& written = substitution.value;
+    const std::string_view written = substitution.value;
     if (substitution.variable == nullptr || !substitution.variable->sensitive || written.empty()) continue;
     for (std::size_t at = text.find(written); at != std::string::npos; at = text.find(written, at + 3)) {
       text.replace(at, written.size(), "***");

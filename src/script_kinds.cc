@@ -134,7 +134,8 @@ bool ShellDecidingPlaces::HasItemAfter(std::uint32_t scalar_index) {
   if (tokens_.paths[item.parent].key == "args") return false;
   if (command_followed_.empty()) {
     command_followed_.assign(tokens_.scalars.size(), false);
-    for (const CommandLine& line : CollectCommandLines(tokens_)) {
+    const CommandLines lines = CollectCommandLines(tokens_);
+    for (const CommandLine& line : lines.lines) {
       for (std::size_t i = 0; i + 1 < line.items.size(); ++i) command_followed_[line.items[i]] = true;
     }
   }
