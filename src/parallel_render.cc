@@ -39,40 +39,59 @@ void Relocate(Piece& piece, std::uint32_t line_base) {
 
 }  // namespace
 
+namespace {
+
+// The first line at or after `from` that starts with a `---` marker, or npos.
+std::size_t NextDocumentStart(std::string_view text, std::size_t from) {
+  for (std::size_t feed = from - 1; (feed = text.find("\n---", feed)) != std::string_view::npos; ++feed) {
+    if (IsDocumentMarkerLine(text, feed + 1)) return feed + 1;
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
+
 std::vector<std::size_t> ChunkOffsets(std::string_view text, const Manifest& manifest, const RenderOptions& options,
                                       std::size_t target) {
   const std::vector<std::size_t> whole = {0};
   if (text.size() < kChunkingThreshold || text.size() > options.limits.max_input_bytes) return whole;
   if (options.run_steps && !manifest.steps.empty()) return whole;
   if (text.front() == '%') return whole;
-  if (std::memchr(text.data(), '*', text.size()) != nullptr && CountAliases(text) > options.limits.max_aliases) {
-    return whole;
-  }
   std::vector<std::size_t> offsets = whole;
-  // Counts every marker as a new document: never fewer than there are.
-  std::size_t documents = 1;
-  std::size_t next_cut = target;
-  bool directive = false;
-  ForEachLineStartingWith(text, "-.%", [&](std::size_t line) {
-    if (text[line] == '%') {
-      directive = true;
-      return false;
-    }
-    if (!IsDocumentMarkerLine(text, line)) return true;
-    ++documents;
-    if (text[line] == '-' && line >= next_cut) {
-      offsets.push_back(line);
-      next_cut = line + target;
-    }
-    return true;
-  });
-  if (directive) return whole;
-  if (documents > options.limits.max_documents) return whole;
+  target = std::max<std::size_t>(target, 1);  // each cut after the one before
+  for (std::size_t cut = NextDocumentStart(text, target); cut != std::string_view::npos;
+       cut = NextDocumentStart(text, cut + target)) {
+    offsets.push_back(cut);
+  }
   return offsets;
 }
 
+PieceFacts ReadPieceFacts(std::string_view text, std::size_t begin, std::size_t end) {
+  PieceFacts facts;
+  // From the line feed before `begin`: the piece's first line is visited too.
+  const std::size_t from = begin > 0 ? begin - 1 : 0;
+  const std::string_view lines = text.substr(from, end - from);
+  ForEachLineStartingWith(lines, "-.%", [&](std::size_t line) {
+    if (lines[line] == '%') {
+      facts.directive = true;
+      return false;
+    }
+    if (IsDocumentMarkerLine(lines, line)) ++facts.markers;
+    return true;
+  });
+  const std::string_view piece = text.substr(begin, end - begin);
+  if (std::memchr(piece.data(), '*', piece.size()) != nullptr) facts.aliases = CountAliases(piece);
+  return facts;
+}
+
+void StreamFacts::Add(const PieceFacts& piece) {
+  documents_ += piece.markers;
+  aliases_ += piece.aliases;
+  if (piece.directive || documents_ > limits_.max_documents || aliases_ > limits_.max_aliases) whole_ = true;
+}
+
 RenderResult RenderPieces(std::string_view text, const std::vector<std::size_t>& offsets, unsigned threads,
-                          const RenderPiece& render_piece) {
+                          const Limits& limits, const RenderPiece& render_piece) {
   std::vector<Piece> pieces(offsets.size());
   for (std::size_t i = 0; i < offsets.size(); ++i) {
     const std::size_t end = i + 1 < offsets.size() ? offsets[i + 1] : text.size();
@@ -89,21 +108,33 @@ RenderResult RenderPieces(std::string_view text, const std::vector<std::size_t>&
   std::size_t next_piece = 0;
   // A problem is reported once per template, at its first use, so pieces
   // with diagnostics cannot be merged: the whole text is rendered instead.
-  bool reported = false;
-  // Renders the next piece; false when there is none left (or one reported).
+  // So it is when the pieces' facts say so (a directive, too many documents).
+  bool whole = false;
+  StreamFacts facts(limits);
+  // Renders the next piece; false when there is none left (or the whole text must be rendered).
   auto render_next = [&] {
     std::size_t index;
     {
       std::lock_guard<std::mutex> lock(mutex);
-      if (reported || next_piece == pieces.size()) return false;
+      if (whole || next_piece == pieces.size()) return false;
       index = next_piece++;
     }
     Piece& piece = pieces[index];
+    const PieceFacts piece_facts = ReadPieceFacts(text, piece.offset, piece.offset + piece.text.size());
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      facts.Add(piece_facts);
+      if (facts.NeedsWholeRender()) {
+        whole = true;
+        finished.notify_all();
+        return false;
+      }
+    }
     RenderResult result = render_piece(piece.text);
     const std::uint32_t line_breaks = CountLineBreaks(piece.text);
     std::lock_guard<std::mutex> lock(mutex);
     piece.line_breaks = line_breaks;
-    if (!result.diagnostics.empty()) reported = true;
+    if (!result.diagnostics.empty()) whole = true;
     piece.result = std::move(result);
     finished.notify_all();
     return true;
@@ -127,8 +158,8 @@ RenderResult RenderPieces(std::string_view text, const std::vector<std::size_t>&
     if (threads <= 1) render_next();  // one piece at a time, on this thread
     {
       std::unique_lock<std::mutex> lock(mutex);
-      finished.wait(lock, [&] { return reported || piece.result.has_value(); });
-      if (reported) break;
+      finished.wait(lock, [&] { return whole || piece.result.has_value(); });
+      if (whole) break;
     }
     Relocate(piece, line_base);
     line_base += piece.line_breaks;
@@ -138,7 +169,7 @@ RenderResult RenderPieces(std::string_view text, const std::vector<std::size_t>&
     piece.result.reset();
   }
   for (std::thread& thread : pool) thread.join();
-  if (reported) return render_piece(text);  // diagnostics exactly as without pieces
+  if (whole) return render_piece(text);  // diagnostics exactly as without pieces
   return merged;
 }
 

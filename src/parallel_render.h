@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string_view>
 #include <vector>
@@ -28,13 +29,42 @@ constexpr std::size_t kChunkTarget = std::size_t{256} << 10;
 /// Where to cut `text` into pieces of about `target` bytes: offsets of lines
 /// that start with `---` followed by a blank or a line break, in ascending
 /// order, the first one 0. A single {0} when the stream should be rendered
-/// whole: smaller than kChunkingThreshold, too large or with too many
-/// documents or aliases for `options.limits` (the whole render reports
-/// those), with a `%` directive line (a directive belongs to the document
-/// after it), or when the manifest's steps will run (a step's "path matched
-/// nothing" is decided over the whole stream).
+/// whole: smaller than kChunkingThreshold or larger than
+/// `options.limits.max_input_bytes` (the whole render reports it), starting
+/// with a `%` directive, or when the manifest's steps will run (a step's
+/// "path matched nothing" is decided over the whole stream). Only the bytes
+/// around each cut are read: what needs the whole text (directives further
+/// on, the number of documents and aliases) is read piece by piece, in
+/// parallel, by RenderPieces.
 std::vector<std::size_t> ChunkOffsets(std::string_view text, const Manifest& manifest, const RenderOptions& options,
                                       std::size_t target = kChunkTarget);
+
+/// What a piece holds that may oblige the stream to be rendered whole.
+struct PieceFacts {
+  std::size_t markers = 0;  ///< document marker lines (`---`, `...`)
+  std::uint32_t aliases = 0;  ///< as CountAliases counts them
+  bool directive = false;  ///< a `%` line: it belongs to the document after it
+};
+
+/// The facts of the lines of `text` that start in [begin, end), except the
+/// first line of `text` (a stream may start with `---` or a directive).
+PieceFacts ReadPieceFacts(std::string_view text, std::size_t begin, std::size_t end);
+
+/// Accumulates the pieces' facts; says when the stream must be rendered whole
+/// instead: a directive anywhere, or more documents or aliases in all than
+/// `limits` allow (the whole render reports those).
+class StreamFacts {
+ public:
+  explicit StreamFacts(const Limits& limits) : limits_(limits) {}
+  void Add(const PieceFacts& piece);
+  bool NeedsWholeRender() const { return whole_; }
+
+ private:
+  const Limits& limits_;
+  std::size_t documents_ = 1;  // every marker counts as a new document: never fewer than there are
+  std::uint64_t aliases_ = 0;
+  bool whole_ = false;
+};
 
 /// Renders one piece as a complete template.
 using RenderPiece = std::function<RenderResult(std::string_view piece)>;
@@ -43,10 +73,11 @@ using RenderPiece = std::function<RenderResult(std::string_view piece)>;
 /// on `threads` threads (0: one per core), and merges the results as the
 /// render of the whole: the outputs concatenated, reference reports moved to
 /// their line in `text`. When any piece has a diagnostic (an error or a
-/// warning), the whole text is rendered instead (`render_piece(text)`), so
-/// that problems are reported exactly as without pieces: once per template,
-/// at their first use. The result does not depend on `threads`.
+/// warning), or the pieces' facts need it (StreamFacts under `limits`), the
+/// whole text is rendered instead (`render_piece(text)`), so that problems
+/// are reported exactly as without pieces: once per template, at their first
+/// use. The result does not depend on `threads`.
 RenderResult RenderPieces(std::string_view text, const std::vector<std::size_t>& offsets, unsigned threads,
-                          const RenderPiece& render_piece);
+                          const Limits& limits, const RenderPiece& render_piece);
 
 }  // namespace safesubst::detail

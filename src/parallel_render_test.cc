@@ -76,7 +76,7 @@ std::vector<std::string> Describe(const std::vector<ReferenceReport>& references
   return out;
 }
 
-TEST_CASE("parallel render: small streams, directives and steps are rendered whole") {
+TEST_CASE("parallel render: small streams, a leading directive and steps are rendered whole") {
   Manifest manifest = StreamManifest();
   RenderOptions options;
   CHECK(detail::ChunkOffsets(Stream(10), manifest, options) == std::vector<std::size_t>{0});
@@ -84,16 +84,65 @@ TEST_CASE("parallel render: small streams, directives and steps are rendered who
   REQUIRE(large.size() > detail::kChunkingThreshold);
   CHECK(detail::ChunkOffsets(large, manifest, options).size() > 1);
   CHECK(detail::ChunkOffsets("%YAML 1.2\n" + large, manifest, options).size() == 1);
-  CHECK(detail::ChunkOffsets(large + "...\n%TAG ! tag:x,2000:\n---\na: 1\n", manifest, options).size() == 1);
-  RenderOptions few_documents;
-  few_documents.limits.max_documents = 3999;
-  CHECK(detail::ChunkOffsets(large, manifest, few_documents).size() == 1);
   Manifest with_steps = manifest;
   with_steps.steps.push_back(Step{});
   CHECK(detail::ChunkOffsets(large, with_steps, options).size() == 1);
   RenderOptions no_steps = options;
   no_steps.run_steps = false;
   CHECK(detail::ChunkOffsets(large, with_steps, no_steps).size() > 1);
+}
+
+TEST_CASE("parallel render: the pieces' facts add up to the whole stream's") {
+  const std::string text = Stream(3000) + "---\nx: *a\n...\n%TAG ! tag:x,2000:\n---\ny: [*b, *c]\n";
+  const std::vector<std::size_t> offsets = detail::ChunkOffsets(text, StreamManifest(), RenderOptions{}, 4096);
+  REQUIRE(offsets.size() > 10);
+  detail::PieceFacts sum;
+  for (std::size_t i = 0; i < offsets.size(); ++i) {
+    const std::size_t end = i + 1 < offsets.size() ? offsets[i + 1] : text.size();
+    const detail::PieceFacts piece = detail::ReadPieceFacts(text, offsets[i], end);
+    sum.markers += piece.markers;
+    sum.aliases += piece.aliases;
+    sum.directive = sum.directive || piece.directive;
+  }
+  const detail::PieceFacts whole = detail::ReadPieceFacts(text, 0, text.size());
+  // Not the stream's first line, nor what follows the directive (it decides alone).
+  CHECK(whole.markers == 3000 - 1 + 2);
+  CHECK(sum.markers == whole.markers);
+  CHECK(whole.aliases == 3);
+  CHECK(sum.aliases == whole.aliases);
+  CHECK(whole.directive);
+  CHECK(sum.directive);
+}
+
+// Render with pieces on two threads equals the render of the whole text.
+void CheckRenderedAsWhole(const std::string& text, const RenderOptions& limits_from) {
+  const Manifest manifest = StreamManifest();
+  const ValueSet values = StreamValues();
+  RenderOptions options = limits_from;
+  options.file_name = "stream.yaml";
+  options.threads = 2;
+  REQUIRE(detail::ChunkOffsets(text, manifest, options).size() > 1);
+  const RenderResult pieces = Render(text, manifest, values, options);
+  const RenderResult whole = detail::RenderPieces(text, {0}, 1, options.limits, [&](std::string_view piece) {
+    RenderOptions inner = options;
+    inner.threads = 1;
+    return Render(piece, manifest, values, inner);
+  });
+  CHECK(pieces.output == whole.output);
+  CHECK(Describe(pieces.diagnostics) == Describe(whole.diagnostics));
+}
+
+TEST_CASE("parallel render: a directive further on, or too many documents or aliases, render the stream whole") {
+  const std::string large = Stream(4000);
+  CheckRenderedAsWhole(large + "...\n%TAG !e! tag:example.com,2000:\n---\na: !e!x 1\n", RenderOptions{});
+  RenderOptions few_documents;
+  few_documents.limits.max_documents = 3999;
+  CheckRenderedAsWhole(large, few_documents);
+  RenderOptions few_aliases;
+  few_aliases.limits.max_aliases = 2;
+  // Two aliases at each end: every piece is within the limit, the stream is not.
+  const std::string two_aliases = "---\nd: &d 1\ne: [*d, *d]\n";
+  CheckRenderedAsWhole(two_aliases + large + two_aliases, few_aliases);
 }
 
 TEST_CASE("parallel render: cuts only at document start lines") {
@@ -136,7 +185,7 @@ TEST_CASE("parallel render: same output, diagnostics and reports for any thread 
   }
   // The same render without pieces.
   const RenderResult whole = detail::RenderPieces(
-      text, {0}, 1,
+      text, {0}, 1, options.limits,
       [&](std::string_view piece) {
         RenderOptions inner = options;
         inner.threads = 1;

@@ -1039,7 +1039,7 @@ RenderResult Render(std::string_view template_text, const Manifest& manifest, co
   // A large stream is rendered in document-aligned pieces, in parallel (parallel_render.h).
   const std::vector<std::size_t> pieces = detail::ChunkOffsets(template_text, manifest, options);
   if (pieces.size() == 1) return render_whole(template_text);
-  return detail::RenderPieces(template_text, pieces, options.threads, render_whole);
+  return detail::RenderPieces(template_text, pieces, options.threads, options.limits, render_whole);
 }
 
 std::string_view ActionName(ReferenceReport::Action action) {
