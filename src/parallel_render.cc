@@ -169,7 +169,10 @@ RenderResult RenderPieces(std::string_view text, const std::vector<std::size_t>&
     piece.result.reset();
   }
   for (std::thread& thread : pool) thread.join();
-  if (whole) return render_piece(text);  // diagnostics exactly as without pieces
+  if (whole) {
+    merged = RenderResult{};  // its memory, before the whole render needs as much again
+    return render_piece(text);  // diagnostics exactly as without pieces
+  }
   return merged;
 }
 
