@@ -37,10 +37,6 @@ void Relocate(Piece& piece, std::uint32_t line_base) {
   for (ReferenceReport& reference : piece.result->references) reference.line += line_base;
 }
 
-}  // namespace
-
-namespace {
-
 // The first line at or after `from` that starts with a `---` marker, or npos.
 std::size_t NextDocumentStart(std::string_view text, std::size_t from) {
   for (std::size_t feed = from - 1; (feed = text.find("\n---", feed)) != std::string_view::npos; ++feed) {

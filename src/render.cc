@@ -17,6 +17,7 @@
 #include "classify.h"
 #include "fast_invariant.h"
 #include "input_limits.h"
+#include "key_bytes.h"
 #include "parallel_render.h"
 #include "script_contexts.h"
 #include "script_kinds.h"
@@ -354,11 +355,7 @@ const std::string& Renderer::FormKey(const Reference& reference) {
   form_key_.push_back(static_cast<char>(reference.kind));
   form_key_.push_back(static_cast<char>(reference.context));
   form_key_.push_back(static_cast<char>(ShellReadingAt(reference)));
-  for (std::string_view part : {reference.name, reference.op, reference.operand}) {
-    const std::size_t size = part.size();
-    form_key_.append(reinterpret_cast<const char*>(&size), sizeof size);
-    form_key_.append(part);
-  }
+  for (std::string_view part : {reference.name, reference.op, reference.operand}) AppendKeyText(part, &form_key_);
   return form_key_;
 }
 
@@ -514,8 +511,8 @@ bool Renderer::ShellEncode(std::vector<Substitution>& substitutions) {
 // (ScriptContexts), so the same value at the same place is encoded once.
 const Renderer::ShellEncoding& Renderer::EncodeForShell(const ShellContext& context, std::string_view value,
                                                         ShellMode mode) {
-  const ShellContext* place = &context;  // contexts live as long as the render (ScriptContexts)
-  shell_key_.assign(reinterpret_cast<const char*>(&place), sizeof place);
+  shell_key_.clear();
+  AppendKeyBytes(&context, &shell_key_);  // contexts live as long as the render (ScriptContexts)
   shell_key_.push_back(static_cast<char>(mode));
   shell_key_.append(value);
   auto [found, inserted] = shell_encodings_.try_emplace(shell_key_);

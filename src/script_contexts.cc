@@ -1,20 +1,10 @@
 #include "script_contexts.h"
 
 #include <algorithm>
-#include <cstring>
+
+#include "key_bytes.h"
 
 namespace safesubst {
-
-namespace {
-
-template <typename T>
-void AppendBytes(T value, std::string* out) {
-  char bytes[sizeof(T)];
-  std::memcpy(bytes, &value, sizeof(T));
-  out->append(bytes, sizeof(T));
-}
-
-}  // namespace
 
 const std::vector<ShellContext>& ScriptContexts::At(std::string_view text, const Scalar& scalar,
                                                      const Reference* references, std::size_t count) {
@@ -40,9 +30,9 @@ bool ScriptContexts::BuildKey(std::string_view text, const Scalar& scalar, const
   key_.push_back(static_cast<char>(scalar.chomping));
   key_.push_back(static_cast<char>(scalar.indent_indicator));
   key_.push_back(end < text.size() ? text[end] : '\0');
-  AppendBytes(scalar.indent, &key_);
-  AppendBytes(count, &key_);
-  for (std::size_t i = 0; i < count; ++i) AppendBytes(references[i].offset - scalar.offset, &key_);
+  AppendKeyBytes(scalar.indent, &key_);
+  AppendKeyBytes(count, &key_);
+  for (std::size_t i = 0; i < count; ++i) AppendKeyBytes(references[i].offset - scalar.offset, &key_);
   key_.append(text.substr(scalar.offset, scalar.length));
   return true;
 }
