@@ -37,9 +37,13 @@ void Relocate(Piece& piece, std::uint32_t line_base) {
   for (ReferenceReport& reference : piece.result->references) reference.line += line_base;
 }
 
-// The first line at or after `from` that starts with a `---` marker, or npos.
-std::size_t NextDocumentStart(std::string_view text, std::size_t from) {
-  for (std::size_t feed = from - 1; (feed = text.find("\n---", feed)) != std::string_view::npos; ++feed) {
+// The first line starting in [from, limit) with a `---` marker, or npos.
+// `from` > 0: the line feed before it is looked at.
+std::size_t NextDocumentStart(std::string_view text, std::size_t from,
+                              std::size_t limit = std::string_view::npos) {
+  // A line starting before `limit` has its "\n---" end by limit + 2.
+  const std::string_view window = limit < text.size() ? text.substr(0, limit + 2) : text;
+  for (std::size_t feed = from - 1; (feed = window.find("\n---", feed)) != std::string_view::npos; ++feed) {
     if (IsDocumentMarkerLine(text, feed + 1)) return feed + 1;
   }
   return std::string_view::npos;
@@ -47,19 +51,19 @@ std::size_t NextDocumentStart(std::string_view text, std::size_t from) {
 
 }  // namespace
 
-std::vector<std::size_t> ChunkOffsets(std::string_view text, const Manifest& manifest, const RenderOptions& options,
-                                      std::size_t target) {
-  const std::vector<std::size_t> whole = {0};
-  if (text.size() < kChunkingThreshold || text.size() > options.limits.max_input_bytes) return whole;
-  if (options.run_steps && !manifest.steps.empty()) return whole;
-  if (text.front() == '%') return whole;
-  std::vector<std::size_t> offsets = whole;
-  target = std::max<std::size_t>(target, 1);  // each cut after the one before
-  for (std::size_t cut = NextDocumentStart(text, target); cut != std::string_view::npos;
-       cut = NextDocumentStart(text, cut + target)) {
-    offsets.push_back(cut);
-  }
-  return offsets;
+bool RendersInPieces(std::string_view text, const Manifest& manifest, const RenderOptions& options) {
+  if (text.size() < kChunkingThreshold || text.size() > options.limits.max_input_bytes) return false;
+  if (options.run_steps && !manifest.steps.empty()) return false;
+  return text.front() != '%';
+}
+
+PieceBounds FindPiece(std::string_view text, std::size_t index, std::size_t target) {
+  const std::size_t cell = index * target;
+  if (cell >= text.size()) return {text.size(), text.size()};
+  const std::size_t begin = index == 0 ? 0 : NextDocumentStart(text, cell, cell + target);
+  if (begin == std::string_view::npos) return {cell, cell};  // no document starts in the cell
+  const std::size_t end = NextDocumentStart(text, cell + target);
+  return {begin, end == std::string_view::npos ? text.size() : end};
 }
 
 PieceFacts ReadPieceFacts(std::string_view text, std::size_t begin, std::size_t end) {
@@ -86,14 +90,10 @@ void StreamFacts::Add(const PieceFacts& piece) {
   if (piece.directive || documents_ > limits_.max_documents || aliases_ > limits_.max_aliases) whole_ = true;
 }
 
-RenderResult RenderPieces(std::string_view text, const std::vector<std::size_t>& offsets, unsigned threads,
-                          const Limits& limits, const RenderPiece& render_piece) {
-  std::vector<Piece> pieces(offsets.size());
-  for (std::size_t i = 0; i < offsets.size(); ++i) {
-    const std::size_t end = i + 1 < offsets.size() ? offsets[i + 1] : text.size();
-    pieces[i].offset = offsets[i];
-    pieces[i].text = text.substr(offsets[i], end - offsets[i]);
-  }
+RenderResult RenderPieces(std::string_view text, std::size_t target, unsigned threads, const Limits& limits,
+                          const RenderPiece& render_piece) {
+  target = std::max<std::size_t>(target, 1);
+  std::vector<Piece> pieces(std::max<std::size_t>(1, (text.size() + target - 1) / target));
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   threads = static_cast<unsigned>(std::min<std::size_t>(threads, pieces.size()));
 
@@ -116,7 +116,16 @@ RenderResult RenderPieces(std::string_view text, const std::vector<std::size_t>&
       index = next_piece++;
     }
     Piece& piece = pieces[index];
-    const PieceFacts piece_facts = ReadPieceFacts(text, piece.offset, piece.offset + piece.text.size());
+    const PieceBounds bounds = FindPiece(text, index, target);
+    if (bounds.begin == bounds.end) {  // its cell is part of the piece before
+      std::lock_guard<std::mutex> lock(mutex);
+      piece.result.emplace();
+      finished.notify_all();
+      return true;
+    }
+    piece.offset = bounds.begin;
+    piece.text = text.substr(bounds.begin, bounds.end - bounds.begin);
+    const PieceFacts piece_facts = ReadPieceFacts(text, bounds.begin, bounds.end);
     {
       std::lock_guard<std::mutex> lock(mutex);
       facts.Add(piece_facts);

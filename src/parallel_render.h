@@ -30,18 +30,29 @@ constexpr std::size_t kChunkingThreshold = std::size_t{1} << 20;
 /// (bench/, interleaved runs), 64 KiB ones no faster than 128 KiB.
 constexpr std::size_t kChunkTarget = std::size_t{128} << 10;
 
-/// Where to cut `text` into pieces of about `target` bytes: offsets of lines
-/// that start with `---` followed by a blank or a line break, in ascending
-/// order, the first one 0. A single {0} when the stream should be rendered
-/// whole: smaller than kChunkingThreshold or larger than
-/// `options.limits.max_input_bytes` (the whole render reports it), starting
-/// with a `%` directive, or when the manifest's steps will run (a step's
-/// "path matched nothing" is decided over the whole stream). Only the bytes
-/// around each cut are read: what needs the whole text (directives further
-/// on, the number of documents and aliases) is read piece by piece, in
-/// parallel, by RenderPieces.
-std::vector<std::size_t> ChunkOffsets(std::string_view text, const Manifest& manifest, const RenderOptions& options,
-                                      std::size_t target = kChunkTarget);
+/// Whether Render cuts `text` into pieces: not when it is smaller than
+/// kChunkingThreshold or larger than `options.limits.max_input_bytes` (the
+/// whole render reports it), starts with a `%` directive, or when the
+/// manifest's steps will run (a step's "path matched nothing" is decided
+/// over the whole stream).
+bool RendersInPieces(std::string_view text, const Manifest& manifest, const RenderOptions& options);
+
+/// Piece `index` of `text`: [begin, end), empty when begin == end.
+struct PieceBounds {
+  std::size_t begin = 0, end = 0;
+};
+
+/// Piece `index` of `text` cut about every `target` bytes at document start
+/// lines (a `---` followed by a blank or a line break, at the start of a
+/// line): from the first one in [index * target, (index + 1) * target) (0
+/// for the first piece) to the first one at or after (index + 1) * target,
+/// or the end of the text. Empty when no document starts in that range: the
+/// piece before holds it. Each call reads its range and on to the next
+/// document start, no more (so a long document is read by few calls, never
+/// by all): the workers find their own pieces, and what needs the whole text
+/// (directives further on, the number of documents and aliases) is read
+/// piece by piece, in parallel, by RenderPieces.
+PieceBounds FindPiece(std::string_view text, std::size_t index, std::size_t target);
 
 /// What a piece holds that may oblige the stream to be rendered whole.
 struct PieceFacts {
@@ -73,15 +84,15 @@ class StreamFacts {
 /// Renders one piece as a complete template.
 using RenderPiece = std::function<RenderResult(std::string_view piece)>;
 
-/// Renders the pieces of `text` starting at `offsets` with `render_piece`,
-/// on `threads` threads (0: one per core), and merges the results as the
-/// render of the whole: the outputs concatenated, reference reports moved to
-/// their line in `text`. When any piece has a diagnostic (an error or a
-/// warning), or the pieces' facts need it (StreamFacts under `limits`), the
-/// whole text is rendered instead (`render_piece(text)`), so that problems
-/// are reported exactly as without pieces: once per template, at their first
-/// use. The result does not depend on `threads`.
-RenderResult RenderPieces(std::string_view text, const std::vector<std::size_t>& offsets, unsigned threads,
-                          const Limits& limits, const RenderPiece& render_piece);
+/// Renders the pieces of `text` (FindPiece with `target`) with
+/// `render_piece`, on `threads` threads (0: one per core), and merges the
+/// results as the render of the whole: the outputs concatenated, reference
+/// reports moved to their line in `text`. When any piece has a diagnostic (an
+/// error or a warning), or the pieces' facts need it (StreamFacts under
+/// `limits`), the whole text is rendered instead (`render_piece(text)`), so
+/// that problems are reported exactly as without pieces: once per template,
+/// at their first use. The result does not depend on `threads`.
+RenderResult RenderPieces(std::string_view text, std::size_t target, unsigned threads, const Limits& limits,
+                          const RenderPiece& render_piece);
 
 }  // namespace safesubst::detail

@@ -76,30 +76,42 @@ std::vector<std::string> Describe(const std::vector<ReferenceReport>& references
   return out;
 }
 
+// The non-empty pieces of `text` cut every `target` bytes, in order.
+std::vector<detail::PieceBounds> Pieces(std::string_view text, std::size_t target) {
+  std::vector<detail::PieceBounds> pieces;
+  for (std::size_t index = 0; index * target < text.size(); ++index) {
+    const detail::PieceBounds piece = detail::FindPiece(text, index, target);
+    if (piece.begin != piece.end) pieces.push_back(piece);
+  }
+  return pieces;
+}
+
 TEST_CASE("parallel render: small streams, a leading directive and steps are rendered whole") {
   Manifest manifest = StreamManifest();
   RenderOptions options;
-  CHECK(detail::ChunkOffsets(Stream(10), manifest, options) == std::vector<std::size_t>{0});
+  CHECK_FALSE(detail::RendersInPieces(Stream(10), manifest, options));
   std::string large = Stream(4000);
   REQUIRE(large.size() > detail::kChunkingThreshold);
-  CHECK(detail::ChunkOffsets(large, manifest, options).size() > 1);
-  CHECK(detail::ChunkOffsets("%YAML 1.2\n" + large, manifest, options).size() == 1);
+  CHECK(detail::RendersInPieces(large, manifest, options));
+  CHECK_FALSE(detail::RendersInPieces("%YAML 1.2\n" + large, manifest, options));
   Manifest with_steps = manifest;
   with_steps.steps.push_back(Step{});
-  CHECK(detail::ChunkOffsets(large, with_steps, options).size() == 1);
+  CHECK_FALSE(detail::RendersInPieces(large, with_steps, options));
   RenderOptions no_steps = options;
   no_steps.run_steps = false;
-  CHECK(detail::ChunkOffsets(large, with_steps, no_steps).size() > 1);
+  CHECK(detail::RendersInPieces(large, with_steps, no_steps));
+  RenderOptions small_limit = options;
+  small_limit.limits.max_input_bytes = large.size() - 1;  // the whole render reports it
+  CHECK_FALSE(detail::RendersInPieces(large, manifest, small_limit));
 }
 
 TEST_CASE("parallel render: the pieces' facts add up to the whole stream's") {
   const std::string text = Stream(3000) + "---\nx: *a\n...\n%TAG ! tag:x,2000:\n---\ny: [*b, *c]\n";
-  const std::vector<std::size_t> offsets = detail::ChunkOffsets(text, StreamManifest(), RenderOptions{}, 4096);
-  REQUIRE(offsets.size() > 10);
+  const std::vector<detail::PieceBounds> pieces = Pieces(text, 4096);
+  REQUIRE(pieces.size() > 10);
   detail::PieceFacts sum;
-  for (std::size_t i = 0; i < offsets.size(); ++i) {
-    const std::size_t end = i + 1 < offsets.size() ? offsets[i + 1] : text.size();
-    const detail::PieceFacts piece = detail::ReadPieceFacts(text, offsets[i], end);
+  for (const detail::PieceBounds& bounds : pieces) {
+    const detail::PieceFacts piece = detail::ReadPieceFacts(text, bounds.begin, bounds.end);
     sum.markers += piece.markers;
     sum.aliases += piece.aliases;
     sum.directive = sum.directive || piece.directive;
@@ -121,9 +133,10 @@ void CheckRenderedAsWhole(const std::string& text, const RenderOptions& limits_f
   RenderOptions options = limits_from;
   options.file_name = "stream.yaml";
   options.threads = 2;
-  REQUIRE(detail::ChunkOffsets(text, manifest, options).size() > 1);
+  REQUIRE(detail::RendersInPieces(text, manifest, options));
   const RenderResult pieces = Render(text, manifest, values, options);
-  const RenderResult whole = detail::RenderPieces(text, {0}, 1, options.limits, [&](std::string_view piece) {
+  // One piece: the whole text.
+  const RenderResult whole = detail::RenderPieces(text, text.size(), 1, options.limits, [&](std::string_view piece) {
     RenderOptions inner = options;
     inner.threads = 1;
     return Render(piece, manifest, values, inner);
@@ -145,21 +158,33 @@ TEST_CASE("parallel render: a directive further on, or too many documents or ali
   CheckRenderedAsWhole(two_aliases + large + two_aliases, few_aliases);
 }
 
+// Pieces that cover `text` in order, each but the first starting at a `---` line.
+void CheckCutAtDocumentStarts(const std::string& text, std::size_t target) {
+  const std::vector<detail::PieceBounds> pieces = Pieces(text, target);
+  REQUIRE_FALSE(pieces.empty());
+  CHECK(pieces.front().begin == 0);
+  CHECK(pieces.back().end == text.size());
+  for (std::size_t i = 1; i < pieces.size(); ++i) {
+    CHECK(pieces[i].begin == pieces[i - 1].end);
+    CHECK(text[pieces[i].begin - 1] == '\n');
+    CHECK(text.compare(pieces[i].begin, 3, "---") == 0);
+    CHECK((pieces[i].begin + 3 == text.size() || text[pieces[i].begin + 3] == '\n'));
+  }
+}
+
 TEST_CASE("parallel render: cuts only at document start lines") {
-  Manifest manifest = StreamManifest();
-  RenderOptions options;
   std::string text = Stream(4000);
   // Lines that only look like markers: indented, or followed by text.
   text.insert(text.size() / 2, "note: |\n  ---\n  --- x\n---x: 1\n");
-  const std::vector<std::size_t> offsets = detail::ChunkOffsets(text, manifest, options, 4096);
-  REQUIRE(offsets.size() > 10);
-  CHECK(offsets.front() == 0);
-  CHECK(std::is_sorted(offsets.begin(), offsets.end()));
-  for (std::size_t offset : offsets) {
-    if (offset == 0) continue;
-    CHECK(text[offset - 1] == '\n');
-    CHECK(text.compare(offset, 4, "---\n") == 0);
-  }
+  REQUIRE(Pieces(text, 4096).size() > 10);
+  CheckCutAtDocumentStarts(text, 4096);
+  // Documents longer than a piece: their cells give empty pieces.
+  const std::string long_document = "---\nscript: |\n" + std::string(20000, ' ') + "x\n";
+  const std::string mixed = Stream(20) + long_document + Stream(20) + long_document + long_document;
+  CheckCutAtDocumentStarts(mixed, 1024);
+  CHECK(detail::FindPiece(mixed, mixed.size() / 1024, 1024).begin == detail::FindPiece(mixed, mixed.size() / 1024, 1024).end);
+  // Every target, down to one byte, and a marker at the very end.
+  for (std::size_t target : {1, 3, 64, 400, 100000}) CheckCutAtDocumentStarts(Stream(30) + "---", target);
 }
 
 TEST_CASE("parallel render: same output, diagnostics and reports for any thread count, and as rendered whole") {
@@ -185,7 +210,7 @@ TEST_CASE("parallel render: same output, diagnostics and reports for any thread 
   }
   // The same render without pieces.
   const RenderResult whole = detail::RenderPieces(
-      text, {0}, 1, options.limits,
+      text, text.size(), 1, options.limits,
       [&](std::string_view piece) {
         RenderOptions inner = options;
         inner.threads = 1;

@@ -1034,9 +1034,8 @@ RenderResult Render(std::string_view template_text, const Manifest& manifest, co
                     const RenderOptions& options) {
   auto render_whole = [&](std::string_view text) { return Renderer(text, manifest, values, options).Run(); };
   // A large stream is rendered in document-aligned pieces, in parallel (parallel_render.h).
-  const std::vector<std::size_t> pieces = detail::ChunkOffsets(template_text, manifest, options);
-  if (pieces.size() == 1) return render_whole(template_text);
-  return detail::RenderPieces(template_text, pieces, options.threads, options.limits, render_whole);
+  if (!detail::RendersInPieces(template_text, manifest, options)) return render_whole(template_text);
+  return detail::RenderPieces(template_text, detail::kChunkTarget, options.threads, options.limits, render_whole);
 }
 
 std::string_view ActionName(ReferenceReport::Action action) {
