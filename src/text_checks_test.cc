@@ -160,14 +160,16 @@ TEST_CASE("text checks: the block scan finds what a byte scan finds") {
 namespace {
 
 // Random documents of nested block and flow mappings with few distinct keys,
-// so that many repeat, among siblings and elsewhere.
+// so that many repeat, among siblings and elsewhere. The two long keys differ
+// only in the middle: the same first and last eight bytes and length.
 void AppendMapping(std::mt19937& random, std::size_t indent, int depth, std::string* text) {
-  static const char* const kKeys[] = {"a", "b", "ab", "\"a\"", "'b'", "c"};
-  for (unsigned entry = 0, entries = 1 + random() % 4; entry < entries; ++entry) {
-    *text += std::string(indent, ' ') + kKeys[random() % 6] + ":";
+  static const char* const kKeys[] = {"a", "b", "ab", "\"a\"", "'b'", "c", "long-key-a-same-end", "long-key-b-same-end"};
+  auto key = [&] { return std::string(kKeys[random() % std::size(kKeys)]); };
+  for (unsigned entry = 0, entries = 1 + random() % 6; entry < entries; ++entry) {
+    *text += std::string(indent, ' ') + key() + ":";
     switch (depth < 3 ? random() % 3 : 0) {
       case 0: *text += " v\n"; break;
-      case 1: *text += std::string(" {") + kKeys[random() % 6] + ": 1, " + kKeys[random() % 6] + ": 2}\n"; break;
+      case 1: *text += " {" + key() + ": 1, " + key() + ": 2}\n"; break;
       default:
         *text += "\n";
         AppendMapping(random, indent + 2, depth + 1, text);
@@ -226,4 +228,25 @@ TEST_CASE("text checks: duplicate keys are those a pairwise search finds") {
     duplicates += reported.size();
   }
   CHECK(duplicates > 100);  // the texts do repeat keys
+}
+
+TEST_CASE("text checks: keys crafted to share a hash are still checked, in n log n") {
+  // Distinct keys with the same length and first and last eight bytes, in
+  // two documents: enough to crowd any run of slots of the checker's table,
+  // which then sorts instead. Some are written twice.
+  std::string text;
+  for (int document = 0; document < 2; ++document) {
+    if (document > 0) text += "---\n";
+    for (int i = 0; i < 3000; ++i) text += "key-head" + std::to_string(10000 + i) + "key-tail: v\n";
+    for (int i = 0; i < 3000; i += 700) text += "key-head" + std::to_string(10000 + i) + "key-tail: again\n";
+  }
+  const Tokens tokens = Tokenize(text);
+  REQUIRE(tokens.diagnostics.empty());
+  const Diagnostics reported = CheckDuplicateKeys(text, tokens, "t.yaml");
+  REQUIRE(reported.size() == 10);
+  CHECK(reported[0].message == "duplicate key 'key-head10000key-tail'");
+  CHECK(reported[0].location.line == 3001);
+  CHECK(reported[0].hint == "first defined at line 1; YAML parsers keep only one of them");
+  CHECK(reported[5].location.line == 6007);  // the second document's first repeat
+  CHECK(reported[5].hint == "first defined at line 3007; YAML parsers keep only one of them");
 }
