@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <set>
 #include <string>
 
 namespace safesubst {
@@ -34,6 +35,27 @@ TEST_CASE("key bytes: values are appended whole, one key per value") {
   AppendKeyBytes(&y, &at_y);
   CHECK(at_x.size() == sizeof(int*));
   CHECK(at_x != at_y);
+}
+
+TEST_CASE("key bytes: TextHash reads every byte, at every length") {
+  const TextHash hash;
+  // Texts of 0 to 40 bytes, and each with one byte changed: the word loop,
+  // the overlapping last word and the short tail all take part.
+  std::set<std::size_t> hashes;
+  std::size_t texts = 0;
+  for (std::size_t size = 0; size <= 40; ++size) {
+    std::string text(size, 'a');
+    CHECK(hash(text) == hash(std::string(size, 'a')));  // equal texts, equal hashes
+    hashes.insert(hash(text));
+    ++texts;
+    for (std::size_t at = 0; at < size; ++at) {
+      std::string changed = text;
+      changed[at] = 'b';
+      hashes.insert(hash(changed));
+      ++texts;
+    }
+  }
+  CHECK(hashes.size() == texts);  // no two of these 861 texts share a hash
 }
 
 }  // namespace

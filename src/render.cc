@@ -174,13 +174,13 @@ class Renderer {
   std::vector<const ShellContext*> shell_contexts_;
   ScriptContexts script_contexts_;
   // EncodeForShell's answers by context address, mode and value.
-  std::unordered_map<std::string, ShellEncoding> shell_encodings_;
+  std::unordered_map<std::string, ShellEncoding, TextHash> shell_encodings_;
   std::string shell_key_;
   // Resolve's answers by name, [1] for bare references in scripts, and for
   // the other forms by FormKey (built in form_key_). Never erased: the
   // substitutions view their values.
-  std::unordered_map<std::string_view, Resolution> resolutions_[2];
-  std::unordered_map<std::string, Resolution> resolutions_by_form_;
+  std::unordered_map<std::string_view, Resolution, TextHash> resolutions_[2];
+  std::unordered_map<std::string, Resolution, TextHash> resolutions_by_form_;
   std::string form_key_;
   const Reference* kept_bare_ = nullptr;  // the previous reference, when kept as a bare $NAME
   // ReportAtFirstUse's reports by message: the diagnostic's index and how
