@@ -1,7 +1,6 @@
 #include "parallel_render.h"
 
 #include <algorithm>
-#include <condition_variable>
 #include <cstring>
 #include <mutex>
 #include <optional>
@@ -97,16 +96,53 @@ RenderResult RenderPieces(std::string_view text, std::size_t target, unsigned th
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   threads = static_cast<unsigned>(std::min<std::size_t>(threads, pieces.size()));
 
-  // Workers take pieces in order; this thread merges them in order as they
-  // finish, so that finished outputs do not pile up next to the merged one.
+  // Threads take pieces in order, and merge them in order as they finish:
+  // the thread that finishes the piece next in line merges it and any
+  // finished ones after it. So no thread sleeps until it is woken to merge
+  // (on a virtual machine, each wake-up costs a switch and an interrupt),
+  // and finished outputs do not pile up next to the merged one.
   std::mutex mutex;
-  std::condition_variable finished;
-  std::size_t next_piece = 0;
+  std::size_t next_piece = 0, next_merge = 0;
+  bool merging = false;
   // A problem is reported once per template, at its first use, so pieces
   // with diagnostics cannot be merged: the whole text is rendered instead.
   // So it is when the pieces' facts say so (a directive, too many documents).
   bool whole = false;
   StreamFacts facts(limits);
+
+  RenderResult merged;
+  // Only touched pages count: reserving generously costs no memory.
+  merged.output.reserve(text.size() + text.size() / 2);
+  AdviseHugePages(merged.output.data(), merged.output.capacity());
+  std::uint32_t line_base = 0;
+  auto merge = [&](Piece& piece) {
+    Relocate(piece, line_base);
+    line_base += piece.line_breaks;
+    RenderResult& result = *piece.result;
+    merged.output += result.output;
+    std::move(result.references.begin(), result.references.end(), std::back_inserter(merged.references));
+    piece.result.reset();
+  };
+  // Stores the result of piece `index` and merges what is ready. Only one
+  // thread merges at a time (`merging`); it copies with the lock released,
+  // and no other thread touches a piece that is ready to merge.
+  auto finish = [&](std::size_t index, RenderResult result, std::uint32_t line_breaks) {
+    std::unique_lock<std::mutex> lock(mutex);
+    Piece& piece = pieces[index];
+    piece.line_breaks = line_breaks;
+    if (!result.diagnostics.empty()) whole = true;
+    piece.result = std::move(result);
+    if (merging) return;
+    merging = true;
+    while (!whole && next_merge < pieces.size() && pieces[next_merge].result.has_value()) {
+      Piece& ready = pieces[next_merge];
+      lock.unlock();
+      merge(ready);
+      lock.lock();
+      ++next_merge;
+    }
+    merging = false;
+  };
   // Renders the next piece; false when there is none left (or the whole text must be rendered).
   auto render_next = [&] {
     std::size_t index;
@@ -115,14 +151,12 @@ RenderResult RenderPieces(std::string_view text, std::size_t target, unsigned th
       if (whole || next_piece == pieces.size()) return false;
       index = next_piece++;
     }
-    Piece& piece = pieces[index];
     const PieceBounds bounds = FindPiece(text, index, target);
     if (bounds.begin == bounds.end) {  // its cell is part of the piece before
-      std::lock_guard<std::mutex> lock(mutex);
-      piece.result.emplace();
-      finished.notify_all();
+      finish(index, RenderResult{}, 0);
       return true;
     }
+    Piece& piece = pieces[index];
     piece.offset = bounds.begin;
     piece.text = text.substr(bounds.begin, bounds.end - bounds.begin);
     const PieceFacts piece_facts = ReadPieceFacts(text, bounds.begin, bounds.end);
@@ -131,48 +165,21 @@ RenderResult RenderPieces(std::string_view text, std::size_t target, unsigned th
       facts.Add(piece_facts);
       if (facts.NeedsWholeRender()) {
         whole = true;
-        finished.notify_all();
         return false;
       }
     }
     RenderResult result = render_piece(piece.text);
-    const std::uint32_t line_breaks = CountLineBreaks(piece.text);
-    std::lock_guard<std::mutex> lock(mutex);
-    piece.line_breaks = line_breaks;
-    if (!result.diagnostics.empty()) whole = true;
-    piece.result = std::move(result);
-    finished.notify_all();
+    finish(index, std::move(result), CountLineBreaks(piece.text));
     return true;
   };
+  auto work = [&] {
+    while (render_next()) {
+    }
+  };
+  // This thread is one of the `threads`.
   std::vector<std::thread> pool;
-  if (threads > 1) {
-    for (unsigned t = 0; t < threads; ++t) {
-      pool.emplace_back([&] {
-        while (render_next()) {
-        }
-      });
-    }
-  }
-
-  RenderResult merged;
-  // Only touched pages count: reserving generously costs no memory.
-  merged.output.reserve(text.size() + text.size() / 2);
-  AdviseHugePages(merged.output.data(), merged.output.capacity());
-  std::uint32_t line_base = 0;
-  for (Piece& piece : pieces) {
-    if (threads <= 1) render_next();  // one piece at a time, on this thread
-    {
-      std::unique_lock<std::mutex> lock(mutex);
-      finished.wait(lock, [&] { return whole || piece.result.has_value(); });
-      if (whole) break;
-    }
-    Relocate(piece, line_base);
-    line_base += piece.line_breaks;
-    RenderResult& result = *piece.result;
-    merged.output += result.output;
-    std::move(result.references.begin(), result.references.end(), std::back_inserter(merged.references));
-    piece.result.reset();
-  }
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
   for (std::thread& thread : pool) thread.join();
   if (whole) {
     merged = RenderResult{};  // its memory, before the whole render needs as much again

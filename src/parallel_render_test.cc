@@ -6,7 +6,9 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "safesubst/render.h"
@@ -219,6 +221,37 @@ TEST_CASE("parallel render: same output, diagnostics and reports for any thread 
   CHECK(whole.output == one.output);
   CHECK(Describe(whole.diagnostics) == Describe(one.diagnostics));
   CHECK(Describe(whole.references) == Describe(one.references));
+}
+
+TEST_CASE("parallel render: pieces that finish out of order are merged in order") {
+  // Each piece "renders" to its own text and one reference report on its
+  // first line; some take longer, so later pieces often finish first. The
+  // merged output must be the text again, and each report moved to its
+  // line in the whole text.
+  const std::string text = Stream(3000);
+  for (unsigned threads : {2u, 3u, 8u}) {
+    CAPTURE(threads);
+    const RenderResult merged =
+        detail::RenderPieces(text, 4096, threads, Limits{}, [](std::string_view piece) {
+          if (piece.size() % 3 == 0) std::this_thread::sleep_for(std::chrono::microseconds(200));
+          RenderResult result;
+          result.output = std::string(piece);
+          ReferenceReport report;
+          report.line = 1;
+          report.text = std::string(piece.substr(0, piece.find('\n')));
+          result.references.push_back(report);
+          return result;
+        });
+    REQUIRE(merged.ok());
+    CHECK(merged.output == text);
+    const std::vector<detail::PieceBounds> pieces = Pieces(text, 4096);
+    REQUIRE(merged.references.size() == pieces.size());
+    for (std::size_t i = 0; i < pieces.size(); ++i) {
+      const std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(pieces[i].begin), '\n'));
+      CHECK(merged.references[i].line == line);
+      CHECK(merged.references[i].text == "---");
+    }
+  }
 }
 
 TEST_CASE("parallel render: an error in any piece is reported as by a whole render") {
