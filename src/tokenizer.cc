@@ -25,6 +25,7 @@
 #include <cctype>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <utility>
 
 #include "safesubst/references.h"
@@ -1880,7 +1881,36 @@ std::size_t EscapeLength(std::string_view text, std::size_t at) {
   return e != '\0' && std::strchr("0abt\tnvfre \"/\\N_LP", e) != nullptr ? 2 : 0;
 }
 
+namespace {
+
+// The body of a one-line flow scalar without escapes (a plain scalar, or a
+// quoted one without its escape character), which decodes to itself; empty
+// otherwise. Most scalars that are decoded (`kind`, command words) are such.
+std::optional<std::string_view> VerbatimBody(std::string_view text, const Scalar& scalar) {
+  const std::size_t begin = std::min(scalar.offset, text.size());
+  const std::size_t end = std::min(scalar.offset + scalar.length, text.size());
+  std::string_view body = text.substr(begin, end - begin);
+  char escape = '\n';  // a plain scalar has none: a line break stands in
+  if (scalar.style == ScalarStyle::kSingleQuoted || scalar.style == ScalarStyle::kDoubleQuoted) {
+    const char quote = scalar.style == ScalarStyle::kDoubleQuoted ? '"' : '\'';
+    if (body.size() < 2 || body.back() != quote) return std::nullopt;  // unterminated
+    body = body.substr(1, body.size() - 2);
+    escape = quote == '"' ? '\\' : '\'';
+  } else if (scalar.style != ScalarStyle::kPlain) {
+    return std::nullopt;
+  }
+  for (char c : body) {  // short texts: a loop costs less than a search per byte
+    if (c == '\n' || c == '\r' || c == escape) return std::nullopt;
+  }
+  return body;
+}
+
+}  // namespace
+
 std::string DecodeScalar(std::string_view text, const Scalar& scalar, std::vector<std::size_t>* source_offsets) {
+  if (source_offsets == nullptr) {
+    if (const std::optional<std::string_view> body = VerbatimBody(text, scalar)) return std::string(*body);
+  }
   Decoded out(source_offsets);
   const std::size_t begin = std::min(scalar.offset, text.size());
   const std::size_t end = std::min(scalar.offset + scalar.length, text.size());
