@@ -12,9 +12,11 @@
 # trained on examples/.)
 #
 # Needs packaging/debian-bench-deps.txt: envsubst (gettext-base), yq (Debian's
-# jq wrapper), jq, /usr/bin/time (package time) and, for the build, lld; uses
-# hyperfine when installed, else its own loop. RUNS (default 7) sets the runs
-# per measurement; every number is a median. Run it on a quiet machine.
+# jq wrapper), jq, /usr/bin/time (package time) and, for the build, lld.
+# RUNS (default 7) sets the runs per measurement (3 x RUNS for the throughput
+# row); every number is a median. The throughput and latency rows run their
+# commands interleaved with bench/time_command.cc; the others use hyperfine
+# when installed, else a loop of their own. Run it on a quiet machine.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -192,7 +194,7 @@ scaling "number of documents (tiny ConfigMaps)" docs 20000 80000 320000
 
 # ---------------------------------------------------------------- report ----
 echo
-echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); $runs runs per median$(command -v hyperfine >/dev/null && echo ' (hyperfine)')."
+echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); $((3 * runs)) interleaved runs per median for the stream, 500 for latency, $runs for the others$(command -v hyperfine >/dev/null && echo ' (hyperfine)')."
 echo
 echo "| Measurement | Baseline | safesubst | Result | Target | |"
 echo "|---|---|---|---|---|---|"
