@@ -289,7 +289,7 @@ class StepRunner {
   // hit a bug; either way the step fails here, naming it.
   bool Parses(const Step& step, const Document& document, const std::string& edited) {
     try {
-      detail::LoadAllDocuments(edited);
+      detail::CheckAllDocumentsParse(edited);
       return true;
     } catch (const YAML::Exception& e) {
       Error(step.location,

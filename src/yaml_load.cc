@@ -47,9 +47,8 @@ std::size_t MaxDocumentCount(std::string_view text) {
   return markers + 1;
 }
 
-std::vector<YAML::Node> LoadAllDocuments(std::string_view text) {
-  // A cheap first pass with a handler that keeps nothing: LoadAll itself
-  // cannot be stopped once it loops.
+void CheckAllDocumentsParse(std::string_view text) {
+  // A pass with a handler that keeps nothing, counting the documents.
   const std::size_t bound = MaxDocumentCount(text);
   try {
     std::istringstream input{std::string(text)};
@@ -58,6 +57,15 @@ std::vector<YAML::Node> LoadAllDocuments(std::string_view text) {
     for (std::size_t documents = 0; parser.HandleNextDocument(recorder);) {
       if (++documents > bound) throw YAML::ParserException(recorder.last_start, std::string(kRunawayDocumentMessage));
     }
+  } catch (const YAML::DeepRecursion& error) {
+    throw YAML::ParserException(error.mark, DescribeParseError(error));
+  }
+}
+
+std::vector<YAML::Node> LoadAllDocuments(std::string_view text) {
+  // The guarded pass first: LoadAll itself cannot be stopped once it loops.
+  CheckAllDocumentsParse(text);
+  try {
     return YAML::LoadAll(std::string(text));
   } catch (const YAML::DeepRecursion& error) {
     throw YAML::ParserException(error.mark, DescribeParseError(error));

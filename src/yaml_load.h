@@ -34,4 +34,10 @@ std::size_t MaxDocumentCount(std::string_view text);
 /// like LoadAll for every ordinary syntax error.
 std::vector<YAML::Node> LoadAllDocuments(std::string_view text);
 
+/// Throws as LoadAllDocuments does, without building the documents: for a
+/// caller that only asks whether `text` parses (an unknown alias included),
+/// at half the cost (LoadAllDocuments parses twice: once guarded, once to
+/// build).
+void CheckAllDocumentsParse(std::string_view text);
+
 }  // namespace safesubst::detail

@@ -37,4 +37,30 @@ TEST_CASE("yaml_load: a document yaml-cpp cannot get past is an error at that do
   }
 }
 
+TEST_CASE("yaml_load: CheckAllDocumentsParse throws where LoadAllDocuments does, and only there") {
+  // Valid streams, syntax errors, an alias to no anchor (what a step that
+  // deletes an anchored node leaves), runaway documents, and nesting deeper
+  // than yaml-cpp's guard.
+  const std::string deep = std::string(2000, '[') + std::string(2000, ']') + "\n";
+  for (const std::string& text : {std::string("a: 1\n---\n[x, y]\n"), std::string(""), std::string("a: &x 1\nb: *x\n"),
+                                 std::string("a: [1\n"), std::string("b: *nowhere\n"), std::string(",\n"),
+                                 std::string("a: 1\n---\n,\n"), deep}) {
+    CAPTURE(text.substr(0, 40));
+    std::string loaded_error = "none", checked_error = "none";
+    try {
+      LoadAllDocuments(text);
+    } catch (const YAML::Exception& error) {
+      loaded_error = error.msg;
+    }
+    try {
+      CheckAllDocumentsParse(text);
+    } catch (const YAML::Exception& error) {
+      checked_error = error.msg;
+    }
+    CHECK(checked_error == loaded_error);
+  }
+  CHECK_THROWS_AS(CheckAllDocumentsParse("b: *nowhere\n"), YAML::Exception);
+  CHECK_NOTHROW(CheckAllDocumentsParse("a: &x 1\nb: *x\n"));
+}
+
 }  // namespace safesubst::detail
