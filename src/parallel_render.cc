@@ -112,7 +112,7 @@ RenderResult RenderPieces(std::string_view text, std::size_t target, unsigned th
 
   RenderResult merged;
   // Only touched pages count: reserving generously costs no memory.
-  merged.output.reserve(text.size() + text.size() / 2);
+  merged.output.reserve(HugePageCapacity(text.size() + text.size() / 2));
   AdviseHugePages(merged.output.data(), merged.output.capacity());
   std::uint32_t line_base = 0;
   auto merge = [&](Piece& piece) {
