@@ -64,10 +64,10 @@ class Sources {
 /// diagnostics need snippets). False with an error diagnostic added to `out`.
 bool ReadInput(const std::string& path, std::string* text, Diagnostics* out);
 
-/// A template's bytes: a large regular file is mapped (no copy, and its
-/// pages are read by the threads that render them), anything else is read
-/// into memory. A file truncated by another process while mapped would end
-/// the process (SIGBUS); `render -i` replaces files by rename, which does not.
+/// A template's bytes: a large regular file is mapped (no copy up front),
+/// and kept open for Copy, anything else is read into memory. A file
+/// truncated by another process while mapped would end the process
+/// (SIGBUS); `render -i` replaces files by rename, which does not.
 class InputText {
  public:
   InputText() = default;
@@ -80,6 +80,12 @@ class InputText {
   /// Like ReadInput.
   bool Read(const std::string& path, Diagnostics* out);
   std::string_view view() const { return mapped_ != nullptr ? std::string_view(mapped_, mapped_size_) : owned_; }
+  /// For RenderOptions::copy_template: pread(2) on a mapped file, so that
+  /// the threads rendering its pieces copy them into buffers they reuse
+  /// instead of touching each page of the mapping; empty when the text is
+  /// in memory, or when kMaxOpenMappedFiles are already kept open (a batch
+  /// of many large templates must not run out of file descriptors).
+  RenderOptions::CopyTemplate Copy() const;
 
  private:
   void Unmap();
@@ -87,6 +93,7 @@ class InputText {
   std::string owned_;
   const char* mapped_ = nullptr;
   std::size_t mapped_size_ = 0;
+  int descriptor_ = -1;  // of the mapped file, or -1
 };
 
 /// Most diagnostics PrintDiagnostics prints from one list: thousands of

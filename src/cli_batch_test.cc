@@ -96,5 +96,28 @@ TEST_CASE("batch render: one large stream gives the same bytes with one thread o
   CHECK(two.err == one.err);
 }
 
+TEST_CASE("render: a template file large enough to be mapped renders as the same text on standard input") {
+  // Above 4 MiB the file is mapped, and its pieces are copied with pread
+  // (RenderOptions::copy_template); standard input is read into memory.
+  TempDir dir;
+  WriteFile(dir / "manifest.yaml", kManifest);
+  std::string stream;
+  for (int i = 0; stream.size() < (std::size_t{5} << 20); ++i) stream += "---\n" + Template(i);
+  stream += "---\nlast: |\n  ---x\n---";  // a marker line at the very end of the file
+  WriteFile(dir / "stream.yaml", stream);
+  const std::string base = "cd " + ShellQuote(dir.path().string()) + " && " + Safesubst() +
+                           " render -m manifest.yaml --set TENANT_ID=tenant-a --set IMAGE_TAG=1.10";
+  const testing::CommandResult piped = RunShell(base + " - < stream.yaml");
+  REQUIRE(piped.code == 0);
+  CHECK(piped.out.size() > stream.size() / 2);
+  for (const char* jobs : {" -j 1", " -j 2", " -j 3"}) {
+    CAPTURE(jobs);
+    const testing::CommandResult mapped = RunShell(base + jobs + " stream.yaml");
+    CHECK(mapped.code == 0);
+    CHECK(mapped.out == piped.out);
+    CHECK(mapped.err == piped.err);
+  }
+}
+
 }  // namespace
 }  // namespace safesubst

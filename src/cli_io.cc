@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -122,6 +123,10 @@ namespace {
 // Below this a read costs less than setting up and tearing down a mapping.
 constexpr std::size_t kMapThreshold = std::size_t{4} << 20;
 
+// Mapped files kept open for InputText::Copy, at most.
+constexpr int kMaxOpenMappedFiles = 64;
+std::atomic<int> open_mapped_files{0};
+
 }  // namespace
 
 InputText& InputText::operator=(InputText&& other) noexcept {
@@ -130,6 +135,7 @@ InputText& InputText::operator=(InputText&& other) noexcept {
   owned_ = std::move(other.owned_);
   mapped_ = std::exchange(other.mapped_, nullptr);
   mapped_size_ = std::exchange(other.mapped_size_, 0);
+  descriptor_ = std::exchange(other.descriptor_, -1);
   return *this;
 }
 
@@ -137,6 +143,26 @@ void InputText::Unmap() {
   if (mapped_ != nullptr) ::munmap(const_cast<char*>(mapped_), mapped_size_);
   mapped_ = nullptr;
   mapped_size_ = 0;
+  if (descriptor_ >= 0) {
+    ::close(descriptor_);
+    --open_mapped_files;
+  }
+  descriptor_ = -1;
+}
+
+RenderOptions::CopyTemplate InputText::Copy() const {
+  if (descriptor_ < 0) return {};
+  return [fd = descriptor_](std::size_t offset, char* into, std::size_t size) {
+    while (size > 0) {
+      const ssize_t got = ::pread(fd, into, size, static_cast<off_t>(offset));
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) return false;  // an error, or the file is shorter than it was
+      into += got;
+      offset += static_cast<std::size_t>(got);
+      size -= static_cast<std::size_t>(got);
+    }
+    return true;
+  };
 }
 
 bool InputText::Read(const std::string& path, Diagnostics* out) {
@@ -150,9 +176,14 @@ bool InputText::Read(const std::string& path, Diagnostics* out) {
   if (S_ISREG(info.st_mode) && size >= kMapThreshold) {
     void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
     if (map != MAP_FAILED) {
-      ::close(fd);
       mapped_ = static_cast<const char*>(map);
       mapped_size_ = size;
+      if (++open_mapped_files <= kMaxOpenMappedFiles) {
+        descriptor_ = fd;
+      } else {
+        --open_mapped_files;
+        ::close(fd);
+      }
       return true;
     }
   }

@@ -220,6 +220,7 @@ void RenderAll(std::vector<Job>& jobs, const Manifest& manifest, const ValueSet&
       RenderOptions options = base;
       options.file_name = job.file;
       options.threads = threads_per_render;
+      options.copy_template = job.text.Copy();
       job.result = Render(job.text.view(), manifest, values, options);
     }
   };

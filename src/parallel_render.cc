@@ -25,8 +25,6 @@ std::uint32_t CountLineBreaks(std::string_view text) {
 }
 
 struct Piece {
-  std::string_view text;
-  std::size_t offset = 0;
   std::uint32_t line_breaks = 0;
   std::optional<RenderResult> result;
 };
@@ -83,6 +81,67 @@ PieceFacts ReadPieceFacts(std::string_view text, std::size_t begin, std::size_t 
   return facts;
 }
 
+PieceBounds PieceReader::Find(std::size_t index, std::size_t target) {
+  if (copy_ == nullptr || !FindInCopy(index, target)) {
+    held_ = text_;
+    held_offset_ = 0;
+    piece_ = FindPiece(text_, index, target);
+  }
+  return piece_;
+}
+
+PieceFacts PieceReader::Facts() const {
+  return ReadPieceFacts(held_, piece_.begin - held_offset_, piece_.end - held_offset_);
+}
+
+// FindPiece's search, on copies: from the line feed before the cell to an
+// eighth of a cell past it (most pieces end there: documents are smaller),
+// then twice as far each time the next document start is not in the copy
+// yet. A `---` at the very end of a copy is only a candidate: what follows
+// it decides.
+bool PieceReader::FindInCopy(std::size_t index, std::size_t target) {
+  const std::size_t size = text_.size();
+  const std::size_t cell = index * target;
+  if (cell >= size) {
+    piece_ = {size, size};
+    return true;
+  }
+  const std::size_t from = index == 0 ? 0 : cell - 1;
+  constexpr std::size_t kMarkerLine = 4;  // `---` and the byte that decides
+  std::size_t to = std::min(size, cell + target + target / 8 + 2 * kMarkerLine);
+  for (;;) {
+    if (!Hold(from, to)) return false;
+    std::size_t begin = 0;
+    if (index > 0) {
+      // Positions in held_ are `from` less than in the text; the cell starts at 1.
+      begin = NextDocumentStart(held_, 1, 1 + target);
+      if (begin == std::string_view::npos) {
+        piece_ = {cell, cell};
+        return true;
+      }
+    }
+    const std::size_t end = NextDocumentStart(held_, cell + target - from);
+    const bool complete = to == size || (end != std::string_view::npos && end + kMarkerLine <= held_.size());
+    if (complete) {
+      piece_ = {from + begin, end == std::string_view::npos ? size : from + end};
+      return true;
+    }
+    to = std::min(size, to + (to - from));
+  }
+}
+
+// Copies text_[begin, end) into buffer_, or only what it lacks when it
+// already holds the start of that range.
+bool PieceReader::Hold(std::size_t begin, std::size_t end) {
+  std::size_t have = 0;
+  if (held_.data() == buffer_.data() && held_offset_ == begin) have = std::min(held_.size(), end - begin);
+  buffer_.resize(end - begin);
+  if (have < buffer_.size() && !(*copy_)(begin + have, buffer_.data() + have, buffer_.size() - have)) return false;
+  held_ = buffer_;
+  held_offset_ = begin;
+  return true;
+}
+
 void StreamFacts::Add(const PieceFacts& piece) {
   documents_ += piece.markers;
   aliases_ += piece.aliases;
@@ -90,7 +149,7 @@ void StreamFacts::Add(const PieceFacts& piece) {
 }
 
 RenderResult RenderPieces(std::string_view text, std::size_t target, unsigned threads, const Limits& limits,
-                          const RenderPiece& render_piece) {
+                          const RenderPiece& render_piece, const CopyText* copy) {
   target = std::max<std::size_t>(target, 1);
   std::vector<Piece> pieces(std::max<std::size_t>(1, (text.size() + target - 1) / target));
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
@@ -144,22 +203,20 @@ RenderResult RenderPieces(std::string_view text, std::size_t target, unsigned th
     merging = false;
   };
   // Renders the next piece; false when there is none left (or the whole text must be rendered).
-  auto render_next = [&] {
+  auto render_next = [&](PieceReader& reader) {
     std::size_t index;
     {
       std::lock_guard<std::mutex> lock(mutex);
       if (whole || next_piece == pieces.size()) return false;
       index = next_piece++;
     }
-    const PieceBounds bounds = FindPiece(text, index, target);
+    const PieceBounds bounds = reader.Find(index, target);
     if (bounds.begin == bounds.end) {  // its cell is part of the piece before
       finish(index, RenderResult{}, 0);
       return true;
     }
-    Piece& piece = pieces[index];
-    piece.offset = bounds.begin;
-    piece.text = text.substr(bounds.begin, bounds.end - bounds.begin);
-    const PieceFacts piece_facts = ReadPieceFacts(text, bounds.begin, bounds.end);
+    const std::string_view piece_text = reader.Piece();
+    const PieceFacts piece_facts = reader.Facts();
     {
       std::lock_guard<std::mutex> lock(mutex);
       facts.Add(piece_facts);
@@ -168,12 +225,13 @@ RenderResult RenderPieces(std::string_view text, std::size_t target, unsigned th
         return false;
       }
     }
-    RenderResult result = render_piece(piece.text);
-    finish(index, std::move(result), CountLineBreaks(piece.text));
+    RenderResult result = render_piece(piece_text);
+    finish(index, std::move(result), CountLineBreaks(piece_text));
     return true;
   };
   auto work = [&] {
-    while (render_next()) {
+    PieceReader reader(text, copy);
+    while (render_next(reader)) {
     }
   };
   // This thread is one of the `threads`.

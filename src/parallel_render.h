@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -67,6 +68,38 @@ struct PieceFacts {
 /// first line of `text` (a stream may start with `---` or a directive).
 PieceFacts ReadPieceFacts(std::string_view text, std::size_t begin, std::size_t end);
 
+/// Copies `size` bytes of a text, from `offset`, into `into`; false when it
+/// cannot (RenderOptions::copy_template).
+using CopyText = RenderOptions::CopyTemplate;
+
+/// A worker's reader of pieces: FindPiece and ReadPieceFacts on `text`, or,
+/// with a `copy` of it, the same on copies of the part of the text around
+/// each piece, in a buffer the worker reuses: the pages of a mapped file are
+/// then never touched, and on a virtual machine the first touch of each page
+/// costs microseconds. A copy that fails falls back to `text`.
+class PieceReader {
+ public:
+  PieceReader(std::string_view text, const CopyText* copy) : text_(text), copy_(copy) {}
+
+  /// Piece `index` of the text, as FindPiece(text, index, target) finds it.
+  PieceBounds Find(std::size_t index, std::size_t target);
+  /// The bytes of the piece Find found last (valid until the next Find).
+  std::string_view Piece() const { return held_.substr(piece_.begin - held_offset_, piece_.end - piece_.begin); }
+  /// ReadPieceFacts of that piece.
+  PieceFacts Facts() const;
+
+ private:
+  bool FindInCopy(std::size_t index, std::size_t target);
+  bool Hold(std::size_t begin, std::size_t end);
+
+  std::string_view text_;
+  const CopyText* copy_;
+  std::string buffer_;  // the copies: text_[held_offset_, held_offset_ + held_.size())
+  std::string_view held_ = text_;  // the bytes around the piece, in text_ or buffer_
+  std::size_t held_offset_ = 0;
+  PieceBounds piece_;
+};
+
 /// Accumulates the pieces' facts; says when the stream must be rendered whole
 /// instead: a directive anywhere, or more documents or aliases in all than
 /// `limits` allow (the whole render reports those).
@@ -93,8 +126,9 @@ using RenderPiece = std::function<RenderResult(std::string_view piece)>;
 /// error or a warning), or the pieces' facts need it (StreamFacts under
 /// `limits`), the whole text is rendered instead (`render_piece(text)`), so
 /// that problems are reported exactly as without pieces: once per template,
-/// at their first use. The result does not depend on `threads`.
+/// at their first use. The result does not depend on `threads`, nor on
+/// `copy` (a PieceReader's, when given).
 RenderResult RenderPieces(std::string_view text, std::size_t target, unsigned threads, const Limits& limits,
-                          const RenderPiece& render_piece);
+                          const RenderPiece& render_piece, const CopyText* copy = nullptr);
 
 }  // namespace safesubst::detail

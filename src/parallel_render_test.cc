@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <string>
 #include <thread>
 #include <vector>
@@ -187,6 +188,116 @@ TEST_CASE("parallel render: cuts only at document start lines") {
   CHECK(detail::FindPiece(mixed, mixed.size() / 1024, 1024).begin == detail::FindPiece(mixed, mixed.size() / 1024, 1024).end);
   // Every target, down to one byte, and a marker at the very end.
   for (std::size_t target : {1, 3, 64, 400, 100000}) CheckCutAtDocumentStarts(Stream(30) + "---", target);
+}
+
+// A copy of `text` for a PieceReader that checks its ranges and counts its calls.
+struct CountingCopy {
+  std::string_view text;
+  std::size_t calls = 0, bytes = 0;
+  std::size_t fail_from_call = SIZE_MAX;  // calls from this one on fail
+
+  detail::CopyText Function() {
+    return [this](std::size_t offset, char* into, std::size_t size) {
+      REQUIRE(offset + size <= text.size());
+      if (++calls > fail_from_call) return false;
+      bytes += size;
+      text.copy(into, size, offset);
+      return true;
+    };
+  }
+};
+
+// A PieceReader with `copy` finds the pieces FindPiece finds, with the same bytes and facts.
+void CheckReaderMatchesFindPiece(const std::string& text, std::size_t target, const detail::CopyText* copy) {
+  detail::PieceReader reader(text, copy);
+  for (std::size_t index = 0; index * target <= text.size() + target; ++index) {
+    CAPTURE(index);
+    const detail::PieceBounds expected = detail::FindPiece(text, index, target);
+    const detail::PieceBounds found = reader.Find(index, target);
+    REQUIRE(found.begin == expected.begin);
+    REQUIRE(found.end == expected.end);
+    CHECK(reader.Piece() == std::string_view(text).substr(expected.begin, expected.end - expected.begin));
+    if (expected.begin == expected.end) continue;
+    const detail::PieceFacts facts = reader.Facts();
+    const detail::PieceFacts whole = detail::ReadPieceFacts(text, expected.begin, expected.end);
+    CHECK(facts.markers == whole.markers);
+    CHECK(facts.aliases == whole.aliases);
+    CHECK(facts.directive == whole.directive);
+  }
+}
+
+TEST_CASE("parallel render: a reader of copies cuts where FindPiece cuts, reading about the text once") {
+  const std::string long_document = "---\nscript: |\n" + std::string(20000, ' ') + "x\n";
+  std::string mixed = Stream(20) + long_document + Stream(20) + "---\n*a: %x\n" + long_document;
+  // Markers that a copy could end in the middle of: `---` followed by text,
+  // and a marker line as the last bytes.
+  std::string tricky = Stream(40);
+  for (std::size_t at = 1000; at < tricky.size(); at += 997) tricky.insert(tricky.find('\n', at) + 1, "---x: 1\n");
+  tricky += "---";
+  for (const std::string* text : {&mixed, &tricky}) {
+    for (std::size_t target : {1, 3, 7, 64, 400, 1024, 100000}) {
+      CAPTURE(target);
+      CountingCopy copy{*text};
+      const detail::CopyText function = copy.Function();
+      CheckReaderMatchesFindPiece(*text, target, &function);
+      CHECK(copy.calls > 0);
+      if (target >= 400) CHECK(copy.bytes < 4 * text->size());  // each piece and its neighbourhood, not the text again and again
+    }
+  }
+}
+
+TEST_CASE("parallel render: a `---` at the very end of a reader's copy is not taken for a marker before what follows is read") {
+  // The first copy for piece 0 ends target + target / 8 + 8 bytes in
+  // (PieceReader::FindInCopy): there stands the `---` of a `---x` line,
+  // which starts no document.
+  for (std::size_t target : {64, 1000}) {
+    CAPTURE(target);
+    const std::size_t line = target + target / 8 + 5;
+    const std::string edge = "---\nk: " + std::string(line - 8, 'a') + "\n---x: 1\n---\nz: 1\n";
+    REQUIRE(edge.compare(line, 4, "---x") == 0);
+    CountingCopy copy{edge};
+    const detail::CopyText function = copy.Function();
+    CheckReaderMatchesFindPiece(edge, target, &function);
+  }
+}
+
+TEST_CASE("parallel render: a copy that fails falls back to the text itself") {
+  const std::string text = Stream(200);
+  for (std::size_t fail_from : {0, 1, 5}) {
+    CountingCopy copy{text};
+    copy.fail_from_call = fail_from;
+    const detail::CopyText function = copy.Function();
+    CheckReaderMatchesFindPiece(text, 1024, &function);
+  }
+}
+
+TEST_CASE("parallel render: a render through copies gives the same bytes and messages") {
+  // With its $HOME warnings (rendered whole after the first piece that has
+  // one), and without.
+  std::string warned = Stream(6000);
+  std::string clean = warned;
+  for (std::size_t at; (at = clean.find("      workingDir: $HOME\n")) != std::string::npos;) clean.erase(at, 24);
+  for (const std::string* text : {&warned, &clean}) {
+    const Manifest manifest = StreamManifest();
+    const ValueSet values = StreamValues();
+    RenderOptions options;
+    options.file_name = "stream.yaml";
+    const RenderResult direct = Render(*text, manifest, values, options);
+    CountingCopy copy{*text};
+    options.copy_template = copy.Function();
+    for (unsigned threads : {1u, 2u, 3u}) {
+      options.threads = threads;
+      const RenderResult copied = Render(*text, manifest, values, options);
+      CHECK(copied.output == direct.output);
+      CHECK(Describe(copied.diagnostics) == Describe(direct.diagnostics));
+      CHECK(Describe(copied.references) == Describe(direct.references));
+    }
+    CHECK(copy.calls > 0);
+    if (text == &clean) {
+      CHECK(direct.diagnostics.empty());
+      CHECK(copy.bytes >= 3 * text->size());  // every piece was read through the copy
+    }
+  }
 }
 
 TEST_CASE("parallel render: same output, diagnostics and reports for any thread count, and as rendered whole") {

@@ -1035,7 +1035,8 @@ RenderResult Render(std::string_view template_text, const Manifest& manifest, co
   auto render_whole = [&](std::string_view text) { return Renderer(text, manifest, values, options).Run(); };
   // A large stream is rendered in document-aligned pieces, in parallel (parallel_render.h).
   if (!detail::RendersInPieces(template_text, manifest, options)) return render_whole(template_text);
-  return detail::RenderPieces(template_text, detail::kChunkTarget, options.threads, options.limits, render_whole);
+  return detail::RenderPieces(template_text, detail::kChunkTarget, options.threads, options.limits, render_whole,
+                              options.copy_template ? &options.copy_template : nullptr);
 }
 
 std::string_view ActionName(ReferenceReport::Action action) {

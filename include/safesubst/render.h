@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,6 +52,15 @@ struct RenderOptions {
   /// document-aligned chunks: 0 is one per core, 1 renders on the calling
   /// thread. Output and diagnostics do not depend on it.
   unsigned threads = 0;
+  /// Optional: copies `size` bytes of the template, from `offset`, into
+  /// `into` and says whether it could; it must give the bytes of
+  /// `template_text`. For a template that is a mapped file, pread(2) on it:
+  /// a large stream's pieces are then copied into buffers each thread
+  /// reuses, and the mapping's pages are not touched unless the stream is
+  /// rendered whole (on a virtual machine the first touch of each page
+  /// costs microseconds). Output and diagnostics do not depend on it.
+  using CopyTemplate = std::function<bool(std::size_t offset, char* into, std::size_t size)>;
+  CopyTemplate copy_template;
   /// Run the manifest's steps after substitution.
   bool run_steps = true;
   /// Allow merge fragments outside the manifest's directory tree. Off by
