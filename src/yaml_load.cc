@@ -3,6 +3,7 @@
 #include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
 
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -47,7 +48,20 @@ std::size_t MaxDocumentCount(std::string_view text) {
   return markers + 1;
 }
 
+namespace {
+
+// The last small text this thread's CheckAllDocumentsParse accepted. The step
+// engine checks each document it edits, then lays the same text out for the
+// next step, whose LoadAllDocuments would check it again: a yaml-cpp pass,
+// an eighth of a render with two steps. The check depends on the bytes
+// alone, so the same bytes need no second pass.
+constexpr std::size_t kRememberedTextBytes = std::size_t{64} << 10;
+thread_local std::optional<std::string> last_accepted;
+
+}  // namespace
+
 void CheckAllDocumentsParse(std::string_view text) {
+  if (last_accepted && *last_accepted == text) return;
   // A pass with a handler that keeps nothing, counting the documents.
   const std::size_t bound = MaxDocumentCount(text);
   try {
@@ -60,6 +74,7 @@ void CheckAllDocumentsParse(std::string_view text) {
   } catch (const YAML::DeepRecursion& error) {
     throw YAML::ParserException(error.mark, DescribeParseError(error));
   }
+  if (text.size() <= kRememberedTextBytes) last_accepted.emplace(text);
 }
 
 std::vector<YAML::Node> LoadAllDocuments(std::string_view text) {

@@ -63,4 +63,21 @@ TEST_CASE("yaml_load: CheckAllDocumentsParse throws where LoadAllDocuments does,
   CHECK_NOTHROW(CheckAllDocumentsParse("a: &x 1\nb: *x\n"));
 }
 
+TEST_CASE("yaml_load: a text accepted once is accepted again, and only that text") {
+  // CheckAllDocumentsParse remembers the last text it accepted: each answer
+  // must still be the one a fresh check gives, whatever came before.
+  const std::string good = "a: &x 1\nb: *x\n";
+  std::string bad = good;
+  bad.replace(bad.find("*x"), 2, "*y");  // one byte apart: an alias to no anchor
+  for (int round = 0; round < 2; ++round) {
+    CHECK_NOTHROW(CheckAllDocumentsParse(good));
+    CHECK_NOTHROW(CheckAllDocumentsParse(good));
+    CHECK_THROWS_AS(CheckAllDocumentsParse(bad), YAML::Exception);
+    CHECK_THROWS_AS(CheckAllDocumentsParse(good + "c: *y\n"), YAML::Exception);  // longer
+    CHECK_THROWS_AS(CheckAllDocumentsParse(good.substr(0, 8) + "b: [\n"), YAML::Exception);  // shorter
+    CHECK_NOTHROW(CheckAllDocumentsParse(""));
+    CHECK(LoadAllDocuments(good).size() == 1);
+  }
+}
+
 }  // namespace safesubst::detail
