@@ -33,8 +33,10 @@ bool AdviseHugePages(void* data, std::size_t size) {
   if (::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE) != 0) return false;
   // malloc wrote its header before the advice, so the first huge page is
   // already a table of 4 KB pages; collapsed now, it takes no more faults.
+  // Only when the block starts on that page's first 4 KB, its own header's:
+  // a block inside malloc's heap shares the huge page with others.
   constexpr int kMadvCollapse = 25;  // MADV_COLLAPSE, Linux 6.1; older kernels refuse it
-  if (first <= begin) ::madvise(reinterpret_cast<void*>(first), kHugePage, kMadvCollapse);
+  if (first <= begin && begin - first < kPage) ::madvise(reinterpret_cast<void*>(first), kHugePage, kMadvCollapse);
   return true;
 #else
   (void)data;

@@ -91,6 +91,7 @@ PieceBounds PieceReader::Find(std::size_t index, std::size_t target) {
 }
 
 PieceFacts PieceReader::Facts() const {
+  if (piece_.begin == piece_.end) return {};
   return ReadPieceFacts(held_, piece_.begin - held_offset_, piece_.end - held_offset_);
 }
 

@@ -76,7 +76,8 @@ using CopyText = RenderOptions::CopyTemplate;
 /// with a `copy` of it, the same on copies of the part of the text around
 /// each piece, in a buffer the worker reuses: the pages of a mapped file are
 /// then never touched, and on a virtual machine the first touch of each page
-/// costs microseconds. A copy that fails falls back to `text`.
+/// costs microseconds. A copy that fails falls back to `text`; one that
+/// throws is not caught (a render's worker thread would end the process).
 class PieceReader {
  public:
   PieceReader(std::string_view text, const CopyText* copy) : text_(text), copy_(copy) {}
@@ -84,8 +85,11 @@ class PieceReader {
   /// Piece `index` of the text, as FindPiece(text, index, target) finds it.
   PieceBounds Find(std::size_t index, std::size_t target);
   /// The bytes of the piece Find found last (valid until the next Find).
-  std::string_view Piece() const { return held_.substr(piece_.begin - held_offset_, piece_.end - piece_.begin); }
-  /// ReadPieceFacts of that piece.
+  std::string_view Piece() const {
+    if (piece_.begin == piece_.end) return {};
+    return held_.substr(piece_.begin - held_offset_, piece_.end - piece_.begin);
+  }
+  /// ReadPieceFacts of that piece (none for an empty one).
   PieceFacts Facts() const;
 
  private:

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -190,15 +191,22 @@ TEST_CASE("parallel render: cuts only at document start lines") {
   for (std::size_t target : {1, 3, 64, 400, 100000}) CheckCutAtDocumentStarts(Stream(30) + "---", target);
 }
 
-// A copy of `text` for a PieceReader that checks its ranges and counts its calls.
+// A copy of `text` for PieceReaders that counts its calls and the ranges
+// outside the text it was asked for. Render's worker threads call it at once.
 struct CountingCopy {
+  explicit CountingCopy(std::string_view copied, std::size_t fail_from = SIZE_MAX)
+      : text(copied), fail_from_call(fail_from) {}
+
   std::string_view text;
-  std::size_t calls = 0, bytes = 0;
-  std::size_t fail_from_call = SIZE_MAX;  // calls from this one on fail
+  std::size_t fail_from_call;  // calls from this one on fail
+  std::atomic<std::size_t> calls{0}, bytes{0}, out_of_range{0};
 
   detail::CopyText Function() {
     return [this](std::size_t offset, char* into, std::size_t size) {
-      REQUIRE(offset + size <= text.size());
+      if (offset > text.size() || size > text.size() - offset) {
+        ++out_of_range;
+        return false;
+      }
       if (++calls > fail_from_call) return false;
       bytes += size;
       text.copy(into, size, offset);
@@ -207,10 +215,14 @@ struct CountingCopy {
   }
 };
 
-// A PieceReader with `copy` finds the pieces FindPiece finds, with the same bytes and facts.
+// A PieceReader with `copy` finds the pieces FindPiece finds, with the same
+// bytes and facts, asked in order and then from the last piece back.
 void CheckReaderMatchesFindPiece(const std::string& text, std::size_t target, const detail::CopyText* copy) {
   detail::PieceReader reader(text, copy);
-  for (std::size_t index = 0; index * target <= text.size() + target; ++index) {
+  std::vector<std::size_t> order;
+  for (std::size_t index = 0; index * target <= text.size() + target; ++index) order.push_back(index);
+  order.insert(order.end(), order.rbegin(), order.rend());
+  for (std::size_t index : order) {
     CAPTURE(index);
     const detail::PieceBounds expected = detail::FindPiece(text, index, target);
     const detail::PieceBounds found = reader.Find(index, target);
@@ -224,6 +236,12 @@ void CheckReaderMatchesFindPiece(const std::string& text, std::size_t target, co
     CHECK(facts.aliases == whole.aliases);
     CHECK(facts.directive == whole.directive);
   }
+  // A cell past the end, asked right after the first piece (whose copy does not reach the end).
+  reader.Find(0, target);
+  const detail::PieceBounds past = reader.Find(text.size() / target + 5, target);
+  CHECK(past.begin == text.size());
+  CHECK(reader.Piece().empty());
+  CHECK(reader.Facts().markers == 0);
 }
 
 TEST_CASE("parallel render: a reader of copies cuts where FindPiece cuts, reading about the text once") {
@@ -237,11 +255,13 @@ TEST_CASE("parallel render: a reader of copies cuts where FindPiece cuts, readin
   for (const std::string* text : {&mixed, &tricky}) {
     for (std::size_t target : {1, 3, 7, 64, 400, 1024, 100000}) {
       CAPTURE(target);
-      CountingCopy copy{*text};
+      CountingCopy copy(*text);
       const detail::CopyText function = copy.Function();
       CheckReaderMatchesFindPiece(*text, target, &function);
-      CHECK(copy.calls > 0);
-      if (target >= 400) CHECK(copy.bytes < 4 * text->size());  // each piece and its neighbourhood, not the text again and again
+      CHECK(copy.calls.load() > 0);
+      CHECK(copy.out_of_range.load() == 0);
+      // Each piece and its neighbourhood, twice (both orders), not the text again and again.
+      if (target >= 400) CHECK(copy.bytes.load() < 2 * 4 * text->size());
     }
   }
 }
@@ -255,17 +275,17 @@ TEST_CASE("parallel render: a `---` at the very end of a reader's copy is not ta
     const std::size_t line = target + target / 8 + 5;
     const std::string edge = "---\nk: " + std::string(line - 8, 'a') + "\n---x: 1\n---\nz: 1\n";
     REQUIRE(edge.compare(line, 4, "---x") == 0);
-    CountingCopy copy{edge};
+    CountingCopy copy(edge);
     const detail::CopyText function = copy.Function();
     CheckReaderMatchesFindPiece(edge, target, &function);
+    CHECK(copy.out_of_range.load() == 0);
   }
 }
 
 TEST_CASE("parallel render: a copy that fails falls back to the text itself") {
   const std::string text = Stream(200);
   for (std::size_t fail_from : {0, 1, 5}) {
-    CountingCopy copy{text};
-    copy.fail_from_call = fail_from;
+    CountingCopy copy(text, fail_from);
     const detail::CopyText function = copy.Function();
     CheckReaderMatchesFindPiece(text, 1024, &function);
   }
@@ -283,7 +303,7 @@ TEST_CASE("parallel render: a render through copies gives the same bytes and mes
     RenderOptions options;
     options.file_name = "stream.yaml";
     const RenderResult direct = Render(*text, manifest, values, options);
-    CountingCopy copy{*text};
+    CountingCopy copy(*text);
     options.copy_template = copy.Function();
     for (unsigned threads : {1u, 2u, 3u}) {
       options.threads = threads;
@@ -292,10 +312,11 @@ TEST_CASE("parallel render: a render through copies gives the same bytes and mes
       CHECK(Describe(copied.diagnostics) == Describe(direct.diagnostics));
       CHECK(Describe(copied.references) == Describe(direct.references));
     }
-    CHECK(copy.calls > 0);
+    CHECK(copy.calls.load() > 0);
+    CHECK(copy.out_of_range.load() == 0);
     if (text == &clean) {
       CHECK(direct.diagnostics.empty());
-      CHECK(copy.bytes >= 3 * text->size());  // every piece was read through the copy
+      CHECK(copy.bytes.load() >= 3 * text->size());  // every piece was read through the copy
     }
   }
 }

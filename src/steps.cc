@@ -381,6 +381,7 @@ Result<std::string> ApplySteps(std::string_view rendered, const std::vector<Step
     detail::PathError unused;
     detail::ParseYamlPath(steps[i].path, &paths[i], &unused);
   }
+  detail::RememberAcceptedText remember;  // each step lays out what the step before checked
   StepRunner runner(rendered, context);
   runner.Run(steps, paths);
   result.diagnostics = std::move(runner.diagnostics());

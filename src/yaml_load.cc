@@ -3,7 +3,7 @@
 #include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
 
-#include <optional>
+#include <algorithm>
 #include <sstream>
 #include <string>
 
@@ -50,18 +50,37 @@ std::size_t MaxDocumentCount(std::string_view text) {
 
 namespace {
 
-// The last small text this thread's CheckAllDocumentsParse accepted. The step
-// engine checks each document it edits, then lays the same text out for the
-// next step, whose LoadAllDocuments would check it again: a yaml-cpp pass,
-// an eighth of a render with two steps. The check depends on the bytes
-// alone, so the same bytes need no second pass.
+// The texts CheckAllDocumentsParse accepted last on this thread, while a
+// RememberAcceptedText lives on it (yaml_load.h).
+struct AcceptedText {
+  bool remembering = false;
+  bool held = false;
+  std::string text;  // capacity kRememberedTextBytes: assigning never moves it
+  std::size_t longest = 0;  // of the texts it held: what to overwrite
+};
 constexpr std::size_t kRememberedTextBytes = std::size_t{64} << 10;
-thread_local std::optional<std::string> last_accepted;
+thread_local AcceptedText accepted;
 
 }  // namespace
 
+RememberAcceptedText::RememberAcceptedText() : outermost_(!accepted.remembering) {
+  if (!outermost_) return;
+  accepted.text.reserve(kRememberedTextBytes);
+  accepted.remembering = true;
+}
+
+RememberAcceptedText::~RememberAcceptedText() {
+  if (!outermost_) return;
+  // It may hold secret values: overwritten (volatile, so that the stores are
+  // not dropped as dead before the memory is freed), then given back.
+  accepted.text.resize(accepted.longest);
+  volatile char* byte = accepted.text.data();
+  for (std::size_t i = 0; i < accepted.longest; ++i) byte[i] = '\0';
+  accepted = AcceptedText{};
+}
+
 void CheckAllDocumentsParse(std::string_view text) {
-  if (last_accepted && *last_accepted == text) return;
+  if (accepted.held && accepted.text == text) return;
   // A pass with a handler that keeps nothing, counting the documents.
   const std::size_t bound = MaxDocumentCount(text);
   try {
@@ -74,7 +93,11 @@ void CheckAllDocumentsParse(std::string_view text) {
   } catch (const YAML::DeepRecursion& error) {
     throw YAML::ParserException(error.mark, DescribeParseError(error));
   }
-  if (text.size() <= kRememberedTextBytes) last_accepted.emplace(text);
+  if (accepted.remembering && text.size() <= kRememberedTextBytes) {
+    accepted.text.assign(text);
+    accepted.held = true;
+    accepted.longest = std::max(accepted.longest, text.size());
+  }
 }
 
 std::vector<YAML::Node> LoadAllDocuments(std::string_view text) {

@@ -40,4 +40,21 @@ std::vector<YAML::Node> LoadAllDocuments(std::string_view text);
 /// build).
 void CheckAllDocumentsParse(std::string_view text);
 
+/// While one lives on a thread, CheckAllDocumentsParse there remembers the
+/// last text of up to 64 KiB it accepted, and accepts the same bytes again
+/// without a yaml-cpp pass: the step engine checks each document it edits,
+/// then lays the same text out for the next step (an eighth of a render with
+/// two steps). The check depends on the bytes alone. The outermost one
+/// overwrites and forgets the text when it ends: it may hold secret values.
+class RememberAcceptedText {
+ public:
+  RememberAcceptedText();
+  ~RememberAcceptedText();
+  RememberAcceptedText(const RememberAcceptedText&) = delete;
+  RememberAcceptedText& operator=(const RememberAcceptedText&) = delete;
+
+ private:
+  bool outermost_;
+};
+
 }  // namespace safesubst::detail

@@ -64,8 +64,11 @@ TEST_CASE("yaml_load: CheckAllDocumentsParse throws where LoadAllDocuments does,
 }
 
 TEST_CASE("yaml_load: a text accepted once is accepted again, and only that text") {
-  // CheckAllDocumentsParse remembers the last text it accepted: each answer
-  // must still be the one a fresh check gives, whatever came before.
+  // Within a RememberAcceptedText, CheckAllDocumentsParse remembers the last
+  // text it accepted: each answer must still be the one a fresh check gives,
+  // whatever came before.
+  RememberAcceptedText remember;
+  RememberAcceptedText nested;  // does nothing: the outer one forgets at the end
   const std::string good = "a: &x 1\nb: *x\n";
   std::string bad = good;
   bad.replace(bad.find("*x"), 2, "*y");  // one byte apart: an alias to no anchor

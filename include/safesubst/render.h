@@ -58,7 +58,9 @@ struct RenderOptions {
   /// a large stream's pieces are then copied into buffers each thread
   /// reuses, and the mapping's pages are not touched unless the stream is
   /// rendered whole (on a virtual machine the first touch of each page
-  /// costs microseconds). Output and diagnostics do not depend on it.
+  /// costs microseconds). Output and diagnostics do not depend on it. It is
+  /// called from several threads at once and must not throw: report a
+  /// failure by returning false, and the view is read instead.
   using CopyTemplate = std::function<bool(std::size_t offset, char* into, std::size_t size)>;
   CopyTemplate copy_template;
   /// Run the manifest's steps after substitution.
