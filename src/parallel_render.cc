@@ -46,6 +46,30 @@ std::size_t NextDocumentStart(std::string_view text, std::size_t from,
   return std::string_view::npos;
 }
 
+constexpr std::size_t kMarkerLine = 4;  // `---` and the byte after it, which decides
+
+// FindPiece on `held`, the bytes of a text of `size` bytes from `offset` on,
+// starting at the line feed before the cell (at 0 for the first piece):
+// none when they stop before what decides the piece. A `---` at the very end
+// of `held` is only a candidate: the byte after it decides.
+std::optional<PieceBounds> FindPieceIn(std::string_view held, std::size_t offset, std::size_t size,
+                                       std::size_t index, std::size_t target) {
+  const std::size_t cell = index * target;
+  if (cell >= size) return PieceBounds{size, size};
+  const bool to_the_end = offset + held.size() == size;
+  // Positions in `held` are `offset` less than in the text.
+  std::size_t begin = 0;
+  if (index > 0) {
+    if (!to_the_end && held.size() < cell - offset + target + kMarkerLine) return std::nullopt;
+    begin = NextDocumentStart(held, cell - offset, cell - offset + target);
+    if (begin == std::string_view::npos) return PieceBounds{cell, cell};  // no document starts in the cell
+    begin += offset;
+  }
+  const std::size_t end = NextDocumentStart(held, cell + target - offset);
+  if (!to_the_end && (end == std::string_view::npos || end + kMarkerLine > held.size())) return std::nullopt;
+  return PieceBounds{begin, end == std::string_view::npos ? size : offset + end};
+}
+
 }  // namespace
 
 bool RendersInPieces(std::string_view text, const Manifest& manifest, const RenderOptions& options) {
@@ -55,12 +79,7 @@ bool RendersInPieces(std::string_view text, const Manifest& manifest, const Rend
 }
 
 PieceBounds FindPiece(std::string_view text, std::size_t index, std::size_t target) {
-  const std::size_t cell = index * target;
-  if (cell >= text.size()) return {text.size(), text.size()};
-  const std::size_t begin = index == 0 ? 0 : NextDocumentStart(text, cell, cell + target);
-  if (begin == std::string_view::npos) return {cell, cell};  // no document starts in the cell
-  const std::size_t end = NextDocumentStart(text, cell + target);
-  return {begin, end == std::string_view::npos ? text.size() : end};
+  return *FindPieceIn(text, 0, text.size(), index, target);  // the whole text decides every piece
 }
 
 PieceFacts ReadPieceFacts(std::string_view text, std::size_t begin, std::size_t end) {
@@ -97,34 +116,16 @@ PieceFacts PieceReader::Facts() const {
 
 // FindPiece's search, on copies: from the line feed before the cell to an
 // eighth of a cell past it (most pieces end there: documents are smaller),
-// then twice as far each time the next document start is not in the copy
-// yet. A `---` at the very end of a copy is only a candidate: what follows
-// it decides.
+// then twice as far each time what decides the piece is not in the copy yet.
 bool PieceReader::FindInCopy(std::size_t index, std::size_t target) {
   const std::size_t size = text_.size();
   const std::size_t cell = index * target;
-  if (cell >= size) {
-    piece_ = {size, size};
-    return true;
-  }
-  const std::size_t from = index == 0 ? 0 : cell - 1;
-  constexpr std::size_t kMarkerLine = 4;  // `---` and the byte that decides
+  const std::size_t from = std::min(index == 0 ? 0 : cell - 1, size);
   std::size_t to = std::min(size, cell + target + target / 8 + 2 * kMarkerLine);
   for (;;) {
     if (!Hold(from, to)) return false;
-    std::size_t begin = 0;
-    if (index > 0) {
-      // Positions in held_ are `from` less than in the text; the cell starts at 1.
-      begin = NextDocumentStart(held_, 1, 1 + target);
-      if (begin == std::string_view::npos) {
-        piece_ = {cell, cell};
-        return true;
-      }
-    }
-    const std::size_t end = NextDocumentStart(held_, cell + target - from);
-    const bool complete = to == size || (end != std::string_view::npos && end + kMarkerLine <= held_.size());
-    if (complete) {
-      piece_ = {from + begin, end == std::string_view::npos ? size : from + end};
+    if (const std::optional<PieceBounds> bounds = FindPieceIn(held_, from, size, index, target)) {
+      piece_ = *bounds;
       return true;
     }
     to = std::min(size, to + (to - from));
