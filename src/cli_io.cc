@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "cli.h"
+#include "output_files.h"
 
 namespace safesubst::cli {
 
@@ -49,25 +50,6 @@ bool ReadDescriptor(int fd, const struct stat& info, std::string* text) {
   }
   text->resize(size);
   return true;
-}
-
-bool WriteAll(int fd, std::string_view data, std::string* error) {
-  while (!data.empty()) {
-    ssize_t written = ::write(fd, data.data(), data.size());
-    if (written < 0) {
-      if (errno == EINTR) continue;
-      *error = std::strerror(errno);
-      return false;
-    }
-    data.remove_prefix(static_cast<std::size_t>(written));
-  }
-  return true;
-}
-
-std::string DirectoryOf(const std::string& path) {
-  std::size_t slash = path.rfind('/');
-  if (slash == std::string::npos) return ".";
-  return slash == 0 ? "/" : path.substr(0, slash);
 }
 
 }  // namespace
@@ -258,81 +240,14 @@ bool UseColor(std::string_view mode) {
   return ::isatty(STDERR_FILENO) != 0;
 }
 
-namespace {
-
-// The file a write to `path` replaces: where its symlinks lead (a dangling
-// one's target is created), as a shell's `>` writes.
-std::string FollowSymlinks(const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code error;
-  const fs::path existing = fs::canonical(path, error);
-  if (!error) return existing.string();
-  fs::path resolved = path;
-  for (int hops = 0; hops < 40 && fs::is_symlink(resolved, error); ++hops) {
-    const fs::path target = fs::read_symlink(resolved, error);
-    if (error) break;
-    resolved = target.is_absolute() ? target : resolved.parent_path() / target;
-  }
-  return resolved.string();
-}
-
-// Writes to something that is not a regular file (a FIFO, /dev/null, a
-// terminal) in place: renaming a file over it would replace the node.
-bool WriteInPlace(const std::string& path, std::string_view data, std::string* error) {
-  int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-  if (fd < 0) {
-    *error = std::strerror(errno);
-    return false;
-  }
-  bool ok = WriteAll(fd, data, error);
-  if (::close(fd) != 0 && ok) {
-    *error = std::strerror(errno);
-    ok = false;
-  }
-  return ok;
-}
-
-}  // namespace
-
-bool WriteFileAtomically(const std::string& requested_path, std::string_view data, std::string* error) {
-  struct stat info{};
-  const bool exists = ::stat(requested_path.c_str(), &info) == 0;
-  if (exists && S_ISDIR(info.st_mode)) {
-    *error = "is a directory";
-    return false;
-  }
-  if (exists && !S_ISREG(info.st_mode)) return WriteInPlace(requested_path, data, error);
-  const std::string path = FollowSymlinks(requested_path);
-  std::string temporary = DirectoryOf(path) + "/.safesubst-XXXXXX";
-  int fd = ::mkstemp(temporary.data());
-  if (fd < 0) {
-    *error = std::string("cannot create a temporary file in ") + DirectoryOf(path) + ": " + std::strerror(errno);
-    return false;
-  }
-  // Keep the mode of the file we replace; a new file gets 0644 minus umask.
-  mode_t mask = ::umask(0);
-  ::umask(mask);
-  ::fchmod(fd, exists ? (info.st_mode & 07777) : (0644 & ~mask));
-  bool ok = WriteAll(fd, data, error);
-  if (ok && ::fsync(fd) != 0) {
-    *error = std::strerror(errno);
-    ok = false;
-  }
-  if (::close(fd) != 0 && ok) {
-    *error = std::strerror(errno);
-    ok = false;
-  }
-  if (ok && ::rename(temporary.c_str(), path.c_str()) != 0) {
-    *error = std::strerror(errno);
-    ok = false;
-  }
-  if (!ok) ::unlink(temporary.c_str());
-  return ok;
+bool WriteFileAtomically(const std::string& path, std::string_view data, std::string* error) {
+  detail::OutputBatch batch;
+  return batch.Stage(path, data, error) && batch.Commit(error);
 }
 
 bool WriteStdout(std::string_view data, std::string* error) {
   std::fflush(stdout);
-  return WriteAll(STDOUT_FILENO, data, error);
+  return detail::WriteAll(STDOUT_FILENO, data, error);
 }
 
 }  // namespace safesubst::cli

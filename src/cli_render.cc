@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "cli.h"
+#include "output_files.h"
 
 extern char** environ;
 
@@ -254,6 +255,27 @@ bool HasSensitiveValues(const Manifest& manifest, const ValueSet& values) {
   });
 }
 
+// --in-place changes every template or none: each output is written to a
+// temporary file first, and only when all of them are written are they
+// renamed over the templates.
+bool ReplaceTemplates(const std::vector<Rendered>& rendered) {
+  detail::OutputBatch batch;
+  std::string error;
+  for (const Rendered& one : rendered) {
+    if (!batch.Stage(one.file, one.output, &error)) {
+      std::fprintf(stderr, "%s: error: cannot write: %s\n", one.file.c_str(), error.c_str());
+      std::fprintf(stderr, "safesubst: note: --in-place changed no template; the temporary files written so far "
+                           "were removed\n");
+      return false;
+    }
+  }
+  if (!batch.Commit(&error)) {
+    std::fprintf(stderr, "safesubst: error: %s\n", error.c_str());
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 Loaded LoadInputs(const InputOptions& options, Manifest* manifest, ValueSet* values, Diagnostics* diagnostics,
@@ -323,8 +345,9 @@ int RunRender(const InputOptions& inputs, const OutputOptions& outputs) {
   // otherwise one failure means nothing is written at all.
   bool per_file = !outputs.out_dir.empty();
   if (!all_ok && !per_file) return kExitInputError;
+  if (outputs.in_place) return ReplaceTemplates(rendered) ? kExitOk : kExitInputError;
   std::string error;
-  if (outputs.in_place || per_file) {
+  if (per_file) {
     for (const Rendered& one : rendered) {
       if (!one.ok) continue;
       std::string target = OutputPathFor(one.file, outputs);
