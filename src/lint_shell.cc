@@ -4,631 +4,150 @@
 #include <array>
 #include <utility>
 
+#include "safesubst/references.h"
+#include "shell_lexer.h"
+
 namespace safesubst::lint {
 
 namespace {
 
-bool IsNameStartChar(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
-bool IsNameChar(char c) { return IsNameStartChar(c) || (c >= '0' && c <= '9'); }
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
-// Characters that end an unquoted word.
-bool IsWordBreak(char c) {
-  switch (c) {
-    case ' ': case '\t': case '\r': case '\n': case ';': case '&': case '|': case '<': case '>': case '(': case ')':
-      return true;
-    default:
-      return false;
-  }
-}
-
 bool IsValidName(std::string_view name) {
-  if (name.empty() || !IsNameStartChar(name[0])) return false;
+  if (name.empty() || !IsNameStart(name[0])) return false;
   return std::all_of(name.begin(), name.end(), IsNameChar);
 }
 
-// Words that open or close a compound command; dropped from the front of a command.
-bool IsLeadingReservedWord(std::string_view word) {
-  static constexpr std::array<std::string_view, 13> kWords = {
-      "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}", "time"};
-  return std::find(kWords.begin(), kWords.end(), word) != kWords.end();
-}
-
-struct PendingHeredoc {
-  std::string delimiter;
-  bool expanding = true;  // unquoted delimiter: the body expands $ forms
-  bool strip_tabs = false;
-};
-
-class Parser {
+// Builds lint's model of a script from the shell lexer's events: the words
+// of each command, its redirections, references, comments and the
+// assignments an arithmetic expression or `${X:=v}` makes.
+class ModelReader : public ShellEvents {
  public:
-  Parser(std::string_view script, std::size_t begin, std::size_t end, ShScript* out)
-      : s_(script), pos_(begin), end_(end), out_(out) {}
+  explicit ModelReader(ShScript* out) : out_(out) {}
 
-  // Parses commands until the end, or (with `until_paren`) until the `)` that
-  // closes a `$(`; the position is then after that `)`.
-  void ParseList(bool until_paren);
-
- private:
-  struct ListState {
-    ShCommand command;
-    int paren_depth = 0;
-    // One entry per open `case`: true while the next thing is a pattern.
-    std::vector<bool> case_expects_pattern;
-  };
-
-  char At(std::size_t i) const { return i < end_ ? s_[i] : '\0'; }
-  bool StartsWith(std::string_view prefix) const {
-    return pos_ + prefix.size() <= end_ && s_.substr(pos_, prefix.size()) == prefix;
+  void ListBegin() override { lists_.emplace_back(); }
+  void ListEnd() override {
+    FinishCommand();
+    lists_.pop_back();
+  }
+  void CommandEnd(bool piped) override {
+    lists_.back().command.piped = piped;
+    FinishCommand();
   }
 
-  void SkipBlanks();
-  void SkipComment();
-  void FinishCommand(ListState& state);
-  void AddWord(ListState& state, ShWord word);
-  bool ParseCasePattern(ListState& state);
-  void ParseRedirect(ListState& state);
-  void ParseArithmeticCommand();
-  ShWord ReadWord();
-  void ReadSingleQuoted(ShWord& word, bool& nonblank);
-  void ReadDoubleQuoted(ShWord& word, bool& nonblank);
-  void ReadAnsiCQuoted(ShWord& word, bool& nonblank);
-  void ReadDollar();
-  void ReadBraced(std::size_t dollar);
-  void ReadArithmetic(std::size_t close_parens);
-  void ReadBacktick();
-  void ReadPendingHeredocs();
-  void ScanExpansions(std::size_t begin, std::size_t end);
+  void WordBegin(std::size_t offset) override {
+    List& list = lists_.back();
+    list.word = ShWord{};
+    list.word.begin = offset;
+    list.unquoted_text = false;
+    list.quoted_nonblank = false;
+  }
+  void WordText(std::string_view text, ShellQuoting quoting) override {
+    List& list = lists_.back();
+    list.word.text.append(text);
+    if (quoting != ShellQuoting::kUnquoted) list.word.quoted = true;
+    if (quoting != ShellQuoting::kQuoted) list.unquoted_text = true;
+    if (quoting == ShellQuoting::kQuoted && !std::all_of(text.begin(), text.end(), IsBlank)) {
+      list.quoted_nonblank = true;
+    }
+  }
+  void WordExpansion(std::string_view raw, bool /*quoted*/) override {
+    lists_.back().word.text.append(raw);
+    lists_.back().word.has_expansion = true;
+  }
+  void WordEnd(std::size_t end, std::string_view /*raw*/, ShellWordRole role) override;
 
-  std::string_view s_;
-  std::size_t pos_;
-  std::size_t end_;
+  void Redirection(std::string_view op, std::size_t offset) override {
+    ShRedirect redirect;
+    redirect.op = std::string(op);
+    redirect.begin = offset;
+    lists_.back().command.redirects.push_back(std::move(redirect));
+  }
+
+  void ParameterBegin(std::size_t dollar, std::size_t name_offset, std::string_view name,
+                      ParameterOp op) override {
+    bool guards = op == ParameterOp::kDefault || op == ParameterOp::kAssign || op == ParameterOp::kError ||
+                  op == ParameterOp::kAlternative;
+    if (IsValidName(name)) {
+      out_->refs.push_back(ShRef{std::string(name), dollar, op, guarded_depth_ > 0});
+      if (op == ParameterOp::kAssign) {
+        out_->assignments.push_back(ShAssignment{std::string(name), name_offset, AssignKind::kParamDefault, false});
+      }
+    }
+    guards_.push_back(guards);
+    if (guards) ++guarded_depth_;
+  }
+  void ParameterEnd() override {
+    if (guards_.back()) --guarded_depth_;
+    guards_.pop_back();
+  }
+
+  void ArithmeticName(std::string_view text, std::size_t begin, std::size_t end, std::size_t offset) override;
+
+  void Comment(std::size_t begin, std::size_t end) override { out_->comments.emplace_back(begin, end); }
+
+ private:
+  // The command being read in one command list (the script, a `$(...)`).
+  struct List {
+    ShCommand command;
+    ShWord word;
+    bool unquoted_text = false;   // a character outside quotes (the word is not blank_quoted)
+    bool quoted_nonblank = false;
+  };
+
+  void FinishCommand() {
+    ShCommand& command = lists_.back().command;
+    if (!command.words.empty() || !command.redirects.empty()) out_->commands.push_back(std::move(command));
+    command = ShCommand{};
+  }
+
   ShScript* out_;
-  std::vector<PendingHeredoc> heredocs_;
+  std::vector<List> lists_;
+  std::vector<bool> guards_;  // per open parameter expansion: its word is only evaluated sometimes
   int guarded_depth_ = 0;
 };
 
-void Parser::SkipBlanks() {
-  while (pos_ < end_) {
-    if (IsBlank(s_[pos_])) {
-      ++pos_;
-    } else if (s_[pos_] == '\\' && At(pos_ + 1) == '\n') {
-      pos_ += 2;  // line continuation
-    } else {
+void ModelReader::WordEnd(std::size_t end, std::string_view /*raw*/, ShellWordRole role) {
+  List& list = lists_.back();
+  ShWord& word = list.word;
+  word.end = end;
+  word.blank_quoted = word.quoted && !list.unquoted_text && !word.has_expansion && !list.quoted_nonblank;
+  ShCommand& command = list.command;
+  switch (role) {
+    case ShellWordRole::kCasePattern:
+    case ShellWordRole::kIoNumber: return;
+    case ShellWordRole::kReservedWord:
+      // `then EFS_IP=""` is the command `EFS_IP=""`.
+      if (command.words.empty()) return;
       break;
-    }
-  }
-}
-
-void Parser::SkipComment() {
-  std::size_t begin = pos_;
-  while (pos_ < end_ && s_[pos_] != '\n') ++pos_;
-  out_->comments.emplace_back(begin, pos_);
-}
-
-void Parser::FinishCommand(ListState& state) {
-  ShCommand& command = state.command;
-  if (!command.words.empty() || !command.redirects.empty()) out_->commands.push_back(std::move(command));
-  command = ShCommand{};
-}
-
-void Parser::AddWord(ListState& state, ShWord word) {
-  ShCommand& command = state.command;
-  if (command.words.empty() && !word.quoted && !word.has_expansion) {
-    if (word.text == "esac") {
-      if (!state.case_expects_pattern.empty()) state.case_expects_pattern.pop_back();
-      return;
-    }
-    if (IsLeadingReservedWord(word.text)) return;
-  }
-  bool is_case_in = command.words.size() == 2 && command.words[0].text == "case" && !command.words[0].quoted &&
-                    word.text == "in" && !word.quoted;
-  command.words.push_back(std::move(word));
-  if (is_case_in) {
-    FinishCommand(state);
-    state.case_expects_pattern.push_back(true);
-  }
-}
-
-// At the start of a `case` arm: skips `esac` or one pattern list `a|b)`.
-// Returns false when `esac` closed the case.
-bool Parser::ParseCasePattern(ListState& state) {
-  if (StartsWith("esac") && (pos_ + 4 >= end_ || IsWordBreak(At(pos_ + 4)))) {
-    pos_ += 4;
-    state.case_expects_pattern.pop_back();
-    return false;
-  }
-  if (At(pos_) == '(') ++pos_;
-  int depth = 0;
-  while (pos_ < end_) {
-    char c = s_[pos_];
-    if (c == '\\') {
-      pos_ += 2;
-    } else if (c == '\'') {
-      std::size_t close = s_.find('\'', pos_ + 1);
-      pos_ = close == std::string_view::npos || close >= end_ ? end_ : close + 1;
-    } else if (c == '"') {
-      ShWord ignored;
-      bool nonblank = false;
-      ReadDoubleQuoted(ignored, nonblank);
-    } else if (c == '$') {
-      ReadDollar();
-    } else if (c == '(') {
-      ++depth;
-      ++pos_;
-    } else if (c == ')') {
-      ++pos_;
-      if (depth == 0) break;
-      --depth;
-    } else if (c == '\n') {
-      break;  // malformed; let the command reader continue from here
-    } else {
-      ++pos_;
-    }
-  }
-  state.case_expects_pattern.back() = false;
-  return true;
-}
-
-void Parser::ParseRedirect(ListState& state) {
-  static constexpr std::array<std::string_view, 12> kOps = {"<<<", "<<-", "&>>", "<<", "<>", "<&", ">>",
-                                                            ">|", ">&", "&>", "<", ">"};
-  ShRedirect redirect;
-  redirect.begin = pos_;
-  for (std::string_view op : kOps) {
-    if (StartsWith(op)) {
-      redirect.op = std::string(op);
-      break;
-    }
-  }
-  pos_ += redirect.op.size();
-  SkipBlanks();
-  redirect.target = ReadWord();
-  if (redirect.op == "<<" || redirect.op == "<<-") {
-    heredocs_.push_back(PendingHeredoc{redirect.target.text, !redirect.target.quoted, redirect.op == "<<-"});
-  }
-  state.command.redirects.push_back(std::move(redirect));
-}
-
-// `(( expr ))` as a command.
-void Parser::ParseArithmeticCommand() {
-  pos_ += 2;
-  ReadArithmetic(2);
-}
-
-// Reads an arithmetic expression up to the `)` (close_parens == 1) or `))`
-// (close_parens == 2) that ends it; records names used and assigned.
-void Parser::ReadArithmetic(std::size_t close_parens) {
-  int depth = 0;
-  while (pos_ < end_) {
-    char c = s_[pos_];
-    if (c == '$') {
-      ReadDollar();
-    } else if (c == '`') {
-      ReadBacktick();
-    } else if (c == '(') {
-      ++depth;
-      ++pos_;
-    } else if (c == ')') {
-      if (depth == 0) {
-        pos_ += (close_parens == 2 && At(pos_ + 1) == ')') ? 2 : 1;
+    case ShellWordRole::kRedirectTarget:
+      if (!command.redirects.empty()) {
+        command.redirects.back().target = std::move(word);
         return;
       }
-      --depth;
-      ++pos_;
-    } else if (IsNameStartChar(c) && (pos_ == 0 || !IsNameChar(s_[pos_ - 1]))) {
-      std::size_t begin = pos_;
-      while (pos_ < end_ && IsNameChar(s_[pos_])) ++pos_;
-      std::string name(s_.substr(begin, pos_ - begin));
-      std::size_t after = pos_;
-      while (after < end_ && IsBlank(s_[after])) ++after;
-      char next = At(after), next2 = At(after + 1);
-      bool assigns = (next == '=' && next2 != '=') || ((next == '+' || next == '-') && next2 == next) ||
-                     (std::string_view("+-*/%&|^").find(next) != std::string_view::npos && next2 == '=');
-      bool pre_increment = begin >= 2 && ((s_[begin - 1] == '+' && s_[begin - 2] == '+') ||
-                                          (s_[begin - 1] == '-' && s_[begin - 2] == '-'));
-      if (assigns || pre_increment) {
-        out_->assignments.push_back(ShAssignment{name, begin, AssignKind::kArithmetic, false});
-      }
-      out_->refs.push_back(ShRef{std::move(name), begin, RefOp::kArithmetic, guarded_depth_ > 0});
-    } else {
-      ++pos_;
-    }
-  }
-}
-
-ShWord Parser::ReadWord() {
-  ShWord word;
-  word.begin = pos_;
-  bool unquoted_text = false;  // a character outside quotes (makes the word not blank_quoted)
-  bool quoted_nonblank = false;
-  while (pos_ < end_) {
-    char c = s_[pos_];
-    if (IsWordBreak(c)) {
-      // `a=(x y)`: an array assignment keeps its parentheses in the word.
-      if (c == '(' && !word.text.empty() && word.text.back() == '=') {
-        int depth = 0;
-        while (pos_ < end_) {
-          char d = s_[pos_];
-          word.text += d;
-          ++pos_;
-          if (d == '(') ++depth;
-          if (d == ')' && --depth == 0) break;
-        }
-        unquoted_text = true;
-        continue;
-      }
       break;
-    }
-    if (c == '\\') {
-      if (At(pos_ + 1) == '\n') {
-        pos_ += 2;
-        continue;
-      }
-      if (pos_ + 1 < end_) word.text += s_[pos_ + 1];
-      word.quoted = true;
-      unquoted_text = true;
-      pos_ += 2;
-    } else if (c == '\'') {
-      ReadSingleQuoted(word, quoted_nonblank);
-    } else if (c == '"') {
-      ReadDoubleQuoted(word, quoted_nonblank);
-    } else if (c == '$' && At(pos_ + 1) == '\'') {
-      ReadAnsiCQuoted(word, quoted_nonblank);
-    } else if (c == '$' && At(pos_ + 1) == '"') {
-      ++pos_;  // $"..." is a translatable double-quoted string
-      ReadDoubleQuoted(word, quoted_nonblank);
-    } else if (c == '$') {
-      std::size_t begin = pos_;
-      ReadDollar();
-      word.text.append(s_.substr(begin, pos_ - begin));
-      if (pos_ - begin > 1) word.has_expansion = true; else unquoted_text = true;
-    } else if (c == '`') {
-      std::size_t begin = pos_;
-      ReadBacktick();
-      word.text.append(s_.substr(begin, pos_ - begin));
-      word.has_expansion = true;
-    } else {
-      word.text += c;
-      unquoted_text = true;
-      ++pos_;
-    }
+    default: break;
   }
-  word.end = pos_;
-  word.blank_quoted = word.quoted && !unquoted_text && !word.has_expansion && !quoted_nonblank;
-  return word;
+  command.words.push_back(std::move(word));
+  if (role == ShellWordRole::kCaseIn) FinishCommand();
 }
 
-void Parser::ReadSingleQuoted(ShWord& word, bool& nonblank) {
-  word.quoted = true;
-  ++pos_;
-  while (pos_ < end_ && s_[pos_] != '\'') {
-    if (!IsBlank(s_[pos_])) nonblank = true;
-    word.text += s_[pos_++];
-  }
-  if (pos_ < end_) ++pos_;
-}
-
-void Parser::ReadAnsiCQuoted(ShWord& word, bool& nonblank) {
-  word.quoted = true;
-  pos_ += 2;
-  while (pos_ < end_ && s_[pos_] != '\'') {
-    if (s_[pos_] == '\\' && pos_ + 1 < end_) {
-      word.text += s_[pos_++];
-      nonblank = true;
-    } else if (!IsBlank(s_[pos_])) {
-      nonblank = true;
-    }
-    word.text += s_[pos_++];
-  }
-  if (pos_ < end_) ++pos_;
-}
-
-void Parser::ReadDoubleQuoted(ShWord& word, bool& nonblank) {
-  word.quoted = true;
-  ++pos_;
-  while (pos_ < end_ && s_[pos_] != '"') {
-    char c = s_[pos_];
-    if (c == '\\' && std::string_view("$`\"\\\n").find(At(pos_ + 1)) != std::string_view::npos &&
-        pos_ + 1 < end_) {
-      if (s_[pos_ + 1] != '\n') {
-        word.text += s_[pos_ + 1];
-        nonblank = true;
-      }
-      pos_ += 2;
-    } else if (c == '$') {
-      std::size_t begin = pos_;
-      ReadDollar();
-      word.text.append(s_.substr(begin, pos_ - begin));
-      if (pos_ - begin > 1) word.has_expansion = true; else nonblank = true;
-    } else if (c == '`') {
-      std::size_t begin = pos_;
-      ReadBacktick();
-      word.text.append(s_.substr(begin, pos_ - begin));
-      word.has_expansion = true;
-    } else {
-      if (!IsBlank(c)) nonblank = true;
-      word.text += c;
-      ++pos_;
-    }
-  }
-  if (pos_ < end_) ++pos_;
-}
-
-// pos_ at a `$`. Consumes the whole form; records references and parses
-// command substitutions. A `$` that starts nothing is consumed alone.
-void Parser::ReadDollar() {
-  std::size_t dollar = pos_;
-  char next = At(pos_ + 1);
-  if (next == '(' && At(pos_ + 2) == '(') {
-    pos_ += 3;
-    ReadArithmetic(2);
-  } else if (next == '(') {
-    pos_ += 2;
-    Parser inner(s_, pos_, end_, out_);
-    inner.guarded_depth_ = guarded_depth_;
-    inner.ParseList(/*until_paren=*/true);
-    pos_ = inner.pos_;
-  } else if (next == '[') {  // obsolete $[ expr ]
-    pos_ += 2;
-    while (pos_ < end_ && s_[pos_] != ']') ++pos_;
-    if (pos_ < end_) ++pos_;
-  } else if (next == '{') {
-    ReadBraced(dollar);
-  } else if (IsNameStartChar(next)) {
-    pos_ += 1;
-    std::size_t begin = pos_;
-    while (pos_ < end_ && IsNameChar(s_[pos_])) ++pos_;
-    out_->refs.push_back(ShRef{std::string(s_.substr(begin, pos_ - begin)), dollar, RefOp::kPlain, guarded_depth_ > 0});
-  } else if (IsDigit(next) || std::string_view("@*#?$!-").find(next) != std::string_view::npos) {
-    pos_ += 2;  // positional or special parameter
-  } else {
-    pos_ += 1;
-  }
-}
-
-void Parser::ReadBraced(std::size_t dollar) {
-  pos_ += 2;  // `${`
-  RefOp op = RefOp::kPlain;
-  if (At(pos_) == '#' && At(pos_ + 1) != '}') {
-    op = RefOp::kLength;
-    ++pos_;
-  } else if (At(pos_) == '!' && At(pos_ + 1) != '}') {
-    op = RefOp::kIndirect;
-    ++pos_;
-  }
-  std::size_t name_begin = pos_;
-  if (IsNameStartChar(At(pos_))) {
-    while (pos_ < end_ && IsNameChar(s_[pos_])) ++pos_;
-  } else if (IsDigit(At(pos_))) {
-    while (pos_ < end_ && IsDigit(s_[pos_])) ++pos_;
-  } else if (pos_ < end_ && std::string_view("@*#?$!-").find(s_[pos_]) != std::string_view::npos) {
-    ++pos_;
-  }
-  std::string name(s_.substr(name_begin, pos_ - name_begin));
-  if (At(pos_) == '[') {  // array subscript
-    while (pos_ < end_ && s_[pos_] != ']') ++pos_;
-    if (pos_ < end_) ++pos_;
-  }
-  bool guards = false;
-  if (op == RefOp::kPlain && At(pos_) != '}') {
-    char c = At(pos_);
-    std::size_t skip = 1;
-    if (c == ':') {
-      char d = At(pos_ + 1);
-      if (std::string_view("-=?+").find(d) != std::string_view::npos && d != '\0') {
-        c = d;
-        skip = 2;
-      } else {
-        c = '\0';  // ${X:offset:length}
-      }
-    }
-    switch (c) {
-      case '-': op = RefOp::kDefault; break;
-      case '=': op = RefOp::kAssign; break;
-      case '?': op = RefOp::kError; break;
-      case '+': op = RefOp::kAlternative; break;
-      default: op = RefOp::kOther; skip = 0; break;
-    }
-    pos_ += skip;
-    guards = op != RefOp::kOther;
-  }
-  if (IsValidName(name)) {
-    out_->refs.push_back(ShRef{name, dollar, op, guarded_depth_ > 0});
-    if (op == RefOp::kAssign) out_->assignments.push_back(ShAssignment{name, name_begin, AssignKind::kParamDefault, false});
-  }
-  // The operand, up to the matching `}`: it may hold quotes and expansions.
-  if (guards) ++guarded_depth_;
-  while (pos_ < end_ && s_[pos_] != '}') {
-    char c = s_[pos_];
-    if (c == '\\') {
-      pos_ += 2;
-    } else if (c == '$') {
-      ReadDollar();
-    } else if (c == '`') {
-      ReadBacktick();
-    } else if (c == '"') {
-      ShWord ignored;
-      bool nonblank = false;
-      ReadDoubleQuoted(ignored, nonblank);
-    } else if (c == '\'') {
-      std::size_t close = s_.find('\'', pos_ + 1);
-      pos_ = close == std::string_view::npos || close >= end_ ? end_ : close + 1;
-    } else {
-      ++pos_;
-    }
-  }
-  if (guards) --guarded_depth_;
-  if (pos_ < end_) ++pos_;
-  pos_ = std::min(pos_, end_);
-}
-
-void Parser::ReadBacktick() {
-  std::size_t open = pos_;
-  std::size_t close = open + 1;
-  while (close < end_ && s_[close] != '`') close += s_[close] == '\\' ? 2 : 1;
-  close = std::min(close, end_);
-  Parser inner(s_, open + 1, close, out_);
-  inner.guarded_depth_ = guarded_depth_;
-  inner.ParseList(/*until_paren=*/false);
-  pos_ = close < end_ ? close + 1 : end_;
-}
-
-// Records the references in `[begin, end)` of a here-document body (no quoting).
-void Parser::ScanExpansions(std::size_t begin, std::size_t end) {
-  std::size_t saved_end = end_;
-  end_ = end;
-  pos_ = begin;
-  while (pos_ < end_) {
-    char c = s_[pos_];
-    if (c == '\\') {
-      pos_ += 2;
-    } else if (c == '$') {
-      ReadDollar();
-    } else if (c == '`') {
-      ReadBacktick();
-    } else {
-      ++pos_;
-    }
-  }
-  end_ = saved_end;
-  pos_ = end;
-}
-
-// Called after a newline: the bodies of the here-documents started on that line.
-void Parser::ReadPendingHeredocs() {
-  std::vector<PendingHeredoc> pending;
-  pending.swap(heredocs_);
-  for (const PendingHeredoc& heredoc : pending) {
-    while (pos_ < end_) {
-      std::size_t eol = s_.find('\n', pos_);
-      if (eol == std::string_view::npos || eol > end_) eol = end_;
-      std::string_view line = s_.substr(pos_, eol - pos_);
-      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-      std::string_view candidate = line;
-      if (heredoc.strip_tabs) {
-        while (!candidate.empty() && candidate.front() == '\t') candidate.remove_prefix(1);
-      }
-      std::size_t next = eol < end_ ? eol + 1 : end_;
-      if (candidate == heredoc.delimiter) {
-        pos_ = next;
-        break;
-      }
-      if (heredoc.expanding) ScanExpansions(pos_, eol);
-      pos_ = next;
-    }
-  }
-}
-
-void Parser::ParseList(bool until_paren) {
-  ListState state;
-  while (pos_ < end_) {
-    SkipBlanks();
-    if (pos_ >= end_) break;
-    char c = s_[pos_];
-    bool at_command_start = state.command.words.empty() && state.command.redirects.empty();
-    if (c == '#' && at_command_start) {
-      SkipComment();
-      continue;
-    }
-    if (c == '\n') {
-      ++pos_;
-      FinishCommand(state);
-      ReadPendingHeredocs();
-      continue;
-    }
-    if (at_command_start && !state.case_expects_pattern.empty() && state.case_expects_pattern.back()) {
-      ParseCasePattern(state);
-      continue;
-    }
-    if (c == '#') {  // `#` after a blank starts a comment (SkipBlanks stopped at it)
-      FinishCommand(state);
-      SkipComment();
-      continue;
-    }
-    if (c == ';') {
-      bool ends_arm = At(pos_ + 1) == ';' || At(pos_ + 1) == '&';
-      pos_ += ends_arm ? 2 : 1;
-      if (ends_arm && At(pos_) == '&') ++pos_;  // ;;&
-      FinishCommand(state);
-      if (ends_arm && !state.case_expects_pattern.empty()) state.case_expects_pattern.back() = true;
-      continue;
-    }
-    if (c == '&') {
-      if (At(pos_ + 1) == '>') {
-        ParseRedirect(state);
-        continue;
-      }
-      pos_ += At(pos_ + 1) == '&' ? 2 : 1;
-      FinishCommand(state);
-      continue;
-    }
-    if (c == '|') {
-      if (At(pos_ + 1) == '|') {
-        pos_ += 2;
-      } else {
-        pos_ += At(pos_ + 1) == '&' ? 2 : 1;
-        state.command.piped = true;
-      }
-      FinishCommand(state);
-      continue;
-    }
-    if (c == '<' || c == '>') {
-      ParseRedirect(state);
-      continue;
-    }
-    if (c == '(') {
-      if (at_command_start && At(pos_ + 1) == '(') {
-        ParseArithmeticCommand();
-        continue;
-      }
-      ++pos_;
-      std::size_t after = pos_;
-      while (after < end_ && IsBlank(s_[after])) ++after;
-      if (!at_command_start && At(after) == ')') {  // `name()`: a function definition
-        pos_ = after + 1;
-      } else {
-        ++state.paren_depth;
-      }
-      FinishCommand(state);
-      continue;
-    }
-    if (c == ')') {
-      ++pos_;
-      FinishCommand(state);
-      if (state.paren_depth > 0) {
-        --state.paren_depth;
-        continue;
-      }
-      if (until_paren) return;
-      continue;
-    }
-    ShWord word = ReadWord();
-    bool io_number = !word.quoted && !word.text.empty() &&
-                     std::all_of(word.text.begin(), word.text.end(), IsDigit) && (At(pos_) == '<' || At(pos_) == '>');
-    if (io_number) continue;  // `2>`: the number belongs to the redirection
-    if (word.end == word.begin) {  // nothing consumed: skip the character to make progress
-      ++pos_;
-      continue;
-    }
-    AddWord(state, std::move(word));
-  }
-  FinishCommand(state);
+void ModelReader::ArithmeticName(std::string_view text, std::size_t begin, std::size_t end, std::size_t offset) {
+  std::string name(text.substr(begin, end - begin));
+  std::size_t after = end;
+  while (after < text.size() && IsBlank(text[after])) ++after;
+  char next = after < text.size() ? text[after] : '\0';
+  char next2 = after + 1 < text.size() ? text[after + 1] : '\0';
+  bool assigns = (next == '=' && next2 != '=') || ((next == '+' || next == '-') && next2 == next) ||
+                 (std::string_view("+-*/%&|^").find(next) != std::string_view::npos && next2 == '=');
+  bool pre_increment = begin >= 2 && ((text[begin - 1] == '+' && text[begin - 2] == '+') ||
+                                      (text[begin - 1] == '-' && text[begin - 2] == '-'));
+  if (assigns || pre_increment) out_->assignments.push_back(ShAssignment{name, offset, AssignKind::kArithmetic, false});
+  out_->refs.push_back(ShRef{std::move(name), offset, RefOp::kArithmetic, guarded_depth_ > 0});
 }
 
 bool IsAssignmentWord(const ShWord& word, std::string_view script) {
-  std::string_view raw = script.substr(word.begin, word.end - word.begin);
-  std::size_t i = 0;
-  if (raw.empty() || !IsNameStartChar(raw[0])) return false;
-  while (i < raw.size() && IsNameChar(raw[i])) ++i;
-  if (i < raw.size() && raw[i] == '[') {
-    std::size_t close = raw.find(']', i);
-    if (close == std::string_view::npos) return false;
-    i = close + 1;
-  }
-  if (i < raw.size() && raw[i] == '+') ++i;
-  return i < raw.size() && raw[i] == '=';
+  return IsShellAssignment(script.substr(word.begin, word.end - word.begin));
 }
 
 // NAME of a `NAME=...` word (or a bare NAME), and whether its value is blank.
@@ -776,7 +295,7 @@ bool IsWellKnownVariable(std::string_view name) {
   }
   for (std::size_t p = name.find("_PORT_"); p != std::string_view::npos; p = name.find("_PORT_", p + 1)) {
     std::size_t q = p + 6;
-    while (q < name.size() && IsDigit(name[q])) ++q;
+    while (q < name.size() && name[q] >= '0' && name[q] <= '9') ++q;
     std::string_view rest = name.substr(q);
     if (q > p + 6 && (rest.substr(0, 4) == "_TCP" || rest.substr(0, 4) == "_UDP" || rest.substr(0, 5) == "_SCTP")) {
       return true;
@@ -787,8 +306,8 @@ bool IsWellKnownVariable(std::string_view name) {
 
 ShScript ParseShell(std::string_view script) {
   ShScript result;
-  Parser parser(script, 0, script.size(), &result);
-  parser.ParseList(/*until_paren=*/false);
+  ModelReader reader(&result);
+  ReadShell(script, &reader);
   std::sort(result.refs.begin(), result.refs.end(),
             [](const ShRef& a, const ShRef& b) { return a.begin < b.begin; });
   CollectAssignments(result, script);

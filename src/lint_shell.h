@@ -1,11 +1,10 @@
-// A small POSIX sh reader for the lint rules (internal to safesubst lint).
+// Lint's model of a POSIX sh script (internal to safesubst lint).
 //
-// It is not an interpreter and not a full parser: it splits a script into
-// simple commands (words and redirections), and records every parameter
-// reference and every assignment with its byte offset in the script, which is
-// what the rules need to say "line 12, column 5". It knows quoting (so `'$X'`
-// is not a reference and `# ...` is a comment only at the start of a word),
-// command substitution, arithmetic, here-documents and `case` patterns.
+// It is not an interpreter and not a full parser: it is built from the events
+// of the one shell lexer (shell_lexer.h, the reader the render's quoting states
+// come from), as the script's simple commands (words and redirections), every
+// parameter reference and every assignment with its byte offset in the
+// script, which is what the rules need to say "line 12, column 5".
 #pragma once
 
 #include <cstddef>
@@ -14,6 +13,8 @@
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "shell_lexer.h"
 
 namespace safesubst::lint {
 
@@ -45,17 +46,8 @@ struct ShCommand {
   bool piped = false;  ///< its output feeds the next command (`|`)
 };
 
-enum class RefOp : std::uint8_t {
-  kPlain,        ///< $X ${X}
-  kDefault,      ///< ${X-w} ${X:-w}
-  kAssign,       ///< ${X=w} ${X:=w}
-  kError,        ///< ${X?m} ${X:?m}
-  kAlternative,  ///< ${X+w} ${X:+w}
-  kLength,       ///< ${#X}
-  kIndirect,     ///< ${!X}
-  kOther,        ///< ${X%p} ${X/p/r} ${X:1:2} ${X^^} ...
-  kArithmetic,   ///< a bare name inside $((...)) or ((...))
-};
+/// How a parameter is referenced; kArithmetic is a bare name inside $((...)) or ((...)).
+using RefOp = ParameterOp;
 
 /// A reference to a named parameter (positional and special ones are not recorded).
 struct ShRef {

@@ -186,6 +186,17 @@ TEST_CASE("lint shell: unterminated input ends at the end of the text") {
   CHECK(Names(backtick) == std::vector<std::string>{"D", "E"});
 }
 
+TEST_CASE("lint shell: backticks are read as the shell reads them, after un-escaping") {
+  // The shell turns `\$HOME` inside backticks into `$HOME` before running it:
+  // a reference, as the render's lexer has always read it.
+  ShScript script = ParseShell("x=`echo \\$HOME \\`echo $B\\``\necho '$C'");
+  CHECK(Names(script) == std::vector<std::string>{"HOME", "B"});
+  CHECK(script.refs[0].begin == 9);  // the `$` of `\$HOME`
+  REQUIRE(script.commands.size() == 4);
+  CHECK(Words(script.commands[0]) == std::vector<std::string>{"echo", "$B"});
+  CHECK(Words(script.commands[1]) == std::vector<std::string>{"echo", "$HOME", "`echo $B`"});
+}
+
 TEST_CASE("lint shell: well-known variables") {
   CHECK(IsWellKnownVariable("HOME"));
   CHECK(IsWellKnownVariable("HOSTNAME"));

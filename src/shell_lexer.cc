@@ -21,6 +21,8 @@
 #include <utility>
 #include <vector>
 
+#include "shell_lexer.h"
+
 #include "safesubst/references.h"
 #include "safesubst/shell.h"
 
@@ -98,6 +100,8 @@ constexpr std::string_view kSeparators[] = {"&&", "||", "|&", ";", "&", "|"};
 // Reserved words (and `time`) after which the next word is still a command name.
 constexpr std::string_view kKeepCommandPosition[] = {"if",    "then", "else", "elif", "do",
                                                      "while", "until", "!", "{", "time"};
+// Reserved words that close a compound command (the next word is not a command name).
+constexpr std::string_view kClosingReservedWords[] = {"fi", "done", "}", "esac"};
 
 struct Heredoc {
   std::string delimiter;
@@ -171,6 +175,8 @@ struct Output {
   /// stops at the first command boundary after the last query is answered
   /// (a script's placeholders are usually near its top).
   bool want_problems = true;
+  /// The reader of ReadShell's events, or none (ShellContextsAt).
+  ShellEvents* events = nullptr;
 };
 
 constexpr std::string_view kAfterBackslash =
@@ -253,6 +259,20 @@ class Lexer {
     std::size_t root = offset;
     if (!to_root_.empty()) root = offset < to_root_.size() ? to_root_[offset] : to_root_.back() + 1;
     output_->problems.emplace_back(root, std::move(message));
+  }
+
+  // ---- events (ReadShell only) -------------------------------------------
+  ShellEvents* Events() const { return output_->events; }
+
+  // Word text is sent for the characters of the word being read directly,
+  // not for those of a `${...}` or `$(...)` inside it: `quote_frames` is 1
+  // for the inside of a quote the word opened.
+  bool SendsWordText(std::size_t quote_frames) const {
+    return output_->events != nullptr && word_frames_ != kNoOffset && frames_.size() == word_frames_ + quote_frames;
+  }
+
+  void SendCommandEnd(bool piped = false) {
+    if (Events() != nullptr) Events()->CommandEnd(piped);
   }
 
   // The end of the `$NAME` / `${...}` form at `offset` (or `offset` itself).
@@ -366,6 +386,7 @@ class Lexer {
     if (!Enter()) return;
     std::size_t open = pos_;
     frames_.push_back(Frame{FrameKind::kCommands, commands, substitution});
+    if (Events() != nullptr) Events()->ListBegin();
     bool closed = false;
     while (pos_ < limit_ && !closed && !Answered()) {
       char c = Peek();
@@ -381,6 +402,7 @@ class Lexer {
         pos_ += 2;
       } else if (c == '\n') {
         ++pos_;
+        SendCommandEnd();
         if (!commands->pending.empty()) LexHeredocBodies(commands);
         commands->command_start = true;
         commands->redirect_target = false;
@@ -394,6 +416,10 @@ class Lexer {
         LexOperator(commands);
       }
     }
+    if (Events() != nullptr) {
+      Events()->CommandEnd(false);
+      Events()->ListEnd();
+    }
     frames_.pop_back();
     if (substitution && !closed && !output_->too_deep) Problem(open, "unterminated $(...)");
   }
@@ -401,6 +427,7 @@ class Lexer {
   // Returns true when the `)` closes the `$(` being read.
   bool LexCloseParen(CommandList* commands, bool substitution) {
     ++pos_;
+    SendCommandEnd();
     if (!commands->cases.empty() && commands->cases.back() == CaseStep::kInPattern) {
       commands->cases.back() = CaseStep::kBody;
       commands->command_start = true;
@@ -433,11 +460,13 @@ class Lexer {
     if (At(after) == ')') {  // `name ()`: a function definition, its body follows
       pos_ = after + 1;
       commands->command_start = true;
+      SendCommandEnd();
       return;
     }
     ++commands->paren_depth;
     ++pos_;
     commands->command_start = true;
+    SendCommandEnd();
   }
 
   void LexOperator(CommandList* commands) {
@@ -448,11 +477,13 @@ class Lexer {
         pos_ += end.size();
         if (in_case_body) commands->cases.back() = CaseStep::kPattern;
         commands->command_start = true;
+        SendCommandEnd();
         return;
       }
     }
     if (LooksAt("<<-") || (LooksAt("<<") && !LooksAt("<<<"))) {
       bool strip_tabs = LooksAt("<<-");
+      if (Events() != nullptr) Events()->Redirection(strip_tabs ? "<<-" : "<<", RootOffset(pos_));
       pos_ += strip_tabs ? 3 : 2;
       LexHeredocDelimiter(commands, strip_tabs);
       return;
@@ -461,6 +492,7 @@ class Lexer {
     // command position is unchanged (`>f cmd` is legal).
     for (std::string_view redirect : kRedirections) {
       if (LooksAt(redirect)) {
+        if (Events() != nullptr) Events()->Redirection(redirect, RootOffset(pos_));
         pos_ += redirect.size();
         commands->redirect_target = true;
         return;
@@ -475,6 +507,7 @@ class Lexer {
         pos_ += separator.size();
         commands->command_start = true;
         commands->redirect_target = false;
+        SendCommandEnd(separator == "|" || separator == "|&");
         return;
       }
     }
@@ -495,25 +528,42 @@ class Lexer {
     return text_.substr(pos_, end - pos_);
   }
 
-  // `NAME=...`, and bash's `NAME+=...` and `NAME[i]=...`.
-  static bool IsAssignment(std::string_view word) {
-    if (word.empty() || !IsNameStart(word[0])) return false;
-    std::size_t i = 1;
-    while (i < word.size() && IsNameChar(word[i])) ++i;
-    if (i < word.size() && word[i] == '[') {
-      std::size_t close = word.find(']', i);
-      if (close == std::string_view::npos) return false;
-      i = close + 1;
-    }
-    if (i < word.size() && word[i] == '+') ++i;
-    return i < word.size() && word[i] == '=';
-  }
-
   static bool KeepsCommandPosition(std::string_view word) {
     for (std::string_view reserved : kKeepCommandPosition) {
       if (word == reserved) return true;
     }
     return false;
+  }
+
+  static bool IsReservedWord(std::string_view word) {
+    if (KeepsCommandPosition(word)) return true;
+    for (std::string_view reserved : kClosingReservedWords) {
+      if (word == reserved) return true;
+    }
+    return false;
+  }
+
+  // A plain number right before `<` or `>`: `2>file`.
+  bool IsIoNumber(std::string_view word, bool plain) const {
+    return plain && !word.empty() && std::all_of(word.begin(), word.end(), IsDigit) &&
+           (Peek() == '<' || Peek() == '>');
+  }
+
+  // What the word just read is to its command (for ShellEvents).
+  ShellWordRole RoleOf(WordRole role, bool command_position, bool redirect_target, std::string_view word,
+                       bool plain) const {
+    switch (role) {
+      case WordRole::kCaseSubject: return ShellWordRole::kCaseSubject;
+      case WordRole::kCaseIn: return ShellWordRole::kCaseIn;
+      case WordRole::kPattern: return ShellWordRole::kCasePattern;
+      case WordRole::kNormal: break;
+    }
+    if (redirect_target) return ShellWordRole::kRedirectTarget;
+    if (IsIoNumber(word, plain)) return ShellWordRole::kIoNumber;
+    if (!command_position) return ShellWordRole::kArgument;
+    if (plain && IsReservedWord(word)) return ShellWordRole::kReservedWord;
+    if (IsShellAssignment(word)) return ShellWordRole::kAssignment;
+    return ShellWordRole::kCommandName;
   }
 
   WordRole StartWord(CommandList* commands) {
@@ -539,9 +589,14 @@ class Lexer {
     }
     WordRole role = StartWord(commands);
     commands->in_pattern_word = role == WordRole::kPattern;
-    commands->word_is_command = role == WordRole::kNormal && commands->command_start && !commands->redirect_target;
+    bool command_position = commands->command_start;
+    bool redirect_target = commands->redirect_target;
+    commands->word_is_command = role == WordRole::kNormal && command_position && !redirect_target;
     commands->word_started = false;
     std::size_t start = pos_;
+    std::size_t outer_word_frames = word_frames_;
+    word_frames_ = frames_.size();
+    if (Events() != nullptr) Events()->WordBegin(RootOffset(start));
     bool plain = true;
     while (pos_ < limit_ && !EndsWord(Peek())) {
       Visit();
@@ -550,7 +605,9 @@ class Lexer {
         pos_ += 2;
         continue;
       }
+      std::size_t part = pos_;
       if (c == '\\') {
+        if (SendsWordText(0) && pos_ + 1 < limit_) Events()->WordText(text_.substr(pos_ + 1, 1), ShellQuoting::kEscaped);
         SkipEscape();
       } else if (c == '\'') {
         LexSingleQuoted();
@@ -559,20 +616,39 @@ class Lexer {
         LexDoubleQuoted();
       } else if (c == '$') {
         LexDollar(/*in_double_quotes=*/false);
+        if (SendsWordText(0)) SendDollarPart(part, /*quoted=*/false);
       } else if (c == '`') {
         LexBacktick(/*in_double_quotes=*/false);
+        if (SendsWordText(0)) Events()->WordExpansion(text_.substr(part, pos_ - part), false);
       } else {
         ++pos_;
         SkipOrdinary(kStopsWord);
+        if (SendsWordText(0)) Events()->WordText(text_.substr(part, pos_ - part), ShellQuoting::kUnquoted);
       }
       if (c == '\\' || c == '\'' || c == '"' || c == '$' || c == '`') plain = false;
       commands->word_started = true;
     }
+    word_frames_ = outer_word_frames;
     commands->word_started = false;
     commands->in_pattern_word = false;
     commands->word_is_command = false;
     std::string_view word = text_.substr(start, pos_ - start);
+    if (Events() != nullptr) {
+      Events()->WordEnd(RootOffset(pos_), word, RoleOf(role, command_position, redirect_target, word, plain));
+    }
     AfterWord(commands, role, word, plain);
+  }
+
+  // After LexDollar read the `$` form at `start` of a word's text: a lone `$`
+  // is a character, `$'...'` and `$"..."` sent their own text, anything else
+  // is an expansion.
+  void SendDollarPart(std::size_t start, bool quoted) {
+    char next = At(start + 1);
+    if (pos_ == start + 1) {
+      Events()->WordText("$", quoted ? ShellQuoting::kQuoted : ShellQuoting::kUnquoted);
+    } else if (quoted || (next != '\'' && next != '"')) {
+      Events()->WordExpansion(text_.substr(start, pos_ - start), quoted);
+    }
   }
 
   void AfterWord(CommandList* commands, WordRole role, std::string_view word, bool plain) {
@@ -603,9 +679,8 @@ class Lexer {
       return;
     }
     if (plain && KeepsCommandPosition(word)) return;
-    if (IsAssignment(word)) return;
-    // An IO number: `2>file`.
-    if (plain && std::all_of(word.begin(), word.end(), IsDigit) && (Peek() == '<' || Peek() == '>')) return;
+    if (IsShellAssignment(word)) return;
+    if (IsIoNumber(word, plain)) return;
     commands->command_start = false;
   }
 
@@ -613,6 +688,7 @@ class Lexer {
   // At the opening `'`.
   void LexSingleQuoted() {
     std::size_t open = pos_++;
+    bool send = SendsWordText(0);
     frames_.push_back(Frame{FrameKind::kSingle});
     bool closed = false;
     while (pos_ < limit_) {
@@ -624,12 +700,14 @@ class Lexer {
       SkipOrdinary(kStopsSingle);
     }
     frames_.pop_back();
+    if (send) Events()->WordText(text_.substr(open + 1, pos_ - open - (closed ? 2 : 1)), ShellQuoting::kQuoted);
     if (!closed) Problem(open, "unterminated single-quoted string");
   }
 
   // After `$'`.
   void LexDollarSingleQuoted() {
     std::size_t open = pos_ - 2;
+    bool send = SendsWordText(0);
     frames_.push_back(Frame{FrameKind::kDollarSingle});
     bool closed = false;
     while (pos_ < limit_) {
@@ -647,6 +725,8 @@ class Lexer {
       SkipOrdinary(kStopsDollarSingle);
     }
     frames_.pop_back();
+    // Sent as written: lint compares words, it does not need their escapes decoded.
+    if (send) Events()->WordText(text_.substr(open + 2, pos_ - open - (closed ? 3 : 2)), ShellQuoting::kQuoted);
     if (!closed) Problem(open, "unterminated $'...' string");
   }
 
@@ -654,6 +734,8 @@ class Lexer {
   void LexDoubleQuoted() {
     if (!Enter()) return;
     std::size_t open = pos_ - 1;
+    bool send = SendsWordText(0);
+    if (send) Events()->WordText({}, ShellQuoting::kQuoted);  // `""` is a quoted word
     frames_.push_back(Frame{FrameKind::kDouble});
     bool closed = false;
     while (pos_ < limit_) {
@@ -664,20 +746,26 @@ class Lexer {
         closed = true;
         break;
       }
+      std::size_t part = pos_;
       if (c == '\\') {
         char next = Peek(1);
         if (next == '$' || next == '`' || next == '"' || next == '\\' || next == '\n') {
+          if (send && next != '\n') Events()->WordText(text_.substr(pos_ + 1, 1), ShellQuoting::kQuoted);
           SkipEscape();
         } else {
           ++pos_;
+          if (send) Events()->WordText("\\", ShellQuoting::kQuoted);
         }
       } else if (c == '$') {
         LexDollar(/*in_double_quotes=*/true);
+        if (send) SendDollarPart(part, /*quoted=*/true);
       } else if (c == '`') {
         LexBacktick(/*in_double_quotes=*/true);
+        if (send) Events()->WordExpansion(text_.substr(part, pos_ - part), true);
       } else {
         ++pos_;
         SkipOrdinary(kStopsDouble);
+        if (send) Events()->WordText(text_.substr(part, pos_ - part), ShellQuoting::kQuoted);
       }
     }
     frames_.pop_back();
@@ -707,11 +795,18 @@ class Lexer {
     } else if (next == '"' && !in_double_quotes) {  // bash's $"...": a double-quoted string
       pos_ += 2;
       LexDoubleQuoted();
-    } else if (IsNameStart(next)) {
-      ++pos_;
-      while (IsNameChar(Peek())) ++pos_;
-    } else if (IsSpecialParameter(next)) {
-      pos_ += 2;
+    } else if (IsNameStart(next) || IsSpecialParameter(next)) {
+      std::size_t dollar = pos_++;
+      if (IsNameStart(next)) {
+        while (IsNameChar(Peek())) ++pos_;
+      } else {
+        ++pos_;
+      }
+      if (Events() != nullptr) {
+        Events()->ParameterBegin(RootOffset(dollar), RootOffset(dollar + 1),
+                                 text_.substr(dollar + 1, pos_ - dollar - 1), ParameterOp::kPlain);
+        Events()->ParameterEnd();
+      }
     } else {
       ++pos_;  // a lone `$` is an ordinary character
     }
@@ -725,7 +820,12 @@ class Lexer {
     frames_.push_back(Frame{FrameKind::kParameter});
     frames_[frame].in_double_quotes = in_double_quotes;
     // The parameter: `#x` (length), `!x` (bash indirection), a name, digits, or a special parameter.
-    if ((Peek() == '#' || Peek() == '!') && Peek(1) != '}') ++pos_;
+    ParameterOp op = ParameterOp::kPlain;
+    if ((Peek() == '#' || Peek() == '!') && Peek(1) != '}') {
+      op = Peek() == '#' ? ParameterOp::kLength : ParameterOp::kIndirect;
+      ++pos_;
+    }
+    std::size_t name = pos_;
     if (IsNameStart(Peek())) {
       while (IsNameChar(Peek())) ++pos_;
     } else if (IsDigit(Peek())) {
@@ -740,7 +840,10 @@ class Lexer {
       }
       if (pos_ < limit_) ++pos_;
     }
-    bool replacement_follows = StartParameterWord(frame);
+    std::string_view name_text = text_.substr(name, pos_ - name);
+    if (name_text.find('[') != std::string_view::npos) name_text = name_text.substr(0, name_text.find('['));
+    bool replacement_follows = StartParameterWord(frame, &op);
+    if (Events() != nullptr) Events()->ParameterBegin(RootOffset(open), RootOffset(name), name_text, op);
     bool closed = false;
     while (pos_ < limit_) {
       Visit();
@@ -776,20 +879,34 @@ class Lexer {
       }
     }
     frames_.pop_back();
+    if (Events() != nullptr) Events()->ParameterEnd();
     if (!closed && !output_->too_deep) Problem(open, "unterminated ${...}");
   }
 
-  // Reads the operator of `${x<op>word}` and sets the frame's word kind.
-  // Returns true for bash's `${x/pattern/replacement}`.
-  bool StartParameterWord(std::size_t frame) {
+  static ParameterOp WordOp(char c) {
+    switch (c) {
+      case '-': return ParameterOp::kDefault;
+      case '=': return ParameterOp::kAssign;
+      case '?': return ParameterOp::kError;
+      default: return ParameterOp::kAlternative;
+    }
+  }
+
+  // Reads the operator of `${x<op>word}`, sets the frame's word kind and
+  // refines a kPlain `op`. Returns true for bash's `${x/pattern/replacement}`.
+  bool StartParameterWord(std::size_t frame, ParameterOp* op) {
     char c = Peek();
     ParameterWord word = ParameterWord::kPattern;
     bool replacement = false;
     if (c == '}') return false;
+    bool plain = *op == ParameterOp::kPlain;
+    if (plain) *op = ParameterOp::kOther;
     if (c == ':' && (Peek(1) == '-' || Peek(1) == '=' || Peek(1) == '?' || Peek(1) == '+')) {
+      if (plain) *op = WordOp(Peek(1));
       pos_ += 2;
       word = ParameterWord::kValue;
     } else if (c == '-' || c == '=' || c == '?' || c == '+') {
+      if (plain) *op = WordOp(c);
       ++pos_;
       word = ParameterWord::kValue;
     } else if (c == '#' || c == '%' || c == '^' || c == ',') {
@@ -833,9 +950,13 @@ class Lexer {
         LexDollar(/*in_double_quotes=*/true);
       } else if (c == '`') {
         LexBacktick(/*in_double_quotes=*/true);
+      } else if (Events() != nullptr && IsNameStart(c) && (pos_ == 0 || !IsNameChar(At(pos_ - 1)))) {
+        std::size_t begin = pos_;
+        while (IsNameChar(Peek())) ++pos_;
+        Events()->ArithmeticName(text_.substr(0, limit_), begin, pos_, RootOffset(begin));
       } else {
         ++pos_;
-        SkipOrdinary(kStopsArithmetic);
+        if (Events() == nullptr) SkipOrdinary(kStopsArithmetic);  // a reader is sent every name
       }
     }
     frames_.pop_back();
@@ -844,6 +965,7 @@ class Lexer {
 
   // At a `#` that starts a word: up to, not including, the end of the line.
   void LexComment() {
+    std::size_t begin = pos_;
     frames_.push_back(Frame{FrameKind::kComment});
     while (pos_ < limit_ && Peek() != '\n') {
       Visit();
@@ -851,6 +973,7 @@ class Lexer {
       SkipOrdinary(kStopsComment);
     }
     frames_.pop_back();
+    if (Events() != nullptr) Events()->Comment(RootOffset(begin), RootOffset(pos_));
   }
 
   // ---- backticks --------------------------------------------------------
@@ -956,6 +1079,11 @@ class Lexer {
     }
     frames_.pop_back();
     if (pos_ == start) Problem(start, "a here-document operator without a delimiter word");
+    if (Events() != nullptr) {
+      Events()->WordBegin(RootOffset(start));
+      Events()->WordText(heredoc.delimiter, heredoc.quoted ? ShellQuoting::kQuoted : ShellQuoting::kUnquoted);
+      Events()->WordEnd(RootOffset(pos_), text_.substr(start, pos_ - start), ShellWordRole::kRedirectTarget);
+    }
     commands->pending.push_back(std::move(heredoc));
   }
 
@@ -989,6 +1117,7 @@ class Lexer {
     if (!Enter()) return;
     frames_.push_back(Frame{FrameKind::kHeredoc});
     frames_.back().heredoc = &heredoc;
+    if (Events() != nullptr) Events()->HeredocBody(RootOffset(pos_), RootOffset(body_end), !heredoc.quoted);
     std::size_t saved_limit = limit_;
     limit_ = body_end;
     while (pos_ < limit_) {
@@ -1032,9 +1161,32 @@ class Lexer {
   std::vector<std::size_t> to_root_;
   Output* output_;
   std::vector<Frame> frames_;
+  std::size_t word_frames_ = kNoOffset;  // frames_.size() while a word of the current list is read
 };
 
 }  // namespace
+
+bool IsShellAssignment(std::string_view word) {
+  if (word.empty() || !IsNameStart(word[0])) return false;
+  std::size_t i = 1;
+  while (i < word.size() && IsNameChar(word[i])) ++i;
+  if (i < word.size() && word[i] == '[') {
+    std::size_t close = word.find(']', i);
+    if (close == std::string_view::npos) return false;
+    i = close + 1;
+  }
+  if (i < word.size() && word[i] == '+') ++i;
+  return i < word.size() && word[i] == '=';
+}
+
+void ReadShell(std::string_view script, ShellEvents* events) {
+  std::vector<ShellContext> no_contexts;
+  Output output;
+  output.contexts = &no_contexts;
+  output.events = events;
+  Lexer lexer(script, {}, Surroundings{}, {}, &output);
+  lexer.Run();
+}
 
 std::vector<ShellContext> ShellContextsAt(std::string_view script, const std::vector<std::size_t>& offsets,
                                           Diagnostics* problems) {

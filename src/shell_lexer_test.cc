@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "safesubst/shell.h"
+#include "shell_lexer.h"
 
 namespace safesubst {
 namespace {
@@ -448,6 +449,95 @@ TEST_CASE("shell lexer: skipping ordinary characters changes no answer") {
     }
   }
   CHECK(compared > 10000);
+}
+
+// ---- the event interface (ReadShell) ---------------------------------------
+
+// Writes the events of a read as one line of text: `[` `]` around a command
+// list, `;` at a command end (`|` when piped), each word as its text after
+// quote removal, `:` and its role, `$NAME` at a parameter.
+class Trace : public ShellEvents {
+ public:
+  std::string out;
+
+  void ListBegin() override {
+    out += "[";
+    words_.emplace_back();
+  }
+  void ListEnd() override {
+    out += "]";
+    words_.pop_back();
+  }
+  void CommandEnd(bool piped) override { out += piped ? "| " : "; "; }
+  void WordBegin(std::size_t) override { words_.back().clear(); }
+  void WordText(std::string_view text, ShellQuoting) override { words_.back() += text; }
+  void WordExpansion(std::string_view raw, bool) override { words_.back() += raw; }
+  void WordEnd(std::size_t, std::string_view, ShellWordRole role) override {
+    static constexpr std::string_view kRoles[] = {"cmd", "asg", "arg", "rsv", "tgt", "io", "subj", "in", "pat"};
+    out += "<" + words_.back() + ":" + std::string(kRoles[static_cast<int>(role)]) + "> ";
+  }
+  void Redirection(std::string_view op, std::size_t) override { out += std::string(op) + " "; }
+  void ParameterBegin(std::size_t, std::size_t, std::string_view name, ParameterOp) override {
+    out += "$" + std::string(name) + " ";
+  }
+
+ private:
+  std::vector<std::string> words_;  // the word being read in each open list
+};
+
+std::string TraceOf(std::string_view script) {
+  Trace trace;
+  ReadShell(script, &trace);
+  return trace.out;
+}
+
+TEST_CASE("shell lexer: events give words with their roles, commands and redirections") {
+  CHECK(TraceOf("A=1 cmd \"a b\"'c' 2>/dev/null | x") ==
+        "[<A=1:asg> <cmd:cmd> <a bc:arg> <2:io> > </dev/null:tgt> | <x:cmd> ; ]");
+  CHECK(TraceOf("if true; then fi\n") == "[<if:rsv> <true:cmd> ; <then:rsv> <fi:rsv> ; ; ]");
+  // A substitution is a command list of its own; the word keeps it as written.
+  CHECK(TraceOf("x \"$(y $Z)\"") == "[<x:cmd> [<y:cmd> $Z <$Z:arg> ; ; ]<$(y $Z):arg> ; ]");
+  CHECK(TraceOf("case $a in (x|y) z;; esac") ==
+        "[<case:cmd> $a <$a:subj> <in:in> <x:pat> <y:pat> ; <z:cmd> ; ; ]");
+  CHECK(TraceOf("cat <<'E' >f\n$NOT\nE\n") == "[<cat:cmd> << <E:tgt> > <f:tgt> ; ; ]");
+  // Backticks are read after the shell's un-escaping: `\$A` inside them is $A.
+  CHECK(TraceOf("echo `echo \\$A`") == "[<echo:cmd> [<echo:cmd> $A <$A:arg> ; ]<`echo \\$A`:arg> ; ]");
+}
+
+TEST_CASE("shell lexer: events carry offsets into the script, also inside backticks") {
+  struct Offsets : ShellEvents {
+    std::vector<std::size_t> dollars;
+    void ParameterBegin(std::size_t dollar, std::size_t, std::string_view, ParameterOp) override {
+      dollars.push_back(dollar);
+    }
+  } offsets;
+  std::string_view script = "echo $A `echo \\`echo ${B:-x}\\``";
+  ReadShell(script, &offsets);
+  CHECK(offsets.dollars == std::vector<std::size_t>{script.find("$A"), script.find("${B")});
+}
+
+TEST_CASE("shell lexer: every character of a word reaches its text") {
+  // Random words from quoting pieces: the text a reader builds is what the
+  // pieces mean after quote removal.
+  struct Piece {
+    std::string_view written, text;
+  };
+  constexpr Piece kPieces[] = {{"a", "a"},     {"'b c'", "b c"}, {"\"d\\\"e\"", "d\"e"}, {"\\ ", " "},
+                               {"''", ""},     {"\"\\x\"", "\\x"}, {"$'f'", "f"},     {"$\"g\"", "g"},
+                               {"\"$\"", "$"}, {"\"\\$\"", "$"}};
+  unsigned seed = 7;
+  for (int round = 0; round < 200; ++round) {
+    std::string written, text;
+    for (int i = 0; i < 4; ++i) {
+      seed = seed * 1103515245u + 12345u;
+      const Piece& piece = kPieces[(seed >> 16) % std::size(kPieces)];
+      written += piece.written;
+      text += piece.text;
+    }
+    std::string trace = TraceOf("cmd " + written + "\n");
+    CAPTURE(written);
+    CHECK(trace == "[<cmd:cmd> <" + text + ":arg> ; ; ]");
+  }
 }
 
 }  // namespace
