@@ -137,7 +137,22 @@ struct OutputOptions {
   bool full_check = false;  ///< --full-check: the yaml-cpp structure comparison (RenderOptions::full_structure_check)
   bool lint = false;  ///< lint each rendered result; lint errors fail the render
   LintOptions lint_options;
+  bool check = false;  ///< --check, --dry-run: render, write nothing
+  bool diff = false;   ///< --diff: print what -o, --in-place or --out-dir would change, write nothing
 };
+
+/// A file `render` would write, and the text it would get.
+struct RenderTarget {
+  std::string path;
+  std::string text;
+};
+
+/// `render --diff`: prints to stdout a unified diff from each target's
+/// current text (none when it does not exist) to the one it would get,
+/// passing every line through `redact` (sensitive values). Returns kExitOk
+/// when no target would change, kExitInputError when one would or a target
+/// cannot be read.
+int PrintTargetDiffs(const std::vector<RenderTarget>& targets, const std::function<std::string(std::string_view)>& redact);
 
 /// `safesubst lint`.
 struct LintCommand {

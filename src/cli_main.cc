@@ -204,6 +204,12 @@ void AddRender(CLI::App& app, Commands& c, const NamedOptions& named) {
            "Check the structure with yaml-cpp (independent, slower) instead of the tokenizer");
   add.Flag("--lint", outputs.lint, "Lint each result (safesubst lint); a lint error fails the render");
   add.Repeatable("--lint-disable", outputs.lint_options.disabled, "With --lint: a rule id not to run; repeatable");
+  CLI::Option* check = add.Flag("--check,--dry-run", outputs.check,
+                                "Render and write nothing (stdout neither); exit 1 when a template fails");
+  CLI::Option* diff = add.Flag("--diff", outputs.diff,
+                               "Print a unified diff of what -o, --in-place or --out-dir would change and write "
+                               "nothing; exit 1 when a file would change");
+  exclude(check, diff);
 }
 
 void AddLint(CLI::App& app, Commands& c, const NamedOptions& named) {

@@ -84,6 +84,11 @@ std::vector<std::pair<std::string, std::string>> ProtectedInputs(const InputOpti
 }  // namespace
 
 bool CheckOutputTargets(const InputOptions& inputs, const OutputOptions& outputs) {
+  if (outputs.diff && outputs.output.empty() && !outputs.in_place && outputs.out_dir.empty()) {
+    std::fprintf(stderr, "safesubst: error: --diff compares the files -o, --in-place or --out-dir would write; "
+                         "name one of them\n");
+    return false;
+  }
   const std::vector<std::string>& templates = inputs.templates;
   const bool reads_stdin = templates.empty() || std::count(templates.begin(), templates.end(), "-") > 0;
   if ((outputs.in_place || !outputs.out_dir.empty()) && reads_stdin) {
@@ -247,6 +252,17 @@ std::string Concatenate(const std::vector<Rendered>& rendered) {
   return stream;
 }
 
+// What `render --diff` compares: the file each rendered template would be
+// written to, or the one stream -o would get.
+std::vector<RenderTarget> DiffTargets(std::vector<Rendered> rendered, const OutputOptions& outputs) {
+  if (!outputs.output.empty()) return {{outputs.output, Concatenate(rendered)}};
+  std::vector<RenderTarget> targets;
+  for (Rendered& one : rendered) {
+    if (one.ok) targets.push_back({OutputPathFor(one.file, outputs), std::move(one.output)});
+  }
+  return targets;
+}
+
 // Whether some sensitive variable has a value that a rendered text may hold.
 bool HasSensitiveValues(const Manifest& manifest, const ValueSet& values) {
   return std::any_of(manifest.variables.begin(), manifest.variables.end(), [&](const Variable& variable) {
@@ -343,8 +359,14 @@ int RunRender(const InputOptions& inputs, const OutputOptions& outputs) {
   }
   // With --out-dir every good template is written even when another failed;
   // otherwise one failure means nothing is written at all.
+  if (outputs.check) return all_ok ? kExitOk : kExitInputError;
   bool per_file = !outputs.out_dir.empty();
   if (!all_ok && !per_file) return kExitInputError;
+  if (outputs.diff) {
+    const int status = PrintTargetDiffs(DiffTargets(std::move(rendered), outputs),
+                                        [&](std::string_view text) { return RedactSensitive(text, manifest, values); });
+    return all_ok ? status : kExitInputError;
+  }
   if (outputs.in_place) return ReplaceTemplates(rendered) ? kExitOk : kExitInputError;
   std::string error;
   if (per_file) {

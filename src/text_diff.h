@@ -1,0 +1,23 @@
+// Line diffs in the unified format of `diff -u`, for `render --diff`.
+#ifndef SAFESUBST_TEXT_DIFF_H_
+#define SAFESUBST_TEXT_DIFF_H_
+
+#include <string>
+#include <string_view>
+
+namespace safesubst {
+
+/// The unified diff (`diff -u`) that turns `before` into `after`, line by
+/// line, with `context` unchanged lines around each change and the file
+/// headers `--- before_name` and `+++ after_name`; empty when the texts are
+/// equal. A last line without a newline is marked `\ No newline at end of
+/// file`, as diff and patch do. The edit script is a shortest one (Myers'
+/// O(ND) algorithm in linear space), so its hunks are the ones GNU diff
+/// prints in most cases; when several shortest scripts exist, the two may
+/// choose different ones.
+std::string UnifiedDiff(std::string_view before, std::string_view after, std::string_view before_name,
+                        std::string_view after_name, int context = 3);
+
+}  // namespace safesubst
+
+#endif  // SAFESUBST_TEXT_DIFF_H_
