@@ -134,6 +134,9 @@ std::string EncodeDoubleQuoted(const ShellContext& context, std::string_view val
            "with a curly brace, comma or two dots could become several words; move the placeholder out of the "
            "${...}";
   }
+  // mksh, posh and yash expand a `~` that begins the word of "${x-~user}" (in
+  // a here-document too); an empty "" before it keeps it literal in every shell.
+  if (parameter_value && !value.empty() && value[0] == '~') *out += "\"\"";
   for (char c : value) {
     if (parameter_value && c == '\'') {
       // dash reads a `'` in "${x:-...}" literally, bash looks for its closing quote.
@@ -315,6 +318,20 @@ std::string CheckHeredocLines(const ShellContext& context, std::string_view enco
   return {};
 }
 
+// posh reads some places inside `$(...)` as unquoted text while it looks for
+// the `)` that ends it (ShellContext::posh_scans_unquoted): a parenthesis or
+// quote there ends the substitution early. In a double-quoted string the
+// encoder's `\"` is read as escaped there too.
+std::string CheckPoshScan(const ShellContext& context, std::string_view value) {
+  if (!context.posh_scans_unquoted) return {};
+  // Outside "..." a backslash too: at a line end it joins the next line to a comment.
+  std::string_view breaking = context.state == ShellState::kDoubleQuoted ? "()'" : "()'\"\\";
+  if (value.find_first_of(breaking) == std::string_view::npos) return {};
+  return "inside $(...), posh reads this place (a comment, a here-document, or a double-quoted string within "
+         "another one) as unquoted text while it looks for the end of the $(...), so a parenthesis or quote in "
+         "the value would end it early; move the placeholder out of the $(...) or into a variable set outside it";
+}
+
 void AddBacktickLayer(bool in_double_quotes, std::string* text) {
   std::string escaped;
   escaped.reserve(text->size() + text->size() / 8);
@@ -347,7 +364,8 @@ std::string AppendShellEncoded(const ShellContext& context, std::string_view val
   if (!context.unsupported.empty())
     return "no value can be written at this place of the script: " + context.unsupported;
   std::string encoded;
-  std::string error = EncodeForState(context, value, &encoded);
+  std::string error = CheckPoshScan(context, value);
+  if (error.empty()) error = EncodeForState(context, value, &encoded);
   if (error.empty() && context.inside_heredoc) error = CheckHeredocLines(context, encoded);
   if (!error.empty()) return error;
   // Innermost backticks first: the outermost shell removes the outermost layer.

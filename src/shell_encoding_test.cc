@@ -152,6 +152,35 @@ TEST_CASE("shell encoding: places where dash, bash and zsh read quotes different
   CHECK(!Encode(heredoc_parameter, "it's").error.empty());
 }
 
+TEST_CASE("shell encoding: a leading tilde in a ${...} word stays literal") {
+  // mksh, posh and yash expand it in a here-document, yash in "..." too.
+  CHECK(Encode(ContextIn("cat <<E\n${x-${P}}\nE\n"), "~root").text == "\"\"~root");
+  CHECK(Encode(ContextIn("echo \"${x:+${P}}\""), "~/a~").text == "\"\"~/a~");
+  CHECK(Encode(ContextIn("echo \"${x:+a${P}}\""), "b~").text == "b~");
+  CHECK(Encode(ContextIn("echo \"${P}\""), "~").text == "~");
+}
+
+TEST_CASE("shell encoding: places inside $(...) that posh scans as unquoted text") {
+  // posh looks for the `)` of a $(...) knowing neither comments, here-documents
+  // nor a "..." within a "...": a parenthesis or quote there ends it early.
+  ShellContext comment = ContextIn("r=\"$(\n# ${P}\necho after)\"");
+  REQUIRE(comment.posh_scans_unquoted);
+  CHECK(!Encode(comment, ")\"; touch canary;\"").error.empty());
+  CHECK(!Encode(comment, "trailing\\").error.empty());
+  CHECK(Encode(comment, "a; b | c").text == "a; b | c");
+  ShellContext nested = ContextIn("r=$(echo \"$(echo \"${P}\")\")");
+  REQUIRE(nested.posh_scans_unquoted);
+  CHECK(!Encode(nested, "a)b").error.empty());
+  CHECK(!Encode(nested, "it's").error.empty());
+  CHECK(Encode(nested, "a\"b").text == "a\\\"b");
+  CHECK(ContextIn("r=$(echo `echo \"${P}\"`)").posh_scans_unquoted == false);
+  CHECK(ContextIn("r=$(echo \"`echo \"${P}\"`\")").posh_scans_unquoted);
+  CHECK(ContextIn("r=$(cat <<E\n${P}\nE\n)").posh_scans_unquoted);
+  CHECK_FALSE(ContextIn("r=\"$(echo \"${P}\")\"").posh_scans_unquoted);
+  CHECK_FALSE(ContextIn("# ${P}\n").posh_scans_unquoted);
+  CHECK_FALSE(ContextIn("echo \"${x-\"${P}\"}\"").posh_scans_unquoted);
+}
+
 TEST_CASE("shell encoding: comments") {
   ShellContext context = InState(ShellState::kComment);
   CHECK(Encode(context, "anything ; $(x) ' \" `").text == "anything ; $(x) ' \" `");

@@ -154,6 +154,9 @@ struct Surroundings {
   std::vector<bool> backtick_layers;
   bool in_backticks = false;
   bool inside_heredoc = false;
+  /// Inside a `$(...)`: how many "..." enclose the text inside the outermost
+  /// one (PoshScansUnquoted); -1 outside every `$(...)`.
+  int quotes_in_substitution = -1;
   std::size_t nesting = 0;
 };
 
@@ -320,6 +323,7 @@ class Lexer {
         break;
       }
     }
+    context.posh_scans_unquoted = PoshScansUnquoted();
     const Frame& top = frames_.back();
     switch (top.kind) {
       case FrameKind::kCommands: {
@@ -367,6 +371,30 @@ class Lexer {
         context.unsupported = "in a here-document delimiter, which decides where the here-document ends";
         break;
     }
+  }
+
+  // The "..." around the current position inside the outermost `$(...)`, or
+  // -1 outside every `$(...)`.
+  int QuotesInSubstitution() const {
+    int quotes = around_.quotes_in_substitution;
+    for (const Frame& frame : frames_) {
+      if (frame.kind == FrameKind::kCommands && frame.substitution && quotes < 0) quotes = 0;
+      if (frame.kind == FrameKind::kDouble && quotes >= 0) ++quotes;
+    }
+    return quotes;
+  }
+
+  // posh finds the end of a `$(...)` with a scanner that knows one level of
+  // double quotes and neither comments nor here-documents (see ShellContext).
+  bool PoshScansUnquoted() const {
+    if (QuotesInSubstitution() >= 2) return true;
+    for (auto frame = frames_.rbegin(); frame != frames_.rend(); ++frame) {
+      if (frame->kind == FrameKind::kCommands && frame->substitution) return false;
+      if (frame->kind == FrameKind::kComment || frame->kind == FrameKind::kHeredoc) {
+        return QuotesInSubstitution() >= 0;
+      }
+    }
+    return false;
   }
 
   // ---- nesting guard ----------------------------------------------------
@@ -1034,6 +1062,7 @@ class Lexer {
     around.backtick_layers.push_back(in_double_quotes);
     around.in_backticks = true;
     around.inside_heredoc = here.inside_heredoc;
+    around.quotes_in_substitution = QuotesInSubstitution();
     around.nesting = around_.nesting + frames_.size() + 1;
     Lexer child(inner, std::move(queries), std::move(around), std::move(to_root), output_);
     child.Run();

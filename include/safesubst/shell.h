@@ -93,6 +93,12 @@ struct ShellContext {
   bool heredoc_strip_tabs = false;
   std::string line_before;
   std::string line_after;
+  /// Inside a `$(...)`, a place that posh, looking for the `)` that ends the
+  /// substitution, reads as unquoted text: a comment, a here-document body, or
+  /// a double-quoted string nested in another one (through `$(...)`, `${...}`
+  /// or backticks). A parenthesis or quote there ends or breaks the
+  /// substitution in posh; in a comment it ends it early and runs the rest.
+  bool posh_scans_unquoted = false;
   /// Non-empty when no value can be written at this position at all (for
   /// example right after a backslash, or in a here-document delimiter); says why.
   std::string unsupported;
