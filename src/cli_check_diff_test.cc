@@ -82,7 +82,7 @@ TEST_CASE("render --diff -o: a unified diff from the file to what it would becom
   CHECK(ReadFile(project.dir / "plain.out") == "name: api\n");
 }
 
-TEST_CASE("render --diff --in-place and --out-dir compare each target; a failing template fails the run") {
+TEST_CASE("render --diff --in-place and --out-dir compare each target, a failing template fails the run") {
   Project project;
   const CommandResult in_place = project.Run("--diff --set APP=web -i app.yaml");
   CHECK(in_place.code == 1);

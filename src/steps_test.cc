@@ -645,7 +645,7 @@ TEST_CASE("steps: multi-document stream, match by kind, name and labels") {
   CHECK(output.substr(output.find("kind: Service")) == input.substr(input.find("kind: Service")));
 }
 
-TEST_CASE("steps: without a match a path must match in some document; with one, in every matched document") {
+TEST_CASE("steps: without a match a path must match in some document, with one, in every matched document") {
   Scenario scenario;
   const std::string input = ReadData("multi/stream.yaml");
   // Only the Deployments have containers: fine without a match.

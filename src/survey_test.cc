@@ -89,7 +89,7 @@ TEST_CASE("init and audit report a binary or non-UTF-8 template, as a render doe
   CHECK(audit.diagnostics.size() == survey.diagnostics.size());
 }
 
-TEST_CASE("audit: envsubst blanks the runtime variables and rewrites comments; declared ones are not listed") {
+TEST_CASE("audit: envsubst blanks the runtime variables and rewrites comments, declared ones are not listed") {
   Manifest manifest;
   Variable app;
   app.name = "APP";

@@ -266,7 +266,7 @@ TEST_CASE("tokenizer: empty block scalars and a comment on the header line") {
 // ---------------------------------------------------------------------------
 // Keys, values and paths
 
-TEST_CASE("tokenizer: keys and values; a key has the path of the entry it names") {
+TEST_CASE("tokenizer: keys and values, a key has the path of the entry it names") {
   const std::string_view text =
       "metadata:\n"
       "  name: web\n"
@@ -389,7 +389,7 @@ TEST_CASE("tokenizer: documents of a stream") {
   CHECK(tokens.markers[4].line == 6);
 }
 
-TEST_CASE("tokenizer: the first document may follow comments; a bare document needs no marker") {
+TEST_CASE("tokenizer: the first document may follow comments, a bare document needs no marker") {
   Tokens tokens = Tokenize("# header\n---\na: 1\n---\nb: 2\n");
   REQUIRE(tokens.scalars.size() == 4);
   CHECK(tokens.scalars[0].document == 0);
@@ -638,7 +638,7 @@ TEST_CASE("tokenizer: CRLF line ends") {
   CHECK(tokens.comments[0].column == 7);
 }
 
-TEST_CASE("tokenizer: a UTF-8 byte order mark is skipped; columns count from after it") {
+TEST_CASE("tokenizer: a UTF-8 byte order mark is skipped, columns count from after it") {
   const std::string_view text = "\xEF\xBB\xBFkey: $V\n";
   Tokens tokens = Tokenize(text);
   REQUIRE(tokens.diagnostics.empty());
