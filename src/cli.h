@@ -135,6 +135,7 @@ struct OutputOptions {
   bool explain = false;
   int jobs = 0;  ///< templates rendered at once (0: one per core); a single large template uses them for its pieces
   bool full_check = false;  ///< --full-check: the yaml-cpp structure comparison (RenderOptions::full_structure_check)
+  bool verbose = false;  ///< -v: notes on how each render was checked (RenderOptions::verbose)
   bool lint = false;  ///< lint each rendered result; lint errors fail the render
   LintOptions lint_options;
   bool check = false;  ///< --check, --dry-run: render, write nothing

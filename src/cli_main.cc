@@ -202,6 +202,7 @@ void AddRender(CLI::App& app, Commands& c, const NamedOptions& named) {
   }
   add.Flag("--full-check", outputs.full_check,
            "Check the structure with yaml-cpp (independent, slower) instead of the tokenizer");
+  add.Flag("-v,--verbose", outputs.verbose, "Also print notes on how each render was checked (stderr)");
   add.Flag("--lint", outputs.lint, "Lint each result (safesubst lint); a lint error fails the render");
   add.Repeatable("--lint-disable", outputs.lint_options.disabled, "With --lint: a rule id not to run; repeatable");
   CLI::Option* check = add.Flag("--check,--dry-run", outputs.check,

@@ -333,6 +333,7 @@ int RunRender(const InputOptions& inputs, const OutputOptions& outputs) {
   options.limits = inputs.limits;
   options.allow_outside = inputs.allow_outside;
   options.full_structure_check = outputs.full_check;
+  options.verbose = outputs.verbose;
   options.report_references = outputs.explain;
   std::vector<Job> jobs = ReadTemplates(templates);
   RenderAll(jobs, manifest, values, options, outputs.jobs);

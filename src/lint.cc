@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "lint_internal.h"
+#include "safesubst/tokenizer.h"
 #include "text_checks.h"
 #include "yaml_load.h"
 
@@ -245,6 +246,17 @@ Result<std::vector<Finding>> Lint(std::string_view text, const LintOptions& opti
   result.diagnostics.insert(result.diagnostics.end(), encoding.begin(), encoding.end());
   if (!readable) return result;
   lint::Source source(text, options.file_name);
+  // The rules read yaml-cpp's trees; where yaml-cpp misreads valid YAML
+  // they would judge another document. Valid YAML is not refused: say so.
+  if (const std::vector<std::size_t> misreads = Tokenize(text).yaml_cpp_misreads; !misreads.empty()) {
+    result.diagnostics.push_back(
+        MakeWarning(source.At(misreads.front()),
+                    "not linted: yaml-cpp, which the lint rules read through, misreads this valid YAML (a line "
+                    "not indented past its anchor or tag)",
+                    "indent the scalar's lines past its anchor or tag to have it linted"));
+    result.value.emplace();
+    return result;
+  }
   std::vector<YAML::Node> documents;
   try {
     documents = detail::LoadAllDocuments(text);

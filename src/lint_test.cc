@@ -133,6 +133,19 @@ TEST_CASE("lint: a binary or non-UTF-8 input is reported, not parsed") {
   CHECK(result.diagnostics[0].location.line == 2);
 }
 
+// Issue 26: valid YAML is not refused because yaml-cpp misreads it.
+TEST_CASE("lint: valid YAML that yaml-cpp misreads is a warning that it was not linted, not an error") {
+  LintOptions options;
+  options.file_name = "talos.yaml";
+  Result<std::vector<Finding>> result = Lint("files:\n  - &m |-\n    text\n  - *m\n", options);
+  REQUIRE(result.value.has_value());
+  CHECK(result.value->empty());
+  REQUIRE(result.diagnostics.size() == 1);
+  CHECK(result.diagnostics[0].severity == Severity::kWarning);
+  CHECK(result.diagnostics[0].message.starts_with("not linted: yaml-cpp"));
+  CHECK(result.diagnostics[0].location.line == 3);
+}
+
 TEST_CASE("lint: every tests/data/lint file gives exactly the findings it declares") {
   std::vector<std::filesystem::path> files = DataFiles();
   REQUIRE(files.size() >= 25);

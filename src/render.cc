@@ -106,6 +106,8 @@ class Renderer {
   void CountRepeatedUses();
 
   void CheckDocumentCount();
+  void NoteYamlCppMisreads();
+  void RefuseYamlCppComparison();
   void LexShellScripts();
   void DecideAll();
   const Resolution& Resolve(const Reference& reference);
@@ -747,13 +749,39 @@ std::string Renderer::Assemble() {
 }
 
 void Renderer::CheckStructure(const std::string& output) {
+  // yaml-cpp misreads some valid YAML (Tokens::yaml_cpp_misreads): there the
+  // tree comparison would refuse or mislead, and the token proof decides.
+  const bool yaml_cpp_misreads = !tokens_.yaml_cpp_misreads.empty();
   // A `type: yaml` value changes the shape on purpose: only the tree
   // comparison knows how to exempt its subtree.
-  if (!options_.full_structure_check && yaml_paths_.empty() && CheckStructureByTokens(output)) return;
+  if ((!options_.full_structure_check || yaml_cpp_misreads) && yaml_paths_.empty() && CheckStructureByTokens(output)) {
+    if (yaml_cpp_misreads && (options_.verbose || options_.full_structure_check)) NoteYamlCppMisreads();
+    return;
+  }
+  if (yaml_cpp_misreads) return RefuseYamlCppComparison();
   Result<std::vector<StructureDifference>> compared =
       CompareStructure(text_, output, yaml_paths_, options_.file_name);
   Append(std::move(compared.diagnostics));
   if (compared.value) ReportStructureDifferences(*compared.value);
+}
+
+// Where yaml-cpp misreads the template, the structure was proved by tokens alone.
+void Renderer::NoteYamlCppMisreads() {
+  result_.diagnostics.push_back(Diagnostic{
+      Severity::kNote, LocateOffset(text_, tokens_.yaml_cpp_misreads.front(), options_.file_name),
+      "yaml-cpp misreads this valid YAML (a line not indented past its anchor or tag): the structure was "
+      "checked at token level, not with the yaml-cpp comparison",
+      {}});
+}
+
+// A `type: yaml` value needs the tree comparison, which cannot read this
+// template as YAML does; the token proof could not decide either.
+void Renderer::RefuseYamlCppComparison() {
+  Error(LocateOffset(text_, tokens_.yaml_cpp_misreads.front(), options_.file_name),
+        "the structure of this render cannot be checked: yaml-cpp, the parser the check needs " +
+            std::string(yaml_paths_.empty() ? "for these values" : "for a `type: yaml` value") +
+            ", misreads this valid YAML (a line not indented past its anchor or tag)",
+        "indent the scalar's lines past its anchor or tag, or put the anchor on its own line above the scalar");
 }
 
 // The token-level check (fast_invariant.h). False when it cannot decide, so

@@ -312,4 +312,36 @@ TEST_CASE("render: a type yaml value that cannot be written says why") {
   CHECK(bomb.hint.empty());
 }
 
+// Issue 26: valid YAML that yaml-cpp 0.7 misreads (an anchored block scalar
+// in a sequence, common in Talos configs) was refused in every mode, even
+// with nothing to substitute. The tokenizer follows the YAML test suite and
+// the structure is proved at token level.
+TEST_CASE("render: valid YAML that yaml-cpp misreads is rendered, its structure proved by tokens") {
+  const std::string talos =
+      "machine:\n  files:\n    - &mounts |-\n      [plugins]\n        ports = ${PORT}\n    - *mounts\n";
+  const Manifest manifest = MustParse("variables:\n  PORT: {type: int}\n  Y: {type: yaml}\n");
+  const RenderResult unchanged = RenderText("a:\n  - &m |-\n    text\n  - *m\n", manifest, ValuesOf({}));
+  REQUIRE(unchanged.ok());
+  CHECK(unchanged.output == "a:\n  - &m |-\n    text\n  - *m\n");
+  const RenderResult rendered = RenderText(talos, manifest, ValuesOf({{"PORT", "8080"}}));
+  REQUIRE(rendered.ok());
+  CHECK(rendered.diagnostics.empty());
+  CHECK(rendered.output.find("ports = 8080\n    - *mounts") != std::string::npos);
+  // --full-check asks for the yaml-cpp comparison: the token proof decides, with a note.
+  RenderOptions options;
+  options.file_name = "t.yaml";
+  options.full_structure_check = true;
+  const RenderResult full = Render(talos, manifest, ValuesOf({{"PORT", "8080"}}), options);
+  REQUIRE(full.ok());
+  REQUIRE(full.diagnostics.size() == 1);
+  CHECK(full.diagnostics[0].severity == Severity::kNote);
+  CHECK(full.diagnostics[0].location.line == 4);
+  CHECK(full.output == rendered.output);
+  // A `type: yaml` value needs the yaml-cpp comparison: refused with the reason and a way out.
+  const RenderResult injected = RenderText(talos + "k: ${Y}\n", manifest, ValuesOf({{"PORT", "1"}, {"Y", "{a: 1}"}}));
+  REQUIRE_FALSE(injected.ok());
+  CHECK(injected.diagnostics[0].message.find("misreads this valid YAML") != std::string::npos);
+  CHECK(injected.diagnostics[0].location.line == 4);
+}
+
 }  // namespace safesubst

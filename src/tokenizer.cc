@@ -968,8 +968,10 @@ Node Parser::ParseBlockNodeContent(int n, std::uint32_t path, Where where, bool 
 
 // yaml-cpp ends a block or plain scalar whose anchor or tag starts its node
 // (after `- `, `? `, or first on a line) at the first line that is not
-// indented past that property, where YAML reads on: it then rejects the
-// document or reads another one. Such a template reads two ways; refused.
+// indented past that property, where YAML reads on (`- &mounts |-` with its
+// text under the `-`: valid, and common in Talos configs). YAML decides: the
+// place is only recorded, so that nothing relies on yaml-cpp's reading of
+// this document (Tokens::yaml_cpp_misreads).
 void Parser::CheckLinesPastProperties(const Scalar& scalar, int props_column) {
   const std::size_t end = scalar.offset + scalar.length;
   for (std::size_t line = text_.find('\n', scalar.offset); line < end; line = text_.find('\n', line)) {
@@ -977,9 +979,7 @@ void Parser::CheckLinesPastProperties(const Scalar& scalar, int props_column) {
     while (first < end && text_[first] == ' ') ++first;
     if (first >= end || text_[first] == '\n' || text_[first] == '\r') continue;
     if (static_cast<int>(first - line) > props_column) continue;
-    Error(LocationOf(first), "a line of this scalar is not indented past its anchor or tag (column " +
-                                 std::to_string(props_column + 1) + "), where yaml-cpp ends the node",
-          "indent the scalar's lines further, or put the anchor or tag on its own line above them");
+    out_.yaml_cpp_misreads.push_back(first);
     return;
   }
 }

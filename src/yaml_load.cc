@@ -7,6 +7,7 @@
 #include <sstream>
 #include <string>
 
+#include "safesubst/tokenizer.h"
 #include "text_checks.h"
 
 namespace safesubst::detail {
@@ -79,6 +80,23 @@ RememberAcceptedText::~RememberAcceptedText() {
   accepted = AcceptedText{};
 }
 
+namespace {
+
+// The valid YAML yaml-cpp misreads (Tokens::yaml_cpp_misreads): its error
+// there would call the text invalid, which it is not.
+[[noreturn]] void ThrowMisread(std::string_view text, const YAML::ParserException& error) {
+  const Tokens tokens = Tokenize(text);
+  if (tokens.yaml_cpp_misreads.empty() || HasErrors(tokens.diagnostics)) throw error;
+  YAML::Mark mark;
+  mark.pos = static_cast<int>(tokens.yaml_cpp_misreads.front());
+  const Location at = LocateOffset(text, tokens.yaml_cpp_misreads.front());
+  mark.line = static_cast<int>(at.line) - 1;
+  mark.column = static_cast<int>(at.column) - 1;
+  throw YAML::ParserException(mark, std::string(kMisreadMessage));
+}
+
+}  // namespace
+
 void CheckAllDocumentsParse(std::string_view text) {
   if (accepted.held && accepted.text == text) return;
   // A pass with a handler that keeps nothing, counting the documents.
@@ -92,6 +110,8 @@ void CheckAllDocumentsParse(std::string_view text) {
     }
   } catch (const YAML::DeepRecursion& error) {
     throw YAML::ParserException(error.mark, DescribeParseError(error));
+  } catch (const YAML::ParserException& error) {
+    ThrowMisread(text, error);
   }
   if (accepted.remembering && text.size() <= kRememberedTextBytes) {
     accepted.text.assign(text);

@@ -22,6 +22,12 @@ namespace safesubst::detail {
 inline constexpr std::string_view kRunawayDocumentMessage =
     "a document here starts with a token that cannot start a node (such as ',' outside [] or {})";
 
+/// The error's message where yaml-cpp fails on valid YAML it misreads
+/// (Tokens::yaml_cpp_misreads), instead of its own, which calls it invalid.
+inline constexpr std::string_view kMisreadMessage =
+    "yaml-cpp, the parser this needs, misreads this valid YAML (a line not indented past its anchor or tag); "
+    "indent the scalar's lines past its anchor or tag";
+
 /// yaml-cpp's message for `error`, except where it misleads: its depth
 /// guard says "bad file".
 std::string DescribeParseError(const YAML::Exception& error);
@@ -30,8 +36,9 @@ std::string DescribeParseError(const YAML::Exception& error);
 std::size_t MaxDocumentCount(std::string_view text);
 
 /// yaml-cpp's LoadAll, guarded: throws YAML::ParserException (mark at the
-/// runaway document, message kRunawayDocumentMessage) instead of looping, and
-/// like LoadAll for every ordinary syntax error.
+/// runaway document, message kRunawayDocumentMessage) instead of looping,
+/// with kMisreadMessage where it fails on valid YAML it misreads, and like
+/// LoadAll for every ordinary syntax error.
 std::vector<YAML::Node> LoadAllDocuments(std::string_view text);
 
 /// Throws as LoadAllDocuments does, without building the documents: for a

@@ -63,6 +63,19 @@ TEST_CASE("yaml_load: CheckAllDocumentsParse throws where LoadAllDocuments does,
   CHECK_NOTHROW(CheckAllDocumentsParse("a: &x 1\nb: *x\n"));
 }
 
+TEST_CASE("yaml_load: where yaml-cpp fails on valid YAML it misreads, the error says so, at the misread line") {
+  try {
+    LoadAllDocuments("a:\n  - &m |-\n    [x]\n      y\n  - *m\n");
+    FAIL("no exception");
+  } catch (const YAML::Exception& error) {
+    CHECK(error.msg == kMisreadMessage);
+    CHECK(error.mark.line == 2);
+    CHECK(error.mark.column == 4);
+  }
+  // Invalid YAML keeps yaml-cpp's own message.
+  CHECK_THROWS_WITH_AS(CheckAllDocumentsParse("a: [1\n"), doctest::Contains("end of"), YAML::Exception);
+}
+
 TEST_CASE("yaml_load: a text accepted once is accepted again, and only that text") {
   // Within a RememberAcceptedText, CheckAllDocumentsParse remembers the last
   // text it accepted: each answer must still be the one a fresh check gives,

@@ -45,6 +45,9 @@ struct RenderOptions {
   /// the trees (CompareStructure, a few MB/s). A render with a `type: yaml`
   /// value always uses the yaml-cpp comparison.
   bool full_structure_check = false;
+  /// Add notes on how the render was checked (e.g. that yaml-cpp misreads
+  /// this valid YAML, so the structure was proved at token level).
+  bool verbose = false;
   /// Fill RenderResult::references (for --explain and `vars`). Costs a few
   /// strings per reference; a render that only wants the output turns it off.
   bool report_references = true;

@@ -153,6 +153,12 @@ struct Tokens {
   std::vector<Comment> comments;
   std::vector<Marker> markers;
   std::vector<PathSegment> paths;
+  /// Offsets (in source order) of valid YAML that yaml-cpp 0.7 reads
+  /// differently: a line of an anchored or tagged scalar that is not indented
+  /// past its anchor or tag (`- &a |-` with the text under the `-`), where
+  /// yaml-cpp ends the node. The tokenizer follows the YAML test suite; a
+  /// check that would rely on yaml-cpp's reading of the stream must not.
+  std::vector<std::size_t> yaml_cpp_misreads;
   /// The decoded keys PathSegment::key points into: shared, so that a copy
   /// of the tokens keeps its keys alive; a deque, so that they never move.
   std::shared_ptr<std::deque<std::string>> decoded_keys;
