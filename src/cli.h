@@ -180,6 +180,8 @@ bool LintRendered(std::string_view text, LintOptions options, const std::string&
 /// `safesubst init`: survey templates, write a starter manifest.
 struct InitOptions {
   std::vector<std::string> templates;
+  std::vector<std::string> values_files;  ///< --values: names given a value are deploy-time
+  std::vector<std::string> sets;          ///< --set NAME=VALUE, likewise
   std::string output;  ///< -o FILE; stdout when empty
   bool force = false;
   std::string color = "auto";

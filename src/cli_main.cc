@@ -246,6 +246,9 @@ void AddInit(CLI::App& app, Commands& c, const NamedOptions& named) {
   add.Option("templates", c.init.templates, "Template files")->required();
   add.Option("-o,--output", c.init.output, "Write the manifest here (default: stdout)");
   add.Flag("--force", c.init.force, "Replace an existing output file");
+  add.Repeatable("--values", c.init.values_files,
+                 "Values file (dotenv or YAML): its names are deploy-time, typed by their values; repeatable");
+  add.Repeatable("--set", c.init.sets, "NAME=VALUE: NAME is deploy-time, typed by VALUE; repeatable");
 }
 
 void AddAudit(CLI::App& app, Commands& c, const NamedOptions& named) {

@@ -1,10 +1,12 @@
 // `safesubst init` and `safesubst audit`: moving envsubst templates over.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <sys/stat.h>
 
 #include "cli.h"
 #include "safesubst/survey.h"
+#include "safesubst/values.h"
 
 namespace safesubst::cli {
 
@@ -16,51 +18,96 @@ std::optional<std::string> FromEnvironment(std::string_view name) {
   return std::string(value);
 }
 
-// Reads every template; false when one could not be read (diagnostics printed).
-bool ReadTemplates(const std::vector<std::string>& paths, Sources& sources, bool color,
-                   std::vector<TemplateSource>* templates) {
+// Reads every template it can; the diagnostics of those it cannot are printed
+// and their names added to `unread`.
+void ReadTemplates(const std::vector<std::string>& paths, Sources& sources, bool color,
+                   std::vector<TemplateSource>* templates, std::vector<std::string>* unread) {
   for (const std::string& path : paths) {
     TemplateSource source{path == "-" ? "<stdin>" : path, {}};
     Diagnostics errors;
     if (!sources.Read(path, &source.text, &errors)) {
       PrintDiagnostics(errors, sources, color);
-      return false;
+      unread->push_back(source.file);
+      continue;
     }
     templates->push_back(std::move(source));
   }
+}
+
+// The files named by the errors among `diagnostics`, each once, in order.
+void AddFilesWithErrors(const Diagnostics& diagnostics, std::vector<std::string>* files) {
+  for (const Diagnostic& diagnostic : diagnostics) {
+    if (diagnostic.severity != Severity::kError) continue;
+    if (std::find(files->begin(), files->end(), diagnostic.location.file) == files->end()) {
+      files->push_back(diagnostic.location.file);
+    }
+  }
+}
+
+// The values of --values and --set, as evidence for `init` (every name given
+// is taken, as the environment mode of a render takes them).
+bool CollectGivenValues(const InitOptions& options, Sources& sources, bool color, ValueSet* given) {
+  if (options.values_files.empty() && options.sets.empty()) return true;
+  Manifest anything;
+  anything.mode = DeclarationMode::kEnvironment;
+  ValueInputs inputs;
+  inputs.values_files = options.values_files;
+  inputs.sets = options.sets;
+  Result<ValueSet> values = CollectValues(anything, inputs);
+  PrintDiagnostics(values.diagnostics, sources, color);
+  if (!values.ok()) return false;
+  *given = std::move(*values.value);
   return true;
 }
 
-}  // namespace
-
-int RunInit(const InitOptions& options) {
-  bool color = UseColor(options.color);
-  Sources sources;
-  std::vector<TemplateSource> templates;
-  if (!ReadTemplates(options.templates, sources, color, &templates)) return kExitInputError;
-  Result<std::vector<SurveyedName>> survey = SurveyTemplates(templates, FromEnvironment);
-  PrintDiagnostics(survey.diagnostics, sources, color);
-  if (!survey.ok()) return kExitInputError;
-  std::string manifest = StarterManifest(*survey.value);
+int WriteManifest(const InitOptions& options, const std::string& manifest) {
   std::string error;
   if (options.output.empty()) {
-    if (!WriteStdout(manifest, &error)) {
-      std::fprintf(stderr, "<stdout>: error: cannot write: %s\n", error.c_str());
-      return kExitInputError;
-    }
-    return kExitOk;
+    if (WriteStdout(manifest, &error)) return kExitOk;
+    std::fprintf(stderr, "<stdout>: error: cannot write: %s\n", error.c_str());
+    return kExitInputError;
   }
   struct stat info;
   if (!options.force && ::stat(options.output.c_str(), &info) == 0) {
     std::fprintf(stderr, "%s: error: already exists; use --force to replace it\n", options.output.c_str());
     return kExitInputError;
   }
-  if (!WriteFileAtomically(options.output, manifest, &error)) {
-    std::fprintf(stderr, "%s: error: cannot write: %s\n", options.output.c_str(), error.c_str());
+  if (WriteFileAtomically(options.output, manifest, &error)) return kExitOk;
+  std::fprintf(stderr, "%s: error: cannot write: %s\n", options.output.c_str(), error.c_str());
+  return kExitInputError;
+}
+
+}  // namespace
+
+// One unreadable template does not stop the survey: the manifest of the
+// others is written, the file is named in it, and the exit status is 1.
+int RunInit(const InitOptions& options) {
+  bool color = UseColor(options.color);
+  Sources sources;
+  ValueSet given;
+  if (!CollectGivenValues(options, sources, color, &given)) return kExitInputError;
+  std::vector<TemplateSource> templates;
+  std::vector<std::string> unread;
+  ReadTemplates(options.templates, sources, color, &templates, &unread);
+  auto given_value = [&given](std::string_view name) -> std::optional<std::string> {
+    const Value* value = given.Find(name);
+    return value == nullptr ? std::nullopt : std::optional<std::string>(value->text);
+  };
+  Result<std::vector<SurveyedName>> survey = SurveyTemplates(templates, FromEnvironment, given_value);
+  PrintDiagnostics(survey.diagnostics, sources, color);
+  const std::size_t read = unread.size();
+  AddFilesWithErrors(survey.diagnostics, &unread);
+  const std::size_t surveyed = templates.size() - (unread.size() - read);
+  const int written = WriteManifest(options, StarterManifest(*survey.value, unread));
+  if (written != kExitOk) return written;
+  if (!options.output.empty()) {
+    std::fprintf(stderr, "safesubst: wrote %s: %zu names from %zu templates\n", options.output.c_str(),
+                 survey.value->size(), surveyed);
+  }
+  if (!unread.empty()) {
+    std::fprintf(stderr, "safesubst init: %zu template(s) could not be surveyed (see above)\n", unread.size());
     return kExitInputError;
   }
-  std::fprintf(stderr, "safesubst: wrote %s: %zu names from %zu templates\n", options.output.c_str(),
-               survey.value->size(), templates.size());
   return kExitOk;
 }
 
@@ -75,22 +122,27 @@ int RunAudit(const InputOptions& inputs) {
   PrintDiagnostics(diagnostics, sources, color);
   if (loaded == Loaded::kNothing) return kExitInputError;
   std::vector<TemplateSource> templates;
-  if (!ReadTemplates(inputs.templates.empty() ? std::vector<std::string>{"-"} : inputs.templates, sources, color,
-                     &templates)) {
-    return kExitInputError;
-  }
+  std::vector<std::string> unread;
+  ReadTemplates(inputs.templates.empty() ? std::vector<std::string>{"-"} : inputs.templates, sources, color,
+                &templates, &unread);
   std::size_t total = 0;
   for (const TemplateSource& source : templates) {
     Result<std::vector<AuditChange>> audit = AuditEnvsubst(source, manifest, FromEnvironment);
     PrintDiagnostics(audit.diagnostics, sources, color);
-    if (!audit.ok()) return kExitInputError;
+    if (!audit.ok()) {  // reported; the other templates are still audited
+      unread.push_back(source.file);
+      continue;
+    }
     std::string text = FormatAudit(source.file, *audit.value);
     std::fwrite(text.data(), 1, text.size(), stdout);
     total += audit.value->size();
   }
   std::fprintf(stderr, "safesubst audit: plain envsubst would damage %zu line(s) in %zu template(s)\n", total,
                templates.size());
-  return loaded == Loaded::kAll ? kExitOk : kExitInputError;
+  if (!unread.empty()) {
+    std::fprintf(stderr, "safesubst audit: %zu template(s) could not be audited (see above)\n", unread.size());
+  }
+  return loaded == Loaded::kAll && unread.empty() ? kExitOk : kExitInputError;
 }
 
 }  // namespace safesubst::cli

@@ -1,8 +1,12 @@
 #include "safesubst/survey.h"
 
 #include <algorithm>
+#include <array>
+#include <cctype>
 #include <map>
 
+#include "foreign_dollars.h"
+#include "lint_shell.h"
 #include "safesubst/tokenizer.h"
 #include "safesubst/values.h"
 #include "substitution.h"
@@ -28,31 +32,83 @@ bool IsDottedQuad(std::string_view text) {
   return parts == 3;
 }
 
-// A type guess only where the value leaves no doubt; everything else is a string.
-void GuessType(SurveyedName* name, const std::optional<std::string>& value, std::string_view key) {
-  if (value) {
-    std::size_t slash = value->find('/');
-    if (IsDottedQuad(*value)) {
-      name->type = VarType::kIpv4;
-    } else if (slash != std::string::npos && IsDottedQuad(std::string_view(*value).substr(0, slash)) &&
-               AllDigits(std::string_view(*value).substr(slash + 1))) {
-      name->type = VarType::kCidr;
-    } else if (AllDigits(*value)) {
-      name->type = VarType::kInt;
-    } else if (*value == "true" || *value == "false") {
-      name->type = VarType::kBool;
-    }
-    if (name->type != VarType::kString) name->type_reason = "current value " + *value;
-    return;
-  }
-  if (key == "replicas" || key == "containerPort" || key == "port" || key == "targetPort") {
-    name->type = VarType::kInt;
-    name->type_reason = "used as `" + std::string(key) + "`";
-  }
+// Keys whose value the Kubernetes API reads as an integer or a boolean. A
+// reference that is the whole value of one gets that type, so that
+// `runAsUser: ${PUID}` stays a number.
+bool IsIntegerKey(std::string_view key) {
+  static constexpr std::array<std::string_view, 22> kKeys = {
+      "replicas", "minReplicas", "maxReplicas", "runAsUser", "runAsGroup", "fsGroup", "port", "containerPort",
+      "targetPort", "hostPort", "nodePort", "revisionHistoryLimit", "backoffLimit", "completions", "parallelism",
+      "successfulJobsHistoryLimit", "failedJobsHistoryLimit", "weight", "priority", "averageUtilization",
+      "number", "terminationGracePeriodSeconds"};
+  const bool seconds = key.size() > 7 && key.substr(key.size() - 7) == "Seconds";
+  return seconds || std::find(kKeys.begin(), kKeys.end(), key) != kKeys.end();
 }
 
-bool IsVariableForm(RefKind kind) {
-  return kind == RefKind::kBare || kind == RefKind::kBraced || kind == RefKind::kBracedDefault;
+bool IsBooleanKey(std::string_view key) {
+  static constexpr std::array<std::string_view, 16> kKeys = {
+      "enabled", "readOnly", "readOnlyRootFilesystem", "runAsNonRoot", "privileged", "allowPrivilegeEscalation",
+      "hostNetwork", "hostPID", "hostIPC", "automountServiceAccountToken", "suspend", "stdin", "tty", "optional",
+      "paused", "insecureSkipTLSVerify"};
+  const bool enabled = key.size() > 7 && key.substr(key.size() - 7) == "Enabled";
+  return enabled || std::find(kKeys.begin(), kKeys.end(), key) != kKeys.end();
+}
+
+// The type a text leaves no doubt about (an address, a number, a boolean), or
+// string. Numbers and booleans only count where the reference is the whole
+// scalar: inside `image: app:${TAG}` a tag of digits says nothing.
+VarType TypeOfText(std::string_view text, bool whole_scalar) {
+  const std::size_t slash = text.find('/');
+  if (IsDottedQuad(text)) return VarType::kIpv4;
+  if (slash != std::string_view::npos && IsDottedQuad(text.substr(0, slash)) && AllDigits(text.substr(slash + 1))) {
+    return VarType::kCidr;
+  }
+  if (!whole_scalar) return VarType::kString;
+  if (AllDigits(text)) return VarType::kInt;
+  if (text == "true" || text == "false") return VarType::kBool;
+  return VarType::kString;
+}
+
+// What one use of a name says about its type, and why; kString when nothing.
+// The evidence in order: the key the reference is the whole value of, the
+// default word written in the template (`${PUID:=1000}`), the value given
+// with --values/--set, the value in the environment now.
+VarType TypeEvidence(const Tokens& tokens, const Reference& reference,
+                     const std::optional<std::string>& value, std::string* reason) {
+  bool whole_scalar = false;
+  std::string_view key;
+  if (reference.scalar != Reference::kNoScalar) {
+    const Scalar& scalar = tokens.scalars[reference.scalar];
+    whole_scalar = scalar.style == ScalarStyle::kPlain && !scalar.is_key && scalar.offset == reference.offset &&
+                   scalar.length == reference.length;
+    if (scalar.path != PathSegment::kRoot) key = tokens.paths[scalar.path].key;
+  }
+  if (whole_scalar && (IsIntegerKey(key) || IsBooleanKey(key))) {
+    *reason = "its use as `" + std::string(key) + "`";
+    return IsIntegerKey(key) ? VarType::kInt : VarType::kBool;
+  }
+  const bool defaults = reference.kind == RefKind::kBracedDefault && (reference.op == ":=" || reference.op == ":-" ||
+                                                                      reference.op == "=" || reference.op == "-");
+  if (defaults) {
+    if (VarType type = TypeOfText(reference.operand, whole_scalar); type != VarType::kString) {
+      *reason = "the default " + std::string(reference.operand);
+      return type;
+    }
+  }
+  if (value) {
+    if (VarType type = TypeOfText(*value, whole_scalar); type != VarType::kString) {
+      *reason = "the current value " + *value;
+      return type;
+    }
+  }
+  return VarType::kString;
+}
+
+// A reference to a variable by name: `$X`, `${X}`, a default form, or (the
+// Flux and clusterctl dialect) a string operation such as `${X%.*}`.
+bool IsVariableForm(const Reference& reference) {
+  return reference.kind == RefKind::kBare || reference.kind == RefKind::kBraced ||
+         reference.kind == RefKind::kBracedDefault || (reference.kind == RefKind::kShell && !reference.name.empty());
 }
 
 std::string FormatLocation(const Location& location) {
@@ -98,46 +154,81 @@ Tokens ReadTemplate(const TemplateSource& source, Diagnostics* diagnostics) {
 }  // namespace
 
 Result<std::vector<SurveyedName>> SurveyTemplates(const std::vector<TemplateSource>& templates,
-                                                  const EnvironmentLookup& environment) {
+                                                  const EnvironmentLookup& environment,
+                                                  const EnvironmentLookup& given) {
   Result<std::vector<SurveyedName>> result;
   std::map<std::string, SurveyedName> names;
   for (const TemplateSource& source : templates) {
-    Tokens tokens = ReadTemplate(source, &result.diagnostics);
+    // A file that cannot be read is reported; the others are still surveyed.
+    Diagnostics diagnostics;
+    Tokens tokens = ReadTemplate(source, &diagnostics);
+    const bool readable = !HasErrors(diagnostics);
+    result.diagnostics.insert(result.diagnostics.end(), diagnostics.begin(), diagnostics.end());
+    if (!readable) continue;
     for (const Reference& reference : tokens.references) {
-      if (reference.context == ContextClass::kComment || !IsVariableForm(reference.kind)) continue;
+      if (reference.context == ContextClass::kComment || !IsVariableForm(reference)) continue;
+      if (IsForeignDollar(source.text, tokens, reference)) continue;
       SurveyedName& entry = names[std::string(reference.name)];
       if (entry.name.empty()) {
         entry.name = std::string(reference.name);
-        std::string_view key;
-        if (reference.scalar != Reference::kNoScalar && tokens.scalars[reference.scalar].path != PathSegment::kRoot) {
-          key = tokens.paths[tokens.scalars[reference.scalar].path].key;
-        }
-        std::optional<std::string> value = environment(reference.name);
-        entry.set_in_environment = value.has_value();
-        GuessType(&entry, value, key);
+        entry.set_in_environment = environment(reference.name).has_value();
+        entry.given_value = given && given(reference.name).has_value();
+        entry.well_known = lint::IsWellKnownVariable(reference.name);
+      }
+      if (entry.type == VarType::kString) {
+        std::optional<std::string> value = given ? given(reference.name) : std::nullopt;
+        if (!value) value = environment(reference.name);
+        entry.type = TypeEvidence(tokens, reference, value, &entry.type_reason);
       }
       Location at{source.file, reference.line, reference.column, reference.offset};
       (reference.context == ContextClass::kScript ? entry.script_uses : entry.data_uses).push_back(at);
     }
   }
-  if (HasErrors(result.diagnostics)) return result;
   result.value.emplace();
   for (auto& [name, entry] : names) result.value->push_back(std::move(entry));
   return result;
 }
 
-std::string StarterManifest(const std::vector<SurveyedName>& names) {
+namespace {
+
+// A name as a YAML key or item: quoted where YAML would read something else
+// (`on`, `null`, `y`: YAML 1.1 booleans and nulls).
+std::string YamlName(const std::string& name) {
+  static constexpr std::array<std::string_view, 11> kWords = {"y",  "n",     "yes",  "no",   "on", "off",
+                                                               "true", "false", "null", "nil", "~"};
+  const bool special = std::any_of(kWords.begin(), kWords.end(), [&](std::string_view word) {
+    return name.size() == word.size() && std::equal(name.begin(), name.end(), word.begin(), [](char a, char b) {
+             return std::tolower(static_cast<unsigned char>(a)) == b;
+           });
+  });
+  return special ? "\"" + name + "\"" : name;
+}
+
+std::string Declaration(const SurveyedName& name, const std::vector<Location>& uses) {
+  return "  " + YamlName(name.name) + ": {type: " + std::string(VarTypeName(name.type)) + "}   # " + Places(uses) +
+         (name.type_reason.empty() ? "" : "; typed by " + name.type_reason) + "\n";
+}
+
+}  // namespace
+
+std::string StarterManifest(const std::vector<SurveyedName>& names, const std::vector<std::string>& unsurveyed) {
   std::string variables, runtime;
   for (const SurveyedName& name : names) {
-    if (name.data_uses.empty() && !name.set_in_environment) {
-      runtime += "  - " + name.name + "   # only in scripts: " + Places(name.script_uses) + "\n";
+    if (name.given_value) {  // the user's word: deploy-time
+      variables += Declaration(name, name.data_uses.empty() ? name.script_uses : name.data_uses);
+      continue;
+    }
+    if (name.well_known) {
+      runtime += "  - " + YamlName(name.name) + "   # set by the shell, the CI runner or Kubernetes: " +
+                 Places(name.data_uses.empty() ? name.script_uses : name.data_uses) + "\n";
       continue;
     }
     if (name.data_uses.empty()) {
-      variables += "  # " + name.name + " is only used inside scripts, but it is set in the environment now,\n"
-                   "  # so it looks like a deploy-time value. Move it to runtime: if the script sets it itself.\n";
-      variables += "  " + name.name + ": {type: " + std::string(VarTypeName(name.type)) + "}   # " +
-                   Places(name.script_uses) + "\n";
+      runtime += "  - " + YamlName(name.name) + "   # only in scripts: " + Places(name.script_uses) +
+                 (name.set_in_environment ? "; set in the environment now: move it to variables: if the deploy "
+                                            "substitutes it"
+                                          : "") +
+                 "\n";
       continue;
     }
     if (!name.script_uses.empty()) {
@@ -146,12 +237,12 @@ std::string StarterManifest(const std::vector<SurveyedName>& names) {
                    "  # remove this entry, list the name under runtime: and write $${" + name.name +
                    "} in data.\n";
     }
-    variables += "  " + name.name + ": {type: " + std::string(VarTypeName(name.type)) + "}   # " +
-                 Places(name.data_uses) + (name.type_reason.empty() ? "" : "; typed by " + name.type_reason) + "\n";
+    variables += Declaration(name, name.data_uses);
   }
   std::string manifest =
       "# Starter manifest written by `safesubst init`. Review it: every name below was\n"
-      "# found in the templates; types were guessed from the current environment.\n";
+      "# found in the templates; types come from the keys, default words and values seen.\n";
+  for (const std::string& file : unsurveyed) manifest += "# NOT SURVEYED (could not be read): " + file + "\n";
   manifest += variables.empty() ? "variables: {}\n" : "variables:\n" + variables;
   manifest += runtime.empty() ? "runtime: []\n" : "runtime:\n" + runtime;
   return manifest;

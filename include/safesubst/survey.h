@@ -24,24 +24,37 @@ struct TemplateSource {
 using EnvironmentLookup = std::function<std::optional<std::string>(std::string_view name)>;
 
 /// Every name referenced by the templates, with where and how it is used.
+/// Dollars of other languages (Helm's `{{ $x }}`, nginx's `$host`,
+/// PowerShell's `$null`, `$ref` in a CRD, a `$name` key) are not names.
 struct SurveyedName {
   std::string name;
   std::vector<Location> data_uses;    ///< references in data contexts
   std::vector<Location> script_uses;  ///< references in script contexts
-  VarType type = VarType::kString;    ///< guessed from the current value or the key
-  std::string type_reason;            ///< why that type, e.g. "value 10.0.1.10"
-  bool set_in_environment = false;    ///< set while surveying: likely deploy-time
+  /// From evidence only: the key a reference is the whole value of
+  /// (`runAsUser`, `replicas`, `*Seconds`, `enabled`...), a default word
+  /// (`${PUID:=1000}`), a given or current value; else string.
+  VarType type = VarType::kString;
+  std::string type_reason;            ///< why that type, e.g. "its use as `replicas`"
+  bool set_in_environment = false;    ///< set while surveying (never a reason to declare it)
+  bool given_value = false;           ///< given with --values/--set: deploy-time by the user's word
+  bool well_known = false;            ///< set by the shell, a CI runner or Kubernetes (HOME, PATH, HOSTNAME...)
 };
 
-/// Surveys the templates. Tokenizer errors are returned as diagnostics.
+/// Surveys the templates. A template that cannot be read (binary, not
+/// UTF-8, a tokenizer error) is reported in the diagnostics and skipped; the
+/// others are surveyed, so the value is always there. `given` looks up the
+/// values of --values/--set (none when empty).
 Result<std::vector<SurveyedName>> SurveyTemplates(const std::vector<TemplateSource>& templates,
-                                                  const EnvironmentLookup& environment);
+                                                  const EnvironmentLookup& environment,
+                                                  const EnvironmentLookup& given = {});
 
-/// Writes a starter manifest: names used in data contexts declared (typed
-/// where the value makes it obvious), names used only in scripts listed under
-/// `runtime:` unless they are set in the environment while surveying (a deploy
-/// script's variable), names used both ways declared with a comment that flags them.
-std::string StarterManifest(const std::vector<SurveyedName>& names);
+/// Writes a starter manifest: names used in data contexts or given a value
+/// declared (typed from evidence), names used only in scripts listed under
+/// `runtime:` (whatever the environment holds now), names the shell, a CI
+/// runner or Kubernetes sets (HOME, PATH...) listed under `runtime:` unless
+/// given a value, names used both ways declared with a comment that flags
+/// them. `unsurveyed` files are named in a comment at the top.
+std::string StarterManifest(const std::vector<SurveyedName>& names, const std::vector<std::string>& unsurveyed = {});
 
 /// One line that plain `envsubst` (no SHELL-FORMAT) would change although
 /// safesubst keeps it: a runtime reference blanked, a comment rewritten.
