@@ -42,16 +42,15 @@ class ModelReader : public ShellEvents {
     list.unquoted_text = false;
     list.quoted_nonblank = false;
   }
-  void WordText(std::string_view text, ShellQuoting quoting) override {
+  void WordText(std::string_view text, std::size_t /*offset*/, ShellQuoting quoting) override {
     List& list = lists_.back();
     list.word.text.append(text);
+    bool in_quotes = quoting == ShellQuoting::kQuoted || quoting == ShellQuoting::kAnsiC;
     if (quoting != ShellQuoting::kUnquoted) list.word.quoted = true;
-    if (quoting != ShellQuoting::kQuoted) list.unquoted_text = true;
-    if (quoting == ShellQuoting::kQuoted && !std::all_of(text.begin(), text.end(), IsBlank)) {
-      list.quoted_nonblank = true;
-    }
+    if (!in_quotes) list.unquoted_text = true;
+    if (in_quotes && !std::all_of(text.begin(), text.end(), IsBlank)) list.quoted_nonblank = true;
   }
-  void WordExpansion(std::string_view raw, bool /*quoted*/) override {
+  void WordExpansion(std::string_view raw, std::size_t /*offset*/, bool /*quoted*/) override {
     lists_.back().word.text.append(raw);
     lists_.back().word.has_expansion = true;
   }

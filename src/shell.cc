@@ -35,6 +35,9 @@ std::string DescribeShellContext(const ShellContext& context) {
   if (backticks == 1) text += ", inside backticks";
   if (backticks > 1) text += ", inside " + std::to_string(backticks) + " levels of backticks";
   if (!context.unsupported.empty()) text += " (no value can go here: " + context.unsupported + ")";
+  if (!context.reread.empty()) {
+    text += "; inside the string that " + context.sink + " runs as code: " + DescribeShellContext(context.reread[0]);
+  }
   return text;
 }
 

@@ -342,6 +342,23 @@ void AddBacktickLayer(bool in_double_quotes, std::string* text) {
   *text = std::move(escaped);
 }
 
+// Second-order code: the value is written for the inner reading first (the
+// string a shell runs again), and that text is what the outer script must
+// hand over, so it is then written for the outer reading.
+std::string AppendRereadEncoded(const ShellContext& context, std::string_view value, std::string* out) {
+  std::string inner;
+  std::string error = AppendShellEncoded(context.reread.front(), value, ShellMode::kSafe, &inner);
+  if (!error.empty()) return "inside the string that " + context.sink + " runs as code: " + error;
+  ShellContext outer = context;
+  outer.reread.clear();
+  error = AppendShellEncoded(outer, inner, ShellMode::kSafe, out);
+  if (!error.empty()) {
+    return "the value, written for the string that " + context.sink + " runs as code, cannot stand in the script: " +
+           error;
+  }
+  return {};
+}
+
 }  // namespace
 
 bool IsShellInert(std::string_view value) {
@@ -363,6 +380,7 @@ std::string AppendShellEncoded(const ShellContext& context, std::string_view val
   }
   if (!context.unsupported.empty())
     return "no value can be written at this place of the script: " + context.unsupported;
+  if (!context.reread.empty()) return AppendRereadEncoded(context, value, out);
   std::string encoded;
   std::string error = CheckPoshScan(context, value);
   if (error.empty()) error = EncodeForState(context, value, &encoded);

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "shell_lexer.h"
+#include "shell_sinks.h"
 
 #include "safesubst/references.h"
 #include "safesubst/shell.h"
@@ -635,7 +636,9 @@ class Lexer {
       }
       std::size_t part = pos_;
       if (c == '\\') {
-        if (SendsWordText(0) && pos_ + 1 < limit_) Events()->WordText(text_.substr(pos_ + 1, 1), ShellQuoting::kEscaped);
+        if (SendsWordText(0) && pos_ + 1 < limit_) {
+          Events()->WordText(text_.substr(pos_ + 1, 1), RootOffset(pos_ + 1), ShellQuoting::kEscaped);
+        }
         SkipEscape();
       } else if (c == '\'') {
         LexSingleQuoted();
@@ -647,11 +650,11 @@ class Lexer {
         if (SendsWordText(0)) SendDollarPart(part, /*quoted=*/false);
       } else if (c == '`') {
         LexBacktick(/*in_double_quotes=*/false);
-        if (SendsWordText(0)) Events()->WordExpansion(text_.substr(part, pos_ - part), false);
+        if (SendsWordText(0)) Events()->WordExpansion(text_.substr(part, pos_ - part), RootOffset(part), false);
       } else {
         ++pos_;
         SkipOrdinary(kStopsWord);
-        if (SendsWordText(0)) Events()->WordText(text_.substr(part, pos_ - part), ShellQuoting::kUnquoted);
+        if (SendsWordText(0)) Events()->WordText(text_.substr(part, pos_ - part), RootOffset(part), ShellQuoting::kUnquoted);
       }
       if (c == '\\' || c == '\'' || c == '"' || c == '$' || c == '`') plain = false;
       commands->word_started = true;
@@ -673,9 +676,9 @@ class Lexer {
   void SendDollarPart(std::size_t start, bool quoted) {
     char next = At(start + 1);
     if (pos_ == start + 1) {
-      Events()->WordText("$", quoted ? ShellQuoting::kQuoted : ShellQuoting::kUnquoted);
+      Events()->WordText("$", RootOffset(start), quoted ? ShellQuoting::kQuoted : ShellQuoting::kUnquoted);
     } else if (quoted || (next != '\'' && next != '"')) {
-      Events()->WordExpansion(text_.substr(start, pos_ - start), quoted);
+      Events()->WordExpansion(text_.substr(start, pos_ - start), RootOffset(start), quoted);
     }
   }
 
@@ -728,7 +731,10 @@ class Lexer {
       SkipOrdinary(kStopsSingle);
     }
     frames_.pop_back();
-    if (send) Events()->WordText(text_.substr(open + 1, pos_ - open - (closed ? 2 : 1)), ShellQuoting::kQuoted);
+    if (send) {
+      Events()->WordText(text_.substr(open + 1, pos_ - open - (closed ? 2 : 1)), RootOffset(open + 1),
+                         ShellQuoting::kQuoted);
+    }
     if (!closed) Problem(open, "unterminated single-quoted string");
   }
 
@@ -753,8 +759,10 @@ class Lexer {
       SkipOrdinary(kStopsDollarSingle);
     }
     frames_.pop_back();
-    // Sent as written: lint compares words, it does not need their escapes decoded.
-    if (send) Events()->WordText(text_.substr(open + 2, pos_ - open - (closed ? 3 : 2)), ShellQuoting::kQuoted);
+    if (send) {
+      Events()->WordText(text_.substr(open + 2, pos_ - open - (closed ? 3 : 2)), RootOffset(open + 2),
+                         ShellQuoting::kAnsiC);
+    }
     if (!closed) Problem(open, "unterminated $'...' string");
   }
 
@@ -763,7 +771,7 @@ class Lexer {
     if (!Enter()) return;
     std::size_t open = pos_ - 1;
     bool send = SendsWordText(0);
-    if (send) Events()->WordText({}, ShellQuoting::kQuoted);  // `""` is a quoted word
+    if (send) Events()->WordText({}, RootOffset(open), ShellQuoting::kQuoted);  // `""` is a quoted word
     frames_.push_back(Frame{FrameKind::kDouble});
     bool closed = false;
     while (pos_ < limit_) {
@@ -778,22 +786,24 @@ class Lexer {
       if (c == '\\') {
         char next = Peek(1);
         if (next == '$' || next == '`' || next == '"' || next == '\\' || next == '\n') {
-          if (send && next != '\n') Events()->WordText(text_.substr(pos_ + 1, 1), ShellQuoting::kQuoted);
+          if (send && next != '\n') {
+            Events()->WordText(text_.substr(pos_ + 1, 1), RootOffset(pos_ + 1), ShellQuoting::kQuoted);
+          }
           SkipEscape();
         } else {
+          if (send) Events()->WordText("\\", RootOffset(pos_), ShellQuoting::kQuoted);
           ++pos_;
-          if (send) Events()->WordText("\\", ShellQuoting::kQuoted);
         }
       } else if (c == '$') {
         LexDollar(/*in_double_quotes=*/true);
         if (send) SendDollarPart(part, /*quoted=*/true);
       } else if (c == '`') {
         LexBacktick(/*in_double_quotes=*/true);
-        if (send) Events()->WordExpansion(text_.substr(part, pos_ - part), true);
+        if (send) Events()->WordExpansion(text_.substr(part, pos_ - part), RootOffset(part), true);
       } else {
         ++pos_;
         SkipOrdinary(kStopsDouble);
-        if (send) Events()->WordText(text_.substr(part, pos_ - part), ShellQuoting::kQuoted);
+        if (send) Events()->WordText(text_.substr(part, pos_ - part), RootOffset(part), ShellQuoting::kQuoted);
       }
     }
     frames_.pop_back();
@@ -1110,7 +1120,8 @@ class Lexer {
     if (pos_ == start) Problem(start, "a here-document operator without a delimiter word");
     if (Events() != nullptr) {
       Events()->WordBegin(RootOffset(start));
-      Events()->WordText(heredoc.delimiter, heredoc.quoted ? ShellQuoting::kQuoted : ShellQuoting::kUnquoted);
+      Events()->WordText(heredoc.delimiter, RootOffset(start),
+                         heredoc.quoted ? ShellQuoting::kQuoted : ShellQuoting::kUnquoted);
       Events()->WordEnd(RootOffset(pos_), text_.substr(start, pos_ - start), ShellWordRole::kRedirectTarget);
     }
     commands->pending.push_back(std::move(heredoc));
@@ -1219,6 +1230,14 @@ void ReadShell(std::string_view script, ShellEvents* events) {
 
 std::vector<ShellContext> ShellContextsAt(std::string_view script, const std::vector<std::size_t>& offsets,
                                           Diagnostics* problems) {
+  std::vector<ShellContext> contexts = ReadShellContexts(script, offsets, problems);
+  // Only a script that names a sink pays for the second read (with events).
+  if (!offsets.empty() && MayRunCodeAgain(script)) AddSecondOrderReadings(script, offsets, &contexts);
+  return contexts;
+}
+
+std::vector<ShellContext> ReadShellContexts(std::string_view script, const std::vector<std::size_t>& offsets,
+                                            Diagnostics* problems) {
   std::vector<ShellContext> contexts(offsets.size());
   // Queries are answered in text order; sort defensively so that an
   // unsorted caller still gets every answer in its own order.

@@ -17,6 +17,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+#include <vector>
+
+#include "safesubst/shell.h"
 
 namespace safesubst {
 
@@ -24,7 +27,8 @@ namespace safesubst {
 enum class ShellQuoting : std::uint8_t {
   kUnquoted,  ///< plain characters of the word
   kEscaped,   ///< one character after a backslash, outside quotes
-  kQuoted,    ///< inside '...', "..." , $'...' (as written) or $"..."
+  kQuoted,    ///< inside '...', "..." or $"..."
+  kAnsiC,     ///< inside $'...', as written (its escapes are not decoded)
 };
 
 /// What a finished word is to its command.
@@ -67,11 +71,12 @@ class ShellEvents {
   virtual void CommandEnd(bool /*piped*/) {}
 
   virtual void WordBegin(std::size_t /*offset*/) {}
-  /// Characters of the word after quote removal (an empty text for `''`).
-  virtual void WordText(std::string_view /*text*/, ShellQuoting /*quoting*/) {}
-  /// A `$...` form or backtick substitution in the word, as written; `quoted`
-  /// when it stands in double quotes.
-  virtual void WordExpansion(std::string_view /*raw*/, bool /*quoted*/) {}
+  /// Characters of the word after quote removal (an empty text for `''`),
+  /// the first at `offset` (the rest follow it in the script, but inside backticks).
+  virtual void WordText(std::string_view /*text*/, std::size_t /*offset*/, ShellQuoting /*quoting*/) {}
+  /// A `$...` form or backtick substitution in the word, as written, at
+  /// `offset`; `quoted` when it stands in double quotes.
+  virtual void WordExpansion(std::string_view /*raw*/, std::size_t /*offset*/, bool /*quoted*/) {}
   /// `raw` is the word as written in the lexer's text.
   virtual void WordEnd(std::size_t /*end*/, std::string_view /*raw*/, ShellWordRole /*role*/) {}
 
@@ -93,6 +98,11 @@ class ShellEvents {
   /// A `#` comment, [begin, end) in the script.
   virtual void Comment(std::size_t /*begin*/, std::size_t /*end*/) {}
 };
+
+/// ShellContextsAt without the second-order readings (shell_sinks.h): the
+/// contexts the lexer finds at `offsets` of `script` itself.
+std::vector<ShellContext> ReadShellContexts(std::string_view script, const std::vector<std::size_t>& offsets,
+                                            Diagnostics* problems = nullptr);
 
 /// Reads all of `script` and sends its events to `events`.
 void ReadShell(std::string_view script, ShellEvents* events);

@@ -470,8 +470,8 @@ class Trace : public ShellEvents {
   }
   void CommandEnd(bool piped) override { out += piped ? "| " : "; "; }
   void WordBegin(std::size_t) override { words_.back().clear(); }
-  void WordText(std::string_view text, ShellQuoting) override { words_.back() += text; }
-  void WordExpansion(std::string_view raw, bool) override { words_.back() += raw; }
+  void WordText(std::string_view text, std::size_t, ShellQuoting) override { words_.back() += text; }
+  void WordExpansion(std::string_view raw, std::size_t, bool) override { words_.back() += raw; }
   void WordEnd(std::size_t, std::string_view, ShellWordRole role) override {
     static constexpr std::string_view kRoles[] = {"cmd", "asg", "arg", "rsv", "tgt", "io", "subj", "in", "pat"};
     out += "<" + words_.back() + ":" + std::string(kRoles[static_cast<int>(role)]) + "> ";

@@ -102,6 +102,14 @@ struct ShellContext {
   /// Non-empty when no value can be written at this position at all (for
   /// example right after a backslash, or in a here-document delimiter); says why.
   std::string unsupported;
+  /// Second-order code: the position is inside a string that the script hands
+  /// to a shell to run again (`sh -c '...'`, `eval`, `trap '...' EXIT`, a
+  /// here-document read by `sh`). `sink` names it for messages ("`sh -c`")
+  /// and `reread` holds the one context of the position in that string (which
+  /// may itself be read again, up to three readings). A value is encoded for
+  /// the innermost reading first, then outwards.
+  std::string sink;
+  std::vector<ShellContext> reread;
 };
 
 /// Lexes `script` (the decoded script text) once and returns the context at

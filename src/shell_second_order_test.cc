@@ -1,0 +1,337 @@
+// Second-order code (SPEC Rule 3, issue 24 item 1): a placeholder inside a
+// string that the script hands to a shell again. Every sink x the quoting
+// state it holds the string in x the quoting state of the placeholder inside
+// the string x nesting depth 1-3, with hostile values, is encoded (or
+// refused) and every encoded script is RUN under the real shells: no canary,
+// and the value prints back byte-exact.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <map>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "safesubst/shell.h"
+#include "test_support.h"
+
+namespace safesubst {
+namespace {
+
+using testing::ShellQuote;
+using testing::TempDir;
+using testing::WriteFile;
+
+constexpr std::string_view kPlaceholder = "${V}";
+
+// How a string is written in the outer script.
+enum class Quoting { kSingle, kDouble };
+
+// Writes `inner` (a script holding placeholders) as one shell word for the
+// outer script. The placeholder stays a placeholder: the render, not this
+// quoting, is what must make its value safe.
+std::string QuoteWord(const std::string& inner, Quoting quoting) {
+  std::string out = quoting == Quoting::kSingle ? "'" : "\"";
+  for (std::size_t i = 0; i < inner.size(); ++i) {
+    char c = inner[i];
+    if (quoting == Quoting::kSingle) {
+      out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    } else if (c == '$' && inner.compare(i, kPlaceholder.size(), kPlaceholder) == 0) {
+      out += c;
+    } else {
+      if (c == '\\' || c == '"' || c == '$' || c == '`') out += '\\';
+      out += c;
+    }
+  }
+  return out + (quoting == Quoting::kSingle ? "'" : "\"");
+}
+
+// A sink: `pattern` with `@` where the quoted string goes, or a here-document
+// read by a shell (`pattern` is then the command before `<<`).
+struct Sink {
+  std::string name;     // as the refusal message names it
+  std::string pattern;
+  bool heredoc = false;
+  bool quoted_delimiter = true;
+  bool refused = false;  // no value can be encoded there
+};
+
+const std::vector<Sink>& Sinks() {
+  static const std::vector<Sink> sinks = {
+      {"`sh -c`", "sh -c @"},
+      {"`bash -c`", "bash -c @"},
+      {"`dash -c`", "dash -ec @"},
+      {"`sh -c`", "sh -xc @ 2>/dev/null"},
+      {"`sh -c`", "env A=1 sh -c @"},
+      {"`sh -c`", "nohup sh -c @ 2>/dev/null"},
+      {"`sh -c`", "timeout 20 sh -c @"},
+      {"`sh -c`", "nice -n 1 sh -c @"},
+      {"`sh -c`", "exec sh -c @"},  // each case is a script of its own: exec and trap end it
+      {"`sh -c`", "command sh -c @"},
+      {"`sh -c`", "setsid -w sh -c @"},
+      {"`sh -c`", "busybox sh -c @"},
+      {"`sh -c`", ": | xargs sh -c @"},
+      {"`sh -c`", "find . -maxdepth 0 -exec sh -c @ \\;"},
+      {"`eval`", "eval @"},
+      {"`trap`", "trap @ EXIT"},
+      {"the here-document that `sh` runs as code", "sh", true, true},
+      {"the here-document that `sh` runs as code", "sh", true, false},
+      {"the here-document that `.` runs as code", ". /dev/stdin", true, true},
+      {"piped into `sh`", "printf '%s\\n' @ | sh", false, true, true},
+      {"`ssh`", "ssh -p 22 host @", false, true, true},
+  };
+  return sinks;
+}
+
+// One reading: a sink and how it holds its string.
+struct Layer {
+  const Sink* sink;
+  Quoting quoting;
+};
+
+std::string Wrap(const std::string& inner, const Layer& layer, int depth) {
+  const Sink& sink = *layer.sink;
+  if (sink.heredoc) {
+    std::string delimiter = "EOF" + std::to_string(depth);
+    return sink.pattern + " <<" + (sink.quoted_delimiter ? "'" + delimiter + "'" : delimiter) + "\n" + inner + "\n" +
+           delimiter;
+  }
+  std::string out = sink.pattern;
+  out.replace(out.find('@'), 1, QuoteWord(inner, layer.quoting));
+  return out;
+}
+
+// The innermost script: prints the value with a `|` after it, the
+// placeholder unquoted, double- or single-quoted there.
+const std::vector<std::string>& InnerStates() {
+  static const std::vector<std::string> states = {"${V}", "\"${V}\"", "'${V}'"};
+  return states;
+}
+
+std::vector<std::string> Values() {
+  return {"plain-1.2", "x; touch canary", "$(touch canary)`touch canary`", "'\"; touch canary; \"'",
+          "a\\b \\\\ \\' \\\" \\$ %s *\nEOF1\ntouch canary"};
+}
+
+struct Template {
+  std::string text;
+  std::vector<Layer> layers;  // outermost first
+  bool refused_sink = false;
+};
+
+// Every chain of depth 1 over all sinks and quotings; depth 2 and 3 over the
+// core sinks (a spread of each kind), all orders.
+std::vector<Template> Templates() {
+  std::vector<Layer> all, core;
+  for (const Sink& sink : Sinks()) {
+    for (Quoting quoting : {Quoting::kSingle, Quoting::kDouble}) {
+      if (sink.heredoc && quoting == Quoting::kDouble) continue;
+      all.push_back(Layer{&sink, quoting});
+      // (Not trap: an EXIT trap set in a subshell does not run in busybox and posh.)
+      bool is_core = (sink.pattern == "sh -c @") || (sink.pattern == "eval @" && quoting == Quoting::kDouble) ||
+                     (sink.heredoc && sink.quoted_delimiter && sink.pattern == "sh");
+      if (is_core) core.push_back(Layer{&sink, quoting});
+    }
+  }
+  std::vector<std::vector<Layer>> chains;
+  for (const Layer& a : all) chains.push_back({a});
+  for (const Layer& a : core) {
+    for (const Layer& b : core) chains.push_back({a, b});
+  }
+  // Depth 3: every core layer at every level, the others spread over it.
+  for (std::size_t i = 0; i < core.size(); ++i) {
+    for (std::size_t j = 0; j < 2; ++j) {
+      chains.push_back({core[i], core[(i + j + 1) % core.size()], core[(i + 2 * j + 2) % core.size()]});
+    }
+  }
+  std::vector<Template> templates;
+  for (const std::vector<Layer>& chain : chains) {
+    for (const std::string& state : InnerStates()) {
+      Template t;
+      t.layers = chain;
+      t.text = "printf '%s|' " + state;
+      for (std::size_t level = chain.size(); level-- > 0;) {
+        t.text = Wrap(t.text, chain[level], static_cast<int>(level + 1));
+        t.refused_sink = t.refused_sink || chain[level].sink->refused;
+      }
+      templates.push_back(std::move(t));
+    }
+  }
+  return templates;
+}
+
+struct ShellUnderTest {
+  std::string name, command, program;
+};
+
+// The shells of the issue; a missing one fails the test (CI installs them all).
+std::vector<ShellUnderTest> Shells() {
+  const std::vector<ShellUnderTest> shells = {
+      {"dash", "dash", "dash"},       {"bash", "bash", "bash"},
+      {"bash --posix", "bash --posix", "bash"}, {"busybox sh", "busybox sh", "busybox"},
+      {"zsh", "zsh --emulate sh", "zsh"},       {"mksh", "mksh", "mksh"},
+      {"posh", "posh", "posh"},       {"yash", "yash", "yash"},
+  };
+  for (const ShellUnderTest& shell : shells) {
+    if (!testing::HaveProgram(shell.program)) FAIL_CHECK("shell not installed: " << shell.name);
+  }
+  return shells;
+}
+
+struct Rendered {
+  std::string script, error;
+};
+
+Rendered Render(const std::string& text, const std::string& value) {
+  std::vector<std::size_t> offsets;
+  for (std::size_t at = text.find(kPlaceholder); at != std::string::npos; at = text.find(kPlaceholder, at + 1)) {
+    offsets.push_back(at);
+  }
+  REQUIRE(offsets.size() == 1);
+  ShellContext context = ShellContextsAt(text, offsets).front();
+  Rendered out;
+  std::string encoded;
+  out.error = AppendShellEncoded(context, value, ShellMode::kSafe, &encoded);
+  out.script = text.substr(0, offsets[0]) + encoded + text.substr(offsets[0] + kPlaceholder.size());
+  return out;
+}
+
+TEST_CASE("second-order sinks: every sink, quoting and depth under real shells: no canary, values byte-exact") {
+  std::vector<ShellUnderTest> shells = Shells();
+  std::vector<Template> templates = Templates();
+  std::vector<std::string> values = Values();
+  TempDir work;
+  std::map<int, std::size_t> encoded_at_depth, refused_at_depth;
+  std::vector<std::string> expected;  // per encoded case
+  std::vector<std::string> scripts;
+  for (const Template& t : templates) {
+    int depth = static_cast<int>(t.layers.size());
+    for (const std::string& value : values) {
+      Rendered rendered = Render(t.text, value);
+      CAPTURE(t.text);
+      CAPTURE(value);
+      if (!rendered.error.empty()) {
+        ++refused_at_depth[depth];
+        // A refusal names the sink the value would be run by.
+        bool named = false;
+        for (const Layer& layer : t.layers) {
+          named = named || rendered.error.find(layer.sink->name) != std::string::npos;
+        }
+        CHECK_MESSAGE(named, rendered.error);
+        CHECK(rendered.error.find(value) == std::string::npos);
+        continue;
+      }
+      CHECK_FALSE(t.refused_sink);  // text piped into a shell, a command for ssh: never encoded
+      ++encoded_at_depth[depth];
+      expected.push_back(value + "|");
+      scripts.push_back(rendered.script + "\n");
+    }
+  }
+  // A value that is plain text is encoded at every sink that takes values.
+  CHECK(encoded_at_depth[1] > 0);
+  CHECK(encoded_at_depth[2] > 0);
+  CHECK(encoded_at_depth[3] > 0);
+
+  for (std::size_t i = 0; i < scripts.size(); ++i) WriteFile(work / ("c" + std::to_string(i) + ".sh"), scripts[i]);
+  // One driver per shell, all shells at once; each case in its own process
+  // and with its canary looked for right after it.
+  std::string command = "true";
+  for (std::size_t s = 0; s < shells.size(); ++s) {
+    std::filesystem::path dir = work / ("shell" + std::to_string(s));
+    std::filesystem::create_directories(dir);
+    std::string driver = "i=0\nwhile [ $i -lt " + std::to_string(scripts.size()) +
+                         " ]; do\n  " + shells[s].command +
+                         " ../c$i.sh >out$i 2>err$i\n  if [ -e canary ]; then echo $i >>canaries; rm -f canary; fi\n"
+                         "  i=$((i + 1))\ndone\n";
+    WriteFile(dir / "driver.sh", driver);
+    command += " & (cd " + ShellQuote(dir.string()) + " && timeout 600 sh ./driver.sh)";
+  }
+  testing::RunShell(command + "; wait");
+
+  std::ostringstream counts;
+  for (std::size_t s = 0; s < shells.size(); ++s) {
+    CAPTURE(shells[s].name);
+    std::filesystem::path dir = work / ("shell" + std::to_string(s));
+    std::string canaries = testing::ReadFile(dir / "canaries");
+    CHECK_MESSAGE(canaries.empty(), "canaries in cases " << canaries);
+    std::size_t exact = 0;
+    for (std::size_t i = 0; i < scripts.size(); ++i) {
+      std::string out = testing::ReadFile(dir / ("out" + std::to_string(i)));
+      if (out == expected[i]) {
+        ++exact;
+        continue;
+      }
+      CAPTURE(scripts[i]);
+      CAPTURE(testing::ReadFile(dir / ("err" + std::to_string(i))));
+      CHECK(out == expected[i]);
+    }
+    counts << " [" << shells[s].name << ": " << exact << "/" << scripts.size() << " exact]";
+  }
+  MESSAGE("second-order corpus: " << templates.size() << " templates x " << values.size() << " values; encoded "
+                                  << encoded_at_depth[1] << "/" << encoded_at_depth[2] << "/" << encoded_at_depth[3]
+                                  << ", refused " << refused_at_depth[1] << "/" << refused_at_depth[2] << "/"
+                                  << refused_at_depth[3] << " at depth 1/2/3;" << counts.str());
+}
+
+// Sinks that cannot be run here (they need root, a terminal, a cluster or a
+// remote host) are still found: the value gets the inner reading or is refused.
+TEST_CASE("second-order sinks: every sink kind is found") {
+  struct Expect {
+    std::string script, sink;
+    bool reread;  // encoded for the inner reading (else refused)
+  };
+  const std::vector<Expect> cases = {
+      {"su -c 'echo ${V}' app", "`su -c`", true},
+      {"runuser -u app -- sh -c 'echo ${V}'", "`sh -c`", true},
+      {"runuser -l app -c \"echo ${V}\"", "`runuser -c`", true},
+      {"sudo -u app sh -c 'echo ${V}'", "`sh -c`", true},
+      {"chroot /srv sh -c 'echo ${V}'", "`sh -c`", true},
+      {"watch -n 5 'echo ${V}'", "`watch`", true},
+      {"kubectl exec pod -c app -- sh -c 'echo ${V}'", "`sh -c`", true},
+      {"bash <<< 'echo ${V}'", "the here-string that `bash` runs as code", true},
+      {"then sh -c 'echo ${V}'", "`sh -c`", true},
+      {"cat <<'EOF' | sh\necho ${V}\nEOF\n", "a here-document piped into a shell", false},
+      {"echo 'echo ${V}' | bash -s", "a pipe into a shell", false},
+      {"ssh host 'echo ${V}'", "`ssh`", false},
+      {"sh -c \"$PRE echo ${V}\"", "`sh -c`", false},  // the outer shell's $PRE decides the reading
+  };
+  for (const Expect& c : cases) {
+    CAPTURE(c.script);
+    std::size_t at = c.script.find(kPlaceholder);
+    ShellContext context = ShellContextsAt(c.script, {at}).front();
+    CHECK(context.sink == c.sink);
+    CHECK(context.reread.empty() != c.reread);
+    CHECK(context.unsupported.empty() == c.reread);
+  }
+  // Not sinks: the value is an argument, not code.
+  for (std::string_view script : {"sh -c 'echo \"$1\"' _ \"${V}\"", "echo 'sh -c ${V}'", "sh ./run.sh ${V}",
+                                  "trap - ${V}", "evaluate '${V}'"}) {
+    CAPTURE(script);
+    std::size_t at = script.find(kPlaceholder);
+    ShellContext context = ShellContextsAt(script, {at}).front();
+    CHECK(context.sink.empty());
+    CHECK(context.reread.empty());
+  }
+}
+
+TEST_CASE("second-order sinks: the refusal names the sink, shell: raw is written as is") {
+  std::string script = "sh -c 'echo hello ${V}'";
+  ShellContext context = ShellContextsAt(script, {script.find(kPlaceholder)}).front();
+  std::string encoded;
+  std::string error = AppendShellEncoded(context, "x; touch canary", ShellMode::kSafe, &encoded);
+  CHECK(error.find("inside the string that `sh -c` runs as code") == 0);
+  CHECK(encoded.empty());
+  CHECK(AppendShellEncoded(context, "x; touch canary", ShellMode::kRaw, &encoded).empty());
+  CHECK(encoded == "x; touch canary");
+  // A fourth string run as code is one too many.
+  std::string fourth = "sh -c 'sh -c \"sh -c \\\"sh -c ${V}\\\"\"'";
+  ShellContext deep = ShellContextsAt(fourth, {fourth.find(kPlaceholder)}).front();
+  CHECK(AppendShellEncoded(deep, "plain", ShellMode::kSafe, &encoded).find("more than three strings") !=
+        std::string::npos);
+  CHECK(DescribeShellContext(context).find("inside the string that `sh -c` runs as code: unquoted") !=
+        std::string::npos);
+}
+
+}  // namespace
+}  // namespace safesubst

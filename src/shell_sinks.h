@@ -1,0 +1,38 @@
+// Second-order code (SPEC Rule 3): strings that a script hands to a shell to
+// run again. `sh -c 'echo ${V}'` quotes the placeholder for the script's own
+// shell only; the inner shell reads the string again and would run the value.
+//
+// The sinks found (from the one lexer's command model, shell_lexer.h):
+//   a shell with -c (sh bash dash ash zsh ksh mksh ..., also `busybox sh`),
+//   directly or behind wrappers (env, nohup, timeout N, nice, exec, command,
+//   sudo, setsid, chroot DIR, xargs, find -exec, kubectl exec --, ...);
+//   `su -c` / `runuser -c`; `eval`; `trap STRING SIGNAL`; `watch`;
+//   a here-document or here-string read by a shell (`sh <<EOF`, `sh <<<`).
+// For a placeholder inside such a string, the string is read as a script of
+// its own and the context there is attached to the outer one (reread), so
+// that the encoder writes the value for the inner reading first, then the
+// outer. Where that reading cannot be known (text piped into a shell, a
+// command sent by `ssh`, an expansion of the outer shell before the
+// placeholder in the string), the context is marked unsupported, naming the
+// sink, so that only a `shell: raw` value can go there.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+#include <vector>
+
+#include "safesubst/shell.h"
+
+namespace safesubst {
+
+/// A cheap test: false when `script` has none of the sink words (then
+/// AddSecondOrderReadings would change nothing).
+bool MayRunCodeAgain(std::string_view script);
+
+/// Adds the second-order readings to `contexts` (the contexts at `offsets`
+/// of `script`, as the lexer found them). `depth` is how many sink strings
+/// `script` is nested in (0 for the script itself); a fourth is refused.
+void AddSecondOrderReadings(std::string_view script, const std::vector<std::size_t>& offsets,
+                            std::vector<ShellContext>* contexts, int depth = 0);
+
+}  // namespace safesubst
