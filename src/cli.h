@@ -41,8 +41,9 @@ struct InputOptions {
 /// Texts read so far, by the name diagnostics use, for the caret snippets.
 class Sources {
  public:
-  /// Reads `path` ("-" is standard input). Returns false with an error diagnostic added to `out`.
-  bool Read(const std::string& path, std::string* text, Diagnostics* out);
+  /// Reads `path` ("-" is standard input), at most `limit` bytes. Returns
+  /// false with an error diagnostic added to `out`.
+  bool Read(const std::string& path, std::size_t limit, std::string* text, Diagnostics* out);
   void Remember(const std::string& name, std::string text);
   /// The text of `name` as diagnostics may show it (redacted), read lazily
   /// from disk when it was not seen yet.
@@ -61,8 +62,9 @@ class Sources {
 
 /// Reads `path` ("-" is standard input) with read(2) into one buffer sized
 /// from fstat, without remembering it (Sources::Remember it when its
-/// diagnostics need snippets). False with an error diagnostic added to `out`.
-bool ReadInput(const std::string& path, std::string* text, Diagnostics* out);
+/// diagnostics need snippets). False with an error diagnostic added to `out`,
+/// also when it is over `limit` bytes: a stream is read no further than that.
+bool ReadInput(const std::string& path, std::size_t limit, std::string* text, Diagnostics* out);
 
 /// A template's bytes: a large regular file is mapped (no copy up front),
 /// and kept open for Copy, anything else is read into memory. A file
@@ -78,7 +80,7 @@ class InputText {
   ~InputText() { Unmap(); }
 
   /// Like ReadInput.
-  bool Read(const std::string& path, Diagnostics* out);
+  bool Read(const std::string& path, std::size_t limit, Diagnostics* out);
   std::string_view view() const { return mapped_ != nullptr ? std::string_view(mapped_, mapped_size_) : owned_; }
   /// For RenderOptions::copy_template: pread(2) on a mapped file, so that
   /// the threads rendering its pieces copy them into buffers they reuse

@@ -2,6 +2,7 @@
 #include <sys/stat.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 
@@ -32,7 +33,7 @@ bool ReadTarget(const std::string& path, std::string* text, bool* exists) {
     return false;
   }
   Diagnostics problems;
-  if (!ReadInput(path, text, &problems)) {
+  if (!ReadInput(path, SIZE_MAX, text, &problems)) {  // a regular file, sized by fstat
     Sources sources;
     PrintDiagnostics(problems, sources, /*color=*/false);
     return false;

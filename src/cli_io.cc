@@ -4,19 +4,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <iostream>
-#include <iterator>
-#include <sstream>
 #include <utility>
 
+#include "bounded_read.h"
 #include "cli.h"
 #include "output_files.h"
 
@@ -24,39 +19,14 @@ namespace safesubst::cli {
 
 namespace {
 
-bool ReadStream(std::istream& in, std::string* text) {
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  *text = std::move(buffer).str();
-  return !in.bad();
-}
-
-// Reads all of `fd` into `text` with read(2): one buffer, sized from the
-// fstat `info` for regular files, no stream layers (a 24 MB template costs one copy).
-bool ReadDescriptor(int fd, const struct stat& info, std::string* text) {
-  std::size_t capacity = 1 << 16;
-  if (S_ISREG(info.st_mode) && info.st_size > 0) {
-    capacity = static_cast<std::size_t>(info.st_size) + 1;  // +1: see the end without another read
-  }
-  text->clear();
-  std::size_t size = 0;
-  while (true) {
-    if (size == text->size()) text->resize(std::max(capacity, text->size() * 2));
-    ssize_t got = ::read(fd, text->data() + size, text->size() - size);
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) return false;
-    if (got == 0) break;
-    size += static_cast<std::size_t>(got);
-  }
-  text->resize(size);
-  return true;
-}
+// The name diagnostics give `path`.
+std::string DisplayName(const std::string& path) { return path == "-" ? "<stdin>" : path; }
 
 }  // namespace
 
-bool Sources::Read(const std::string& path, std::string* text, Diagnostics* out) {
-  if (!ReadInput(path, text, out)) return false;
-  Remember(path == "-" ? "<stdin>" : path, *text);
+bool Sources::Read(const std::string& path, std::size_t limit, std::string* text, Diagnostics* out) {
+  if (!ReadInput(path, limit, text, out)) return false;
+  Remember(DisplayName(path), *text);
   return true;
 }
 
@@ -79,25 +49,30 @@ int OpenFile(const std::string& path, struct stat* info, Diagnostics* out) {
   return fd;
 }
 
-// Reads all of `fd` (whose fstat is `info`), then closes it when `close` (not standard input).
-bool ReadAll(int fd, const struct stat& info, bool close, const std::string& path, std::string* text,
-             Diagnostics* out) {
-  const bool ok = ReadDescriptor(fd, info, text);
+// Reads all of `fd`, up to `limit` bytes, then closes it when `close` (not standard input).
+bool ReadAll(int fd, std::size_t limit, bool close, const std::string& path, std::string* text, Diagnostics* out) {
+  const detail::BoundedRead read = detail::ReadBounded(fd, limit, text);
   if (close) ::close(fd);
-  if (!ok) out->push_back(MakeError(Location{path}, "read error"));
-  return ok;
+  switch (read.status) {
+    case detail::BoundedRead::Status::kOk: return true;
+    case detail::BoundedRead::Status::kOverLimit:
+      out->push_back(MakeError(Location{DisplayName(path)}, "input is " + detail::OverLimit(read.size, limit),
+                               "raise it with --max-input-size"));
+      return false;
+    case detail::BoundedRead::Status::kError:
+      out->push_back(MakeError(Location{DisplayName(path)}, std::string("read error: ") + std::strerror(read.error)));
+      return false;
+  }
+  return false;
 }
 
 }  // namespace
 
-bool ReadInput(const std::string& path, std::string* text, Diagnostics* out) {
+bool ReadInput(const std::string& path, std::size_t limit, std::string* text, Diagnostics* out) {
+  if (path == "-") return ReadAll(STDIN_FILENO, limit, /*close=*/false, path, text, out);
   struct stat info{};
-  if (path == "-") {
-    if (::fstat(STDIN_FILENO, &info) != 0) info.st_mode = 0;
-    return ReadAll(STDIN_FILENO, info, /*close=*/false, path, text, out);
-  }
   const int fd = OpenFile(path, &info, out);
-  return fd >= 0 && ReadAll(fd, info, /*close=*/true, path, text, out);
+  return fd >= 0 && ReadAll(fd, limit, /*close=*/true, path, text, out);
 }
 
 namespace {
@@ -147,15 +122,15 @@ RenderOptions::CopyTemplate InputText::Copy() const {
   };
 }
 
-bool InputText::Read(const std::string& path, Diagnostics* out) {
+bool InputText::Read(const std::string& path, std::size_t limit, Diagnostics* out) {
   Unmap();
   owned_.clear();
-  if (path == "-") return ReadInput(path, &owned_, out);
+  if (path == "-") return ReadInput(path, limit, &owned_, out);
   struct stat info{};
   const int fd = OpenFile(path, &info, out);
   if (fd < 0) return false;
   const auto size = static_cast<std::size_t>(info.st_size);
-  if (S_ISREG(info.st_mode) && size >= kMapThreshold) {
+  if (S_ISREG(info.st_mode) && size >= kMapThreshold && size <= limit) {
     void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
     if (map != MAP_FAILED) {
       mapped_ = static_cast<const char*>(map);
@@ -169,7 +144,7 @@ bool InputText::Read(const std::string& path, Diagnostics* out) {
       return true;
     }
   }
-  return ReadAll(fd, info, /*close=*/true, path, &owned_, out);
+  return ReadAll(fd, limit, /*close=*/true, path, &owned_, out);
 }
 
 void Sources::Remember(const std::string& name, std::string text) {
@@ -182,9 +157,12 @@ const SourceText& Sources::Get(const std::string& name) {
   if (shown != shown_.end()) return shown->second;
   auto found = texts_.find(name);
   if (found == texts_.end()) {
+    // Only a regular file is read again: a FIFO would wait for another writer.
     std::string text;
-    std::ifstream in(name, std::ios::binary);
-    if (in) ReadStream(in, &text);
+    struct stat info{};
+    if (::stat(name.c_str(), &info) == 0 && S_ISREG(info.st_mode)) {
+      detail::ReadFileBounded(name, Limits{}.max_input_bytes, "", &text);
+    }
     found = texts_.emplace(name, std::move(text)).first;
   }
   std::string text = redact_ ? redact_(name, found->second) : found->second;

@@ -66,7 +66,7 @@ int RunLint(const LintCommand& command) {
   for (const std::string& path : files) {
     std::string text;
     Diagnostics errors;
-    if (!sources.Read(path, &text, &errors)) {
+    if (!sources.Read(path, Limits{}.max_input_bytes, &text, &errors)) {
       PrintDiagnostics(errors, sources, color);
       if (command.json) AddInputErrors(errors, &all);
       failed = true;

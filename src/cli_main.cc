@@ -137,6 +137,7 @@ void AddInputOptions(OptionAdder& add, InputOptions* inputs) {
   add.Limit("--max-aliases", limits.max_aliases, "Most alias nodes in a template");
   add.Limit("--max-value-size", limits.max_value_bytes, "Largest substituted value in bytes");
   add.Limit("--max-documents", limits.max_documents, "Most documents in one stream");
+  add.Limit("--max-manifest-size", limits.max_manifest_bytes, "Largest manifest or values file in bytes");
 }
 
 // `safesubst --explain FILE` is accepted as a spelling of `safesubst explain FILE`.

@@ -25,7 +25,7 @@ void ReadTemplates(const std::vector<std::string>& paths, Sources& sources, bool
   for (const std::string& path : paths) {
     TemplateSource source{path == "-" ? "<stdin>" : path, {}};
     Diagnostics errors;
-    if (!sources.Read(path, &source.text, &errors)) {
+    if (!sources.Read(path, Limits{}.max_input_bytes, &source.text, &errors)) {
       PrintDiagnostics(errors, sources, color);
       unread->push_back(source.file);
       continue;

@@ -42,7 +42,7 @@ Manifest ChooseManifest(const InputOptions& options, Diagnostics* diagnostics) {
   }
   const std::string path = named != nullptr ? named : "";
   if (!path.empty()) {
-    Result<Manifest> loaded = LoadManifestFile(path);
+    Result<Manifest> loaded = LoadManifestFile(path, options.limits.max_manifest_bytes);
     diagnostics->insert(diagnostics->end(), loaded.diagnostics.begin(), loaded.diagnostics.end());
     return loaded.value ? std::move(*loaded.value) : Manifest{};
   }
@@ -195,13 +195,13 @@ struct Job {
   std::optional<RenderResult> result;
 };
 
-std::vector<Job> ReadTemplates(const std::vector<std::string>& paths) {
+std::vector<Job> ReadTemplates(const std::vector<std::string>& paths, std::size_t limit) {
   std::vector<Job> jobs;
   for (const std::string& path : paths) {
     Job job;
     job.path = path;
     job.file = path == "-" ? "<stdin>" : path;
-    if (job.text.Read(path, &job.problems) && job.text.view().empty()) {
+    if (job.text.Read(path, limit, &job.problems) && job.text.view().empty()) {
       // A deploy step handed an empty template almost always lost a file upstream.
       job.problems.push_back(MakeError(Location{job.file}, "the template is empty (0 bytes); nothing to render",
                                        "check the step that produced it"));
@@ -298,8 +298,9 @@ Loaded LoadInputs(const InputOptions& options, Manifest* manifest, ValueSet* val
                   Sources* sources, bool report_missing) {
   *manifest = ChooseManifest(options, diagnostics);
   if (HasErrors(*diagnostics)) return Loaded::kNothing;
-  Result<ValueSet> collected =
-      CollectValues(*manifest, ValueInputs{Environment(), options.values_files, options.sets, report_missing});
+  ValueInputs value_inputs{Environment(), options.values_files, options.sets, report_missing};
+  value_inputs.max_file_bytes = options.limits.max_manifest_bytes;
+  Result<ValueSet> collected = CollectValues(*manifest, value_inputs);
   diagnostics->insert(diagnostics->end(), collected.diagnostics.begin(), collected.diagnostics.end());
   if (collected.value) *values = std::move(*collected.value);
   // The values are known even when some failed validation: mask them all. A
@@ -335,7 +336,7 @@ int RunRender(const InputOptions& inputs, const OutputOptions& outputs) {
   options.full_structure_check = outputs.full_check;
   options.verbose = outputs.verbose;
   options.report_references = outputs.explain;
-  std::vector<Job> jobs = ReadTemplates(templates);
+  std::vector<Job> jobs = ReadTemplates(templates, inputs.limits.max_input_bytes);
   RenderAll(jobs, manifest, values, options, outputs.jobs);
   // Reported in template order, whatever order the renders finished in.
   std::vector<Rendered> rendered;
@@ -412,7 +413,7 @@ int RunExplain(const InputOptions& inputs, bool json, bool only_variables) {
   for (const std::string& path : templates) {
     std::string text;
     Diagnostics read_errors;
-    if (!sources.Read(path, &text, &read_errors)) {
+    if (!sources.Read(path, inputs.limits.max_input_bytes, &text, &read_errors)) {
       PrintDiagnostics(read_errors, sources, color);
       status = kExitInputError;
       continue;

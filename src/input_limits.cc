@@ -10,6 +10,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "bounded_read.h"
 #include "text_checks.h"
 
 namespace safesubst {
@@ -156,8 +157,6 @@ class StructureScanner {
   std::uint32_t aliases_ = 0;
 };
 
-std::string Size(std::size_t bytes) { return std::to_string(bytes) + " bytes"; }
-
 // What the shortcuts of CheckInputLimits need to know of a text.
 struct TextBounds {
   std::size_t longest_line = 0;
@@ -250,8 +249,7 @@ std::uint32_t CountAliases(std::string_view text) {
 Diagnostics CheckInputLimits(std::string_view text, const Limits& limits, const std::string& file) {
   Diagnostics errors;
   if (text.size() > limits.max_input_bytes) {
-    errors.push_back(MakeError(Location{file}, "input is " + Size(text.size()) + ", over the limit of " +
-                                                   Size(limits.max_input_bytes),
+    errors.push_back(MakeError(Location{file}, "input is " + detail::OverLimit(text.size(), limits.max_input_bytes),
                                "raise it with --max-input-size"));
     return errors;
   }

@@ -9,6 +9,7 @@
 
 #include "safesubst/references.h"
 #include "safesubst/values.h"
+#include "bounded_read.h"
 #include "validate.h"
 #include "yaml_tree.h"
 
@@ -649,9 +650,9 @@ Result<Manifest> ParseManifest(std::string_view text, const std::string& file) {
   return result;
 }
 
-Result<Manifest> LoadManifestFile(const std::string& path) {
+Result<Manifest> LoadManifestFile(const std::string& path, std::size_t max_bytes) {
   std::string text;
-  if (std::string error = detail::ReadTextFile(path, &text); !error.empty()) {
+  if (std::string error = detail::ReadFileBounded(path, max_bytes, "--max-manifest-size", &text); !error.empty()) {
     Result<Manifest> result;
     result.diagnostics.push_back(MakeError(Location{path}, "cannot read manifest " + Quoted(path) + ": " + error,
                                            "check the -m/--manifest path or SAFESUBST_MANIFEST"));

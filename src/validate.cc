@@ -5,11 +5,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <charconv>
 #include <cstdint>
 #include <map>
@@ -129,18 +125,6 @@ bool NodeAsYaml(const YamlRef& node, ExpansionBudget* budget, std::string* yaml,
   }
   *yaml = emitter.Text();
   return true;
-}
-
-std::string ReadTextFile(const std::string& path, std::string* text) {
-  std::error_code error;
-  if (std::filesystem::is_directory(path, error)) return "is a directory";
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::strerror(errno);
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) return "read error";
-  *text = std::move(buffer).str();
-  return {};
 }
 
 std::optional<VarType> ParseVarType(std::string_view name) {

@@ -62,10 +62,6 @@ std::string KeysHint(std::string_view word, const std::vector<std::string_view>&
 /// quotes escaped and long values shortened, or `***` for a sensitive variable.
 std::string QuoteForMessage(const Variable& variable, std::string_view value);
 
-/// Reads a whole file into `text`. Returns an empty string on success, else
-/// why it could not be read ("No such file or directory", "is a directory").
-std::string ReadTextFile(const std::string& path, std::string* text);
-
 /// Writes a YAML node back as YAML text. Unlike a plain re-emit, a scalar that
 /// was quoted in the source (`"31"`) stays quoted, so it stays a string.
 /// Aliases are expanded within `budget` (yaml_tree.h): returns false and sets

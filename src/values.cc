@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "safesubst/references.h"
+#include "bounded_read.h"
 #include "validate.h"
 #include "yaml_tree.h"
 
@@ -358,7 +359,7 @@ class Collector {
       }
     }
     for (const std::string& entry : inputs.environment) AddEnvironment(entry);
-    for (const std::string& path : inputs.values_files) AddValuesFile(path);
+    for (const std::string& path : inputs.values_files) AddValuesFile(path, inputs.max_file_bytes);
     for (std::size_t i = 0; i < inputs.sets.size(); ++i) AddSet(inputs.sets[i], i + 1);
     ValidateAll(inputs.report_missing);
   }
@@ -382,9 +383,10 @@ class Collector {
     values_.Set(variable->name, Value{std::string(assignment->second), ValueSource::kEnvironment, variable->location});
   }
 
-  void AddValuesFile(const std::string& path) {
+  void AddValuesFile(const std::string& path, std::size_t max_bytes) {
     std::string text;
-    if (std::string error = detail::ReadTextFile(path, &text); !error.empty()) {
+    if (std::string error = detail::ReadFileBounded(path, max_bytes, "--max-manifest-size", &text);
+        !error.empty()) {
       diagnostics_.push_back(MakeError(Location{path}, "cannot read values file " + Quoted(path) + ": " + error));
       return;
     }

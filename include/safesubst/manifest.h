@@ -79,9 +79,14 @@ struct Manifest {
 /// did-you-mean. `value` is set only when there are no errors.
 Result<Manifest> ParseManifest(std::string_view text, const std::string& file);
 
+/// The largest manifest or values file read by default (16 MiB): far more
+/// than any real one, and a bound for one that is a stream (/dev/zero).
+inline constexpr std::size_t kDefaultMaxManifestBytes = std::size_t{16} << 20;
+
 /// Reads and parses a manifest file; also checks that every merge step's
-/// fragment file exists. An unreadable file is an error naming the path.
-Result<Manifest> LoadManifestFile(const std::string& path);
+/// fragment file exists. An unreadable file, or one over `max_bytes` (read
+/// no further than that), is an error naming the path.
+Result<Manifest> LoadManifestFile(const std::string& path, std::size_t max_bytes = kDefaultMaxManifestBytes);
 
 /// A manifest declaring exactly the names mentioned in an envsubst SHELL-FORMAT
 /// argument such as `'${A} $B'` (also `${A:-x}` and the other default forms),

@@ -26,6 +26,7 @@ struct Limits {
   std::uint32_t max_aliases = 10000;  ///< `*alias` nodes (billion laughs)
   std::size_t max_value_bytes = std::size_t{1} << 20;  ///< one substituted value (1 MiB)
   std::uint32_t max_documents = 100000;  ///< documents in one stream
+  std::size_t max_manifest_bytes = kDefaultMaxManifestBytes;  ///< a manifest or values file (16 MiB)
 };
 
 struct RenderOptions {

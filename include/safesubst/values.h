@@ -42,6 +42,8 @@ struct ValueInputs {
   /// Report a required variable that has no value (as an error). Off for
   /// work that needs no values, such as explaining a template.
   bool report_missing = true;
+  /// The largest values file; one over it is an error, read no further.
+  std::size_t max_file_bytes = kDefaultMaxManifestBytes;
 };
 
 /// The two formats of a values file.
