@@ -41,6 +41,19 @@ bool IsLanguageDunder(std::string_view name) {
   return std::find(kNames.begin(), kNames.end(), name) != kNames.end();
 }
 
+// Sentinels a program fills in itself at runtime, inside its ConfigMap: the
+// CNI configuration templates of Calico's install-cni (and Canal's, which is
+// Calico's) name the node, the MTU and the kubeconfig this way. Not a step
+// that failed to run.
+bool IsRuntimeConfigSentinel(std::string_view sentinel) {
+  static constexpr std::array<std::string_view, 14> kNames = {
+      "__KUBERNETES_NODE_NAME__",  "__CNI_MTU__",           "__KUBECONFIG_FILEPATH__", "__KUBECONFIG_FILENAME__",
+      "__KUBERNETES_SERVICE_HOST__", "__KUBERNETES_SERVICE_PORT__", "__SERVICEACCOUNT_TOKEN__",
+      "__ETCD_ENDPOINTS__",        "__ETCD_DISCOVERY_SRV__", "__ETCD_KEY_FILE__",       "__ETCD_CERT_FILE__",
+      "__ETCD_CA_CERT_FILE__",     "__LOG_LEVEL__",         "__DATASTORE_TYPE__"};
+  return std::find(kNames.begin(), kNames.end(), sentinel) != kNames.end();
+}
+
 struct Match {
   std::size_t offset = 0;
   std::string text;
@@ -100,7 +113,7 @@ class PlaceholderWalker {
         if (value.IsScalar()) {
           bool script = script_map && (EndsWith(key, ".sh") || EndsWith(key, ".bash") ||
                                        HasShellShebang(value.Scalar()));
-          CheckScalar(value, !script);
+          CheckScalar(value, !script, /*config_data=*/script_map);
         } else {
           bool data_map = depth == 0 && ((kind_ == "ConfigMap" && key == "data") ||
                                          (kind_ == "Secret" && key == "stringData"));
@@ -122,7 +135,8 @@ class PlaceholderWalker {
 
  private:
   // `data`: not a script context. Block scalars are always scripts (or opaque text).
-  void CheckScalar(const YAML::Node& node, bool data) {
+  // `config_data`: a value of a ConfigMap's `data` (or a Secret's `stringData`).
+  void CheckScalar(const YAML::Node& node, bool data, bool config_data = false) {
     const std::string& value = node.Scalar();
     bool has_sentinel = value.find("__") != std::string::npos;
     bool has_braced = value.find("${") != std::string::npos;
@@ -130,6 +144,7 @@ class PlaceholderWalker {
     ScalarView view = ViewScalar(source_, node);
     if (view.block) data = false;
     for (const Match& match : FindSentinels(view.text)) {
+      if (config_data && IsRuntimeConfigSentinel(match.text)) continue;
       emit_.Add("leftover-placeholder", Severity::kError, view.Offset(match.offset), object_, "",
                 "the sentinel " + match.text +
                     " was never replaced: the step that substitutes it (sed, or a safesubst variable) did not "

@@ -286,6 +286,9 @@ bool IsWellKnownVariable(std::string_view name) {
       "DISPLAY", "_", "COMP_WORDS", "DIRSTACK", "HISTCMD", "PROMPT_COMMAND", "POSIXLY_CORRECT", "TERMINFO"};
   if (std::find(kNames.begin(), kNames.end(), name) != kNames.end()) return true;
   if (name.substr(0, 3) == "LC_" || name.substr(0, 5) == "BASH_" || name == "BASH") return true;
+  // Set by Kubernetes in every container (KUBERNETES_PORT is the kubernetes
+  // service's link) and in the pods of an Indexed Job.
+  if (name == "KUBERNETES_PORT" || name == "JOB_COMPLETION_INDEX") return true;
   // Kubernetes service links: FOO_SERVICE_HOST, FOO_SERVICE_PORT[_NAME] and
   // FOO_PORT_443_TCP[_ADDR|_PORT|_PROTO]. A bare FOO_PORT is a service link
   // too, but far more often the user's own variable, so it is left to the rules.

@@ -101,7 +101,8 @@ int CommandNameIndex(const ShCommand& command, std::string_view script);
 std::string_view CommandBaseName(std::string_view name);
 
 /// True when `name` is a variable the shell, the login environment or
-/// Kubernetes (service links) sets: HOME, PATH, IFS, RANDOM, KUBERNETES_SERVICE_HOST...
+/// Kubernetes sets (service links, JOB_COMPLETION_INDEX in an Indexed Job):
+/// HOME, PATH, IFS, RANDOM, KUBERNETES_SERVICE_HOST...
 bool IsWellKnownVariable(std::string_view name);
 
 }  // namespace safesubst::lint
