@@ -138,6 +138,7 @@ void AddInputOptions(OptionAdder& add, InputOptions* inputs) {
   add.Limit("--max-value-size", limits.max_value_bytes, "Largest substituted value in bytes");
   add.Limit("--max-documents", limits.max_documents, "Most documents in one stream");
   add.Limit("--max-manifest-size", limits.max_manifest_bytes, "Largest manifest or values file in bytes");
+  add.Limit("--max-output-size", limits.max_output_bytes, "Largest output of one template in bytes");
 }
 
 // `safesubst --explain FILE` is accepted as a spelling of `safesubst explain FILE`.

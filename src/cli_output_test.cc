@@ -248,5 +248,18 @@ TEST_CASE("cli output: --in-place over several templates changes all of them or 
   CHECK(ReadFile(project.dir / "t.yaml") == "a: \"x\"\n");
 }
 
+TEST_CASE("cli output: --max-output-size refuses a larger output and writes nothing") {
+  Project project;
+  WriteFile(project.dir / "out.yaml", "old\n");
+  const CommandResult over = project.Render("--set APP=abcdefgh --max-output-size 13 -o out.yaml t.yaml");
+  CHECK(over.code == 1);
+  CHECK(over.err.find("t.yaml: error: the output would be at least 14 bytes, over the limit of 13 bytes") !=
+        std::string::npos);
+  CHECK(over.err.find("raise it with --max-output-size") != std::string::npos);
+  CHECK(ReadFile(project.dir / "out.yaml") == "old\n");
+  CHECK(project.Render("--set APP=abcdefg --max-output-size 13 -o out.yaml t.yaml").code == 0);
+  CHECK(ReadFile(project.dir / "out.yaml") == "a: \"abcdefg\"\n");
+}
+
 }  // namespace
 }  // namespace safesubst

@@ -178,3 +178,41 @@ TEST_CASE("limits: number of documents just under and just over") {
   CHECK(RenderWith("a: ${V}\n---\nb: 1\n---\nc: 2\n", limits).ok());
   CHECK(MentionsLimit(RenderWith("a: ${V}\n---\nb: 1\n---\nc: 2\n---\nd: 3\n", limits), "--max-documents"));
 }
+
+TEST_CASE("limits: output size just under and just over, refused before encoding, whole or in pieces") {
+  Limits limits;
+  limits.max_output_bytes = 22;
+  CHECK(RenderWith("a: ${V}\nb: ${V}\n", limits, "abcdefg").ok());  // a: abcdefg\nb: abcdefg\n = 22 bytes
+  RenderResult over = RenderWith("a: ${V}\nb: ${V}\n", limits, "abcdefgh");
+  CHECK_FALSE(over.ok());
+  CHECK(over.output.empty());
+  REQUIRE(over.diagnostics.size() == 1);
+  CHECK(over.diagnostics[0].message == "the output would be at least 24 bytes, over the limit of 22 bytes");
+  CHECK(MentionsLimit(over, "--max-output-size"));
+  // Encoding adds the quotes: only the exact size, before the output is assembled, tells.
+  RenderResult quoted = RenderWith("a: ${V}\nb: ${V}\n", limits, "123: 5");
+  CHECK(quoted.diagnostics.at(0).message == "the output would be 24 bytes, over the limit of 22 bytes");
+
+  // 3,000 uses of a 1 MiB value: 3 GB refused from the values' sizes, before any is encoded.
+  std::string uses;
+  for (int i = 0; i < 3000; ++i) uses += "k" + std::to_string(i) + ": ${V}\n";
+  Limits defaults;
+  RenderResult huge = RenderWith(uses, defaults, std::string(1 << 20, 'v'));
+  CHECK(MentionsLimit(huge, "--max-output-size"));
+  CHECK(huge.diagnostics.at(0).message.find("the output would be at least 314") == 0);
+
+  // A stream rendered in pieces (over 1 MiB, many documents): within the limit
+  // piece by piece, over it together.
+  std::string stream;
+  while (stream.size() < (std::size_t{3} << 20)) stream += "a: ${V}\nb: " + std::string(60, 'b') + "\n---\n";
+  Limits pieces;
+  pieces.max_output_bytes = stream.size();
+  ValueSet values;
+  values.Set("V", Value{"xyzxyz", ValueSource::kCommandLine, {}});  // each document two bytes longer
+  RenderOptions options;
+  options.limits = pieces;
+  options.threads = 2;
+  RenderResult merged = Render(stream, OneVariable(), values, options);
+  CHECK_FALSE(merged.ok());
+  CHECK(MentionsLimit(merged, "--max-output-size"));
+}

@@ -197,6 +197,11 @@ RenderResult RenderPieces(std::string_view text, std::size_t target, unsigned th
     merging = true;
     while (!whole && next_merge < pieces.size() && pieces[next_merge].result.has_value()) {
       Piece& ready = pieces[next_merge];
+      // Over the output limit together: the whole render refuses it, with its message.
+      if (merged.output.size() + ready.result->output.size() > limits.max_output_bytes) {
+        whole = true;
+        break;
+      }
       lock.unlock();
       merge(ready);
       lock.lock();

@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "bounded_read.h"
 #include "classify.h"
 #include "fast_invariant.h"
 #include "input_limits.h"
@@ -134,6 +135,8 @@ class Renderer {
   bool PlainChangesType(std::string_view rendered, const std::vector<Substitution>& substitutions) const;
   bool EncodeYamlVariable(std::uint32_t scalar_index, const Substitution& substitution);
   std::uint32_t ParentColumn(std::uint32_t scalar_index) const;
+  std::size_t LeastOutputSize() const;
+  bool OutputWithinLimit(std::size_t size, const char* would_be);
   std::string Assemble();
   void CheckStructure(const std::string& output);
   bool CheckStructureByTokens(const std::string& output);
@@ -218,6 +221,7 @@ RenderResult Renderer::Run() {
   Classify(text_, manifest_, &tokens_);
   LexShellScripts();
   DecideAll();
+  if (!OutputWithinLimit(LeastOutputSize(), "would be at least")) return std::move(result_);
   // Encode scalar by scalar; substitutions_ is in reference (= source) order.
   std::vector<Substitution> group;
   for (std::size_t begin = 0; begin < substitutions_.size();) {
@@ -235,9 +239,13 @@ RenderResult Renderer::Run() {
   CountRepeatedUses();  // after the last ReportAtFirstUse
   if (HasErrors(result_.diagnostics)) return std::move(result_);
   std::string output = Assemble();
+  if (HasErrors(result_.diagnostics)) return std::move(result_);
   if (options_.check_structure) CheckStructure(output);
   if (!HasErrors(result_.diagnostics) && ValuesCanDecideShellScripts()) CheckShellScriptsKept(output);
-  if (options_.run_steps && !manifest_.steps.empty() && !HasErrors(result_.diagnostics)) RunSteps(&output);
+  if (options_.run_steps && !manifest_.steps.empty() && !HasErrors(result_.diagnostics)) {
+    RunSteps(&output);
+    OutputWithinLimit(output.size(), "is");  // merged fragments add to it
+  }
   if (!HasErrors(result_.diagnostics)) result_.output = std::move(output);
   return std::move(result_);
 }
@@ -727,6 +735,27 @@ bool Renderer::EncodeYamlVariable(std::uint32_t scalar_index, const Substitution
   return true;
 }
 
+// The output's size if every value were written as it is, and each
+// `$${NAME}` escape lost its `$`: encoding only adds quotes, escapes and
+// indentation. Counted before encoding, it refuses 3,000 uses of a 1 MiB
+// value before 3 GB of encoded copies are made.
+std::size_t Renderer::LeastOutputSize() const {
+  std::size_t size = text_.size() - escapes_.size();
+  for (const auto& [scalar, substitution] : substitutions_) {
+    size += substitution.value.size() - substitution.reference->length;  // modulo 2^64: the total is right
+  }
+  return size;
+}
+
+// False, with the error, when an output of `size` bytes is over the limit.
+bool Renderer::OutputWithinLimit(std::size_t size, const char* would_be) {
+  if (size <= options_.limits.max_output_bytes) return true;
+  Error(Location{options_.file_name},
+        std::string("the output ") + would_be + " " + detail::OverLimit(size, options_.limits.max_output_bytes),
+        "raise it with --max-output-size");
+  return false;
+}
+
 // Splices are made in source order but for escapes, which are made earlier.
 // Sorts them in place (the structure check reads them in order too).
 std::string Renderer::Assemble() {
@@ -736,6 +765,7 @@ std::string Renderer::Assemble() {
   }
   std::size_t size = text_.size();
   for (const Splice& splice : splices_) size += splice.text.size() - splice.length;
+  if (!OutputWithinLimit(size, "would be")) return {};
   std::string out;
   out.reserve(size);
   std::size_t cursor = 0;

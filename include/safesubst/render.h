@@ -27,6 +27,9 @@ struct Limits {
   std::size_t max_value_bytes = std::size_t{1} << 20;  ///< one substituted value (1 MiB)
   std::uint32_t max_documents = 100000;  ///< documents in one stream
   std::size_t max_manifest_bytes = kDefaultMaxManifestBytes;  ///< a manifest or values file (16 MiB)
+  /// The output of one template (1 GiB): refused before the values are
+  /// encoded when writing them as they are would already pass it.
+  std::size_t max_output_bytes = std::size_t{1} << 30;
 };
 
 struct RenderOptions {
