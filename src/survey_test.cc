@@ -155,7 +155,7 @@ TEST_CASE("init: an unreadable template is reported and the others are surveyed"
 // Issue 26: `init` must write a manifest that works.
 TEST_CASE("init: the starter manifest of every example and test template renders once values are given") {
   std::vector<std::filesystem::path> files = SurveyedTemplates();
-  REQUIRE(files.size() >= 30);
+  REQUIRE(files.size() >= 40);
   for (const auto& path : files) {
     CAPTURE(path.string());
     std::string text = testing::ReadFile(path);
