@@ -35,6 +35,9 @@ struct InputOptions {
   bool allow_undeclared = false;
   bool allow_outside = false;  ///< merge fragments outside the manifest's directory
   std::string color = "auto";
+  /// Take values only from the environment variables named with this prefix,
+  /// without it (Argo CD passes a plugin's variables as ARGOCD_ENV_NAME).
+  std::string env_prefix;
   Limits limits;
 };
 
@@ -198,5 +201,7 @@ int RunRender(const InputOptions& inputs, const OutputOptions& outputs);
 int RunInit(const InitOptions& options);
 int RunAudit(const InputOptions& inputs);
 int RunExplain(const InputOptions& inputs, bool json, bool only_variables);
+/// `safesubst krm`: a KRM function; a ResourceList on stdin, rendered, on stdout (cli_krm.cc).
+int RunKrm(const InputOptions& inputs);
 
 }  // namespace safesubst::cli

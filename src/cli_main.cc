@@ -131,6 +131,8 @@ void AddInputOptions(OptionAdder& add, InputOptions* inputs) {
   add.Flag("--allow-outside", inputs->allow_outside, "Allow merge fragments outside the manifest's directory tree");
   add.Choice("--color", inputs->color, "Color diagnostics: auto, always, never", {"auto", "always", "never"});
   add.Option("templates", inputs->templates, "Template files (standard input when none)");
+  add.Option("--env-prefix", inputs->env_prefix,
+             "Take values only from environment variables named PREFIX<NAME> (Argo CD: ARGOCD_ENV_)");
   Limits& limits = inputs->limits;
   add.Limit("--max-input-size", limits.max_input_bytes, "Largest template in bytes");
   add.Limit("--max-depth", limits.max_depth, "Deepest collection nesting");
@@ -178,6 +180,7 @@ struct Commands {
   std::string vars_format = "text";
   InitOptions init;
   InputOptions audit_inputs;
+  InputOptions krm_inputs;
 };
 
 void AddRender(CLI::App& app, Commands& c, const NamedOptions& named) {
@@ -258,12 +261,20 @@ void AddAudit(CLI::App& app, Commands& c, const NamedOptions& named) {
   AddInputOptions(add, &c.audit_inputs);
 }
 
+void AddKrm(CLI::App& app, Commands& c, const NamedOptions& named) {
+  OptionAdder add(app.add_subcommand("krm", "Run as a KRM function (kustomize, kpt): render the items of a "
+                                            "ResourceList from stdin with functionConfig.data as values"),
+                  named);
+  AddInputOptions(add, &c.krm_inputs);
+}
+
 struct CommandBuilder {
   const char* name;
   void (*add)(CLI::App&, Commands&, const NamedOptions&);
 };
 constexpr CommandBuilder kCommands[] = {{"render", AddRender}, {"lint", AddLint},  {"explain", AddExplain},
-                                        {"vars", AddVars},     {"init", AddInit},  {"audit", AddAudit}};
+                                        {"vars", AddVars},     {"init", AddInit},  {"audit", AddAudit},
+                                        {"krm", AddKrm}};
 
 // For the reason NamedOptions gives, only the command named first is built,
 // and none for the envsubst forms (no argument, an option such as --version,
@@ -309,6 +320,7 @@ int Run(const CLI::App& app, Commands& c) {
   }
   if (Parsed(app, "init")) return RunInit(c.init);
   if (Parsed(app, "audit")) return RunAudit(c.audit_inputs);
+  if (Parsed(app, "krm")) return RunKrm(c.krm_inputs);
   if (c.list_variables) {
     if (c.dropin.shell_format.empty()) {
       std::fprintf(stderr, "safesubst: error: --variables needs a SHELL-FORMAT argument\n");

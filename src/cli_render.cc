@@ -18,9 +18,14 @@ namespace safesubst::cli {
 
 namespace {
 
-std::vector<std::string> Environment() {
+// The environment as NAME=VALUE entries; with a prefix, only the variables
+// whose name starts with it, without it.
+std::vector<std::string> Environment(std::string_view prefix) {
   std::vector<std::string> entries;
-  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) entries.emplace_back(*entry);
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+    const std::string_view text(*entry);
+    if (text.starts_with(prefix) && text.find('=') > prefix.size()) entries.emplace_back(text.substr(prefix.size()));
+  }
   return entries;
 }
 
@@ -298,7 +303,7 @@ Loaded LoadInputs(const InputOptions& options, Manifest* manifest, ValueSet* val
                   Sources* sources, bool report_missing) {
   *manifest = ChooseManifest(options, diagnostics);
   if (HasErrors(*diagnostics)) return Loaded::kNothing;
-  ValueInputs value_inputs{Environment(), options.values_files, options.sets, report_missing};
+  ValueInputs value_inputs{Environment(options.env_prefix), options.values_files, options.sets, report_missing};
   value_inputs.max_file_bytes = options.limits.max_manifest_bytes;
   Result<ValueSet> collected = CollectValues(*manifest, value_inputs);
   diagnostics->insert(diagnostics->end(), collected.diagnostics.begin(), collected.diagnostics.end());

@@ -116,9 +116,8 @@ std::vector<Example> FindExamples(const std::vector<std::string>& lines, const P
 
 // What the command prints: standard output, then standard error, and its exit status.
 testing::CommandResult RunExample(const std::string& command) {
-  const std::string bin_dir = fs::path(SAFESUBST_BINARY).parent_path().string();
-  return RunShell("cd " + ShellQuote(SAFESUBST_SOURCE_DIR) + " && env -i NO_COLOR=1 HOME=/nonexistent PATH=" +
-                  ShellQuote(bin_dir + ":/usr/bin:/bin") + " /bin/sh -c " + ShellQuote(command));
+  return RunShell("cd " + ShellQuote(SAFESUBST_SOURCE_DIR) + " && " + testing::CleanEnvironmentWithSafesubst() +
+                  " HOME=/nonexistent /bin/sh -c " + ShellQuote(command));
 }
 
 // Checks (or, with SAFESUBST_UPDATE_DOCS, rewrites) every example of a page; returns how many it has.

@@ -78,6 +78,14 @@ inline bool HaveProgram(const std::string& program) {
 /// The safesubst binary under test, quoted for the shell.
 inline std::string Safesubst() { return ShellQuote(SAFESUBST_BINARY); }
 
+/// `env -i` with NO_COLOR=1 and the directory of the safesubst under test
+/// first on PATH, for the shell: a command run after it finds `safesubst`
+/// and sees nothing else of the test's environment.
+inline std::string CleanEnvironmentWithSafesubst() {
+  return "env -i NO_COLOR=1 PATH=" +
+         ShellQuote(std::filesystem::path(SAFESUBST_BINARY).parent_path().string() + ":/usr/bin:/bin");
+}
+
 /// The repository root.
 inline std::filesystem::path SourceDir() { return SAFESUBST_SOURCE_DIR; }
 
