@@ -156,5 +156,38 @@ TEST_CASE("pre-commit: the render check and lint hooks pass good files and fail 
   CHECK(leftover.err.find("leftover-placeholder") != std::string::npos);
 }
 
+TEST_CASE("pre-commit: pre-commit itself runs the hooks from a repository holding .pre-commit-hooks.yaml") {
+  REQUIRE(testing::HaveProgram("pre-commit"));
+  REQUIRE(testing::HaveProgram("git"));
+  TempDir hooks, project, home;
+  const std::string git = "git -c user.name=test -c user.email=test@example.invalid -c init.defaultBranch=main";
+  fs::copy_file(kSource / ".pre-commit-hooks.yaml", hooks / ".pre-commit-hooks.yaml");
+  const CommandResult committed = RunShell("cd " + ShellQuote(hooks.path().string()) + " && " + git + " init -q && " +
+                                           git + " add -A && " + git + " commit -q -m hooks && git rev-parse HEAD");
+  REQUIRE(committed.code == 0);
+  const std::string rev = committed.out.substr(0, committed.out.find('\n'));
+  WriteFile(project / "vars.yaml", "variables:\n  APP: {type: dns-label, required: true}\n");
+  WriteFile(project / "ci.env", "APP=web\n");
+  fs::create_directory(project / "t");
+  WriteFile(project / "t" / "good.yaml", "name: ${APP}\n");
+  WriteFile(project / ".pre-commit-config.yaml",
+            "repos:\n  - repo: " + hooks.path().string() + "\n    rev: " + rev +
+                "\n    hooks:\n      - id: safesubst-render-check\n        args: [-m, vars.yaml, --values, ci.env]\n"
+                "        files: ^t/\n");
+  const std::string run_pre_commit = "cd " + ShellQuote(project.path().string()) + " && " + git + " init -q && " + git +
+                                     " add -A && " + CleanEnvironmentWithSafesubst() + " HOME=" +
+                                     ShellQuote(home.path().string()) + " PRE_COMMIT_HOME=" +
+                                     ShellQuote((home / "cache").string()) + " pre-commit run --all-files";
+  const CommandResult passing = RunShell(run_pre_commit);
+  CAPTURE(passing.out);
+  CHECK(passing.code == 0);
+  CHECK(passing.out.find("safesubst render --check") != std::string::npos);
+  WriteFile(project / "t" / "bad.yaml", "name: ${APPP}\n");
+  const CommandResult failing = RunShell(run_pre_commit);
+  CAPTURE(failing.out);
+  CHECK(failing.code == 1);
+  CHECK(failing.out.find("t/bad.yaml:1:7: error: undeclared variable 'APPP'") != std::string::npos);
+}
+
 }  // namespace
 }  // namespace safesubst
