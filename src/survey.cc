@@ -5,6 +5,7 @@
 #include <cctype>
 #include <map>
 
+#include "classify.h"
 #include "foreign_dollars.h"
 #include "lint_shell.h"
 #include "safesubst/tokenizer.h"
@@ -41,8 +42,16 @@ bool IsIntegerKey(std::string_view key) {
       "targetPort", "hostPort", "nodePort", "revisionHistoryLimit", "backoffLimit", "completions", "parallelism",
       "successfulJobsHistoryLimit", "failedJobsHistoryLimit", "weight", "priority", "averageUtilization",
       "number", "terminationGracePeriodSeconds"};
-  const bool seconds = key.size() > 7 && key.substr(key.size() - 7) == "Seconds";
-  return seconds || std::find(kKeys.begin(), kKeys.end(), key) != kKeys.end();
+  // Counts, ports and sizes in whole units, in the core API and the
+  // infrastructure providers' (`numCPUs`, `memoryMiB`, `diskGiB`,
+  // `vcpusPerSocket`, `customSizeInGB`).
+  static constexpr std::array<std::string_view, 11> kSuffixes = {
+      "Seconds", "Replicas", "Count", "Port", "GiB", "MiB", "GB", "PerSocket", "Sockets", "CPUs", "Cpus"};
+  const bool suffix = std::any_of(kSuffixes.begin(), kSuffixes.end(), [&](std::string_view end) {
+    return key.size() > end.size() && key.substr(key.size() - end.size()) == end;
+  });
+  return suffix || key == "instances" || key == "vcpus" ||
+         std::find(kKeys.begin(), kKeys.end(), key) != kKeys.end();
 }
 
 bool IsBooleanKey(std::string_view key) {
@@ -111,6 +120,18 @@ bool IsVariableForm(const Reference& reference) {
          reference.kind == RefKind::kBracedDefault || (reference.kind == RefKind::kShell && !reference.name.empty());
 }
 
+// Whether a use says the name belongs to the script at runtime. Only a
+// shell expands `${NAME}`: in other text of a script context (an embedded
+// YAML, JSON or nginx file, an `args` item of a program that is no shell)
+// the envsubst writer meant the deploy-time value, as clusterctl templates
+// do in the manifests they embed. A bare `$name` there cannot be told apart
+// from the format's own syntax, and stays runtime.
+bool IsRuntimeUse(const Tokens& tokens, const Reference& reference) {
+  if (reference.context != ContextClass::kScript) return false;
+  if (reference.kind == RefKind::kBare || reference.scalar == Reference::kNoScalar) return true;
+  return tokens.scalars[reference.scalar].is_shell;
+}
+
 std::string FormatLocation(const Location& location) {
   return location.file + ":" + std::to_string(location.line) + ":" + std::to_string(location.column);
 }
@@ -165,6 +186,7 @@ Result<std::vector<SurveyedName>> SurveyTemplates(const std::vector<TemplateSour
     const bool readable = !HasErrors(diagnostics);
     result.diagnostics.insert(result.diagnostics.end(), diagnostics.begin(), diagnostics.end());
     if (!readable) continue;
+    Classify(source.text, Manifest{}, &tokens);
     for (const Reference& reference : tokens.references) {
       if (reference.context == ContextClass::kComment || !IsVariableForm(reference)) continue;
       if (IsForeignDollar(source.text, tokens, reference)) continue;
@@ -181,7 +203,7 @@ Result<std::vector<SurveyedName>> SurveyTemplates(const std::vector<TemplateSour
         entry.type = TypeEvidence(tokens, reference, value, &entry.type_reason);
       }
       Location at{source.file, reference.line, reference.column, reference.offset};
-      (reference.context == ContextClass::kScript ? entry.script_uses : entry.data_uses).push_back(at);
+      (IsRuntimeUse(tokens, reference) ? entry.script_uses : entry.data_uses).push_back(at);
     }
   }
   result.value.emplace();

@@ -61,15 +61,36 @@ std::vector<std::filesystem::path> SurveyedTemplates() {
 
 TEST_CASE("init: data names declared, script-only names runtime, both-way names flagged") {
   std::vector<TemplateSource> templates = {
-      {"a.yaml", "name: ${APP}\nreplicas: ${N}\nargs:\n  - |\n    echo $NODE_IP ${APP}\n"}};
+      {"a.yaml", "name: ${APP}\nreplicas: ${N}\ncommand: [sh, -c]\nargs:\n  - |\n    echo $NODE_IP ${APP}\n"}};
   Result<std::vector<SurveyedName>> survey = SurveyTemplates(templates, NoEnvironment);
   REQUIRE(survey.ok());
   std::string manifest = StarterManifest(*survey.value);
-  CHECK(manifest.find("  # AMBIGUOUS: APP is also used inside scripts (a.yaml:5:19)") != std::string::npos);
+  CHECK(manifest.find("  # AMBIGUOUS: APP is also used inside scripts (a.yaml:6:19)") != std::string::npos);
   CHECK(manifest.find("  \"N\": {type: int}") != std::string::npos);  // typed by its key `replicas`; `N` quoted (a YAML 1.1 boolean)
   CHECK(manifest.find("  - NODE_IP") != std::string::npos);
   Result<Manifest> parsed = ParseManifest(manifest, "starter.yaml");
   CHECK(parsed.ok());
+}
+
+// Issue 26, measured on clusterctl templates: the names of manifests embedded
+// in block scalars (a ClusterResourceSet's ConfigMap, a kubeadm file) were
+// listed as runtime, and the render kept their `${NAME}` with exit 0.
+TEST_CASE("init: a braced name in a script context that is no shell script is deploy-time") {
+  const std::vector<TemplateSource> templates = {
+      {"t.yaml", "kind: ConfigMap\ndata:\n  ccm.yaml: |\n    image: ccm:${CCM_TAG}\n    region: $REGION\n"
+                 "  run.sh: |\n    echo ${RUNTIME_ONLY} ${SHARED}\n---\n"
+                 "spec:\n  containers:\n    - command: [/app]\n      args: [\"--name=${APP}\"]\n"
+                 "  files:\n    - content: |\n        #!/bin/bash\n        echo ${SHARED:-x} ${TAG#v}\n"}};
+  Result<std::vector<SurveyedName>> survey = SurveyTemplates(templates, NoEnvironment);
+  REQUIRE(survey.ok());
+  std::map<std::string, std::pair<std::size_t, std::size_t>> uses;  // data, script
+  for (const SurveyedName& name : *survey.value) uses[name.name] = {name.data_uses.size(), name.script_uses.size()};
+  CHECK(uses["CCM_TAG"] == std::pair<std::size_t, std::size_t>{1, 0});  // embedded YAML: deploy-time
+  CHECK(uses["APP"] == std::pair<std::size_t, std::size_t>{1, 0});      // a program's argument, not a shell's
+  CHECK(uses["REGION"] == std::pair<std::size_t, std::size_t>{0, 1});   // bare: cannot be told
+  CHECK(uses["RUNTIME_ONLY"] == std::pair<std::size_t, std::size_t>{0, 1});  // a shell script (.sh)
+  CHECK(uses["SHARED"] == std::pair<std::size_t, std::size_t>{0, 2});   // .sh and #!/bin/bash
+  CHECK(uses["TAG"] == std::pair<std::size_t, std::size_t>{0, 1});
 }
 
 // Issue 26: `init` declared `ref` and `schema` for a CRD and wrote PowerShell's
@@ -120,7 +141,8 @@ TEST_CASE("init: types come from the key, the default word or the value, where t
       {"t.yaml", "spec:\n  securityContext:\n    runAsUser: ${PUID:=1000}\n    fsGroup: ${FSG}\n"
                  "  progressDeadlineSeconds: ${DEADLINE}\n  enabled: ${ON_OFF}\n  size: ${SIZE:=20}\n"
                  "  debug: ${DEBUG:-false}\n  image: app:${TAG}\n  count: ${COUNT}\n  quoted: \"${Q:=3}\"\n"
-                 "  host: ${IP}\n  name: ${NAME:=web}\n"}};
+                 "  host: ${IP}\n  name: ${NAME:=web}\n  memoryMiB: ${MEM}\n  customSizeInGB: ${DISK}\n"
+                 "  memory: ${MEMORY}\n"}};
   Result<std::vector<SurveyedName>> survey = SurveyTemplates(templates, environment);
   REQUIRE(survey.ok());
   std::map<std::string, std::pair<VarType, std::string>> types;
@@ -136,6 +158,9 @@ TEST_CASE("init: types come from the key, the default word or the value, where t
   CHECK(types["Q"].first == VarType::kString);  // quoted: a string whatever the default
   CHECK(types["IP"].first == VarType::kIpv4);
   CHECK(types["NAME"].first == VarType::kString);
+  CHECK(types["MEM"].first == VarType::kInt);
+  CHECK(types["DISK"].first == VarType::kInt);
+  CHECK(types["MEMORY"].first == VarType::kString);  // `4Gi`, a quantity
 }
 
 TEST_CASE("init: an unreadable template is reported and the others are surveyed") {
