@@ -105,7 +105,16 @@ void MarkShellCommandLines(std::string_view text, Tokens* tokens) {
     auto word = [&](std::size_t i) { return DecodeScalar(text, tokens->scalars[line.items[i]]); };
     auto may_be_option = [&](std::size_t i) { return MayBeOption(text, tokens->scalars[line.items[i]]); };
     const std::size_t script = ShellScriptOperand(line.items.size(), word, may_be_option);
-    if (script != std::string_view::npos) tokens->scalars[line.items[script]].is_shell = true;
+    if (script == std::string_view::npos) continue;
+    Scalar& scalar = tokens->scalars[line.items[script]];
+    scalar.is_shell = true;
+    // The shell is the first word that names one (ShellScriptOperand found it).
+    for (std::size_t i = 0; i < script; ++i) {
+      const std::string program = word(i);
+      if (!IsShellProgram(program)) continue;
+      scalar.bash_script = ShellsRunning(program) == ScriptShells::kBash;
+      break;
+    }
   }
 }
 
@@ -131,14 +140,20 @@ bool IsConfigMapShellKey(const Tokens& tokens, const Scalar& scalar,
   return tokens.paths[entry.parent].parent == PathSegment::kRoot && EndsWith(entry.key, ".sh");
 }
 
-// A block scalar whose first line is a shell `#!`, or a ConfigMap's `*.sh` entry.
-bool SaysItIsShell(std::string_view text, const Tokens& tokens, const Scalar& scalar,
-                   const std::vector<std::string>& kinds) {
-  const bool block = scalar.style == ScalarStyle::kLiteral || scalar.style == ScalarStyle::kFolded;
+// A block scalar whose first line is a shell `#!`, or a ConfigMap's `*.sh`
+// entry: marks it as shell, run by the shell its `#!` names (else /bin/sh).
+void MarkIfItSaysShell(std::string_view text, const Tokens& tokens, const std::vector<std::string>& kinds,
+                       Scalar* scalar) {
+  const bool block = scalar->style == ScalarStyle::kLiteral || scalar->style == ScalarStyle::kFolded;
   // A `#!` must be in the raw text before decoding is worth it.
-  const bool shebang = block && text.substr(scalar.offset, scalar.length).find("#!") != std::string_view::npos &&
-                       HasShellShebang(DecodeScalar(text, scalar));
-  return shebang || IsConfigMapShellKey(tokens, scalar, kinds);
+  std::string decoded;
+  if (block && text.substr(scalar->offset, scalar->length).find("#!") != std::string_view::npos) {
+    decoded = DecodeScalar(text, *scalar);
+  }
+  const std::string_view shebang = ShebangShell(decoded);
+  if (shebang.empty() && !IsConfigMapShellKey(tokens, *scalar, kinds)) return;
+  if (!scalar->is_shell) scalar->bash_script = !shebang.empty() && ShellsRunning(shebang) == ScriptShells::kBash;
+  scalar->is_shell = true;
 }
 
 // Marks the value scalars at the manifest's `scripts:` and `shell:` paths.
@@ -188,7 +203,7 @@ void Classify(std::string_view text, const Manifest& manifest, Tokens* tokens) {
   MarkShellCommandLines(text, tokens);
   const std::vector<std::string> kinds = DocumentKinds(text, *tokens);
   for (Scalar& scalar : tokens->scalars) {
-    if (!scalar.is_key && SaysItIsShell(text, *tokens, scalar, kinds)) scalar.is_shell = true;
+    if (!scalar.is_key) MarkIfItSaysShell(text, *tokens, kinds, &scalar);
   }
   // References carry their scalar's context; the manifest may have changed it.
   for (Reference& reference : tokens->references) {

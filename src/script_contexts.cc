@@ -17,7 +17,7 @@ const std::vector<ShellContext>& ScriptContexts::At(std::string_view text, const
 }
 
 // The key holds everything DecodeScalar reads besides the raw span: the style
-// fields, and the byte after the span (a final line break or not). A block
+// fields, and the byte after the span; and which shells run the script (a final line break or not). A block
 // scalar that keeps its trailing lines (`|+`) decodes bytes past its span, so
 // it is not remembered.
 bool ScriptContexts::BuildKey(std::string_view text, const Scalar& scalar, const Reference* references,
@@ -29,6 +29,7 @@ bool ScriptContexts::BuildKey(std::string_view text, const Scalar& scalar, const
   key_.push_back(static_cast<char>(scalar.style));
   key_.push_back(static_cast<char>(scalar.chomping));
   key_.push_back(static_cast<char>(scalar.indent_indicator));
+  key_.push_back(scalar.bash_script ? 'b' : 's');
   key_.push_back(end < text.size() ? text[end] : '\0');
   AppendKeyBytes(scalar.indent, &key_);
   AppendKeyBytes(count, &key_);
@@ -46,7 +47,7 @@ std::vector<ShellContext> ScriptContexts::Lex(std::string_view text, const Scala
     auto at = std::lower_bound(source_offsets_.begin(), source_offsets_.end(), references[i].offset);
     positions_.push_back(static_cast<std::size_t>(at - source_offsets_.begin()));
   }
-  return ShellContextsAt(script, positions_);
+  return ShellContextsAt(script, positions_, nullptr, scalar.bash_script ? ScriptShells::kBash : ScriptShells::kSh);
 }
 
 }  // namespace safesubst

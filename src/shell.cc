@@ -63,24 +63,34 @@ std::vector<std::string_view> Words(std::string_view line) {
 
 }  // namespace
 
-bool HasShellShebang(std::string_view text) {
-  if (text.substr(0, 2) != "#!") return false;
+std::string_view ShebangShell(std::string_view text) {
+  if (text.substr(0, 2) != "#!") return {};
   std::size_t end = std::min(text.find('\n'), text.size());
   std::string_view line = text.substr(2, end - 2);
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   std::vector<std::string_view> words = Words(line);
-  if (words.empty()) return false;
-  if (IsShellProgram(words[0])) return true;
+  if (words.empty()) return {};
+  if (IsShellProgram(words[0])) return words[0];
   // `#!/usr/bin/env bash`, `#!/usr/bin/env -S bash -e`, `#!/bin/busybox sh`:
   // the program is the first word after the launcher's own options.
   std::string_view launcher = Basename(words[0]);
-  if (launcher != "env" && launcher != "busybox") return false;
+  if (launcher != "env" && launcher != "busybox") return {};
   for (std::size_t i = 1; i < words.size(); ++i) {
     if (words[i].front() == '-') continue;
     if (launcher == "env" && words[i].find('=') != std::string_view::npos) continue;  // env NAME=value
-    return IsShellProgram(words[i]);
+    return IsShellProgram(words[i]) ? words[i] : std::string_view();
   }
-  return false;
+  return {};
+}
+
+bool HasShellShebang(std::string_view text) { return !ShebangShell(text).empty(); }
+
+ScriptShells ShellsRunning(std::string_view program) {
+  std::string_view name = Basename(program);
+  for (std::string_view bash_like : {"bash", "rbash", "zsh", "ksh", "ksh93", "mksh"}) {
+    if (name == bash_like) return ScriptShells::kBash;
+  }
+  return ScriptShells::kSh;
 }
 
 }  // namespace safesubst

@@ -351,11 +351,30 @@ std::string AppendRereadEncoded(const ShellContext& context, std::string_view va
   if (!error.empty()) return "inside the string that " + context.sink + " runs as code: " + error;
   ShellContext outer = context;
   outer.reread.clear();
+  outer.other_readings.clear();  // AppendShellEncoded compares the readings of the whole
   error = AppendShellEncoded(outer, inner, ShellMode::kSafe, out);
   if (!error.empty()) {
     return "the value, written for the string that " + context.sink + " runs as code, cannot stand in the script: " +
            error;
   }
+  return {};
+}
+
+// AppendShellEncoded for one shell's reading of the place.
+std::string EncodeForReading(const ShellContext& context, std::string_view value, std::string* out) {
+  if (!context.unsupported.empty())
+    return "no value can be written at this place of the script: " + context.unsupported;
+  if (!context.reread.empty()) return AppendRereadEncoded(context, value, out);
+  std::string encoded;
+  std::string error = CheckPoshScan(context, value);
+  if (error.empty()) error = EncodeForState(context, value, &encoded);
+  if (error.empty() && context.inside_heredoc) error = CheckHeredocLines(context, encoded);
+  if (!error.empty()) return error;
+  // Innermost backticks first: the outermost shell removes the outermost layer.
+  for (auto layer = context.backtick_layers.rbegin(); layer != context.backtick_layers.rend(); ++layer) {
+    AddBacktickLayer(*layer, &encoded);
+  }
+  out->append(encoded);
   return {};
 }
 
@@ -378,17 +397,19 @@ std::string AppendShellEncoded(const ShellContext& context, std::string_view val
     out->append(value);
     return {};
   }
-  if (!context.unsupported.empty())
-    return "no value can be written at this place of the script: " + context.unsupported;
-  if (!context.reread.empty()) return AppendRereadEncoded(context, value, out);
+  if (context.other_readings.empty()) return EncodeForReading(context, value, out);
   std::string encoded;
-  std::string error = CheckPoshScan(context, value);
-  if (error.empty()) error = EncodeForState(context, value, &encoded);
-  if (error.empty() && context.inside_heredoc) error = CheckHeredocLines(context, encoded);
+  std::string error = EncodeForReading(context, value, &encoded);
   if (!error.empty()) return error;
-  // Innermost backticks first: the outermost shell removes the outermost layer.
-  for (auto layer = context.backtick_layers.rbegin(); layer != context.backtick_layers.rend(); ++layer) {
-    AddBacktickLayer(*layer, &encoded);
+  for (const OtherShellReading& reading : context.other_readings) {
+    std::string other;
+    if (!EncodeForReading(reading.context, value, &other).empty() || other != encoded) {
+      return "the shells that may run this script read this place differently (bash: " +
+             DescribeShellContext(context) + "; " + reading.shells + ": " + DescribeShellContext(reading.context) +
+             ") because of a construct before it that only some of them know ($'...', $[...] or ((...))), and "
+             "the value cannot be written the same way for all of them; write the script for POSIX sh, or run "
+             "it with bash (#!/bin/bash or `bash -c`)";
+    }
   }
   out->append(encoded);
   return {};

@@ -181,6 +181,45 @@ TEST_CASE("shell encoding: places inside $(...) that posh scans as unquoted text
   CHECK_FALSE(ContextIn("echo \"${x-\"${P}\"}\"").posh_scans_unquoted);
 }
 
+TEST_CASE("shell encoding: a script for /bin/sh is written for every reading of it") {
+  auto at = [](std::string_view script, ScriptShells shells) {
+    return ShellContextsAt(script, {script.find("${P}")}, nullptr, shells)[0];
+  };
+  // dash reads `$'a\'b'` as `$`, 'a\' and an open quote.
+  const std::string_view script = "printf '%s' $'a\\'b' '${P}' # '\n";
+  ShellContext bash_only = at(script, ScriptShells::kBash);
+  CHECK(bash_only.other_readings.empty());
+  CHECK(Encode(bash_only, "; touch canary; #").text == "; touch canary; #");
+  ShellContext sh = at(script, ScriptShells::kSh);
+  REQUIRE(sh.other_readings.size() == 1);
+  CHECK(sh.other_readings[0].shells == "dash");  // busybox ash reads $'...' as bash does
+  CHECK(sh.state == ShellState::kSingleQuoted);
+  CHECK(sh.other_readings[0].context.state == ShellState::kUnquoted);
+  std::string error = Encode(sh, "; touch canary; #").error;
+  CHECK(error.find("dash: unquoted") != std::string::npos);
+  CHECK(error.find("bash: single-quoted") != std::string::npos);
+  CHECK(Encode(sh, "web-portal").text == "web-portal");  // read literally either way
+  // ((...)): arithmetic in bash, subshells for dash and busybox ash.
+  ShellContext arithmetic = at("(( n = ${P} ))\n", ScriptShells::kSh);
+  REQUIRE(arithmetic.other_readings.size() == 1);
+  CHECK(arithmetic.other_readings[0].shells == "dash and busybox sh");
+  CHECK(Encode(arithmetic, "31").text == "31");
+  CHECK(!Encode(arithmetic, "n").error.empty());
+  CHECK(!Encode(at("x=$[${P}]\n", ScriptShells::kSh), "n").error.empty());
+  // Constructs that dash, busybox ash and bash run differently but quote
+  // alike (checked by hand against the three): one reading.
+  for (std::string_view alike :
+       {"[[ a < b ]] && echo '${P}'\n", "echo {a,b} '${P}'\n", "cat <(echo x) '${P}'\n",
+        "function f { echo '${P}'; }\n", "echo \"${x//a/b}\" '${P}'\n", "cat <<< x '${P}'\n",
+        "f() { local x='${P}'; }\n", "echo $\"x\" '${P}'\n", "echo 'a\\nb' '${P}'\n"}) {
+    CAPTURE(alike);
+    CHECK(at(alike, ScriptShells::kSh).other_readings.empty());
+  }
+  // Nothing that the shells read alike is read three times.
+  CHECK(at("printf '%s' \"${P}\" $'x'\n", ScriptShells::kSh).other_readings.empty());
+  CHECK(Encode(at("echo $'\\'' \"${P}\"\n", ScriptShells::kSh), "it's").error.empty() == false);
+}
+
 TEST_CASE("shell encoding: comments") {
   ShellContext context = InState(ShellState::kComment);
   CHECK(Encode(context, "anything ; $(x) ' \" `").text == "anything ; $(x) ' \" `");

@@ -319,13 +319,15 @@ constexpr std::string_view kMarkWithPrintf = "mark() { printf '\\000%s/%s\\000' 
 
 // mksh and posh have no printf builtin: each printf would exec
 // /usr/bin/printf, some 10,000 processes per run (40 s on a slow machine). A
-// function stands in for the forms the template uses (`%s`, `%s\n`, a literal
-// word), over each shell's own output builtin; any other format ends the block.
+// function stands in for the forms the templates use (`%s`, `%s\n`, `[%s]`, a
+// literal word), over each shell's own output builtin; any other format ends
+// the block.
 // mksh: `print -r` writes its operands as they are.
 constexpr std::string_view kMkshPrelude = R"(printf() {
   case $1 in
   %s) shift; for _pf_a; do print -rn -- "$_pf_a"; done ;;
   '%s\n') shift; for _pf_a; do print -r -- "$_pf_a"; done ;;
+  '[%s]') shift; for _pf_a; do print -rn -- "[$_pf_a]"; done ;;
   *[%\\]*) print -u2 "printf stand-in: unsupported format"; exit 99 ;;
   *) print -rn -- "$1" ;;
   esac
@@ -349,6 +351,7 @@ printf() {
   case $1 in
   %s) shift; for _pf_a; do _pf_put "$_pf_a"; done ;;
   '%s\n') shift; for _pf_a; do _pf_put "$_pf_a"; echo; done ;;
+  '[%s]') shift; for _pf_a; do _pf_put "[$_pf_a]"; done ;;
   *[%\\]*) echo "printf stand-in: unsupported format" >&2; exit 99 ;;
   *) _pf_put "$1" ;;
   esac
@@ -597,6 +600,132 @@ TEST_CASE("shell encoding: hostile values under real shells") {
                              << shells.size() << " shells, " << seconds << " s in all, " << run_seconds
                              << " s running shells. (value, state) pairs per shell:" << per_shell.str()
                              << "\nRefusals per state (of " << corpus.size() << " values):" << by_slot.str());
+}
+
+// ---- dialects ---------------------------------------------------------------
+// A script for /bin/sh is read as dash, busybox ash and bash (ScriptShells::kSh).
+// Each slot puts the placeholder after a construct that only some of them
+// know; a value is written only where every reading takes it literally. What
+// a shell prints for a value is what it printed for the slot's reference
+// value (a block of its own), with the value in its place.
+
+struct DialectSlot {
+  std::string_view id;
+  std::string_view code;       // with ${V}
+  std::string_view reference;  // a value every reading takes literally
+};
+
+const std::vector<DialectSlot>& DialectSlots() {
+  static const std::vector<DialectSlot> slots = {
+      // dash: `$`, 'a\' and b, then '${V}' is unquoted and ' # ' a string.
+      {"ansi-then-sq", "printf '[%s]' $'a\\'b' '${V}' # '", "benign"},
+      // dash: the same opens a single quote that "${V}" ends up in.
+      {"ansi-then-dq", "printf '[%s]' $'a\\'b' \"${V}\" # '", "benign"},
+      {"ansi-alike", "printf '[%s]' $'a' '${V}' \"${V}\"", "benign"},
+      // bash: arithmetic; dash, busybox ash: two subshells running `n`.
+      {"arith-command", "(( n = ${V} )) 2>/dev/null || n='${V}'; printf '[%s]' \"$n\"", "7"},
+      // bash: arithmetic; dash, busybox ash: a `$` and a word.
+      {"dollar-bracket", "x=$[${V}]; printf '[%s]' \"$x\"", "7"},
+  };
+  return slots;
+}
+
+// The block of one value: every dialect slot, with the value where the
+// encoder writes it and the slot's reference where it refuses it. Without a
+// value: the block of the references.
+Case DialectCase(std::size_t index, const std::string* value, std::vector<bool>* refused, Counts* counts) {
+  Case c{index, value != nullptr ? *value : std::string(kBenign), {}, {}};
+  std::string code;
+  for (const DialectSlot& slot : DialectSlots()) {
+    std::string_view written = value != nullptr ? std::string_view(*value) : slot.reference;
+    std::vector<std::size_t> offsets;
+    for (std::size_t at = slot.code.find(kPlaceholder); at != std::string_view::npos;
+         at = slot.code.find(kPlaceholder, at + 1)) {
+      offsets.push_back(at);
+    }
+    std::vector<ShellContext> contexts = ShellContextsAt(slot.code, offsets, nullptr, ScriptShells::kSh);
+    std::vector<std::string> encoded(offsets.size());
+    bool refuse = false;
+    for (std::size_t i = 0; i < offsets.size(); ++i) {
+      refuse = refuse || !AppendShellEncoded(contexts[i], written, ShellMode::kSafe, &encoded[i]).empty();
+    }
+    for (std::size_t i = 0; refuse && i < offsets.size(); ++i) {
+      encoded[i].clear();
+      REQUIRE(AppendShellEncoded(contexts[i], slot.reference, ShellMode::kSafe, &encoded[i]).empty());
+    }
+    refused->push_back(refuse);
+    (refuse ? counts->refused : counts->encoded) += 1;
+    std::string rendered;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < offsets.size(); ++i) {
+      rendered.append(slot.code.substr(start, offsets[i] - start)).append(encoded[i]);
+      start = offsets[i] + kPlaceholder.size();
+    }
+    rendered.append(slot.code.substr(start));
+    code += "mark " + std::string(slot.id) + "\n" + rendered + "\n";
+  }
+  c.block = "block=" + std::to_string(index) + "\nmkdir \"$root/v" + std::to_string(index) + "\" && cd \"$root/v" +
+            std::to_string(index) + "\" || exit 1\n(\nCANARY=$PWD/canary\n" + code +
+            ")\nrc=$?; mark status; printf '%s' \"$rc\"\ncd \"$root\"\n";
+  return c;
+}
+
+TEST_CASE("shell encoding: hostile values in a script for /bin/sh under real shells") {
+  std::vector<std::string> corpus = LoadCorpus();
+  std::vector<Shell> shells = FindShells();
+  REQUIRE(!shells.empty());
+  // Block 0 holds the references, block k the corpus's value k - 1.
+  std::vector<Case> cases;
+  std::vector<std::vector<bool>> refused(corpus.size() + 1);
+  Counts counts;
+  Counts reference_counts;
+  std::string references;
+  cases.push_back(DialectCase(0, nullptr, &refused[0], &reference_counts));
+  for (std::size_t i = 0; i < corpus.size(); ++i) {
+    if (corpus[i].find('\0') != std::string::npos) continue;  // refused everywhere (the main test shows it)
+    cases.push_back(DialectCase(i + 1, &corpus[i], &refused[i + 1], &counts));
+  }
+  CHECK(std::count(refused[0].begin(), refused[0].end(), true) == 0);
+  // The canonical exploit is refused, an inert value written.
+  const std::size_t kAnsiThenSq = 0;
+  for (const Case& c : cases) {
+    if (c.value == "; touch canary" || c.value == "; touch canary; #") CHECK(refused[c.index][kAnsiThenSq]);
+    if (c.value == "web-portal") CHECK_FALSE(refused[c.index][kAnsiThenSq]);
+  }
+  TempDir work;
+  std::vector<std::filesystem::path> dirs = RunScripts(work, shells, cases);
+  std::ostringstream per_shell;
+  for (std::size_t i = 0; i < shells.size(); ++i) {
+    CAPTURE(shells[i].name);
+    std::map<std::string, std::string> outputs = SplitOutputs(ReadFile(dirs[i] / "stdout"));
+    std::size_t canaries = 0, mangled = 0, checked = 0;
+    for (const Case& c : cases) {
+      if (c.index == 0 || !Runs(shells[i], c)) continue;
+      CAPTURE(Show(c.value));
+      bool canary = std::filesystem::exists(dirs[i] / ("v" + std::to_string(c.index)) / "canary");
+      CHECK_FALSE(canary);
+      canaries += canary ? 1 : 0;
+      for (std::size_t s = 0; s < DialectSlots().size(); ++s) {
+        if (refused[c.index][s]) continue;
+        const DialectSlot& slot = DialectSlots()[s];
+        CAPTURE(slot.id);
+        std::string reference = outputs["0/" + std::string(slot.id)];
+        REQUIRE(reference.find(slot.reference) != std::string::npos);
+        std::string expected = ReplaceAll(reference, slot.reference, c.value);
+        std::string actual = outputs[std::to_string(c.index) + "/" + std::string(slot.id)];
+        CHECK_MESSAGE(actual == expected, "printed: " << Show(actual) << "  expected: " << Show(expected));
+        mangled += actual == expected ? 0 : 1;
+        ++checked;
+      }
+    }
+    CHECK_FALSE(std::filesystem::exists(dirs[i] / "canary"));
+    per_shell << "\n  " << shells[i].name << ": " << checked << " run and printed back, " << canaries
+              << " canaries, " << mangled << " mangled";
+  }
+  MESSAGE("dialect section: " << DialectSlots().size() << " slots x " << cases.size() - 1 << " values: "
+                              << counts.encoded << " encoded, " << counts.refused
+                              << " refused (the same for every shell: /bin/sh may be any of them)"
+                              << per_shell.str());
 }
 
 // ---- shellcheck -------------------------------------------------------------

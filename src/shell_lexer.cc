@@ -170,8 +170,22 @@ struct Query {
 // The offset of "no query left".
 constexpr std::size_t kNoOffset = std::numeric_limits<std::size_t>::max();
 
+// The constructs on which the shells that may run a script disagree
+// (ScriptShells): bash reads them all; dash none; busybox ash `$'...'` only.
+// Where a shell does not know one, it reads its characters as ordinary ones:
+// `$'a'` as `$` and '...', `$[1]` as `$` and a word, `((` as two subshells.
+struct Dialect {
+  const char* name;
+  bool dollar_single_quotes;
+  bool bash_arithmetic;  // `((...))` commands and `$[...]`
+};
+constexpr Dialect kBashDialect{"bash", true, true};
+constexpr Dialect kDashDialect{"dash", false, false};
+constexpr Dialect kBusyboxDialect{"busybox sh", true, false};
+
 // Shared by a Lexer and its children.
 struct Output {
+  Dialect dialect = kBashDialect;
   std::vector<ShellContext>* contexts = nullptr;
   std::vector<std::pair<std::size_t, std::string>> problems;  // root offset, message
   bool too_deep = false;
@@ -478,7 +492,7 @@ class Lexer {
       ++pos_;
       return;
     }
-    if (commands->command_start && Peek(1) == '(') {  // `(( expr ))`, bash/ksh/zsh arithmetic
+    if (commands->command_start && Peek(1) == '(' && output_->dialect.bash_arithmetic) {  // `(( expr ))`
       pos_ += 2;
       LexArithmetic("))");
       commands->command_start = false;
@@ -824,10 +838,10 @@ class Lexer {
       CommandList inner;
       LexCommands(&inner, /*substitution=*/true);
       if (!inner.pending.empty()) Problem(pos_, "a here-document inside $(...) has no body");
-    } else if (next == '[') {
+    } else if (next == '[' && output_->dialect.bash_arithmetic) {
       pos_ += 2;
       LexArithmetic("]");
-    } else if (next == '\'' && !in_double_quotes) {
+    } else if (next == '\'' && !in_double_quotes && output_->dialect.dollar_single_quotes) {
       pos_ += 2;
       LexDollarSingleQuoted();
     } else if (next == '"' && !in_double_quotes) {  // bash's $"...": a double-quoted string
@@ -1228,16 +1242,11 @@ void ReadShell(std::string_view script, ShellEvents* events) {
   lexer.Run();
 }
 
-std::vector<ShellContext> ShellContextsAt(std::string_view script, const std::vector<std::size_t>& offsets,
-                                          Diagnostics* problems) {
-  std::vector<ShellContext> contexts = ReadShellContexts(script, offsets, problems);
-  // Only a script that names a sink pays for the second read (with events).
-  if (!offsets.empty() && MayRunCodeAgain(script)) AddSecondOrderReadings(script, offsets, &contexts);
-  return contexts;
-}
+namespace {
 
-std::vector<ShellContext> ReadShellContexts(std::string_view script, const std::vector<std::size_t>& offsets,
-                                            Diagnostics* problems) {
+// The contexts at `offsets` as the shell of `dialect` reads `script`.
+std::vector<ShellContext> ContextsAs(Dialect dialect, std::string_view script,
+                                     const std::vector<std::size_t>& offsets, Diagnostics* problems) {
   std::vector<ShellContext> contexts(offsets.size());
   // Queries are answered in text order; sort defensively so that an
   // unsorted caller still gets every answer in its own order.
@@ -1248,6 +1257,7 @@ std::vector<ShellContext> ReadShellContexts(std::string_view script, const std::
                      [](const Query& a, const Query& b) { return a.offset < b.offset; });
   }
   Output output;
+  output.dialect = dialect;
   output.contexts = &contexts;
   output.want_problems = problems != nullptr;
   Lexer lexer(script, std::move(queries), Surroundings{}, {}, &output);
@@ -1259,6 +1269,57 @@ std::vector<ShellContext> ReadShellContexts(std::string_view script, const std::
     }
   }
   return contexts;
+}
+
+// True when the two contexts read a place alike (every field the encoder reads).
+bool SameReading(const ShellContext& a, const ShellContext& b) {
+  return a.state == b.state && a.substitution_depth == b.substitution_depth && a.in_backticks == b.in_backticks &&
+         a.in_case_pattern == b.in_case_pattern && a.backtick_layers == b.backtick_layers &&
+         a.parameter_word == b.parameter_word && a.bash_brace_expansion == b.bash_brace_expansion &&
+         a.word_start == b.word_start && a.whole_word == b.whole_word && a.command_word == b.command_word &&
+         a.inside_heredoc == b.inside_heredoc && a.heredoc_delimiter == b.heredoc_delimiter &&
+         a.heredoc_strip_tabs == b.heredoc_strip_tabs && a.line_before == b.line_before &&
+         a.line_after == b.line_after && a.posh_scans_unquoted == b.posh_scans_unquoted &&
+         a.unsupported == b.unsupported;
+}
+
+// Adds to each of `contexts` (bash's reading) the reading of `dialect` where it differs.
+void AddOtherReadings(Dialect dialect, std::string_view script, const std::vector<std::size_t>& offsets,
+                      std::vector<ShellContext>* contexts) {
+  std::vector<ShellContext> others = ContextsAs(dialect, script, offsets, nullptr);
+  for (std::size_t i = 0; i < others.size(); ++i) {
+    ShellContext& bash = (*contexts)[i];
+    if (SameReading(bash, others[i])) continue;
+    auto same = std::find_if(bash.other_readings.begin(), bash.other_readings.end(),
+                             [&](const OtherShellReading& reading) { return SameReading(reading.context, others[i]); });
+    if (same != bash.other_readings.end()) {
+      same->shells += std::string(" and ") + dialect.name;
+    } else {
+      bash.other_readings.push_back(OtherShellReading{dialect.name, std::move(others[i])});
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<ShellContext> ShellContextsAt(std::string_view script, const std::vector<std::size_t>& offsets,
+                                          Diagnostics* problems, ScriptShells shells) {
+  std::vector<ShellContext> contexts = ReadShellContexts(script, offsets, problems);
+  // Only a script that names a sink pays for the second read (with events).
+  if (!offsets.empty() && MayRunCodeAgain(script)) AddSecondOrderReadings(script, offsets, &contexts);
+  // The shells read alike but for `$'`, `$[` and `((` (Dialect).
+  bool may_differ = script.find("$'") != std::string_view::npos || script.find("$[") != std::string_view::npos ||
+                    script.find("((") != std::string_view::npos;
+  if (shells == ScriptShells::kSh && may_differ) {
+    AddOtherReadings(kDashDialect, script, offsets, &contexts);
+    AddOtherReadings(kBusyboxDialect, script, offsets, &contexts);
+  }
+  return contexts;
+}
+
+std::vector<ShellContext> ReadShellContexts(std::string_view script, const std::vector<std::size_t>& offsets,
+                                            Diagnostics* problems) {
+  return ContextsAs(kBashDialect, script, offsets, problems);
 }
 
 }  // namespace safesubst

@@ -9,6 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "safesubst/manifest.h"
+#include "safesubst/render.h"
+#include "safesubst/values.h"
 #include "test_support.h"
 
 namespace safesubst {
@@ -191,6 +194,89 @@ TEST_CASE("seed wrapper: the rendered script runs under /bin/sh and picks the zo
     CHECK(testing::ReadFile(dir / "hosts") ==
           "127.0.0.1 localhost\n" + efs_ip + " fs-0123456789abcdef0.efs.ap-northeast-2.amazonaws.com\n");
   }
+}
+
+// ---- dialects: the shells that may run a script -------------------------
+
+// Renders `script` (a block scalar's lines) as the script of `where`, with V set to `value`.
+RenderResult RenderScript(std::string_view where, std::string_view script, std::string_view value) {
+  std::string text;
+  std::string indented;
+  for (std::size_t start = 0; start < script.size();) {
+    std::size_t end = std::min(script.find('\n', start), script.size());
+    indented += "      " + std::string(script.substr(start, end - start)) + "\n";
+    start = end + 1;
+  }
+  if (where == "configmap") {
+    text = "apiVersion: v1\nkind: ConfigMap\ndata:\n  run.sh: |\n" + indented;
+  } else {  // a program name: the container's `command: [PROGRAM, -c]`
+    text = "apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - name: a\n    command: [" + std::string(where) +
+           ", -c]\n    args:\n    - |\n" + indented;
+  }
+  Result<Manifest> manifest = ParseManifest("variables:\n  V: string\n", "m.yaml");
+  REQUIRE(manifest.ok());
+  ValueSet values;
+  values.Set("V", Value{std::string(value), ValueSource::kCommandLine, Location{"--set"}});
+  RenderOptions options;
+  options.file_name = "t.yaml";
+  return Render(text, *manifest.value, values, options);
+}
+
+std::string FirstError(const RenderResult& result) {
+  for (const Diagnostic& diagnostic : result.diagnostics) {
+    if (diagnostic.severity == Severity::kError) return diagnostic.message;
+  }
+  return {};
+}
+
+TEST_CASE("dialects: a script for /bin/sh is read as dash, busybox ash and bash") {
+  // dash reads $'it\'s' as `$`, 'it\' and an open quote: '${V}' is unquoted code there.
+  const std::string_view exploit = "printf '%s' $'it\\'s' '${V}' # '";
+  const std::string_view hostile = "; touch canary; #";
+  for (std::string_view where : {"sh", "/bin/sh", "dash", "ash", "configmap"}) {
+    CAPTURE(where);
+    RenderResult refused = RenderScript(where, exploit, hostile);
+    std::string error = FirstError(refused);
+    CHECK(error.find("dash") != std::string::npos);
+    CHECK(error.find("bash") != std::string::npos);
+    CHECK(error.find("canary") == std::string::npos);  // never the value
+    REQUIRE_FALSE(refused.diagnostics.empty());
+    CHECK(refused.diagnostics[0].location.line == (where == "configmap" ? 5u : 9u));
+    CHECK(refused.output.empty());
+    // A value that every reading takes literally is written.
+    RenderResult inert = RenderScript(where, exploit, "web-portal");
+    CHECK_MESSAGE(inert.ok(), FirstError(inert));
+  }
+  // bash alone runs these: its reading is the only one.
+  for (std::string_view where : {"bash", "/usr/bin/bash"}) {
+    RenderResult bash = RenderScript(where, exploit, hostile);
+    CHECK_MESSAGE(bash.ok(), FirstError(bash));
+    CHECK(bash.output.find("'; touch canary; #'") != std::string::npos);
+  }
+  RenderResult shebang = RenderScript("configmap", "#!/bin/bash\n" + std::string(exploit), hostile);
+  CHECK_MESSAGE(shebang.ok(), FirstError(shebang));
+  // `((...))` is arithmetic in bash, two subshells in dash and busybox ash.
+  CHECK(RenderScript("sh", "(( n = ${V} ))", "3").ok());
+  CHECK_FALSE(RenderScript("sh", "(( n = ${V} ))", "n").ok());
+  // `$[...]`: arithmetic in bash, a `$` and a word for dash and busybox ash.
+  std::string bracket = FirstError(RenderScript("sh", "x=$[1]'${V}'", "a b"));
+  CHECK(bracket.find("dash and busybox sh") != std::string::npos);
+  // Where every shell reads the place alike, nothing changes.
+  RenderResult quoted = RenderScript("sh", "printf '%s' $'a' \"${V}\"", "it's \"$x\"");
+  CHECK_MESSAGE(quoted.ok(), FirstError(quoted));
+  CHECK(quoted.output.find("\"it's \\\"\\$x\\\"\"") != std::string::npos);
+}
+
+TEST_CASE("ShellsRunning and ShebangShell") {
+  for (std::string_view bash : {"bash", "/bin/bash", "zsh", "/usr/bin/ksh", "mksh"}) {
+    CHECK(ShellsRunning(bash) == ScriptShells::kBash);
+  }
+  for (std::string_view sh : {"sh", "/bin/sh", "dash", "ash", "busybox", "posh", "yash", ""}) {
+    CHECK(ShellsRunning(sh) == ScriptShells::kSh);
+  }
+  CHECK(ShebangShell("#!/usr/bin/env -S bash -e\n") == "bash");
+  CHECK(ShebangShell("#!/bin/sh\n") == "/bin/sh");
+  CHECK(ShebangShell("#!/usr/bin/python3\n").empty());
 }
 
 }  // namespace

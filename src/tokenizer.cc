@@ -442,6 +442,7 @@ inline void Parser::StartScalar(ScalarStyle style) {
   scalar.is_key = false;
   scalar.in_flow = flow_depth_ > 0;
   scalar.is_shell = false;
+  scalar.bash_script = false;
   scalar.indent_indicator = 0;
   scalar.indent = LineIndent();
   scalar.offset = pos_;

@@ -57,6 +57,21 @@ enum class ParameterWord : std::uint8_t {
   kPattern,  ///< the pattern of `${x#p}` `${x%p}` `${x/p/...}`, or bash's `${x:1:2}` `${x^p}`
 };
 
+/// The shells that may run a script (SPEC Rule 3). The lexer reads a script
+/// as each of them; where their readings of a place differ, a value is
+/// written there only when it is written the same way for every reading.
+enum class ScriptShells : std::uint8_t {
+  /// A script run by bash: a `#!` or command line naming bash (or zsh or ksh,
+  /// which read quotes as bash does).
+  kBash,
+  /// A script run by /bin/sh, whatever it is: dash (Debian, Ubuntu), busybox
+  /// ash (Alpine, busybox images) or bash (RHEL, UBI). dash knows neither
+  /// `$'...'` nor `$[...]` nor `((...))`; busybox ash knows `$'...'` only.
+  kSh,
+};
+
+struct OtherShellReading;
+
 /// The quoting state at one position of a script, and what else the encoder
 /// needs to know there.
 struct ShellContext {
@@ -110,6 +125,16 @@ struct ShellContext {
   /// the innermost reading first, then outwards.
   std::string sink;
   std::vector<ShellContext> reread;
+  /// ScriptShells::kSh: how the shells read this place where they read it
+  /// otherwise than bash does (this context is bash's reading); empty where
+  /// every shell reads it alike.
+  std::vector<OtherShellReading> other_readings;
+};
+
+/// One shell's reading of a place that bash reads otherwise.
+struct OtherShellReading {
+  std::string shells;  ///< "dash", "busybox sh", or "dash and busybox sh"
+  ShellContext context;
 };
 
 /// Lexes `script` (the decoded script text) once and returns the context at
@@ -120,12 +145,17 @@ struct ShellContext {
 /// here-document delimiter) gets a context whose `unsupported` says why.
 /// With `problems`, malformed syntax (an unterminated quote, `$(`, `${` or
 /// here-document) is reported as warnings whose offsets are into `script`.
+/// With ScriptShells::kSh the script is also read as dash and busybox ash
+/// (when it holds a construct they read otherwise: `$'`, `$[` or `((`), and
+/// each context lists the readings that differ from bash's.
 std::vector<ShellContext> ShellContextsAt(std::string_view script, const std::vector<std::size_t>& offsets,
-                                          Diagnostics* problems = nullptr);
+                                          Diagnostics* problems = nullptr,
+                                          ScriptShells shells = ScriptShells::kBash);
 
 /// Appends `value` encoded for `context`. Returns an empty string on success,
 /// otherwise a message (not containing the value) saying why it cannot be
-/// written there; then nothing is appended.
+/// written there; then nothing is appended. A context with other readings
+/// (ScriptShells::kSh) takes a value only where every reading writes it alike.
 ///
 /// kSafe: in "..." the value's `\ " $ \`` are backslash-escaped; in '...' a `'`
 /// becomes `'\''`; in an unquoted word (and a case pattern, a `${x-word}`
@@ -159,5 +189,13 @@ std::string DescribeShellContext(const ShellContext& context);
 /// kin), directly, as in `#!/bin/sh -e`, or through `env` or `busybox`, as
 /// in `#!/usr/bin/env bash`.
 bool HasShellShebang(std::string_view text);
+
+/// The shell a `#!` line runs (HasShellShebang), e.g. "/bin/bash" or "sh"
+/// for `#!/usr/bin/env sh`; empty when the text has no shell `#!` line.
+std::string_view ShebangShell(std::string_view text);
+
+/// The shells that may run a script that `program` runs (a shell's name or
+/// path; empty when unknown): kBash for bash, zsh and ksh, kSh otherwise.
+ScriptShells ShellsRunning(std::string_view program);
 
 }  // namespace safesubst

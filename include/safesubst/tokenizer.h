@@ -82,6 +82,9 @@ struct Scalar {
   bool in_flow = false;  ///< inside a flow collection ([...] or {...})
   /// Set by ClassifyShell (classify.h): the scalar is a shell script (SPEC Rule 3).
   bool is_shell = false;
+  /// With is_shell: bash runs the script (its `#!` or command line names bash,
+  /// zsh or ksh), not whatever /bin/sh is (ScriptShells in safesubst/shell.h).
+  bool bash_script = false;
   std::uint8_t indent_indicator = 0;  ///< explicit indentation indicator of `|2-`, else 0
   /// Block scalars: indentation (in spaces) of the content lines.
   /// Flow scalars: indentation of the line the scalar starts on.
