@@ -710,6 +710,14 @@ bool Renderer::EncodeYamlVariable(std::uint32_t scalar_index, const Substitution
           "write it alone as a plain value, e.g. `resources: ${" + name + "}`");
     return false;
   }
+  // A `type: yaml` value is structure, not code: as a shell script it needs
+  // `shell: raw`, as a string value does (SPEC Rule 3).
+  if (scalar.is_shell && substitution.variable->shell != ShellMode::kRaw) {
+    Error(At(reference), "'" + name + "' has type yaml and stands where the text is a shell script, so its value "
+                         "would run as code",
+          "declare the variable `shell: raw` if the value is meant to be shell code");
+    return false;
+  }
   const std::size_t after = scalar.offset + scalar.length;
   std::string_view rest = text_.substr(after, LineEnd(text_, after) - after);
   bool block_allowed = !scalar.in_flow && rest.find_first_not_of(" \t") == std::string_view::npos;

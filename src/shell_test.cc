@@ -267,6 +267,31 @@ TEST_CASE("dialects: a script for /bin/sh is read as dash, busybox ash and bash"
   CHECK(quoted.output.find("\"it's \\\"\\$x\\\"\"") != std::string::npos);
 }
 
+TEST_CASE("type: yaml in a shell script's place needs shell: raw") {
+  const std::string pod =
+      "apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - name: a\n    command: [sh, -c]\n    args:\n"
+      "    - ${CODE}\n";
+  ValueSet values;
+  values.Set("CODE", Value{"echo hi; touch canary", ValueSource::kCommandLine, Location{"--set"}});
+  RenderOptions options;
+  options.file_name = "t.yaml";
+  Result<Manifest> safe = ParseManifest("variables:\n  CODE: yaml\n", "m.yaml");
+  REQUIRE(safe.ok());
+  RenderResult refused = Render(pod, *safe.value, values, options);
+  CHECK(FirstError(refused).find("shell script") != std::string::npos);
+  CHECK(refused.output.empty());
+  REQUIRE_FALSE(refused.diagnostics.empty());
+  CHECK(refused.diagnostics[0].location.line == 8u);
+  Result<Manifest> raw = ParseManifest("variables:\n  CODE:\n    type: yaml\n    shell: raw\n", "m.yaml");
+  REQUIRE_MESSAGE(raw.ok(), (raw.diagnostics.empty() ? "" : raw.diagnostics[0].message));
+  RenderResult written = Render(pod, *raw.value, values, options);
+  CHECK_MESSAGE(written.ok(), FirstError(written));
+  CHECK(written.output.find("echo hi; touch canary") != std::string::npos);
+  // Elsewhere a yaml value needs nothing more.
+  RenderResult data = Render("apiVersion: v1\nkind: ConfigMap\ndata:\n  x: ${CODE}\n", *safe.value, values, options);
+  CHECK_MESSAGE(data.ok(), FirstError(data));
+}
+
 TEST_CASE("ShellsRunning and ShebangShell") {
   for (std::string_view bash : {"bash", "/bin/bash", "zsh", "/usr/bin/ksh", "mksh"}) {
     CHECK(ShellsRunning(bash) == ScriptShells::kBash);
