@@ -344,6 +344,8 @@ int Main(int argc, char** argv) {
                "Print the variables named in SHELL-FORMAT (as envsubst -v)");
   app.add_option("shell-format", commands.dropin.shell_format,
                  "envsubst SHELL-FORMAT: substitute exactly these names, stdin to stdout");
+  app.add_flag("--strict", commands.dropin.strict,
+               "With SHELL-FORMAT: a reference kept in a data context is an error, not a warning");
   std::vector<std::string> arguments = NormalizeArguments(argc, argv);
   AddCommands(app, commands, arguments);
 

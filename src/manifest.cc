@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 
+#include "default_references.h"
 #include "safesubst/references.h"
 #include "safesubst/values.h"
 #include "bounded_read.h"
@@ -236,7 +237,8 @@ class ManifestParser {
     }
     // Only check the default when the declaration itself is sound: a bad type
     // or pattern would make the default's error misleading.
-    if (variable.default_value && ErrorCount() == errors_before) {
+    // A default naming other variables is checked once they are expanded.
+    if (variable.default_value && ErrorCount() == errors_before && !detail::DefaultHasReferences(variable)) {
       std::string problem = ValidateValue(variable, *variable.default_value);
       if (!problem.empty()) {
         Error(default_entry->value_location, "invalid default: " + problem,
@@ -310,6 +312,7 @@ class ManifestParser {
 
   void ParseDefault(const KeyEntry& entry, Variable* variable) {
     const YamlRef& node = entry.value;
+    variable->default_location = entry.value_location;
     if (node.IsNull()) {
       Error(entry.value_location, "the default of " + Quoted(variable->name) + " is null",
             "write default: \"\" for an empty default, or quote the text");
@@ -644,6 +647,10 @@ Result<Manifest> ParseManifest(std::string_view text, const std::string& file) {
     }
     ManifestParser parser(file, &manifest, &result.diagnostics);
     parser.Parse(YamlRef(stream, stream.documents[0]));
+    if (!HasErrors(result.diagnostics)) {
+      Diagnostics references = detail::CheckDefaultReferences(manifest);
+      result.diagnostics.insert(result.diagnostics.end(), references.begin(), references.end());
+    }
   }
   SortByLocation(&result.diagnostics);
   if (!HasErrors(result.diagnostics)) result.value = std::move(manifest);

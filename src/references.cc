@@ -94,6 +94,28 @@ std::string_view DefaultOperator(std::string_view text, std::size_t at, std::siz
   return {};
 }
 
+// The string operators of the Flux/clusterctl dialect that may follow the
+// name in `${NAME<op>...}`, longest first (RefKind::kOperation). A `:` not
+// followed by a default operator starts a substring, `${NAME:offset:length}`.
+std::string_view StringOperator(std::string_view text, std::size_t at, std::size_t end) {
+  if (at >= end) return {};
+  const char first = text[at];
+  const char second = at + 1 < end ? text[at + 1] : '\0';
+  switch (first) {
+    case '%':
+    case '#':
+    case ',':
+    case '^':
+      return text.substr(at, second == first ? 2 : 1);
+    case '/':
+      return text.substr(at, second == '/' || second == '#' || second == '%' ? 2 : 1);
+    case ':':
+      return text.substr(at, 1);
+    default:
+      return {};
+  }
+}
+
 // Scans the braced form whose `$` is at `dollar` (text[dollar + 1] == '{').
 // Returns false when it has no closing brace.
 bool ScanBraced(std::string_view text, std::size_t dollar, std::size_t end, BraceMatcher* braces,
@@ -113,6 +135,10 @@ bool ScanBraced(std::string_view text, std::size_t dollar, std::size_t end, Brac
     reference->kind = RefKind::kShell;
     const bool length_or_indirect = name_at < close && (text[name_at] == '#' || text[name_at] == '!');
     if (length_or_indirect) reference->name = text.substr(name_at + 1, NameLength(text, name_at + 1, close));
+    if (text[name_at] == '#' && name_at + 1 + reference->name.size() == close && !reference->name.empty()) {
+      reference->kind = RefKind::kOperation;  // ${#NAME}: the length
+      reference->op = text.substr(name_at, 1);
+    }
     return true;
   }
   std::size_t after = name_at + name_length;
@@ -121,14 +147,19 @@ bool ScanBraced(std::string_view text, std::size_t dollar, std::size_t end, Brac
     reference->name = text.substr(name_at, name_length);
     return true;
   }
+  RefKind kind = RefKind::kBracedDefault;
   std::string_view op = DefaultOperator(text, after, close);
-  if (op.empty()) {  // ${x[0]} ${x#pat} ${x%pat} ${x/a/b} ${x:1:2}: named, so that a declared x is noticed
+  if (op.empty()) {
+    kind = RefKind::kOperation;
+    op = StringOperator(text, after, close);
+  }
+  if (op.empty()) {  // ${x[0]} ${x@Q}: named, so that a declared x is noticed
     reference->kind = RefKind::kShell;
     reference->name = text.substr(name_at, name_length);
     reference->operand = text.substr(after, close - after);
     return true;
   }
-  reference->kind = RefKind::kBracedDefault;
+  reference->kind = kind;
   reference->name = text.substr(name_at, name_length);
   reference->op = op;
   reference->operand = text.substr(after + op.size(), close - after - op.size());

@@ -164,9 +164,37 @@ TEST_CASE("references: positional and special parameters are shell syntax") {
   CHECK(Only("$10").length == 2);
 }
 
+TEST_CASE("references: the string operations of the Flux/clusterctl dialect") {
+  struct Case {
+    std::string_view text, name, op, operand;
+  };
+  const Case cases[] = {
+      {"${x%.*}", "x", "%", ".*"},     {"${x%%.*}", "x", "%%", ".*"},     {"${x#v}", "x", "#", "v"},
+      {"${x##*/}", "x", "##", "*/"},   {"${x/a/b}", "x", "/", "a/b"},     {"${x//a/b}", "x", "//", "a/b"},
+      {"${x/#a/b}", "x", "/#", "a/b"}, {"${x/%a/b}", "x", "/%", "a/b"},   {"${x,,}", "x", ",,", ""},
+      {"${x^^}", "x", "^^", ""},       {"${x,}", "x", ",", ""},           {"${x^}", "x", "^", ""},
+      {"${x:1}", "x", ":", "1"},       {"${x:0:3}", "x", ":", "0:3"},     {"${x: -1}", "x", ":", " -1"},
+      {"${#x}", "x", "#", ""},         {"${x,,[A-Z]}", "x", ",,", "[A-Z]"}, {"${x/a/${y}}", "x", "/", "a/${y}"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.text);
+    Reference reference = Only(c.text);
+    CHECK(reference.kind == RefKind::kOperation);
+    CHECK(reference.length == c.text.size());
+    CHECK(reference.name == c.name);
+    CHECK(reference.op == c.op);
+    CHECK(reference.operand == c.operand);
+  }
+  // `:` followed by a default operator is a default form, not a substring.
+  CHECK(Only("${x:-1}").kind == RefKind::kBracedDefault);
+  // The length operator is `#` before the name: it points into the text there.
+  std::string_view length = "${#NAME}";
+  CHECK(Only(length).op.data() == length.data() + 2);
+}
+
 TEST_CASE("references: parameter expansions that are not substitutions are shell syntax") {
-  for (std::string_view text : {"${#x}", "${x[0]}", "${!x}", "${x#pat}", "${x##*/}", "${x%pat}", "${x%%.*}",
-                                "${x/a/b}", "${x:1:2}", "${1}", "${@}", "${}", "${ x}", "${#}", "${!}", "${#1}"}) {
+  for (std::string_view text : {"${x[0]}", "${!x}", "${x@Q}", "${x*}", "${1}", "${@}", "${}", "${ x}", "${#}", "${!}",
+                                "${#1}", "${#x[@]}"}) {
     CAPTURE(text);
     Reference reference = Only(text);
     CHECK(reference.kind == RefKind::kShell);

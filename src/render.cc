@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <set>
@@ -16,6 +17,7 @@
 
 #include "bounded_read.h"
 #include "classify.h"
+#include "default_words.h"
 #include "fast_invariant.h"
 #include "input_limits.h"
 #include "key_bytes.h"
@@ -80,9 +82,10 @@ struct Substitution {
 
 class Renderer {
  public:
+  /// `round`: how many times default words were spliced to make `text`.
   Renderer(std::string_view text, const Manifest& manifest, const ValueSet& values,
-           const RenderOptions& options)
-      : text_(text), manifest_(manifest), values_(values), options_(options) {}
+           const RenderOptions& options, int round = 0)
+      : text_(text), manifest_(manifest), values_(values), options_(options), round_(round) {}
 
   RenderResult Run();
 
@@ -109,6 +112,7 @@ class Renderer {
   void CheckDocumentCount();
   void NoteYamlCppMisreads();
   void RefuseYamlCppComparison();
+  RenderResult RenderSplicedDefaults();
   void LexShellScripts();
   void DecideAll();
   const Resolution& Resolve(const Reference& reference);
@@ -119,7 +123,8 @@ class Renderer {
   ReferenceReport::Action DecideOne(const Reference& reference);
   bool JoinsKeptName(const Reference& reference, std::string_view value);
   bool InKey(const Reference& reference);
-  std::string UndeclaredHint(const std::string& name) const;
+  bool RefusesUndeclaredInData(const Reference& reference) const;
+  std::string UndeclaredHint(const Reference& reference) const;
   void EncodeScalar(std::uint32_t scalar_index, std::vector<Substitution>& substitutions);
   bool ShellEncode(std::vector<Substitution>& substitutions);
   struct ShellEncoding {
@@ -161,7 +166,13 @@ class Renderer {
   const Manifest& manifest_;
   const ValueSet& values_;
   const RenderOptions& options_;
+  const int round_;
   Tokens tokens_;
+  // The default forms whose word applies, and the render of the template
+  // with those words spliced in (RenderSplicedDefaults), which outlives it.
+  std::vector<const Reference*> default_words_;
+  std::string spliced_text_;
+  std::unique_ptr<Renderer> spliced_;
   RenderResult result_;
   std::vector<Splice> splices_;
   // Substitutions by scalar index, in reference order.
@@ -221,6 +232,7 @@ RenderResult Renderer::Run() {
   Classify(text_, manifest_, &tokens_);
   LexShellScripts();
   DecideAll();
+  if (!default_words_.empty()) return RenderSplicedDefaults();
   if (!OutputWithinLimit(LeastOutputSize(), "would be at least")) return std::move(result_);
   // Encode scalar by scalar; substitutions_ is in reference (= source) order.
   std::vector<Substitution> group;
@@ -255,6 +267,49 @@ void Renderer::CheckDocumentCount() {
   const Scalar& last = tokens_.scalars.back();
   Error(At(last), "more than " + std::to_string(options_.limits.max_documents) + " documents in one stream",
         "raise the limit with --max-documents, or split the stream");
+}
+
+// SPEC Rule 1: a default word that applies is template text. The words are
+// spliced into the template (default_words.h), the result is rendered as the
+// template, and what that render reports is located back in the template.
+// A word may bring another default form only by joining text around it, so
+// a few rounds are enough for any template written by hand.
+RenderResult Renderer::RenderSplicedDefaults() {
+  constexpr int kMaxRounds = 4;
+  detail::DefaultWordSplicer splicer(text_, [this](const Reference& inner) {
+    return ResolveReference(inner, manifest_, values_).outcome == Resolution::Outcome::kDefaultWord;
+  });
+  Diagnostics problems;
+  for (const Reference* reference : default_words_) {
+    std::string problem = splicer.Splice(*reference);
+    if (problem.empty() && round_ == kMaxRounds) problem = "default words keep forming new default forms";
+    if (!problem.empty()) {
+      problems.push_back(MakeError(At(*reference), std::move(problem), "give the variable a value, or write the "
+                                                                       "default in the manifest's `default:`"));
+    }
+  }
+  if (!problems.empty()) {
+    result_.diagnostics = std::move(problems);
+    return std::move(result_);
+  }
+  spliced_text_ = splicer.Finish();
+  spliced_ = std::make_unique<Renderer>(spliced_text_, manifest_, values_, options_, round_ + 1);
+  RenderResult spliced = spliced_->Run();
+  for (Diagnostic& diagnostic : spliced.diagnostics) {
+    if (diagnostic.location.file == options_.file_name) diagnostic.location = splicer.MapBack(diagnostic.location);
+  }
+  for (ReferenceReport& report : spliced.references) splicer.MapBack(&report.line, &report.column);
+  // The default forms themselves, as this round decided them.
+  for (const Reference* reference : default_words_) {
+    if (ReferenceReport* report = ReportOf(*reference)) {
+      report->note = "its default word is written as it is";
+      spliced.references.push_back(std::move(*report));
+    }
+  }
+  std::stable_sort(spliced.references.begin(), spliced.references.end(), [](const auto& a, const auto& b) {
+    return a.line != b.line ? a.line < b.line : a.column < b.column;
+  });
+  return spliced;
 }
 
 // Lexes every shell script once and records the quoting state at each of its
@@ -327,17 +382,22 @@ void Renderer::CountRepeatedUses() {
 }
 
 // What to do about an undeclared name depends on how names are declared.
-std::string Renderer::UndeclaredHint(const std::string& name) const {
-  std::string literal = "write $${" + name + "} for a literal ${" + name + "}";
+// `$${NAME}` writes a literal `${NAME}` in every mode; a bare `$NAME` is
+// already kept as written, and has no escape of its own.
+std::string Renderer::UndeclaredHint(const Reference& reference) const {
+  const std::string name(reference.name);
+  const bool bare = reference.kind == RefKind::kBare;
+  const std::string literal = bare ? "" : ", or write $${" + name + "} for a literal ${" + name + "}";
   switch (manifest_.mode) {
     case DeclarationMode::kEnvironment:
-      return "set " + name + " in the environment, or " + literal;
+      return "set " + name + " in the environment" + literal;
     case DeclarationMode::kShellFormat:
-      return "add ${" + name + "} to the SHELL-FORMAT argument, or " + literal;
+      return "add ${" + name + "} to the SHELL-FORMAT argument" + literal;
     case DeclarationMode::kManifest:
       break;
   }
-  return "declare " + name + " under `variables:` in the manifest, list it under `runtime:`, or " + literal;
+  return "declare " + name + " under `variables:` in the manifest" + (bare ? " or" : ",") +
+         " list it under `runtime:`" + literal;
 }
 
 // ResolveReference, remembered: a stream names a few variables thousands of
@@ -452,6 +512,9 @@ ReferenceReport::Action Renderer::DecideOne(const Reference& reference) {
       return Action::kEscape;
     case Resolution::Outcome::kRuntime:
       return Action::kKeepRuntime;
+    case Resolution::Outcome::kDefaultWord:
+      default_words_.push_back(&reference);
+      return Action::kSubstitute;
     case Resolution::Outcome::kSubstitute:
       if (InKey(reference)) return Action::kError;
       if (JoinsKeptName(reference, resolution.value)) return Action::kError;
@@ -467,15 +530,32 @@ ReferenceReport::Action Renderer::DecideOne(const Reference& reference) {
   // An undeclared name: SPEC Rule 2 decides by context.
   if (reference.context == ContextClass::kScript) return Action::kKeepRuntime;
   std::string name(reference.name);
-  bool braced = reference.kind == RefKind::kBraced || reference.kind == RefKind::kBracedDefault;
-  bool implicit = manifest_.mode == DeclarationMode::kEnvironment;
-  std::string hint = UndeclaredHint(name);
-  if (options_.strict || (braced && !implicit && !options_.allow_undeclared)) {
+  std::string hint = UndeclaredHint(reference);
+  if (RefusesUndeclaredInData(reference)) {
     ReportAtFirstUse(Severity::kError, reference, "undeclared variable '" + name + "' in a data context", hint);
     return Action::kError;
   }
   ReportAtFirstUse(Severity::kWarning, reference, "undeclared variable '" + name + "' kept as written", hint);
   return Action::kKeepUndeclared;
+}
+
+// SPEC Rule 2: an undeclared reference in data is an error where the
+// declarations claim to be complete (a manifest), a warning where they only
+// say what to substitute (a SHELL-FORMAT argument keeps every other form as
+// envsubst does; the environment, all but a string operation, which would
+// reach the cluster as shell syntax).
+bool Renderer::RefusesUndeclaredInData(const Reference& reference) const {
+  if (options_.strict) return true;
+  if (options_.allow_undeclared) return false;
+  switch (manifest_.mode) {
+    case DeclarationMode::kManifest:
+      return reference.kind != RefKind::kBare;
+    case DeclarationMode::kShellFormat:
+      return false;
+    case DeclarationMode::kEnvironment:
+      return reference.kind == RefKind::kOperation;
+  }
+  return true;
 }
 
 void Renderer::EncodeScalar(std::uint32_t scalar_index, std::vector<Substitution>& substitutions) {
@@ -898,6 +978,7 @@ bool Renderer::DescribeWritten(const RewrittenScalar& scalar, EncodedScalar* wri
 }
 
 std::vector<EncodedScalar> Renderer::EncodedScalars() {
+  if (spliced_) return spliced_->EncodedScalars();
   std::vector<EncodedScalar> encoded;
   const std::vector<RewrittenScalar>* rewritten = Rewritten();
   if (rewritten == nullptr) return encoded;
@@ -949,18 +1030,18 @@ bool Renderer::ReadsAlikeAsShell(const ReferenceValue& value, const Variable* va
   return IsShellInert(value.value);
 }
 
-// A command line taken from an alias hides which scalars of its document are
-// shell scripts (script_kinds.h): there, only values that read the same
-// either way are written, unless the manifest says what the scalar is.
+// A command line taken from an alias hides which scalars are shell scripts
+// (script_kinds.h): there, only values that read the same either way are
+// written, unless the manifest says what the scalar is.
 void Renderer::CheckAliasedCommandLines() {
   if (tokens_.command_line_aliases.empty()) return;
-  const std::unordered_map<std::uint32_t, const Alias*> hidden = HiddenCommandLines(tokens_);
+  const HiddenCommandLines hidden(tokens_);
   const std::vector<RewrittenScalar>* rewritten = hidden.empty() ? nullptr : Rewritten();
   if (rewritten == nullptr) return;
   for (const RewrittenScalar& scalar : *rewritten) {
     const Scalar& target = tokens_.scalars[scalar.scalar];
-    auto alias = hidden.find(target.document);
-    if (alias == hidden.end() || ListedAsShell(target)) continue;
+    const Alias* alias = hidden.Hiding(target);
+    if (alias == nullptr || ListedAsShell(target)) continue;
     // In a script with a here-document or arithmetic even an inert word counts.
     const bool inert_is_enough = !HasHeredocOrArithmetic(text_.substr(target.offset, target.length));
     for (const ReferenceValue& value : scalar.values) {
@@ -968,7 +1049,7 @@ void Renderer::CheckAliasedCommandLines() {
       const Variable* variable = manifest_.Find(value.reference->name);
       if (variable != nullptr && variable->type == VarType::kYaml) continue;
       if (inert_is_enough && ReadsAlikeAsShell(value, variable)) continue;
-      ReportHiddenCommandLine(*value.reference, *alias->second);
+      ReportHiddenCommandLine(*value.reference, *alias);
     }
   }
 }

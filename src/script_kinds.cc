@@ -172,43 +172,78 @@ std::unordered_map<const Alias*, const Anchor*> AliasedMappings(const Tokens& to
 
 }  // namespace
 
-std::unordered_map<std::uint32_t, const Alias*> HiddenCommandLines(const Tokens& tokens) {
-  std::unordered_map<std::uint32_t, const Alias*> hidden;
-  if (tokens.command_line_aliases.empty()) return hidden;
+HiddenCommandLines::HiddenCommandLines(const Tokens& tokens) : tokens_(tokens) {
+  if (tokens.command_line_aliases.empty()) return;
   // The mappings with their own `command` or `args`: a `<<` merge into one
   // hides part of its command line. A mapping merged whole brings both,
   // classified at its anchor.
   std::unordered_set<std::uint32_t> with_command_line;
   // The mappings a merge can bring a command line from: with a `command`,
-  // `args` or `<<` key, or an alias that may stand for one.
-  std::unordered_set<std::uint32_t> bringing_command_line;
+  // `args` or `<<` key, or an alias that may stand for one; of those, the
+  // ones that bring it from yet another mapping (`<<` or an alias key).
+  std::unordered_set<std::uint32_t> bringing_command_line, bringing_from_elsewhere;
   for (const Scalar& scalar : tokens.scalars) {
     if (!scalar.is_key || scalar.path == PathSegment::kRoot) continue;
     const PathSegment& entry = tokens.paths[scalar.path];
     if (entry.key == "command" || entry.key == "args") with_command_line.insert(entry.parent);
     if (entry.key == "command" || entry.key == "args" || entry.key == "<<") bringing_command_line.insert(entry.parent);
+    if (entry.key == "<<") bringing_from_elsewhere.insert(entry.parent);
   }
   for (const Alias& alias : tokens.command_line_aliases) {
-    if (alias.path != PathSegment::kRoot) bringing_command_line.insert(tokens.paths[alias.path].parent);
+    if (alias.path == PathSegment::kRoot) continue;
+    bringing_command_line.insert(tokens.paths[alias.path].parent);
+    bringing_from_elsewhere.insert(tokens.paths[alias.path].parent);
   }
   const std::unordered_map<const Alias*, const Anchor*> aliased = AliasedMappings(tokens);
   for (const Alias& alias : tokens.command_line_aliases) {
+    std::vector<Region>& regions = by_document_[alias.document];
+    if (alias.path == PathSegment::kRoot) {  // a key of a top-level mapping
+      regions.push_back(Region{&alias});
+      continue;
+    }
     const PathSegment* merge = &tokens.paths[alias.path];
     // An item of `<<: [*a, *b]`: the merged mappings may bring a command and
     // args that were each classified at their own anchor.
     const bool in_merge_list = merge->index >= 0 && tokens.paths[merge->parent].key == "<<";
     const bool merge_alias = in_merge_list || (merge->index < 0 && merge->key == "<<");
-    if (!merge_alias) {  // a `command`/`args` value or item, or a key
-      hidden.emplace(alias.document, &alias);  // keeps the first one of a document
+    // A `command`/`args` value or item, or a key: the node it stands for
+    // may be any node of the document.
+    if (!merge_alias) {
+      regions.push_back(Region{&alias});
       continue;
     }
-    if (!in_merge_list && with_command_line.count(merge->parent) == 0) continue;
-    // A merged mapping known to have no command line hides nothing.
+    const std::uint32_t into = in_merge_list ? tokens.paths[merge->parent].parent : merge->parent;
+    if (!in_merge_list && with_command_line.count(into) == 0) continue;
+    // A merged mapping known to have no command line hides nothing; one known
+    // to have its own hides the scalars of both command lines, and only those.
     auto merged = aliased.find(&alias);
     if (merged != aliased.end() && bringing_command_line.count(merged->second->path) == 0) continue;
-    hidden.emplace(alias.document, &alias);
+    Region region{&alias};
+    if (merged != aliased.end() && merged->second->path != PathSegment::kRoot &&
+        bringing_from_elsewhere.count(merged->second->path) == 0) {
+      region.whole_document = false;
+      region.into = into;
+      region.merged = merged->second->path;
+    }
+    regions.push_back(region);
   }
-  return hidden;
+  for (auto document = by_document_.begin(); document != by_document_.end();) {
+    document = document->second.empty() ? by_document_.erase(document) : std::next(document);
+  }
+}
+
+const Alias* HiddenCommandLines::Hiding(const Scalar& scalar) const {
+  auto document = by_document_.find(scalar.document);
+  if (document == by_document_.end()) return nullptr;
+  for (const Region& region : document->second) {
+    if (region.whole_document) return region.alias;
+    for (std::uint32_t at = scalar.path; at != PathSegment::kRoot; at = tokens_.paths[at].parent) {
+      const PathSegment& segment = tokens_.paths[at];
+      const bool in_command_line = segment.parent == region.into && (segment.key == "command" || segment.key == "args");
+      if (in_command_line || segment.parent == region.merged) return region.alias;
+    }
+  }
+  return nullptr;
 }
 
 Diagnostics CheckScriptKindsKept(std::string_view rendered, const Manifest& manifest,
@@ -227,7 +262,7 @@ Diagnostics CheckScriptKindsKept(std::string_view rendered, const Manifest& mani
     return problems;
   }
   Classify(rendered, manifest, &tokens);
-  const std::unordered_map<std::uint32_t, const Alias*> hidden = HiddenCommandLines(tokens);
+  const HiddenCommandLines hidden(tokens);
   for (const Scalar& scalar : tokens.scalars) {
     if (scalar.is_key) continue;
     const std::string decoded = DecodeScalar(rendered, scalar);
@@ -236,11 +271,11 @@ Diagnostics CheckScriptKindsKept(std::string_view rendered, const Manifest& mani
     ValueGroup& values = group->second;
     values.found = true;
     if (values.reported) continue;
-    auto alias = hidden.find(scalar.document);
-    if (alias != hidden.end() && values.NotInert() != nullptr) {
-      problems.push_back(KindHidden(*values.NotInert(), *alias->second, rendered, after));
+    const Alias* alias = hidden.Hiding(scalar);
+    if (alias != nullptr && values.NotInert() != nullptr) {
+      problems.push_back(KindHidden(*values.NotInert(), *alias, rendered, after));
       values.reported = true;
-    } else if (const EncodedScalar* mismatch = alias == hidden.end() ? values.Mismatch(scalar, decoded) : nullptr) {
+    } else if (const EncodedScalar* mismatch = alias == nullptr ? values.Mismatch(scalar, decoded) : nullptr) {
       problems.push_back(KindChanged(*mismatch, tokens.PathString(scalar.path), after));
       values.reported = true;
     }

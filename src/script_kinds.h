@@ -81,15 +81,36 @@ std::optional<Diagnostic> KindChangeProblem(const EncodedScalar& written, const 
                                             std::string_view rendered_value, const std::string& path,
                                             std::string_view after);
 
-/// For each document (by index) whose command lines are hidden behind an
-/// alias, so that which of its scalars are shell scripts cannot be told: the
-/// first such alias. That is an alias as a `command` or `args` value or item
-/// (the aliased node may be any scalar, classified where it is written), as a
-/// mapping key (it may stand for `command`), or a `<<` merge (or an item of
-/// one) into a mapping that has its own `command` or `args`. A merge of a
-/// mapping anchored in the same document (Tokens::anchors) that has
-/// no `command`, `args` or `<<` key, nor an alias key, hides nothing.
-std::unordered_map<std::uint32_t, const Alias*> HiddenCommandLines(const Tokens& tokens);
+/// The command lines hidden behind an alias, so that which of their scalars
+/// are shell scripts cannot be told. An alias as a `command` or `args` value
+/// or item (the aliased node may be any scalar, classified where it is
+/// written) or as a mapping key (it may stand for `command`) hides every
+/// scalar of its document. A `<<` merge (or an item of one) into a mapping
+/// that has its own `command` or `args` hides the scalars under that
+/// mapping's `command` and `args` and under the merged mapping, when that is
+/// anchored in the same document (Tokens::anchors) and brings no command line
+/// from elsewhere (no `<<` or alias key); else every scalar of the document.
+/// A merge of a mapping that has no `command`, `args` or `<<` key, nor an
+/// alias key, hides nothing. Other scalars of the document are unaffected: a
+/// `<<: *defaults` somewhere does not make every value need to be shell-inert.
+class HiddenCommandLines {
+ public:
+  /// `tokens` must outlive this.
+  explicit HiddenCommandLines(const Tokens& tokens);
+  bool empty() const { return by_document_.empty(); }
+  /// The alias that hides whether `scalar` is a shell script, or nullptr.
+  const Alias* Hiding(const Scalar& scalar) const;
+
+ private:
+  struct Region {
+    const Alias* alias;
+    bool whole_document = true;
+    std::uint32_t into = PathSegment::kRoot;    ///< the mapping merged into
+    std::uint32_t merged = PathSegment::kRoot;  ///< the merged mapping
+  };
+  const Tokens& tokens_;
+  std::unordered_map<std::uint32_t, std::vector<Region>> by_document_;
+};
 
 /// Tokenizes and classifies `rendered` (as the render classifies a template),
 /// looks every scalar of `encoded` up there by its decoded value, and reports,

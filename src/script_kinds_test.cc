@@ -224,10 +224,8 @@ TEST_CASE("script kinds: a command line hidden behind an alias or a merge into o
   auto hidden = [](const std::string& text) {
     Tokens tokens = Tokenize(text);
     REQUIRE(tokens.diagnostics.empty());
-    auto by_document = HiddenCommandLines(tokens);
-    auto alias = by_document.find(0);
-    return alias == by_document.end() ? std::string()
-                                      : std::string(text.substr(alias->second->offset, alias->second->length));
+    const Alias* alias = HiddenCommandLines(tokens).Hiding(tokens.scalars.back());
+    return alias == nullptr ? std::string() : std::string(text.substr(alias->offset, alias->length));
   };
   CHECK(hidden("a: &m {command: [sh, -c]}\nb:\n  <<: [*m]\n  args: [x]\n") == "*m");  // a merge list
   CHECK(hidden("k: [&c command]\nb:\n  *c : [sh, -c]\n  args: [x]\n") == "*c");    // an alias key
@@ -237,6 +235,35 @@ TEST_CASE("script kinds: a command line hidden behind an alias or a merge into o
   // Merged whole: command and args come from the anchor, classified there.
   CHECK(hidden("a: &m {command: [sh, -c], args: [x]}\nb:\n  <<: *m\n  name: b\n").empty());
   CHECK(hidden("a: &l {x: y}\nb:\n  labels: *l\n  command: [sh]\n").empty());
+}
+
+// Found on real templates: one `<<: *prepare` made every value of the
+// document need to read alike in a shell script and in data.
+TEST_CASE("script kinds: a merge into a command line hides that command line and the merged mapping only") {
+  const std::string text =
+      "prepare: &prepare {command: [sh, -c], env: [{name: A, value: a}]}\n"
+      "spec:\n  containers:\n    - <<: *prepare\n      args: [run]\n    - name: other\n      args: [plain]\n"
+      "data: {key: plain-data}\n";
+  Tokens tokens = Tokenize(text);
+  REQUIRE(tokens.diagnostics.empty());
+  const HiddenCommandLines hidden(tokens);
+  auto scalar = [&](std::string_view value) {
+    for (const Scalar& candidate : tokens.scalars) {
+      if (text.substr(candidate.offset, candidate.length) == value) return candidate;
+    }
+    FAIL("no scalar " << value);
+    return Scalar{};
+  };
+  const Alias* run = hidden.Hiding(scalar("run"));
+  REQUIRE(run != nullptr);
+  CHECK(text.substr(run->offset, run->length) == "*prepare");
+  CHECK(hidden.Hiding(scalar("sh")) != nullptr);  // under the merged mapping
+  CHECK(hidden.Hiding(scalar("a")) != nullptr);
+  CHECK(hidden.Hiding(scalar("plain")) == nullptr);  // another container
+  CHECK(hidden.Hiding(scalar("plain-data")) == nullptr);
+  // An alias as a command line item may stand for any node: the whole document.
+  Tokens item = Tokenize("s: &s x\nb:\n  args: [-c, *s]\nd: value\n");
+  CHECK(HiddenCommandLines(item).Hiding(item.scalars.back()) != nullptr);
 }
 
 // The common `<<: *defaults` of pull policy, resources or env brings no
@@ -296,7 +323,7 @@ TEST_CASE("script kinds: with a command line taken from an alias, only values th
   // A command and args merged from two anchors, each classified on its own.
   const std::string merged = "x-cmd: &cmd\n  command: [/bin/sh, -c]\nx-args: &args\n  args: [\"echo ${X}\"]\n"
                              "containers:\n- name: a\n  <<: [*cmd, *args]\n";
-  CHECK(FailsWith(RenderWith(kVariables, merged, kHostile), "takes a command line from the alias *cmd"));
+  CHECK(FailsWith(RenderWith(kVariables, merged, kHostile), "takes a command line from the alias *args"));
 }
 
 TEST_CASE("script kinds: a container that merges defaults keeps its script shell-quoted") {

@@ -1,6 +1,7 @@
 #include "substitution.h"
 
 #include "safesubst/references.h"
+#include "string_operations.h"
 
 namespace safesubst {
 
@@ -8,8 +9,11 @@ namespace {
 
 bool IsDeclared(const Reference& reference, const Manifest& manifest, const ValueSet& values) {
   if (manifest.mode != DeclarationMode::kEnvironment) return manifest.Find(reference.name) != nullptr;
-  // Without declarations, set environment variables are declared implicitly,
-  // but in scripts only the braced form: a bare `$HOME` there is the script's.
+  // Without declarations, a default form in data declares its name, as in
+  // Flux (`replicas: ${N:=2}`); in a script it may be the script's own.
+  if (reference.kind == RefKind::kBracedDefault && reference.context == ContextClass::kData) return true;
+  // Set environment variables are declared implicitly, but in scripts only
+  // the braced form: a bare `$HOME` there is the script's.
   if (values.Find(reference.name) == nullptr) return false;
   return reference.context != ContextClass::kScript || reference.kind != RefKind::kBare;
 }
@@ -30,18 +34,19 @@ Resolution Fail(std::string message, std::string hint) {
   return resolution;
 }
 
-// The word of ${NAME:-word} as the value. It is template text: quotes,
-// backslashes and `$` in it mean what the scalar or script around them makes
-// them mean (a YAML escape, shell quoting, another variable), which the
-// value would not; such a word is refused rather than written wrongly.
-Resolution SubstituteWord(const Reference& reference, const Variable* variable) {
-  if (reference.operand.find_first_of("\\'\"$`") == std::string_view::npos) {
-    return Substitute(variable, std::string(reference.operand));
-  }
-  const std::string name(reference.name);
-  return Fail("the default word '" + std::string(reference.operand) + "' of " + name +
-                  " has quotes, backslashes or $, which would be written as they are, not as they read",
-              "give " + name + " a `default:` in the manifest instead");
+// envsubst would blank it; SPEC Rule 1 never does.
+Resolution Unset(std::string_view variable) {
+  const std::string name(variable);
+  return Fail("variable '" + name + "' is declared but has no value",
+              "set it with --set " + name + "=..., a values file or the environment, or give it a "
+              "`default:` in the manifest");
+}
+
+Resolution DefaultWord(const Variable* variable) {
+  Resolution resolution;
+  resolution.outcome = Resolution::Outcome::kDefaultWord;
+  resolution.variable = variable;
+  return resolution;
 }
 
 // The shell's default forms. `op` starting with ':' also treats an empty value as unset.
@@ -54,9 +59,9 @@ Resolution ApplyDefaultForm(const Reference& reference, const Variable* variable
   switch (form) {
     case '-':
     case '=':
-      return unset ? SubstituteWord(reference, variable) : Substitute(variable, value->text);
+      return unset ? DefaultWord(variable) : Substitute(variable, value->text);
     case '+':
-      return unset ? Substitute(variable, std::string()) : SubstituteWord(reference, variable);
+      return unset ? Substitute(variable, std::string()) : DefaultWord(variable);
     case '?':
       if (!unset) return Substitute(variable, value->text);
       return Fail(name + (reference.operand.empty() ? std::string(": parameter null or not set")
@@ -68,9 +73,32 @@ Resolution ApplyDefaultForm(const Reference& reference, const Variable* variable
   return Fail("unknown default form '" + std::string(op) + "' in reference to '" + name + "'", {});
 }
 
-// ${x:1:2}, ${x/a/b}, ${x#p}, ${x[0]}: shell syntax, kept as written. With x
-// a declared deploy-time variable it would be left in the output unreplaced
-// (and x is not set when the script runs), so that is an error.
+// The form as written, for messages: `${X%.*}`, `${#X}`.
+std::string FormText(const Reference& reference) {
+  const std::string name(reference.name);
+  if (reference.kind == RefKind::kOperation && reference.op.data() < reference.name.data()) return "${#" + name + "}";
+  return "${" + name + std::string(reference.op) + std::string(reference.operand) + "}";
+}
+
+// A string operation of the Flux/clusterctl dialect on a declared variable:
+// its result is the value (from outside, so encoded where it lands).
+Resolution ApplyOperation(const Reference& reference, const Variable* variable, const Value* value) {
+  const std::string form = FormText(reference);
+  StringOperation operation;
+  std::string problem = ParseStringOperation(reference, &operation);
+  std::string result;
+  if (problem.empty() && value != nullptr) problem = ApplyStringOperation(operation, value->text, &result);
+  if (!problem.empty()) {
+    return Fail("the string operation " + form + " " + problem,
+                "compute the value before rendering and pass it in a variable of its own");
+  }
+  if (value == nullptr) return Unset(reference.name);
+  return Substitute(variable, std::move(result));
+}
+
+// ${x[0]}, ${!x}: shell syntax, kept as written. With x a declared
+// deploy-time variable it would be left in the output unreplaced (and x is
+// not set when the script runs), so that is an error.
 Resolution ResolveShellForm(const Reference& reference, const Manifest& manifest) {
   if (reference.name.empty() || manifest.mode == DeclarationMode::kEnvironment ||
       manifest.Find(reference.name) == nullptr) {
@@ -109,27 +137,26 @@ Resolution ResolveForm(const Reference& reference, const Manifest& manifest, con
     default:
       break;
   }
+  // `$${...}`: its writer meant a literal `${...}`, whatever it names (the
+  // Flux and clusterctl convention; a shell would read `$$` as its PID).
+  if (reference.kind == RefKind::kEscape) {
+    resolution.outcome = Resolution::Outcome::kEscape;
+    return resolution;
+  }
   if (manifest.IsRuntime(reference.name)) {
     resolution.outcome = Resolution::Outcome::kRuntime;
     return resolution;
   }
   if (!IsDeclared(reference, manifest, values)) {
-    if (reference.kind != RefKind::kEscape) resolution.outcome = Resolution::Outcome::kUndeclared;
-    return resolution;
-  }
-  if (reference.kind == RefKind::kEscape) {
-    resolution.outcome = Resolution::Outcome::kEscape;
+    resolution.outcome = Resolution::Outcome::kUndeclared;
     return resolution;
   }
   const Variable* variable = manifest.Find(reference.name);
   const Value* value = values.Find(reference.name);
   if (reference.kind == RefKind::kBracedDefault) return ApplyDefaultForm(reference, variable, value);
+  if (reference.kind == RefKind::kOperation) return ApplyOperation(reference, variable, value);
   if (value != nullptr) return Substitute(variable, value->text);
-  // envsubst would blank it; SPEC Rule 1 never does.
-  std::string name(reference.name);
-  return Fail("variable '" + name + "' is declared but has no value",
-              "set it with --set " + name + "=..., a values file or the environment, or give it a "
-              "`default:` in the manifest");
+  return Unset(reference.name);
 }
 
 }  // namespace

@@ -15,9 +15,12 @@ namespace safesubst {
 struct Resolution {
   enum class Outcome : std::uint8_t {
     kIgnore,      ///< not a deploy-time reference: comment, $(NAME), $$, shell syntax
-    kEscape,      ///< `$${NAME}` of a declared name: written as `${NAME}`
+    kEscape,      ///< `$${...}`, whatever it names: written as `${...}`
     kRuntime,     ///< listed under `runtime:`, or undeclared in environment mode script
     kSubstitute,  ///< `value` replaces the reference
+    /// The default word of the form applies: the word, template text, replaces
+    /// the form as written (default_words.h).
+    kDefaultWord,
     kFail,        ///< an error: `message` and `hint` say why
     kUndeclared,  ///< not declared: the caller applies SPEC Rule 2 by context
   };
@@ -44,7 +47,9 @@ enum class ShellReading : std::uint8_t {
 };
 
 /// Decides what `reference` becomes. Default forms (`${NAME:-x}` ...) are
-/// evaluated for declared names; their operand is taken literally. A shell
+/// evaluated for declared names: a word that applies is kDefaultWord. The
+/// string operations (`${NAME%.*}` ...) are computed for declared names
+/// (string_operations.h). A shell
 /// form kept as written that names a declared variable (`${V#x}`,
 /// `${HOME:-$V}`) is an error, since the shell would read V unset; where the
 /// shell reads none of it (`reading` kLiteral) it is a warning, since the

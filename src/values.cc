@@ -7,6 +7,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "default_references.h"
 #include "safesubst/references.h"
 #include "bounded_read.h"
 #include "validate.h"
@@ -20,6 +21,10 @@ const Value* ValueSet::Find(std::string_view name) const {
 }
 
 void ValueSet::Set(std::string name, Value value) { values_.insert_or_assign(std::move(name), std::move(value)); }
+
+void ValueSet::Erase(std::string_view name) {
+  if (auto found = values_.find(name); found != values_.end()) values_.erase(found);
+}
 
 namespace {
 
@@ -361,6 +366,8 @@ class Collector {
     for (const std::string& entry : inputs.environment) AddEnvironment(entry);
     for (const std::string& path : inputs.values_files) AddValuesFile(path, inputs.max_file_bytes);
     for (std::size_t i = 0; i < inputs.sets.size(); ++i) AddSet(inputs.sets[i], i + 1);
+    Diagnostics expanded = detail::ExpandDefaultReferences(manifest_, &values_, inputs.report_missing);
+    diagnostics_.insert(diagnostics_.end(), expanded.begin(), expanded.end());
     ValidateAll(inputs.report_missing);
   }
 

@@ -27,7 +27,9 @@ struct Variable {
   std::string name;
   VarType type = VarType::kString;
   std::string pattern;  ///< RE2, must match the whole value; empty for none
+  /// May name other variables as `${NAME}`, expanded by CollectValues.
   std::optional<std::string> default_value;
+  Location default_location;  ///< of the default's value
   bool required = false;
   bool sensitive = false;
   std::string description;

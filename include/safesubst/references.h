@@ -23,7 +23,11 @@ namespace safesubst {
 /// `$(` or arithmetic expansion `$((` is reported as kShell covering only that
 /// opener, so that the references inside it (`$(echo "$NODE_IP")`) are found.
 /// A `$` followed by nothing that forms a reference (`$ `, `$'`, `$.`, a `$`
-/// at the end) is not reported.
+/// at the end) is not reported. The string operations of the Flux/clusterctl
+/// dialect (`${X%.*}`, `${X/a/b}`, `${X:0:3}`, `${#X}`...) are kOperation with
+/// their operator and operand; they are recognised by their shape alone, so
+/// `${X,,pattern}` is one too and its evaluation refuses the operand.
+/// `$${...}` is kEscape whatever is inside the braces.
 void ScanReferences(std::string_view text, std::size_t begin, std::size_t end,
                     const std::function<void(const Reference&)>& emit,
                     const std::function<void(std::size_t offset)>& on_unterminated);

@@ -34,7 +34,11 @@ enum class RefKind : std::uint8_t {
   kEscape,         ///< $${NAME}: renders as the literal ${NAME}
   kKubernetes,     ///< $(NAME): Kubernetes env expansion, never touched
   kDollarDollar,   ///< $$ not followed by `{`
-  kShell,          ///< $(cmd) $((expr)) $1 $@ $? ${#x} ${x[0]}...: shell syntax, not a reference
+  /// A string operation of the Flux/clusterctl dialect: ${NAME%p} ${NAME%%p}
+  /// ${NAME#p} ${NAME##p} ${NAME/p/r} ${NAME//p/r} ${NAME/#p/r} ${NAME/%p/r}
+  /// ${NAME,} ${NAME,,} ${NAME^} ${NAME^^} ${NAME:offset} ${NAME:offset:length} ${#NAME}
+  kOperation,
+  kShell,          ///< $(cmd) $((expr)) $1 $@ $? ${!x} ${x[0]}...: shell syntax, not a reference
 };
 
 /// A `$` form found inside a scalar or a comment.
@@ -47,10 +51,14 @@ struct Reference {
   std::uint32_t column = 0;  ///< 1-based, in bytes
   /// Index into Tokens::scalars, or kNoScalar for a reference inside a comment.
   std::uint32_t scalar = 0;
-  std::string_view name;     ///< NAME (kShell: x of ${x:1:2}, ${x#p}, ${x[0]}, ${#x}, ${!x}...; else empty for kShell and kDollarDollar)
-  std::string_view op;       ///< ":-", "-", ":=", "=", ":?", "?", ":+", "+" for kBracedDefault
-  /// kBracedDefault: the text after `op`, up to the closing `}`; kShell with
-  /// a name: the text after the name (`:1:2`, `#p`, `/a/b`, `[0]`).
+  std::string_view name;     ///< NAME (kShell: x of ${x[0]}, ${!x}, ${#x[@]}...; else empty for kShell and kDollarDollar)
+  /// kBracedDefault: ":-", "-", ":=", "=", ":?", "?", ":+", "+". kOperation:
+  /// "%", "%%", "#", "##", "/", "//", "/#", "/%", ",", ",,", "^", "^^", ":"
+  /// after the name, or the "#" before the name of ${#NAME}.
+  std::string_view op;
+  /// kBracedDefault and kOperation: the text after `op`, up to the closing
+  /// `}` (`.*` of ${X%.*}, `a/b` of ${X/a/b}, `1:2` of ${X:1:2}); kShell with
+  /// a name: the text after the name (`[0]`).
   std::string_view operand;
 
   static constexpr std::uint32_t kNoScalar = 0xffffffffu;

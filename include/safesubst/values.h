@@ -27,6 +27,8 @@ class ValueSet {
   /// Returns the value of `name`, or nullptr when it has none.
   const Value* Find(std::string_view name) const;
   void Set(std::string name, Value value);
+  /// Forgets the value of `name`, if any.
+  void Erase(std::string_view name);
   const std::map<std::string, Value, std::less<>>& all() const { return values_; }
 
  private:
