@@ -589,7 +589,7 @@ void Parser::ReportUnterminated(std::size_t offset) {
     return;
   }
   Error(LocationOf(at), "unterminated '${': expected '}'",
-        "close the reference with '}' within the same scalar, or write '$$' for a literal '$'");
+        "close the reference with '}' within the same scalar (`$${` is the start of an escape, not a literal `${`)");
 }
 
 // Tokens::command_line_aliases: a path that is, or is an item of, a
