@@ -117,7 +117,7 @@ VarType TypeEvidence(const Tokens& tokens, const Reference& reference,
 // Flux and clusterctl dialect) a string operation such as `${X%.*}`.
 bool IsVariableForm(const Reference& reference) {
   return reference.kind == RefKind::kBare || reference.kind == RefKind::kBraced ||
-         reference.kind == RefKind::kBracedDefault || (reference.kind == RefKind::kShell && !reference.name.empty());
+         reference.kind == RefKind::kBracedDefault || reference.kind == RefKind::kOperation;
 }
 
 // Whether a use says the name belongs to the script at runtime. Only a

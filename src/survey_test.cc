@@ -93,6 +93,16 @@ TEST_CASE("init: a braced name in a script context that is no shell script is de
   CHECK(uses["TAG"] == std::pair<std::size_t, std::size_t>{0, 1});
 }
 
+// The string operations of the Flux/clusterctl dialect name their variable.
+TEST_CASE("init: a name used only in a string operation is declared") {
+  Result<std::vector<SurveyedName>> survey =
+      SurveyTemplates({{"a.yaml", "image: r/app:${TAG%%-*}\nshort: ${#NAME}\n"}}, NoEnvironment);
+  REQUIRE(survey.ok());
+  std::vector<std::string> names;
+  for (const SurveyedName& name : *survey.value) names.push_back(name.name);
+  CHECK(names == std::vector<std::string>{"NAME", "TAG"});
+}
+
 // Issue 26: `init` declared `ref` and `schema` for a CRD and wrote PowerShell's
 // `$null` as `- null`, which the render then refused.
 TEST_CASE("init: dollars of other languages are neither declared nor listed as runtime") {
