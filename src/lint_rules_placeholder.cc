@@ -21,6 +21,7 @@
 #include <unordered_set>
 
 #include "lint_internal.h"
+#include "safesubst/references.h"
 #include "safesubst/shell.h"
 
 namespace safesubst::lint {
@@ -78,19 +79,24 @@ std::vector<Match> FindSentinels(std::string_view text) {
   return found;
 }
 
-// `${NAME}` and `${NAME<op>...}` not preceded by `$` (`$${NAME}` is an escape).
+// `${NAME}`, `${NAME<op>...}` and `${NAME:1:2}`, as references.cc scans them
+// for the render (`$${NAME}` is an escape). An unclosed `${NAME` is reported
+// as far as its name.
 std::vector<Match> FindBracedReferences(std::string_view text) {
   std::vector<Match> found;
-  for (std::size_t i = text.find("${"); i != std::string_view::npos; i = text.find("${", i + 1)) {
-    if (i > 0 && text[i - 1] == '$') continue;
-    std::size_t j = i + 2;
-    if (j >= text.size() || !IsNameStart(text[j])) continue;
-    while (j < text.size() && IsWordChar(text[j])) ++j;
-    if (j >= text.size() || std::string_view("}:-=?+").find(text[j]) == std::string_view::npos) continue;
-    std::size_t close = text.find('}', j);
-    std::size_t end = close == std::string_view::npos ? j : close + 1;
-    found.push_back(Match{i, std::string(text.substr(i, end - i))});
-  }
+  auto add = [&](const Reference& reference) {
+    bool substring = reference.kind == RefKind::kShell && !reference.name.empty() &&
+                     text.compare(reference.offset, 2, "${") == 0 && reference.operand.substr(0, 1) == ":";
+    bool braced = reference.kind == RefKind::kBraced || reference.kind == RefKind::kBracedDefault || substring;
+    if (braced) found.push_back(Match{reference.offset, std::string(text.substr(reference.offset, reference.length))});
+  };
+  auto unterminated = [&](std::size_t offset) {
+    std::size_t end = offset + 2;
+    if (end >= text.size() || !IsNameStart(text[end])) return;
+    while (end < text.size() && IsNameChar(text[end])) ++end;
+    found.push_back(Match{offset, std::string(text.substr(offset, end - offset))});
+  };
+  ScanReferences(text, 0, text.size(), add, unterminated);
   return found;
 }
 

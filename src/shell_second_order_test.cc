@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "safesubst/shell.h"
+#include "shell_sinks.h"
 #include "test_support.h"
 
 namespace safesubst {
@@ -312,6 +313,16 @@ TEST_CASE("second-order sinks: every sink kind is found") {
     ShellContext context = ShellContextsAt(script, {at}).front();
     CHECK(context.sink.empty());
     CHECK(context.reread.empty());
+  }
+}
+
+TEST_CASE("second-order sinks: scripts without a sink word are not read a second time") {
+  CHECK_FALSE(MayRunCodeAgain("#!/bin/sh\nOCT3=$(echo \"$NODE_IP\" | cut -d. -f3)\nexec java -jar /app/app.jar\n"));
+  CHECK_FALSE(MayRunCodeAgain("git push origin; hash -r; refresh\n"));
+  for (std::string_view script : {"sh -c x", "/bin/bash\t-c x", "x | sh", "busybox sh<<E", "eval x", "trap x EXIT",
+                                  "su -c x", "watch x", ". /dev/stdin"}) {
+    CAPTURE(script);
+    CHECK(MayRunCodeAgain(script));
   }
 }
 

@@ -388,8 +388,20 @@ bool BodyIsLiteral(std::string_view script, const Sink& sink, const std::vector<
 }  // namespace
 
 bool MayRunCodeAgain(std::string_view script) {
-  for (std::string_view word : {"sh", "eval", "trap", "su", "runuser", "watch", "stdin"}) {
+  // The `#!` line names a shell in most scripts: it runs nothing again.
+  if (script.substr(0, 2) == "#!") script.remove_prefix(std::min(script.find('\n'), script.size()));
+  for (std::string_view word : {"eval", "trap", "su", "runuser", "watch", "stdin"}) {
     if (script.find(word) != std::string_view::npos) return true;
+  }
+  // A shell (or ssh) named as a word: `sh`, `/bin/bash`, followed by what
+  // may follow a command name.
+  for (std::size_t at = script.find("sh"); at != std::string_view::npos; at = script.find("sh", at + 2)) {
+    char next = at + 2 < script.size() ? script[at + 2] : '\n';
+    if (std::string_view(" \t\n<;|)'\"").find(next) == std::string_view::npos) continue;
+    std::size_t start = at;
+    while (start > 0 && (IsNameChar(script[start - 1]) || script[start - 1] == '/')) --start;
+    std::string_view word = script.substr(start, at + 2 - start);
+    if (IsShellProgram(word) || BaseName(word) == "ssh") return true;
   }
   return false;
 }
