@@ -139,6 +139,7 @@ class Renderer {
   bool OutputWithinLimit(std::size_t size, const char* would_be);
   std::string Assemble();
   void CheckStructure(const std::string& output);
+  std::vector<ExpectedValue> ExpectedValues();
   bool CheckStructureByTokens(const std::string& output);
   const std::vector<RewrittenScalar>* Rewritten();
   bool DescribeWritten(const RewrittenScalar& scalar, EncodedScalar* written) const;
@@ -790,7 +791,7 @@ void Renderer::CheckStructure(const std::string& output) {
   }
   if (yaml_cpp_misreads) return RefuseYamlCppComparison();
   Result<std::vector<StructureDifference>> compared =
-      CompareStructure(text_, output, yaml_paths_, options_.file_name);
+      CompareStructure(text_, output, yaml_paths_, options_.file_name, ExpectedValues());
   Append(std::move(compared.diagnostics));
   if (compared.value) ReportStructureDifferences(*compared.value);
 }
@@ -812,6 +813,22 @@ void Renderer::RefuseYamlCppComparison() {
             std::string(yaml_paths_.empty() ? "for these values" : "for a `type: yaml` value") +
             ", misreads this valid YAML (a line not indented past its anchor or tag)",
         "indent the scalar's lines past its anchor or tag, or put the anchor on its own line above the scalar");
+}
+
+// What each rewritten value scalar must read back as, so that the tree
+// comparison checks the values as the token-level one does.
+std::vector<ExpectedValue> Renderer::ExpectedValues() {
+  std::vector<ExpectedValue> expected;
+  const std::vector<RewrittenScalar>* rewritten = Rewritten();
+  if (rewritten == nullptr) return expected;
+  for (const RewrittenScalar& scalar : *rewritten) {
+    const Scalar& source = tokens_.scalars[scalar.scalar];
+    ExpectedValue value{source.offset, {}};
+    if (!source.is_key && ExpectedScalarValue(text_, source, scalar.values, &value.value)) {
+      expected.push_back(std::move(value));
+    }
+  }
+  return expected;
 }
 
 // The token-level check (fast_invariant.h). False when it cannot decide, so
