@@ -28,6 +28,7 @@
 #include "safesubst/steps.h"
 #include "safesubst/yaml_encoding.h"
 #include "substitution.h"
+#include "tag_values.h"
 #include "text_checks.h"
 
 namespace safesubst {
@@ -217,6 +218,7 @@ RenderResult Renderer::Run() {
   result_.diagnostics = tokens_.diagnostics;
   Append(CheckTabIndentation(text_, tokens_, options_.file_name));
   Append(CheckDuplicateKeys(text_, tokens_, options_.file_name));
+  Append(CheckNoValuesInTags(text_, tokens_, manifest_, options_.file_name));
   CheckDocumentCount();
   if (HasErrors(result_.diagnostics)) return std::move(result_);
   Classify(text_, manifest_, &tokens_);
