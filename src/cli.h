@@ -11,6 +11,7 @@
 #include "safesubst/diagnostic.h"
 #include "safesubst/lint.h"
 #include "safesubst/manifest.h"
+#include "safesubst/redaction.h"
 #include "safesubst/render.h"
 #include "safesubst/values.h"
 
@@ -48,19 +49,14 @@ class Sources {
   /// false with an error diagnostic added to `out`.
   bool Read(const std::string& path, std::size_t limit, std::string* text, Diagnostics* out);
   void Remember(const std::string& name, std::string text);
-  /// The text of `name` as diagnostics may show it (redacted), read lazily
-  /// from disk when it was not seen yet.
+  /// The text of `name`, read lazily from disk when it was not seen yet.
   const SourceText& Get(const std::string& name);
-  /// Masks what `redact` masks (sensitive values) in every text shown from now on.
-  /// `redact` gets the text's name and the text and returns what may be shown.
-  void SetRedaction(std::function<std::string(const std::string&, std::string_view)> redact);
-  /// `text` (belonging to `name`) as it may be shown.
-  std::string Redact(const std::string& name, std::string_view text) const;
+  /// What every diagnostic, snippet and finding is shown through from now on.
+  Redactor& redactor() { return redactor_; }
 
  private:
-  std::map<std::string, std::string> texts_;
-  std::map<std::string, SourceText> shown_;  // redacted copies of texts_
-  std::function<std::string(const std::string&, std::string_view)> redact_;
+  std::map<std::string, SourceText> texts_;
+  Redactor redactor_;
 };
 
 /// Reads `path` ("-" is standard input) with read(2) into one buffer sized

@@ -148,34 +148,19 @@ bool InputText::Read(const std::string& path, std::size_t limit, Diagnostics* ou
 }
 
 void Sources::Remember(const std::string& name, std::string text) {
-  texts_[name] = std::move(text);
-  shown_.erase(name);
+  texts_.insert_or_assign(name, SourceText(std::move(text)));
 }
 
 const SourceText& Sources::Get(const std::string& name) {
-  auto shown = shown_.find(name);
-  if (shown != shown_.end()) return shown->second;
   auto found = texts_.find(name);
-  if (found == texts_.end()) {
-    // Only a regular file is read again: a FIFO would wait for another writer.
-    std::string text;
-    struct stat info{};
-    if (::stat(name.c_str(), &info) == 0 && S_ISREG(info.st_mode)) {
-      detail::ReadFileBounded(name, Limits{}.max_input_bytes, "", &text);
-    }
-    found = texts_.emplace(name, std::move(text)).first;
+  if (found != texts_.end()) return found->second;
+  // Only a regular file is read again: a FIFO would wait for another writer.
+  std::string text;
+  struct stat info{};
+  if (::stat(name.c_str(), &info) == 0 && S_ISREG(info.st_mode)) {
+    detail::ReadFileBounded(name, Limits{}.max_input_bytes, "", &text);
   }
-  std::string text = redact_ ? redact_(name, found->second) : found->second;
-  return shown_.emplace(name, SourceText(std::move(text))).first->second;
-}
-
-void Sources::SetRedaction(std::function<std::string(const std::string&, std::string_view)> redact) {
-  redact_ = std::move(redact);
-  shown_.clear();
-}
-
-std::string Sources::Redact(const std::string& name, std::string_view text) const {
-  return redact_ ? redact_(name, text) : std::string(text);
+  return texts_.emplace(name, SourceText(std::move(text))).first->second;
 }
 
 namespace {
@@ -203,7 +188,7 @@ void PrintDiagnostics(const Diagnostics& diagnostics, Sources& sources, bool col
     }
     static const SourceText kNoSource;
     const SourceText& source = diagnostic.location.line > 0 ? sources.Get(diagnostic.location.file) : kNoSource;
-    std::string text = FormatDiagnostic(diagnostic, source, color);
+    std::string text = FormatDiagnostic(diagnostic, source, color, sources.redactor());
     std::fwrite(text.data(), 1, text.size(), stderr);
   }
 }

@@ -50,7 +50,12 @@ bool LintRendered(std::string_view text, LintOptions options, const std::string&
   PrintDiagnostics(linted.diagnostics, sources, color);
   if (!linted.value) return false;
   if (has_secrets) {
-    for (Finding& finding : *linted.value) finding.message = sources.Redact(file, finding.message);
+    // The message quotes the rendered text, where a value can be any
+    // fragment of a secret (a `${X}` inside a password).
+    for (Finding& finding : *linted.value) {
+      finding.message = sources.redactor().MaskFragments(finding.message);
+      finding.fix = sources.redactor().MaskFragments(finding.fix);
+    }
   }
   PrintFindings(*linted.value, has_secrets ? std::string_view{} : text, color, /*verbose=*/false);
   return CountFindings(*linted.value, Severity::kError) == 0 && !HasErrors(linted.diagnostics);

@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
-#include <set>
 #include <thread>
 
 #include "cli.h"
@@ -302,6 +301,12 @@ bool ReplaceTemplates(const std::vector<Rendered>& rendered) {
 Loaded LoadInputs(const InputOptions& options, Manifest* manifest, ValueSet* values, Diagnostics* diagnostics,
                   Sources* sources, bool report_missing) {
   *manifest = ChooseManifest(options, diagnostics);
+  // The manifest's sensitive defaults are masked even when it did not load:
+  // its errors quote its lines.
+  Redactor& redactor = sources->redactor();
+  if (const char* path = ManifestPath(options); path != nullptr && *path != '\0') {
+    redactor.AddManifest(sources->Get(path).text(), path);
+  }
   if (HasErrors(*diagnostics)) return Loaded::kNothing;
   ValueInputs value_inputs{Environment(options.env_prefix), options.values_files, options.sets, report_missing};
   value_inputs.max_file_bytes = options.limits.max_manifest_bytes;
@@ -311,13 +316,14 @@ Loaded LoadInputs(const InputOptions& options, Manifest* manifest, ValueSet* val
   // The values are known even when some failed validation: mask them all. A
   // values file line that did not even parse cannot be masked, so with any
   // sensitive variable declared, values files are never quoted in messages.
-  bool any_sensitive = std::any_of(manifest->variables.begin(), manifest->variables.end(),
-                                   [](const Variable& variable) { return variable.sensitive; });
-  std::set<std::string> hidden;
-  if (any_sensitive) hidden.insert(options.values_files.begin(), options.values_files.end());
-  sources->SetRedaction([manifest, values, hidden](const std::string& name, std::string_view text) {
-    return hidden.count(name) ? std::string() : RedactSensitive(text, *manifest, *values);
-  });
+  redactor.AddValues(*manifest, *values);
+  if (std::any_of(manifest->variables.begin(), manifest->variables.end(),
+                  [](const Variable& variable) { return variable.sensitive; })) {
+    for (const std::string& path : options.values_files) {
+      redactor.HideFile(path);
+      redactor.AddValuesFile(sources->Get(path).text(), *manifest);  // empty unless a regular file
+    }
+  }
   return HasErrors(*diagnostics) ? Loaded::kManifestOnly : Loaded::kAll;
 }
 

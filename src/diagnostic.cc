@@ -98,8 +98,10 @@ void AppendSnippet(std::string_view line, std::uint32_t column, bool color, std:
   *out += '\n';
 }
 
-// FormatDiagnostic, given the text of the diagnostic's line.
-std::string FormatAtLine(const Diagnostic& diagnostic, std::string_view line, bool color) {
+}  // namespace
+
+std::string FormatDiagnosticAt(const Diagnostic& diagnostic, std::string_view line, std::uint32_t caret_column,
+                               bool color) {
   const Location& at = diagnostic.location;
   std::string out;
   if (color) out += "\033[1m";
@@ -117,7 +119,7 @@ std::string FormatAtLine(const Diagnostic& diagnostic, std::string_view line, bo
   out += ' ';
   out += diagnostic.message;
   out += '\n';
-  if (!line.empty()) AppendSnippet(line, at.column, color, &out);
+  if (!line.empty()) AppendSnippet(line, caret_column, color, &out);
   if (!diagnostic.hint.empty()) {
     out += "  hint: ";
     out += diagnostic.hint;
@@ -125,8 +127,6 @@ std::string FormatAtLine(const Diagnostic& diagnostic, std::string_view line, bo
   }
   return out;
 }
-
-}  // namespace
 
 SourceText::SourceText(std::string text) : text_(std::move(text)) {
   line_starts_.push_back(0);
@@ -152,11 +152,12 @@ Location SourceText::Locate(std::size_t offset, std::string file) const {
 
 std::string FormatDiagnostic(const Diagnostic& diagnostic, std::string_view source, bool color) {
   const std::uint32_t line = diagnostic.location.line;
-  return FormatAtLine(diagnostic, line > 0 ? SourceLine(source, line) : std::string_view{}, color);
+  return FormatDiagnosticAt(diagnostic, line > 0 ? SourceLine(source, line) : std::string_view{},
+                            diagnostic.location.column, color);
 }
 
 std::string FormatDiagnostic(const Diagnostic& diagnostic, const SourceText& source, bool color) {
-  return FormatAtLine(diagnostic, source.Line(diagnostic.location.line), color);
+  return FormatDiagnosticAt(diagnostic, source.Line(diagnostic.location.line), diagnostic.location.column, color);
 }
 
 }  // namespace safesubst

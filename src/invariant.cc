@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "yaml_tree.h"
@@ -58,8 +59,11 @@ bool IsUnder(std::string_view path, std::string_view prefix) {
 
 class Comparer {
  public:
-  Comparer(const YamlStream& before, const YamlStream& after, const std::vector<ExemptPath>& exempt)
-      : t_(before), o_(after), exempt_(exempt) {}
+  Comparer(const YamlStream& before, const YamlStream& after, const std::vector<ExemptPath>& exempt,
+           const std::vector<ExpectedValue>& expected)
+      : t_(before), o_(after), exempt_(exempt) {
+    for (const ExpectedValue& value : expected) expected_.emplace(value.offset, value.value);
+  }
 
   std::vector<StructureDifference> Run() {
     std::size_t documents = std::min(t_.documents.size(), o_.documents.size());
@@ -175,10 +179,20 @@ class Comparer {
     if ((HasExplicitTag(t) || HasExplicitTag(o)) && t.tag != o.tag) {
       Report(path_, t, o, "tag changed from " + TagName(t) + " to " + TagName(o));
     }
-    if (t.kind == YamlNode::Kind::kSequence) {
+    if (t.kind == YamlNode::Kind::kScalar) {
+      CompareValues(t, o);
+    } else if (t.kind == YamlNode::Kind::kSequence) {
       CompareSequences(t, o);
     } else if (t.kind == YamlNode::Kind::kMapping) {
       CompareMappings(t, o);
+    }
+  }
+
+  // A rewritten scalar must hold exactly what was written into it.
+  void CompareValues(const YamlNode& t, const YamlNode& o) {
+    auto expected = expected_.find(t.offset);
+    if (expected != expected_.end() && o.text != expected->second) {
+      Report(path_, t, o, "the rewritten scalar reads back as a different value");
     }
   }
 
@@ -247,6 +261,7 @@ class Comparer {
   const YamlStream& t_;
   const YamlStream& o_;
   const std::vector<ExemptPath>& exempt_;
+  std::unordered_map<std::size_t, std::string_view> expected_;  // by the template scalar's offset
   std::uint32_t document_ = 0;
   std::string path_;
   std::unordered_set<std::uint64_t> visited_;
@@ -299,7 +314,7 @@ bool ParseTemplate(std::string_view text, YamlStream* stream, detail::YamlParseE
 
 Result<std::vector<StructureDifference>> CompareStructureExempting(
     std::string_view template_text, std::string_view rendered_text,
-    const std::vector<ExemptPath>& exempt_paths, const std::string& file) {
+    const std::vector<ExemptPath>& exempt_paths, const std::string& file, const std::vector<ExpectedValue>& expected) {
   Result<std::vector<StructureDifference>> result;
   YamlStream before, after;
   detail::YamlParseError error;
@@ -317,17 +332,17 @@ Result<std::vector<StructureDifference>> CompareStructureExempting(
                   "declare the variable `type: yaml` if it is meant to be YAML"));
     return result;
   }
-  result.value = Comparer(before, after, exempt_paths).Run();
+  result.value = Comparer(before, after, exempt_paths, expected).Run();
   return result;
 }
 
 Result<std::vector<StructureDifference>> CompareStructure(
     std::string_view template_text, std::string_view rendered_text,
-    const std::vector<std::string>& exempt_paths, const std::string& file) {
+    const std::vector<std::string>& exempt_paths, const std::string& file, const std::vector<ExpectedValue>& expected) {
   std::vector<ExemptPath> exempt;
   exempt.reserve(exempt_paths.size());
   for (const std::string& path : exempt_paths) exempt.push_back(ExemptPath{path, -1});
-  return CompareStructureExempting(template_text, rendered_text, exempt, file);
+  return CompareStructureExempting(template_text, rendered_text, exempt, file, expected);
 }
 
 }  // namespace safesubst

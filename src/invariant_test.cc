@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "safesubst/render.h"
 #include "safesubst/yaml_encoding.h"
 #include "alias_bomb.h"
 #include "test_support.h"
@@ -334,6 +335,66 @@ TEST_CASE("the number of differences is bounded") {
     after += "k" + std::to_string(i) + ": [x]\n";
   }
   CHECK(Diff(before, after).size() == 100);
+}
+
+// --full-check (the yaml-cpp comparison) must be at least as strict as the
+// default token-level check (issue 25 item 6): both verify that every
+// substituted value reads back exactly. These are the renders the default
+// check refused and the full one accepted.
+RenderResult RenderWithM(const std::string& text, const std::string& value, bool full_check) {
+  Result<Manifest> manifest = ParseManifest("variables:\n  M: string\n", "m.yaml");
+  REQUIRE(manifest.ok());
+  ValueSet values;
+  values.Set("M", Value{value, ValueSource::kCommandLine, Location{"--set M"}});
+  RenderOptions options;
+  options.file_name = "t.yaml";
+  options.full_structure_check = full_check;
+  return Render(text, *manifest.value, values, options);
+}
+
+TEST_CASE("full structure check: refuses what the default check refuses, a value that reads back altered") {
+  struct Case {
+    const char* name;
+    std::string text;
+    std::string value;
+  };
+  for (const Case& each : {Case{"empty value in a multi-line double-quoted scalar", "a: \"first\n  ${M}\n  last\"\n", ""},
+                           Case{"multi-line value in a folded block", "a: >\n  x\n  ${M}\n  y\n", "one\n two"},
+                           Case{"newlines at the end of a literal block", "a: |\n  x${M}\n", "\n\n"}}) {
+    CAPTURE(each.name);
+    for (bool full_check : {false, true}) {
+      CAPTURE(full_check);
+      RenderResult result = RenderWithM(each.text, each.value, full_check);
+      CHECK_FALSE(result.ok());
+      CHECK(result.output.empty());
+    }
+  }
+}
+
+TEST_CASE("full structure check: a differential test against the default check over scalar styles and values") {
+  const std::vector<std::string> templates = {
+      "a: ${M}\n",          "a: x ${M} y\n",         "a: \"${M}\"\n",           "a: 'x ${M}'\n",
+      "a: \"f\n  ${M}\n  l\"\n", "a: |\n  x${M}\n",        "a: |-\n  ${M}\n  y\n",   "a: >\n  x\n  ${M}\n  y\n",
+      "a: >\n  x ${M} y\n",   "a: [${M}, z]\n",        "- ${M}\n- \"${M}\"\n",     "a:\n  b: ${M} # c\n"};
+  const std::vector<std::string> values = {"",      "v",       "one\ntwo", "one\n two", "\n\n",   " x ", "a: b",
+                                           "#c",    "\"q\"",   "'s'",      "x\\y",     "- z",    "t\tx", "x\n",
+                                           "\nx",   "x  \n y", "[1]",      "{k: v}",    "*alias", "&a x", "---"};
+  int refused_by_default = 0;
+  for (const std::string& text : templates) {
+    for (const std::string& value : values) {
+      CAPTURE(text);
+      CAPTURE(value);
+      RenderResult by_default = RenderWithM(text, value, false);
+      RenderResult full = RenderWithM(text, value, true);
+      if (!by_default.ok()) {
+        ++refused_by_default;
+        CHECK_FALSE(full.ok());
+      } else if (full.ok()) {
+        CHECK(full.output == by_default.output);
+      }
+    }
+  }
+  CHECK(refused_by_default > 0);  // the sweep does reach the refusals
 }
 
 }  // namespace

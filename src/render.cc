@@ -30,6 +30,7 @@
 #include "safesubst/steps.h"
 #include "safesubst/yaml_encoding.h"
 #include "substitution.h"
+#include "tag_values.h"
 #include "text_checks.h"
 
 namespace safesubst {
@@ -144,6 +145,7 @@ class Renderer {
   bool OutputWithinLimit(std::size_t size, const char* would_be);
   std::string Assemble();
   void CheckStructure(const std::string& output);
+  std::vector<ExpectedValue> ExpectedValues();
   bool CheckStructureByTokens(const std::string& output);
   const std::vector<RewrittenScalar>* Rewritten();
   bool DescribeWritten(const RewrittenScalar& scalar, EncodedScalar* written) const;
@@ -227,6 +229,7 @@ RenderResult Renderer::Run() {
   result_.diagnostics = tokens_.diagnostics;
   Append(CheckTabIndentation(text_, tokens_, options_.file_name));
   Append(CheckDuplicateKeys(text_, tokens_, options_.file_name));
+  Append(CheckNoValuesInTags(text_, tokens_, manifest_, options_.file_name));
   CheckDocumentCount();
   if (HasErrors(result_.diagnostics)) return std::move(result_);
   Classify(text_, manifest_, &tokens_);
@@ -878,7 +881,7 @@ void Renderer::CheckStructure(const std::string& output) {
   }
   if (yaml_cpp_misreads) return RefuseYamlCppComparison();
   Result<std::vector<StructureDifference>> compared =
-      CompareStructure(text_, output, yaml_paths_, options_.file_name);
+      CompareStructure(text_, output, yaml_paths_, options_.file_name, ExpectedValues());
   Append(std::move(compared.diagnostics));
   if (compared.value) ReportStructureDifferences(*compared.value);
 }
@@ -900,6 +903,22 @@ void Renderer::RefuseYamlCppComparison() {
             std::string(yaml_paths_.empty() ? "for these values" : "for a `type: yaml` value") +
             ", misreads this valid YAML (a line not indented past its anchor or tag)",
         "indent the scalar's lines past its anchor or tag, or put the anchor on its own line above the scalar");
+}
+
+// What each rewritten value scalar must read back as, so that the tree
+// comparison checks the values as the token-level one does.
+std::vector<ExpectedValue> Renderer::ExpectedValues() {
+  std::vector<ExpectedValue> expected;
+  const std::vector<RewrittenScalar>* rewritten = Rewritten();
+  if (rewritten == nullptr) return expected;
+  for (const RewrittenScalar& scalar : *rewritten) {
+    const Scalar& source = tokens_.scalars[scalar.scalar];
+    ExpectedValue value{source.offset, {}};
+    if (!source.is_key && ExpectedScalarValue(text_, source, scalar.values, &value.value)) {
+      expected.push_back(std::move(value));
+    }
+  }
+  return expected;
 }
 
 // The token-level check (fast_invariant.h). False when it cannot decide, so

@@ -8,6 +8,8 @@
 // requoted or cut in half is still found.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -79,6 +81,7 @@ class Scenario {
 
   void Write(const std::string& name, const std::string& text) { WriteFile(dir_ / name, text); }
   std::string Read(const std::string& name) { return ReadFile(dir_ / name); }
+  const std::filesystem::path& Directory() const { return dir_.path(); }
 
   /// Runs safesubst ARGUMENTS in the scenario directory, after ENVIRONMENT
   /// (shell assignments, e.g. "PW=..."), with `input` on stdin.
@@ -263,4 +266,107 @@ TEST_CASE("secrets: render --lint does not show a secret on the line of a findin
   CHECK(run.code == 1);
   CHECK(run.err.find("[leftover-placeholder]") != std::string::npos);
   ExpectHidden(run);
+}
+
+// Every way a sensitive value reaches a diagnostic, through every command
+// that shows diagnostics: each scenario provokes one (checked by
+// `expected`, from render) and nothing any command prints, nor any file
+// it leaves behind, shows a secret or a piece of one (issue 25 item 1:
+// the Redactor, redaction.h).
+namespace {
+
+struct Leak {
+  const char* name;
+  std::vector<std::pair<std::string, std::string>> files;  // written before the runs
+  std::string arguments;  // after the command: -m, values, the template
+  std::string expected;   // in render's stderr
+  std::vector<std::string> forbidden = {};  // spellings of the secret besides kPieces
+};
+
+const char* const kCertTemplate = "tls: ${CERT}\npassword: ${PW}\n";
+
+std::vector<Leak> Leaks() {
+  return {
+      Leak{"--set type: yaml value with a duplicate key",
+           {{"t.yaml", kCertTemplate}},
+           "-m vars.yaml " + Set("CERT", "{Kq7Zp: 1, Kq7Zp: 2}") + " " + Set("PW", "x") + " t.yaml",
+           "twice"},
+      Leak{"values file type: yaml value with a duplicate key",
+           {{"t.yaml", kCertTemplate}, {"cert-values.yaml", "CERT:\n  Wm4Xr: 1\n  Wm4Xr: 2\nPW: x\n"}},
+           "-m vars.yaml --values cert-values.yaml t.yaml",
+           "twice"},
+      Leak{"manifest error on the line of a sensitive default",
+           {{"t.yaml", "password: ${PW}\n"},
+            {"m.yaml", "variables:\n  PW: {type: string, sensitive: true, default: 'Vb9Ln Jt3Hs', bogus: 1}\n"}},
+           "-m m.yaml t.yaml",
+           "unknown key 'bogus'"},
+      Leak{"manifest type: yaml default with a duplicate key",
+           {{"t.yaml", kCertTemplate},
+            {"m.yaml", "variables:\n  PW: string\n  CERT:\n    type: yaml\n    sensitive: true\n    default:\n"
+                       "      Tk5Gh: 1\n      Tk5Gh: 2\n"}},
+           "-m m.yaml t.yaml",
+           "twice"},
+      Leak{"manifest error on the second line of a multi-line sensitive default",
+           {{"t.yaml", "password: ${PW}\n"},
+            {"m.yaml", "variables:\n  PW: {sensitive: true, default: \"Rw2Ny\n    Kq7Zp\", bogus: 1}\n"}},
+           "-m m.yaml t.yaml",
+           "unknown key 'bogus'"},
+      Leak{"manifest error on an escaped sensitive default",
+           {{"t.yaml", "password: ${PW}\n"},
+            {"m.yaml", "variables:\n  PW: {sensitive: true, default: \"Wm\\x34Xr\", pattern: '[0-9]+'}\n"}},
+           "-m m.yaml t.yaml",
+           "invalid default",
+           {"Wm\\x34Xr", "x34"}},
+      Leak{"manifest warning on a sensitive default overridden by --set",
+           {{"t.yaml", "password: ${PW}\n"},
+            {"m.yaml", "variables:\n  PW: {sensitive: true, required: true, default: Vb9Ln}\n"}},
+           "-m m.yaml " + Set("PW", "Wm4Xr") + " t.yaml",
+           "is required and has a default"},
+      Leak{"render --lint finding inside a secret holding a placeholder",
+           {{"t.yaml", "data:\n  a: ${PW}\n  b: \"${PW}\"\n"}},
+           "-m vars.yaml " + Set("PW", "Jt3Hs ${LEFTOVER_NAME} __SENTINEL_NAME__") + " t.yaml",
+           "",
+           {"LEFTOVER_NAME", "SENTINEL_NAME"}},
+      Leak{"values file structured value for a string",
+           {{"t.yaml", "password: ${PW}\n"}, {"pw-values.yaml", "PW:\n  Kq7Zp: Wm4Xr\n"}},
+           "-m vars.yaml --values pw-values.yaml t.yaml",
+           "is not a string"},
+  };
+}
+
+}  // namespace
+
+TEST_CASE("secrets: no diagnostic of any command shows a secret or a piece of one, nor any file left behind") {
+  const std::vector<std::string> commands = {"render -o out.yaml", "render --lint", "explain", "vars --format json"};
+  for (const Leak& leak : Leaks()) {
+    const std::string scenario_name = leak.name;
+    CAPTURE(scenario_name);
+    Scenario scenario;
+    for (const auto& [name, text] : leak.files) scenario.Write(name, text);
+    for (const std::string& command : commands) {
+      CAPTURE(command);
+      CommandResult run = scenario.Run(command + " " + leak.arguments);
+      if (command == "render -o out.yaml" && !leak.expected.empty()) {
+        CHECK(run.err.find(leak.expected) != std::string::npos);
+      }
+      if (command == "render --lint" && leak.expected.empty()) {
+        CHECK(run.code == 1);
+        CHECK(run.err.find("[leftover-placeholder]") != std::string::npos);
+      }
+      ExpectHidden(run, /*output_is_document=*/run.code == 0 && command == "render --lint");
+      for (const std::string& spelling : leak.forbidden) {
+        CHECK_MESSAGE(run.err.find(spelling) == std::string::npos, "stderr shows " << spelling << ":\n" << run.err);
+        CHECK_MESSAGE(run.out.find(spelling) == std::string::npos, "stdout shows " << spelling << ":\n" << run.out);
+      }
+      // A failed render leaves no file; a successful one only its output.
+      for (const auto& entry : std::filesystem::directory_iterator(scenario.Directory())) {
+        const std::string name = entry.path().filename().string();
+        const bool input = std::any_of(leak.files.begin(), leak.files.end(),
+                                       [&name](const auto& file) { return file.first == name; });
+        if (input || (name == "out.yaml" && run.code == 0)) continue;
+        CHECK_MESSAGE(!ShowsSecret(scenario.Read(name)), name << " shows a secret");
+      }
+      std::filesystem::remove(scenario.Directory() / "out.yaml");
+    }
+  }
 }

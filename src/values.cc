@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "default_references.h"
+#include "safesubst/redaction.h"
 #include "safesubst/references.h"
 #include "bounded_read.h"
 #include "validate.h"
@@ -536,16 +537,9 @@ Result<ValueSet> CollectValues(const Manifest& manifest, const ValueInputs& inpu
 }
 
 std::string RedactSensitive(std::string_view text, const Manifest& manifest, const ValueSet& values) {
-  std::string out(text);
-  for (const Variable& variable : manifest.variables) {
-    if (!variable.sensitive) continue;
-    const Value* value = values.Find(variable.name);
-    if (value == nullptr || value->text.empty()) continue;
-    for (std::size_t at = out.find(value->text); at != std::string::npos; at = out.find(value->text, at + 3)) {
-      out.replace(at, value->text.size(), "***");
-    }
-  }
-  return out;
+  Redactor redactor;
+  redactor.AddValues(manifest, values);
+  return redactor.Mask(text);
 }
 
 }  // namespace safesubst

@@ -73,6 +73,11 @@ class SourceText {
 std::string FormatDiagnostic(const Diagnostic& diagnostic, std::string_view source, bool color);
 /// The same, for many diagnostics about one text.
 std::string FormatDiagnostic(const Diagnostic& diagnostic, const SourceText& source, bool color);
+/// The same, given the text of the diagnostic's line (empty: no snippet)
+/// and the 1-based column of the caret in it: a line with its secrets masked
+/// (redaction.h) keeps the location of the source but moves the caret.
+std::string FormatDiagnosticAt(const Diagnostic& diagnostic, std::string_view line, std::uint32_t caret_column,
+                               bool color);
 
 /// A value or the diagnostics that explain why there is none. Errors cross the
 /// library boundary as values, never as exceptions.

@@ -31,6 +31,14 @@ struct ExemptPath {
   std::int32_t document = -1;  ///< 0-based document index, or -1 for every document
 };
 
+/// What a rewritten scalar must read back as: the template scalar that
+/// starts at `offset` (Scalar::offset) holds, once parsed from the output,
+/// exactly `value` (fast_invariant.h, ExpectedScalarValue).
+struct ExpectedValue {
+  std::size_t offset = 0;
+  std::string value;
+};
+
 /// Parses both streams and compares, node by node and in order: the number of
 /// documents, node kinds (null, scalar, sequence, mapping; an alias where the
 /// other side has none; explicit tags when either side has one), sequence
@@ -54,13 +62,20 @@ struct ExemptPath {
 /// "rendered output is not valid YAML" located in the output, with the file
 /// name `file` + " (rendered output)". In both cases the result has no value.
 /// An empty vector means the shapes agree.
+///
+/// Each scalar of `expected` (outside the exempt paths) must read back as
+/// its value in the output, or it is a difference ("the rewritten scalar
+/// reads back as a different value"), as in CompareStructureByTokens: the
+/// yaml-cpp check is never weaker than the token-level one.
 Result<std::vector<StructureDifference>> CompareStructure(
     std::string_view template_text, std::string_view rendered_text,
-    const std::vector<std::string>& exempt_paths, const std::string& file);
+    const std::vector<std::string>& exempt_paths, const std::string& file,
+    const std::vector<ExpectedValue>& expected = {});
 
 /// As above, with exemptions that can name one document.
 Result<std::vector<StructureDifference>> CompareStructureExempting(
     std::string_view template_text, std::string_view rendered_text,
-    const std::vector<ExemptPath>& exempt_paths, const std::string& file);
+    const std::vector<ExemptPath>& exempt_paths, const std::string& file,
+    const std::vector<ExpectedValue>& expected = {});
 
 }  // namespace safesubst

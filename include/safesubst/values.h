@@ -103,9 +103,9 @@ std::vector<std::string> SplitList(std::string_view value);
 /// The text to show for a value in messages: the value, or `***` when sensitive.
 std::string DisplayValue(const Variable& variable, std::string_view value);
 
-/// Replaces every occurrence of a sensitive variable's value in `text` with
-/// `***`. For text the library does not control, e.g. a values file line shown
-/// under a diagnostic.
+/// Replaces every occurrence of a sensitive variable's value (or default),
+/// or of a piece of one, in `text` with `***`: Redactor::Mask (redaction.h)
+/// for one text.
 std::string RedactSensitive(std::string_view text, const Manifest& manifest, const ValueSet& values);
 
 }  // namespace safesubst
