@@ -29,6 +29,7 @@
 #include "safesubst/yaml_encoding.h"
 #include "substitution.h"
 #include "text_checks.h"
+#include "validate.h"
 
 namespace safesubst {
 
@@ -119,7 +120,7 @@ class Renderer {
   ReferenceReport::Action DecideOne(const Reference& reference);
   bool JoinsKeptName(const Reference& reference, std::string_view value);
   bool InKey(const Reference& reference);
-  std::string UndeclaredHint(const std::string& name) const;
+  std::string UndeclaredHint(const std::string& name);
   void EncodeScalar(std::uint32_t scalar_index, std::vector<Substitution>& substitutions);
   bool ShellEncode(std::vector<Substitution>& substitutions);
   struct ShellEncoding {
@@ -161,6 +162,7 @@ class Renderer {
   const Manifest& manifest_;
   const ValueSet& values_;
   const RenderOptions& options_;
+  detail::NameSuggester suggester_{manifest_.variables};  // for UndeclaredHint
   Tokens tokens_;
   RenderResult result_;
   std::vector<Splice> splices_;
@@ -310,6 +312,9 @@ void Renderer::DecideAll() {
 // its first use; CountRepeatedUses tells how many more uses share it.
 void Renderer::ReportAtFirstUse(Severity severity, const Reference& reference, std::string message,
                                 std::string hint) {
+  // Every use's report says why (explain, vars --format json), not only the first's.
+  ReferenceReport* report = ReportOf(reference);
+  if (report != nullptr && report->note.empty()) report->note = message;
   auto [first, inserted] = first_uses_.try_emplace(message, FirstUse{result_.diagnostics.size(), 0});
   if (!inserted) {
     ++first->second.later_uses;
@@ -327,7 +332,7 @@ void Renderer::CountRepeatedUses() {
 }
 
 // What to do about an undeclared name depends on how names are declared.
-std::string Renderer::UndeclaredHint(const std::string& name) const {
+std::string Renderer::UndeclaredHint(const std::string& name) {
   std::string literal = "write $${" + name + "} for a literal ${" + name + "}";
   switch (manifest_.mode) {
     case DeclarationMode::kEnvironment:
@@ -337,7 +342,10 @@ std::string Renderer::UndeclaredHint(const std::string& name) const {
     case DeclarationMode::kManifest:
       break;
   }
-  return "declare " + name + " under `variables:` in the manifest, list it under `runtime:`, or " + literal;
+  // A name one or two letters away from a declared one is most likely its typo.
+  const std::string_view close = suggester_.Suggest(name);
+  const std::string typo = close.empty() ? "" : "did you mean '" + std::string(close) + "'? or ";
+  return typo + "declare " + name + " under `variables:` in the manifest, list it under `runtime:`, or " + literal;
 }
 
 // ResolveReference, remembered: a stream names a few variables thousands of
@@ -459,7 +467,6 @@ ReferenceReport::Action Renderer::DecideOne(const Reference& reference) {
       return Action::kSubstitute;
     case Resolution::Outcome::kFail:
       ReportAtFirstUse(Severity::kError, reference, resolution.message, resolution.hint);
-      if (ReferenceReport* report = ReportOf(reference)) report->note = resolution.message;
       return Action::kError;
     case Resolution::Outcome::kUndeclared:
       break;
@@ -506,8 +513,12 @@ bool Renderer::ShellEncode(std::vector<Substitution>& substitutions) {
     if (!problem.empty()) {
       std::string name(substitution.reference->name);
       // The shell encoder's message already says how to quote or declare it.
-      Error(At(*substitution.reference), "value of '" + name + "' cannot be written here: " + problem);
-      if (report != nullptr) report->action = ReferenceReport::Action::kError;
+      std::string message = "value of '" + name + "' cannot be written here: " + problem;
+      if (report != nullptr) {
+        report->action = ReferenceReport::Action::kError;
+        report->note = message;
+      }
+      Error(At(*substitution.reference), std::move(message));
       ok = false;
       continue;
     }
