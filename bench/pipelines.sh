@@ -3,6 +3,7 @@
 #
 #   pipelines.sh seed      TENANT_DIR OUT_DIR           # envsubst, sed, yq (as onboarding-v6.sh did)
 #   pipelines.sh safesubst TENANT_DIR OUT_DIR SAFESUBST # one safesubst render per app (manifest steps)
+#   pipelines.sh tenant    TENANT_DIR OUT_DIR SAFESUBST # one safesubst render for every app (--set-from-filename)
 #
 # TENANT_DIR is what `safesubst_bench_generate tenant` writes: apps/*.yaml,
 # common/efs-zone-command.yaml (${X} placeholders), seed/efs-zone-command.yaml
@@ -50,8 +51,12 @@ case $mode in
         -o "$out/$app.yaml" "$app_yaml"
     done
     ;;
+  tenant)
+    "$4" render -m "$tenant/manifest.yaml" --values "$tenant/dev.env" --set-from-filename APP \
+      --out-dir "$out" "$tenant"/apps/*.yaml
+    ;;
   *)
-    echo "usage: pipelines.sh seed|safesubst TENANT_DIR OUT_DIR [SAFESUBST]" >&2
+    echo "usage: pipelines.sh seed|safesubst|tenant TENANT_DIR OUT_DIR [SAFESUBST]" >&2
     exit 2
     ;;
 esac

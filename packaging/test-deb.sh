@@ -136,7 +136,7 @@ check "kubectl-safesubst --version" sh -c "/usr/bin/kubectl-safesubst --version 
 check "the command renders" sh -c "echo 'a: \${APP}' | APP=web /usr/bin/safesubst '\${APP}' | grep -qx 'a: web'"
 check "no safesubst.pc without libsafesubst-dev" sh -c '! pkg-config --exists safesubst'
 if command -v kubectl >/dev/null 2>&1; then
-  check "kubectl safesubst --help" sh -c "kubectl safesubst --help | grep -q '^Usage: safesubst'"
+  check "kubectl safesubst --help" sh -c "kubectl safesubst --help | grep -q '^Usage: kubectl safesubst'"
 else
   echo "note: kubectl not installed, 'kubectl safesubst --help' not tried"
 fi

@@ -35,6 +35,10 @@ struct InputOptions {
   bool strict = false;
   bool allow_undeclared = false;
   bool allow_outside = false;  ///< merge fragments outside the manifest's directory
+  /// --set-from-filename NAME: each template also gets NAME=<its file name
+  /// without directory and extension> (render's batch of a tenant's apps).
+  std::string set_from_filename;
+  bool quiet = false;  ///< -q: no note about the environment names a render without a manifest declared
   std::string color = "auto";
   /// Take values only from the environment variables named with this prefix,
   /// without it (Argo CD passes a plugin's variables as ARGOCD_ENV_NAME).
@@ -105,8 +109,9 @@ constexpr std::size_t kMaxPrintedDiagnostics = 100;
 /// the first kMaxPrintedDiagnostics, then how many more there are.
 void PrintDiagnostics(const Diagnostics& diagnostics, Sources& sources, bool color);
 
-/// Whether to color stderr: `mode` is auto|always|never; auto honours NO_COLOR and isatty.
-bool UseColor(std::string_view mode);
+/// Whether to color `descriptor` (stderr by default): `mode` is
+/// auto|always|never; auto honours NO_COLOR, TERM=dumb and isatty.
+bool UseColor(std::string_view mode, int descriptor = 2);
 
 /// Writes `data` to `path` through a temporary file in the same directory and a rename,
 /// so that readers see the old file or the whole new one, never a part. A
@@ -160,8 +165,7 @@ int PrintTargetDiffs(const std::vector<RenderTarget>& targets, const std::functi
 struct LintCommand {
   std::vector<std::string> files;  ///< empty: standard input
   LintOptions options;
-  std::string format = "text";
-  bool json = false;
+  std::string format = "text";  ///< text (stderr), or json, sarif, github (stdout)
   bool verbose = false;
   bool fail_on_warning = false;
   std::string color = "auto";
@@ -196,7 +200,34 @@ bool CheckOutputTargets(const InputOptions& inputs, const OutputOptions& outputs
 int RunRender(const InputOptions& inputs, const OutputOptions& outputs);
 int RunInit(const InitOptions& options);
 int RunAudit(const InputOptions& inputs);
-int RunExplain(const InputOptions& inputs, bool json, bool only_variables);
+/// How `explain` and `vars` show the references.
+enum class ExplainFormat {
+  kTable,     ///< one line per reference (the default)
+  kJson,      ///< a JSON array of references, each with its reason
+  kAnnotate,  ///< the template, each reference marked by its fate (--annotate)
+  kHtml,      ///< the same as a self-contained HTML page (--format html)
+};
+
+/// Explains the references of the templates (`vars`: `only_variables`, the
+/// ignored ones left out, and exit 1 when one would fail the render).
+int RunExplain(const InputOptions& inputs, ExplainFormat format, bool only_variables);
+
+/// A template with the references a render reported in it, for annotating.
+struct AnnotatedTemplate {
+  std::string file;
+  std::string text;
+  std::vector<ReferenceReport> references;
+};
+
+/// The template with each reference followed by its fate in brackets (its
+/// value, `***` for a sensitive one), coloured by fate when `color`.
+std::string AnnotateForTerminal(const AnnotatedTemplate& annotated, const Manifest& manifest, const ValueSet& values,
+                                bool color);
+
+/// The templates as one self-contained HTML page (no external resources),
+/// each reference a <mark> coloured by its fate, with a legend.
+std::string AnnotateAsHtml(const std::vector<AnnotatedTemplate>& templates, const Manifest& manifest,
+                           const ValueSet& values);
 /// `safesubst krm`: a KRM function; a ResourceList on stdin, rendered, on stdout (cli_krm.cc).
 int RunKrm(const InputOptions& inputs);
 

@@ -119,5 +119,48 @@ TEST_CASE("render: a template file large enough to be mapped renders as the same
   }
 }
 
+TEST_CASE("render --set-from-filename: a tenant's apps in one call, the same files as one call per app") {
+  const std::filesystem::path example = std::filesystem::path(SAFESUBST_SOURCE_DIR) / "examples/efs-zone";
+  TempDir dir;
+  std::filesystem::create_directory(dir / "batch");
+  const std::string base = Safesubst() + " render -m " + ShellQuote((example / "manifest.yaml").string()) +
+                           " --values " + ShellQuote((example / "values/dev.env").string());
+  const std::string apps = ShellQuote((example / "apps").string());
+  const testing::CommandResult batch = RunShell(base + " --set-from-filename APP --out-dir " +
+                                                ShellQuote((dir / "batch").string()) + " " + apps + "/*.yaml");
+  REQUIRE(batch.code == 0);
+  for (const char* app : {"mo-back", "web-portal"}) {
+    CAPTURE(app);
+    const testing::CommandResult one = RunShell(base + " --set APP=" + app + " " + apps + "/" + app + ".yaml");
+    REQUIRE(one.code == 0);
+    CHECK(ReadFile(dir / "batch" / (std::string(app) + ".yaml")) == one.out);
+    CHECK(one.out.find("app: " + std::string(app)) != std::string::npos);
+  }
+  // The two outputs differ in the app's name: each got its own value.
+  CHECK(ReadFile(dir / "batch/mo-back.yaml") != ReadFile(dir / "batch/web-portal.yaml"));
+}
+
+TEST_CASE("render --set-from-filename: a name that fails the variable's check fails that template only") {
+  TempDir dir;
+  WriteFile(dir / "manifest.yaml", "variables:\n  APP: {type: dns-label, required: true}\n");
+  WriteFile(dir / "good-app.yaml", "name: ${APP}\n");
+  WriteFile(dir / "Bad_App.yaml", "name: ${APP}\n");
+  std::filesystem::create_directory(dir / "out");
+  const std::string cd = "cd " + ShellQuote(dir.path().string()) + " && " + Safesubst() + " render -m manifest.yaml ";
+  const testing::CommandResult run = RunShell(cd + "--set-from-filename APP --out-dir out good-app.yaml Bad_App.yaml");
+  CHECK(run.code == 1);
+  CHECK(run.err.find("APP") != std::string::npos);
+  CHECK(ReadFile(dir / "out/good-app.yaml") == "name: good-app\n");
+  CHECK_FALSE(std::filesystem::exists(dir / "out/Bad_App.yaml"));
+  // The first template's name stands for all when the values are loaded: it must not fail the others.
+  const testing::CommandResult first_bad =
+      RunShell(cd + "--set-from-filename APP --out-dir out Bad_App.yaml good-app.yaml");
+  CHECK(first_bad.code == 1);
+  CHECK(ReadFile(dir / "out/good-app.yaml") == "name: good-app\n");
+  // A name the manifest does not declare, or standard input: usage errors.
+  CHECK(RunShell(cd + "--set-from-filename NOPE good-app.yaml").code == 2);
+  CHECK(RunShell(cd + "--set-from-filename APP", "name: ${APP}\n").code == 2);
+}
+
 }  // namespace
 }  // namespace safesubst

@@ -193,14 +193,14 @@ void PrintDiagnostics(const Diagnostics& diagnostics, Sources& sources, bool col
   }
 }
 
-bool UseColor(std::string_view mode) {
+bool UseColor(std::string_view mode, int descriptor) {
   if (mode == "always") return true;
   if (mode == "never") return false;
   const char* no_color = std::getenv("NO_COLOR");
   if (no_color != nullptr && *no_color != '\0') return false;
   const char* term = std::getenv("TERM");
   if (term != nullptr && std::string_view(term) == "dumb") return false;
-  return ::isatty(STDERR_FILENO) != 0;
+  return ::isatty(descriptor) != 0;
 }
 
 bool WriteFileAtomically(const std::string& path, std::string_view data, std::string* error) {

@@ -16,8 +16,8 @@ void PrintFindings(const std::vector<Finding>& findings, std::string_view text, 
   }
 }
 
-// With --format json, a file that could not be read or parsed is a finding
-// of the rule "input", so that the JSON alone never says "errors": 0 for it.
+// With a machine-readable --format, a file that could not be read or parsed
+// is a finding of the rule "input", so that the report alone never passes it.
 void AddInputErrors(const Diagnostics& diagnostics, std::vector<Finding>* findings) {
   for (const Diagnostic& diagnostic : diagnostics) {
     if (diagnostic.severity != Severity::kError) continue;
@@ -61,8 +61,20 @@ bool LintRendered(std::string_view text, LintOptions options, const std::string&
   return CountFindings(*linted.value, Severity::kError) == 0 && !HasErrors(linted.diagnostics);
 }
 
+namespace {
+
+// The findings of every file in a machine-readable form: json, sarif or github.
+std::string FormatReport(const std::vector<Finding>& findings, const std::string& format) {
+  if (format == "sarif") return FindingsToSarif(findings);
+  if (format == "github") return FindingsToGithubCommands(findings);
+  return FindingsToJson(findings);
+}
+
+}  // namespace
+
 int RunLint(const LintCommand& command) {
   if (!CheckLintOptions(command.options)) return kExitUsage;
+  const bool report = command.format != "text";  // findings are collected for one report on stdout
   bool color = UseColor(command.color);
   Sources sources;
   std::vector<std::string> files = command.files.empty() ? std::vector<std::string>{"-"} : command.files;
@@ -73,7 +85,7 @@ int RunLint(const LintCommand& command) {
     Diagnostics errors;
     if (!sources.Read(path, Limits{}.max_input_bytes, &text, &errors)) {
       PrintDiagnostics(errors, sources, color);
-      if (command.json) AddInputErrors(errors, &all);
+      if (report) AddInputErrors(errors, &all);
       failed = true;
       continue;
     }
@@ -81,12 +93,12 @@ int RunLint(const LintCommand& command) {
     options.file_name = path == "-" ? "<stdin>" : path;
     Result<std::vector<Finding>> linted = Lint(text, options);
     PrintDiagnostics(linted.diagnostics, sources, color);
-    if (command.json) AddInputErrors(linted.diagnostics, &all);
+    if (report) AddInputErrors(linted.diagnostics, &all);
     if (!linted.value) {
       failed = true;
       continue;
     }
-    if (command.json) {
+    if (report) {
       all.insert(all.end(), linted.value->begin(), linted.value->end());
     } else {
       PrintFindings(*linted.value, text, color, command.verbose);
@@ -94,9 +106,9 @@ int RunLint(const LintCommand& command) {
     if (CountFindings(*linted.value, Severity::kError) > 0) failed = true;
     if (command.fail_on_warning && CountFindings(*linted.value, Severity::kWarning) > 0) failed = true;
   }
-  if (command.json) {
-    std::string json = FindingsToJson(all);
-    std::fwrite(json.data(), 1, json.size(), stdout);
+  if (report) {
+    const std::string text = FormatReport(all, command.format);
+    std::fwrite(text.data(), 1, text.size(), stdout);
   }
   return failed ? kExitInputError : kExitOk;
 }

@@ -1,5 +1,6 @@
 // `safesubst render`, the envsubst drop-in, and `explain`/`vars`.
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -9,6 +10,7 @@
 #include <thread>
 
 #include "cli.h"
+#include "json_text.h"
 #include "output_files.h"
 
 extern char** environ;
@@ -95,9 +97,9 @@ bool CheckOutputTargets(const InputOptions& inputs, const OutputOptions& outputs
   }
   const std::vector<std::string>& templates = inputs.templates;
   const bool reads_stdin = templates.empty() || std::count(templates.begin(), templates.end(), "-") > 0;
-  if ((outputs.in_place || !outputs.out_dir.empty()) && reads_stdin) {
+  if ((outputs.in_place || !outputs.out_dir.empty() || !inputs.set_from_filename.empty()) && reads_stdin) {
     std::fprintf(stderr, "safesubst: error: %s needs template files, not standard input\n",
-                 outputs.in_place ? "--in-place" : "--out-dir");
+                 outputs.in_place ? "--in-place" : !outputs.out_dir.empty() ? "--out-dir" : "--set-from-filename");
     return false;
   }
   // Each output with the template it comes from (-o: all of them).
@@ -148,37 +150,35 @@ void PrintExplanation(const std::string& file, const std::vector<ReferenceReport
   }
 }
 
-std::string JsonString(std::string_view text) {
-  std::string out = "\"";
-  for (unsigned char c : text) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default:
-        if (c < 0x20) {
-          char escaped[8];
-          std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
-          out += escaped;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
+// Why a reference gets its action: the renderer's note (the error or warning
+// it reported there, or how a raw shell value is written), else the rule.
+std::string Reason(const ReferenceReport& reference) {
+  if (!reference.note.empty()) return reference.note;
+  switch (reference.action) {
+    case ReferenceReport::Action::kSubstitute: return "declared: substituted, encoded for its context";
+    case ReferenceReport::Action::kKeepRuntime: return "in a shell script and not declared: kept for the shell";
+    case ReferenceReport::Action::kKeepUndeclared: return "not declared: kept as written";
+    case ReferenceReport::Action::kEscape: return "$${NAME} is written as a literal ${NAME}";
+    case ReferenceReport::Action::kError: return "makes the render fail";
+    case ReferenceReport::Action::kIgnored: return "not a reference here (a comment, $(NAME), $$ or shell syntax)";
   }
-  return out + "\"";
+  return "";
 }
 
-void PrintJson(const std::string& file, const std::vector<ReferenceReport>& references, bool first_file) {
-  for (std::size_t i = 0; i < references.size(); ++i) {
-    const ReferenceReport& reference = references[i];
-    std::printf("%s\n  {\"file\": %s, \"line\": %u, \"column\": %u, \"text\": %s, \"name\": %s, "
-                "\"context\": %s, \"path\": %s, \"action\": %s, \"shell_state\": %s}",
-                (first_file && i == 0) ? "" : ",", JsonString(file).c_str(), reference.line, reference.column,
-                JsonString(reference.text).c_str(), JsonString(reference.name).c_str(),
-                JsonString(ContextName(reference.context)).c_str(), JsonString(reference.path).c_str(),
-                JsonString(ActionName(reference.action)).c_str(), JsonString(reference.shell_state).c_str());
+// `vars --format json`: one object per reference, in the order of the templates.
+void AppendJson(const std::string& file, const std::vector<ReferenceReport>& references, Json* all) {
+  for (const ReferenceReport& reference : references) {
+    all->push_back({{"file", file},
+                    {"line", reference.line},
+                    {"column", reference.column},
+                    {"text", reference.text},
+                    {"name", reference.name},
+                    {"context", ContextName(reference.context)},
+                    {"path", reference.path},
+                    {"action", ActionName(reference.action)},
+                    {"shell_state", reference.shell_state},
+                    {"reason", Reason(reference)},
+                    {"fails_render", reference.action == ReferenceReport::Action::kError}});
   }
 }
 
@@ -196,6 +196,7 @@ struct Job {
   std::string file;  // the name diagnostics use
   InputText text;
   Diagnostics problems;  // reading it failed, or it is empty
+  std::optional<ValueSet> values;  // its own, with --set-from-filename; else the run's
   std::optional<RenderResult> result;
 };
 
@@ -231,7 +232,7 @@ void RenderAll(std::vector<Job>& jobs, const Manifest& manifest, const ValueSet&
       options.file_name = job.file;
       options.threads = threads_per_render;
       options.copy_template = job.text.Copy();
-      job.result = Render(job.text.view(), manifest, values, options);
+      job.result = Render(job.text.view(), manifest, job.values ? *job.values : values, options);
     }
   };
   // One template: Render uses the threads only if it cuts a large stream
@@ -265,6 +266,86 @@ std::vector<RenderTarget> DiffTargets(std::vector<Rendered> rendered, const Outp
     if (one.ok) targets.push_back({OutputPathFor(one.file, outputs), std::move(one.output)});
   }
   return targets;
+}
+
+// `apps/mo-back.yaml` -> "mo-back": the name without directory and extension.
+std::string FileStem(const std::string& path) {
+  std::string name = path.substr(path.rfind('/') + 1);  // npos + 1 == 0
+  const std::size_t dot = name.rfind('.');
+  return dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
+}
+
+// The --set that --set-from-filename adds for one template; last, so it wins.
+InputOptions WithNameFrom(const InputOptions& inputs, const std::string& path) {
+  InputOptions named = inputs;
+  named.sets.push_back(inputs.set_from_filename + "=" + FileStem(path));
+  return named;
+}
+
+// --set-from-filename: each template gets its own values, collected (and
+// validated: a file name may not fit the variable's type or pattern) as if
+// its name had been given with --set. A template whose values fail is
+// reported and not rendered; the others are. An error every template has
+// (another required variable without a value) is reported for the first.
+void CollectValuesPerTemplate(const InputOptions& inputs, const Manifest& manifest, std::vector<Job>& jobs) {
+  std::set<std::string> reported;
+  for (Job& job : jobs) {
+    if (HasErrors(job.problems)) continue;
+    const InputOptions named = WithNameFrom(inputs, job.path);
+    Result<ValueSet> collected =
+        CollectValues(manifest, ValueInputs{Environment(inputs.env_prefix), named.values_files, named.sets});
+    bool reported_before = false;
+    for (Diagnostic& diagnostic : collected.diagnostics) {
+      if (diagnostic.severity != Severity::kError) continue;  // warnings: reported when the values were loaded
+      const Location& at = diagnostic.location;
+      const std::string key = at.file + ":" + std::to_string(at.offset) + ":" + diagnostic.message;
+      if (reported.insert(key).second) {
+        job.problems.push_back(std::move(diagnostic));
+      } else {
+        reported_before = true;
+      }
+    }
+    if (reported_before && !HasErrors(job.problems)) {
+      job.problems.push_back(MakeError(Location{job.file}, "not rendered: its values fail as reported above"));
+    }
+    if (collected.value) job.values = std::move(*collected.value);
+  }
+}
+
+// The variable --set-from-filename names must be one the manifest declares:
+// otherwise every template's name would be ignored with a warning each.
+bool CheckNameFromFilename(const std::string& name, const Manifest& manifest) {
+  if (manifest.mode != DeclarationMode::kManifest || manifest.Find(name) != nullptr) return true;
+  std::fprintf(stderr, "safesubst: error: --set-from-filename %s: not declared in the manifest\n", name.c_str());
+  return false;
+}
+
+// After a failure to load the manifest or the values: a template that cannot
+// be read either is reported too, so that one run shows every problem.
+void ReportMissingTemplates(const std::vector<std::string>& templates, std::size_t limit, Sources& sources,
+                            bool color) {
+  for (const std::string& path : templates) {
+    if (path == "-") continue;  // standard input is not consumed for nothing
+    InputText text;
+    Diagnostics problems;
+    if (!text.Read(path, limit, &problems)) PrintDiagnostics(problems, sources, color);
+  }
+}
+
+void AddSubstitutedNames(const std::vector<ReferenceReport>& references, std::set<std::string>* names) {
+  for (const ReferenceReport& reference : references) {
+    if (reference.action == ReferenceReport::Action::kSubstitute) names->insert(reference.name);
+  }
+}
+
+// Once per run, so that a render without a manifest is never silent about
+// what it took from the environment (the names only, never the values).
+void PrintEnvironmentNote(const std::set<std::string>& names) {
+  std::string list;
+  for (const std::string& name : names) list += (list.empty() ? "" : ", ") + name;
+  if (list.empty()) list = "none of the names the templates use";
+  std::fprintf(stderr, "safesubst: note: no manifest (-m or SAFESUBST_MANIFEST): took from the environment as "
+               "declared: %s (-q hides this note)\n", list.c_str());
 }
 
 // Whether some sensitive variable has a value that a rendered text may hold.
@@ -333,12 +414,19 @@ int RunRender(const InputOptions& inputs, const OutputOptions& outputs) {
   Diagnostics diagnostics;
   Manifest manifest;
   ValueSet values;
-  if (LoadInputs(inputs, &manifest, &values, &diagnostics, &sources) != Loaded::kAll) {
+  std::vector<std::string> templates = inputs.templates.empty() ? std::vector<std::string>{"-"} : inputs.templates;
+  // With --set-from-filename each template gets its values later
+  // (CollectValuesPerTemplate); here only what is wrong with the values
+  // files or the other --set, once.
+  const bool report_missing = inputs.set_from_filename.empty();
+  if (LoadInputs(inputs, &manifest, &values, &diagnostics, &sources, report_missing) != Loaded::kAll) {
     PrintDiagnostics(diagnostics, sources, color);
+    ReportMissingTemplates(templates, inputs.limits.max_input_bytes, sources, color);
     return kExitInputError;
   }
   PrintDiagnostics(diagnostics, sources, color);  // warnings
-  std::vector<std::string> templates = inputs.templates.empty() ? std::vector<std::string>{"-"} : inputs.templates;
+  // Without a manifest every environment variable is declared: say which the templates used.
+  const bool list_environment = manifest.mode == DeclarationMode::kEnvironment && !inputs.quiet;
   RenderOptions options;
   options.strict = inputs.strict;
   options.allow_undeclared = inputs.allow_undeclared;
@@ -346,11 +434,16 @@ int RunRender(const InputOptions& inputs, const OutputOptions& outputs) {
   options.allow_outside = inputs.allow_outside;
   options.full_structure_check = outputs.full_check;
   options.verbose = outputs.verbose;
-  options.report_references = outputs.explain;
+  options.report_references = outputs.explain || list_environment;
   std::vector<Job> jobs = ReadTemplates(templates, inputs.limits.max_input_bytes);
+  if (!inputs.set_from_filename.empty()) {
+    if (!CheckNameFromFilename(inputs.set_from_filename, manifest)) return kExitUsage;
+    CollectValuesPerTemplate(inputs, manifest, jobs);
+  }
   RenderAll(jobs, manifest, values, options, outputs.jobs);
   // Reported in template order, whatever order the renders finished in.
   std::vector<Rendered> rendered;
+  std::set<std::string> environment_names;
   bool all_ok = true;
   for (Job& job : jobs) {
     Rendered one{job.file, {}, false};
@@ -359,6 +452,7 @@ int RunRender(const InputOptions& inputs, const OutputOptions& outputs) {
       if (!job.result->diagnostics.empty() || outputs.lint) sources.Remember(job.file, std::string(job.text.view()));
       PrintDiagnostics(job.result->diagnostics, sources, color);
       if (outputs.explain) PrintExplanation(one.file, job.result->references, stderr);
+      if (list_environment) AddSubstitutedNames(job.result->references, &environment_names);
       one.ok = job.result->ok();
       if (one.ok && outputs.lint) {
         one.ok = LintRendered(job.result->output, outputs.lint_options, one.file, sources, color,
@@ -370,6 +464,7 @@ int RunRender(const InputOptions& inputs, const OutputOptions& outputs) {
     all_ok = all_ok && one.ok;
     rendered.push_back(std::move(one));
   }
+  if (list_environment) PrintEnvironmentNote(environment_names);
   // With --out-dir every good template is written even when another failed;
   // otherwise one failure means nothing is written at all.
   if (outputs.check) return all_ok ? kExitOk : kExitInputError;
@@ -405,7 +500,7 @@ int RunRender(const InputOptions& inputs, const OutputOptions& outputs) {
   return all_ok ? kExitOk : kExitInputError;
 }
 
-int RunExplain(const InputOptions& inputs, bool json, bool only_variables) {
+int RunExplain(const InputOptions& inputs, ExplainFormat format, bool only_variables) {
   bool color = UseColor(inputs.color);
   Sources sources;
   Diagnostics diagnostics;
@@ -418,9 +513,9 @@ int RunExplain(const InputOptions& inputs, bool json, bool only_variables) {
   PrintDiagnostics(diagnostics, sources, color);
   if (loaded == Loaded::kNothing) return kExitInputError;
   std::vector<std::string> templates = inputs.templates.empty() ? std::vector<std::string>{"-"} : inputs.templates;
-  if (json) std::printf("[");
   int status = loaded == Loaded::kAll ? kExitOk : kExitInputError;
-  bool first = true;
+  Json all = Json::array();
+  std::vector<AnnotatedTemplate> pages;  // --format html: one page for every template
   for (const std::string& path : templates) {
     std::string text;
     Diagnostics read_errors;
@@ -433,6 +528,7 @@ int RunExplain(const InputOptions& inputs, bool json, bool only_variables) {
     options.file_name = path == "-" ? "<stdin>" : path;
     options.check_structure = false;
     options.run_steps = false;
+    options.report_references = true;
     RenderResult result = Render(text, manifest, values, options);
     // Errors without references: the template itself could not be read
     // (syntax, encoding, limits), so there is nothing to explain but why.
@@ -445,14 +541,27 @@ int RunExplain(const InputOptions& inputs, bool json, bool only_variables) {
     for (ReferenceReport& reference : result.references) {
       if (!only_variables || reference.action != ReferenceReport::Action::kIgnored) shown.push_back(std::move(reference));
     }
-    if (json) {
-      PrintJson(options.file_name, shown, first);
-      first = first && shown.empty();
-    } else {
-      PrintExplanation(options.file_name, shown, stdout);
+    // `vars` is a gate for CI: a reference the render would refuse fails it.
+    const bool fails = std::any_of(shown.begin(), shown.end(), [](const ReferenceReport& reference) {
+      return reference.action == ReferenceReport::Action::kError;
+    });
+    if (only_variables && fails) status = kExitInputError;
+    switch (format) {
+      case ExplainFormat::kTable: PrintExplanation(options.file_name, shown, stdout); break;
+      case ExplainFormat::kJson: AppendJson(options.file_name, shown, &all); break;
+      case ExplainFormat::kAnnotate: {
+        const std::string annotated = AnnotateForTerminal({options.file_name, std::move(text), std::move(shown)},
+                                                          manifest, values, UseColor(inputs.color, STDOUT_FILENO));
+        std::fwrite(annotated.data(), 1, annotated.size(), stdout);
+        break;
+      }
+      case ExplainFormat::kHtml: pages.push_back({options.file_name, std::move(text), std::move(shown)}); break;
     }
   }
-  if (json) std::printf("\n]\n");
+  std::string report;
+  if (format == ExplainFormat::kJson) report = JsonLinesText(all) + "\n";
+  if (format == ExplainFormat::kHtml) report = AnnotateAsHtml(pages, manifest, values);
+  std::fwrite(report.data(), 1, report.size(), stdout);
   return status;
 }
 

@@ -31,9 +31,7 @@ Location LocateOffset(std::string_view text, std::size_t offset, std::string fil
   return location;
 }
 
-namespace {
-
-std::string_view SeverityWord(Severity severity) {
+std::string_view SeverityName(Severity severity) {
   switch (severity) {
     case Severity::kError: return "error";
     case Severity::kWarning: return "warning";
@@ -41,6 +39,8 @@ std::string_view SeverityWord(Severity severity) {
   }
   return "error";
 }
+
+namespace {
 
 std::string_view SeverityColor(Severity severity) {
   switch (severity) {
@@ -113,7 +113,7 @@ std::string FormatDiagnosticAt(const Diagnostic& diagnostic, std::string_view li
   out += ": ";
   if (color) out += "\033[0m";
   if (color) out += SeverityColor(diagnostic.severity);
-  out += SeverityWord(diagnostic.severity);
+  out += SeverityName(diagnostic.severity);
   out += ':';
   if (color) out += "\033[0m";
   out += ' ';

@@ -1,12 +1,11 @@
 // `safesubst lint`: the rule table, the driver that walks a YAML stream and
-// hands each object to the rules, per-object disabling, and the output forms.
-// The rules themselves live in src/lint_rules_*.cc.
+// hands each object to the rules, and per-object disabling. The rules
+// themselves live in src/lint_rules_*.cc, the output forms in src/lint_report.cc.
 #include "safesubst/lint.h"
 
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <cstdio>
 
 #include "lint_internal.h"
 #include "safesubst/tokenizer.h"
@@ -169,37 +168,6 @@ void LintObject(const YAML::Node& document, const lint::Context& context, lint::
   }
 }
 
-void AppendJsonString(std::string& out, std::string_view text) {
-  out += '"';
-  for (char c : text) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char escaped[8];
-          std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-          out += escaped;
-        } else {
-          out += c;
-        }
-    }
-  }
-  out += '"';
-}
-
-std::string_view SeverityName(Severity severity) {
-  switch (severity) {
-    case Severity::kError: return "error";
-    case Severity::kWarning: return "warning";
-    case Severity::kNote: return "note";
-  }
-  return "error";
-}
-
 }  // namespace
 
 namespace lint {
@@ -316,39 +284,6 @@ std::string FormatFinding(const Finding& finding, std::string_view source, bool 
 
 std::string FormatFinding(const Finding& finding, const SourceText& source, bool color, bool verbose) {
   return FormatFindingIn(finding, source, color, verbose);
-}
-
-std::string FindingsToJson(const std::vector<Finding>& findings) {
-  std::string out = "{\"findings\":[";
-  bool first = true;
-  for (const Finding& finding : findings) {
-    if (!first) out += ',';
-    first = false;
-    out += "\n  {\"rule\":";
-    AppendJsonString(out, finding.rule_id);
-    out += ",\"severity\":";
-    AppendJsonString(out, SeverityName(finding.severity));
-    out += ",\"file\":";
-    AppendJsonString(out, finding.location.file);
-    out += ",\"line\":" + std::to_string(finding.location.line);
-    out += ",\"column\":" + std::to_string(finding.location.column);
-    out += ",\"object\":";
-    AppendJsonString(out, finding.object);
-    out += ",\"container\":";
-    AppendJsonString(out, finding.container);
-    out += ",\"message\":";
-    AppendJsonString(out, finding.message);
-    out += ",\"explanation\":";
-    AppendJsonString(out, finding.explanation);
-    out += ",\"fix\":";
-    AppendJsonString(out, finding.fix);
-    out += '}';
-  }
-  out += findings.empty() ? "]," : "\n],";
-  out += "\"errors\":" + std::to_string(CountFindings(findings, Severity::kError));
-  out += ",\"warnings\":" + std::to_string(CountFindings(findings, Severity::kWarning));
-  out += "}\n";
-  return out;
 }
 
 std::size_t CountFindings(const std::vector<Finding>& findings, Severity severity) {

@@ -28,23 +28,14 @@ std::string ReadFile(const std::filesystem::path& path) {
 
 std::filesystem::path SourceDir() { return std::filesystem::path(SAFESUBST_SOURCE_DIR); }
 
-std::string_view SeverityWord(Severity severity) {
-  switch (severity) {
-    case Severity::kError: return "error";
-    case Severity::kWarning: return "warning";
-    case Severity::kNote: return "note";
-  }
-  return "?";
-}
-
 // "rule severity line:col", the form the test data files use.
 std::string Describe(const Finding& finding) {
-  return finding.rule_id + " " + std::string(SeverityWord(finding.severity)) + " " +
+  return finding.rule_id + " " + std::string(SeverityName(finding.severity)) + " " +
          std::to_string(finding.location.line) + ":" + std::to_string(finding.location.column);
 }
 
 std::string Describe(const Diagnostic& diagnostic) {
-  return std::string(SeverityWord(diagnostic.severity)) + " " + std::to_string(diagnostic.location.line) + ":" +
+  return std::string(SeverityName(diagnostic.severity)) + " " + std::to_string(diagnostic.location.line) + ":" +
          std::to_string(diagnostic.location.column);
 }
 

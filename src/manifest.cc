@@ -164,7 +164,10 @@ class ManifestParser {
       if (IsTrueWord(entry.value.Scalar())) return true;
       if (IsFalseWord(entry.value.Scalar())) return false;
     }
-    Error(entry.value_location, Quoted(key) + " must be true or false");
+    const std::string text = entry.value.IsScalar() ? entry.value.Scalar() : "";
+    const std::string_view close = detail::ClosestMatch(text, {"true", "false"});
+    Error(entry.value_location, Quoted(key) + " must be true or false",
+          close.empty() ? "" : "did you mean '" + std::string(close) + "'?");
     return std::nullopt;
   }
 
@@ -274,7 +277,8 @@ class ManifestParser {
     } else if (*text == "safe") {
       variable->shell = ShellMode::kSafe;
     } else {
-      Error(entry.value_location, "unknown shell mode " + Quoted(*text), "valid modes: safe (the default), raw");
+      Error(entry.value_location, "unknown shell mode " + Quoted(*text),
+            detail::KeysHint(*text, {"safe", "raw"}, "valid modes (safe is the default)"));
     }
   }
 

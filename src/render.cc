@@ -32,6 +32,7 @@
 #include "substitution.h"
 #include "tag_values.h"
 #include "text_checks.h"
+#include "validate.h"
 
 namespace safesubst {
 
@@ -125,7 +126,7 @@ class Renderer {
   bool JoinsKeptName(const Reference& reference, std::string_view value);
   bool InKey(const Reference& reference);
   bool RefusesUndeclaredInData(const Reference& reference) const;
-  std::string UndeclaredHint(const Reference& reference) const;
+  std::string UndeclaredHint(const Reference& reference);
   void EncodeScalar(std::uint32_t scalar_index, std::vector<Substitution>& substitutions);
   bool ShellEncode(std::vector<Substitution>& substitutions);
   struct ShellEncoding {
@@ -169,6 +170,7 @@ class Renderer {
   const ValueSet& values_;
   const RenderOptions& options_;
   const int round_;
+  detail::NameSuggester suggester_{manifest_.variables};  // for UndeclaredHint
   Tokens tokens_;
   // The default forms whose word applies, and the render of the template
   // with those words spliced in (RenderSplicedDefaults), which outlives it.
@@ -368,6 +370,9 @@ void Renderer::DecideAll() {
 // its first use; CountRepeatedUses tells how many more uses share it.
 void Renderer::ReportAtFirstUse(Severity severity, const Reference& reference, std::string message,
                                 std::string hint) {
+  // Every use's report says why (explain, vars --format json), not only the first's.
+  ReferenceReport* report = ReportOf(reference);
+  if (report != nullptr && report->note.empty()) report->note = message;
   auto [first, inserted] = first_uses_.try_emplace(message, FirstUse{result_.diagnostics.size(), 0});
   if (!inserted) {
     ++first->second.later_uses;
@@ -387,7 +392,7 @@ void Renderer::CountRepeatedUses() {
 // What to do about an undeclared name depends on how names are declared.
 // `$${NAME}` writes a literal `${NAME}` in every mode; a bare `$NAME` is
 // already kept as written, and has no escape of its own.
-std::string Renderer::UndeclaredHint(const Reference& reference) const {
+std::string Renderer::UndeclaredHint(const Reference& reference) {
   const std::string name(reference.name);
   const bool bare = reference.kind == RefKind::kBare;
   const std::string literal = bare ? "" : ", or write $${" + name + "} for a literal ${" + name + "}";
@@ -399,7 +404,10 @@ std::string Renderer::UndeclaredHint(const Reference& reference) const {
     case DeclarationMode::kManifest:
       break;
   }
-  return "declare " + name + " under `variables:` in the manifest" + (bare ? " or" : ",") +
+  // A name one or two letters away from a declared one is most likely its typo.
+  const std::string_view close = suggester_.Suggest(name);
+  const std::string typo = close.empty() ? "" : "did you mean '" + std::string(close) + "'? or ";
+  return typo + "declare " + name + " under `variables:` in the manifest" + (bare ? " or" : ",") +
          " list it under `runtime:`" + literal;
 }
 
@@ -525,7 +533,6 @@ ReferenceReport::Action Renderer::DecideOne(const Reference& reference) {
       return Action::kSubstitute;
     case Resolution::Outcome::kFail:
       ReportAtFirstUse(Severity::kError, reference, resolution.message, resolution.hint);
-      if (ReferenceReport* report = ReportOf(reference)) report->note = resolution.message;
       return Action::kError;
     case Resolution::Outcome::kUndeclared:
       break;
@@ -589,8 +596,12 @@ bool Renderer::ShellEncode(std::vector<Substitution>& substitutions) {
     if (!problem.empty()) {
       std::string name(substitution.reference->name);
       // The shell encoder's message already says how to quote or declare it.
-      Error(At(*substitution.reference), "value of '" + name + "' cannot be written here: " + problem);
-      if (report != nullptr) report->action = ReferenceReport::Action::kError;
+      std::string message = "value of '" + name + "' cannot be written here: " + problem;
+      if (report != nullptr) {
+        report->action = ReferenceReport::Action::kError;
+        report->note = message;
+      }
+      Error(At(*substitution.reference), std::move(message));
       ok = false;
       continue;
     }

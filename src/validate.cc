@@ -411,7 +411,10 @@ Check CheckEnum(const Variable& variable, std::string_view value) {
     if (!allowed.empty()) allowed += ", ";
     allowed += option;
   }
-  return Problem{"is not one of the allowed values", "expected one of: " + allowed};
+  std::vector<std::string_view> options(variable.enum_values.begin(), variable.enum_values.end());
+  std::string_view close = detail::ClosestMatch(value, options);
+  std::string typo = close.empty() ? "" : "did you mean '" + std::string(close) + "'? ";
+  return Problem{"is not one of the allowed values", typo + "expected one of: " + allowed};
 }
 
 Check CheckYaml(std::string_view value) {

@@ -128,7 +128,8 @@ TEST_CASE("enum must be one of its values, case-sensitively") {
   Variable env = Var(VarType::kEnum);
   env.enum_values = {"dev", "staging", "prod"};
   CHECK(ValidateValue(env, "prod").empty());
-  CHECK(ValidateValue(env, "Prod") == "V: \"Prod\" is not one of the allowed values (expected one of: dev, staging, prod)");
+  CHECK(ValidateValue(env, "Prod") ==
+        "V: \"Prod\" is not one of the allowed values (did you mean 'prod'? expected one of: dev, staging, prod)");
   CHECK_FALSE(ValidateValue(env, "").empty());
 }
 

@@ -424,9 +424,15 @@ class Collector {
     Location origin{"--set"};
     auto assignment = SplitAssignment(entry);
     if (!assignment) {
-      // The argument is not echoed: it may be a secret passed in the wrong place.
-      diagnostics_.push_back(MakeError(origin, "--set argument " + std::to_string(index) + " has no '='",
-                                       "write --set NAME=VALUE"));
+      // A declared name is shown (`--set APP`); anything else may be a
+      // secret passed in the wrong place, and is named by its position only.
+      if (declared_.count(entry) != 0 || manifest_.IsRuntime(entry)) {  // not Declared: it declares any name
+        diagnostics_.push_back(MakeError(origin, "--set " + Quoted(entry) + " has no '=VALUE'",
+                                         "write --set " + std::string(entry) + "=VALUE"));
+      } else {
+        diagnostics_.push_back(MakeError(origin, "--set argument " + std::to_string(index) + " has no '=' (not shown: "
+                                         "it is no declared name, and may be a value)", "write --set NAME=VALUE"));
+      }
       return;
     }
     if (!detail::IsIdentifier(assignment->first)) {

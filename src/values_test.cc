@@ -383,8 +383,12 @@ TEST_CASE("malformed --set arguments and unreadable values files are errors") {
   const Diagnostic* missing = Find(result.diagnostics, "cannot read values file '/nonexistent/dir/values.env'");
   REQUIRE(missing != nullptr);
   CHECK(missing->location.file == "/nonexistent/dir/values.env");
-  CHECK(Find(result.diagnostics, "--set argument 1 has no '='") != nullptr);
+  CHECK(Find(result.diagnostics, "--set 'A' has no '=VALUE'") != nullptr);  // a declared name is shown
   CHECK(Find(result.diagnostics, "--set '1A': invalid variable name") != nullptr);
+  // Anything else may be a secret given without its name: only its position is.
+  Result<ValueSet> secret = CollectValues(m, {{}, {}, {"A=1", "s3cr3t-t0ken"}});
+  CHECK(Find(secret.diagnostics, "--set argument 2 has no '='") != nullptr);
+  for (const Diagnostic& diagnostic : secret.diagnostics) CHECK(diagnostic.message.find("s3cr3t") == std::string::npos);
 }
 
 TEST_CASE("every failing variable is reported at once, located where its value came from") {

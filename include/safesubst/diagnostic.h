@@ -25,6 +25,9 @@ struct Location {
 
 enum class Severity : std::uint8_t { kError, kWarning, kNote };
 
+/// "error", "warning" or "note", as diagnostics and reports spell it.
+std::string_view SeverityName(Severity severity);
+
 /// One message about one place in one input.
 struct Diagnostic {
   Severity severity = Severity::kError;

@@ -8,7 +8,8 @@
 // renderer leaves behind (unreplaced placeholders, blanked shell variables).
 //
 // The library never prints and never throws: Lint returns findings as values,
-// and the CLI decides how to show them (FormatFinding, FindingsToJson).
+// and the CLI decides how to show them (FormatFinding, FindingsToJson,
+// FindingsToSarif, FindingsToGithubCommands).
 #pragma once
 
 #include <functional>
@@ -91,8 +92,22 @@ std::string FormatFinding(const Finding& finding, const SourceText& source, bool
 ///                 "column":N,"object":..,"container":..,"message":..,"explanation":..,
 ///                 "fix":..}, ...],
 ///    "errors":N,"warnings":N}
-/// Strings are UTF-8 with JSON escapes; the output ends with a newline.
+/// Strings are UTF-8 with JSON escapes (invalid UTF-8, such as a Latin-1 file
+/// name, becomes U+FFFD); the output ends with a newline.
 std::string FindingsToJson(const std::vector<Finding>& findings);
+
+/// The findings as a SARIF 2.1.0 log, as GitHub code scanning reads it: one
+/// run whose tool.driver.rules describe every rule (and "input", for a file
+/// that could not be read or parsed), one result per finding with ruleId,
+/// level (error, warning, note) and a physicalLocation (the file as a
+/// relative URI, the region's startLine and startColumn). Columns count
+/// bytes, which are code points in ASCII lines. Ends with a newline.
+std::string FindingsToSarif(const std::vector<Finding>& findings);
+
+/// The findings as GitHub Actions workflow commands, one line each, which
+/// annotate the pull request: `::error file=F,line=L,col=C,title=RULE::MESSAGE`
+/// (warning, notice for the other severities), escaped as the runner unescapes.
+std::string FindingsToGithubCommands(const std::vector<Finding>& findings);
 
 /// Number of findings with this severity (for the exit status: errors fail).
 std::size_t CountFindings(const std::vector<Finding>& findings, Severity severity);

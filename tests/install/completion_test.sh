@@ -70,7 +70,7 @@ expect "render --in-place --out" --output --out-dir
 expect "init --f" --force
 expect "explain ma" manifests
 expect "--explain va" vars.yaml values.env
-expect "-" -h --help -V --version -v --variables --strict
+expect "-" -h --help -V --version -v --variables -q --quiet --strict
 expect "lint --disable etc" etc-hosts-write
 expect "render --lint-disable nfs" nfs-through-sidecar
 expect "lint --fail" --fail-on-warning
