@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Generates the inputs of the performance benchmark (bench/run.sh).
 //
 //   safesubst_bench_generate stream --deployments N   # N Deployments, ~800 bytes each

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds safesubst with profile-guided optimization (CMake's SAFESUBST_PROFILE):
 # an instrumented build, a training run, then the optimized build in the same
 # directory. The training renders the shipped examples (examples/), never the

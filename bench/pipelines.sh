@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The tenant onboarding step of the seed, two ways, for bench/run.sh:
 #
 #   pipelines.sh seed      TENANT_DIR OUT_DIR           # envsubst, sed, yq (as onboarding-v6.sh did)

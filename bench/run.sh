@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The performance benchmark of issue 5: safesubst against GNU envsubst, cat and
 # the seed's envsubst+sed+yq pipeline. Prints a Markdown table (the README's
 # "Performance" section) and exits 1 when a target is missed.

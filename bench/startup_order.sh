@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Writes the symbol ordering file that SAFESUBST_LINK_ORDER_FILE takes
 # (bench/startup-order.txt): the functions the static safesubst command runs
 # to render one small template, so that the linker lays them out together.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Times short commands precisely: runs each many times without a shell in
 // between and prints the median, minimum and mean wall time and the largest
 // peak RSS. bench/run.sh uses it for the latency comparison, where hyperfine's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # CPack settings for the Debian packages of safesubst (included from
 # packaging/CMakeLists.txt), split as Debian splits a library:
 #

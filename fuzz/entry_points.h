@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The entry points of the fuzz targets: each takes the raw input and drives one
 // stage of the library with it, checking the properties its header promises
 // that are cheap to check (spans inside the input, results consistent with

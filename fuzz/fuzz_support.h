@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Helpers shared by the libFuzzer targets (fuzz/*_fuzz.cc) and the replay of
 // what they found (src/fuzz_regression_test.cc).
 #pragma once

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Builds the seed corpora of the fuzz targets into OUT/<target>/ from the
 # repository's test data and examples and, when it is there, the YAML test
 # suite (../shared/yaml-test-suite, or $YAML_TEST_SUITE_DIR). Files are named

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Runs every fuzz target for a bounded time and fails on any crash, leak,
 # timeout, out-of-memory or sanitizer report.
 #

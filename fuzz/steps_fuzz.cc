@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer target "steps": see FuzzSteps in entry_points.h.
 #include <cstddef>
 #include <cstdint>

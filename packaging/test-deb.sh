@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Builds the Debian packages from a build directory with cpack (safesubst,
 # libsafesubst0, libsafesubst-dev: cmake/SafesubstDebian.cmake), checks their
 # fields and files, installs them one at a time with dpkg -i, checking after

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading inputs with a bound: a stream (standard input, a FIFO, /dev/zero)
 // is read no further than its limit, never to its end, so that a huge or
 // endless input costs the limit in memory and time, not its own size.

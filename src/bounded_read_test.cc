@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Bounded reads: a stream is read no further than its limit and one byte,
 // a regular file over the limit is not read at all, and the command refuses
 // an endless template, manifest or values file with a located error.

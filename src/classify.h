@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Classification after tokenizing: which scalars are scripts the manifest
 // marks, and which scripts are known to be shell (SPEC Rule 3).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Which scripts are shell (SPEC Rule 3): the command lines of containers.
 #include "classify.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The command-line interface. Everything here only wires library calls to
 // files, streams and exit codes; the rules live in the library.
 #pragma once

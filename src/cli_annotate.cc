@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `safesubst explain --annotate` and `explain --format html`: the template
 // itself, each reference marked by its fate (substituted, with its value or
 // *** for a sensitive one; kept for the shell; kept undeclared; escaped; an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `explain --annotate` and `explain --format html`: the template with each
 // reference marked by its fate, in a terminal and as a self-contained page
 // that headless Chromium draws with the marks.

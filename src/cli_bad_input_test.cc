@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Bad input through the command: each case gets a located message, exit 1,
 // and leaves the output file exactly as it was.
 #include <doctest/doctest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Batch rendering: `safesubst render --out-dir DIR T1 T2 ... -j N` renders the
 // templates in parallel, writes each good one atomically, reports each bad
 // one, and gives the same files and messages for any N.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `render --check` (alias --dry-run) and `render --diff`: the modes for pull
 // requests and pre-commit, which render and write nothing.
 #include <doctest/doctest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `safesubst render --diff`: what rendering would change in its targets.
 #include <sys/stat.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Golden tests of the command: each directory under tests/golden/ is one case.
 //
 //   cmd            the arguments, one line, run by /bin/sh in the case directory

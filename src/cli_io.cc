@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Files, streams and terminal details of the CLI.
 #include <fcntl.h>
 #include <sys/mman.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `safesubst krm`: safesubst as a KRM function, the interface kustomize and
 // kpt use for transformers (https://github.com/kubernetes-sigs/kustomize/blob/master/cmd/config/docs/api-conventions/functions-spec.md).
 // It reads a ResourceList (config.kubernetes.io/v1) on standard input,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `safesubst krm`, the KRM function: ResourceLists shaped as the function
 // specification's examples and as kustomize sends them (items annotated with
 // their path and index, a ConfigMap as functionConfig), through the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `safesubst lint` and `render --lint`: the Kubernetes traps behind the seeds.
 #include <cstdio>
 

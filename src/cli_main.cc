@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Command-line parsing: which command runs with which options.
 #include <CLI/CLI.hpp>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Messages a person expects: suggestions for misspelt commands, options,
 // variable names and manifest values; --set errors that name the argument;
 // every input problem of a run at once; the environment names a render

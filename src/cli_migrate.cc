@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `safesubst init` and `safesubst audit`: moving envsubst templates over.
 #include <algorithm>
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `safesubst init` and `safesubst audit` over several templates, one of
 // which cannot be read (issue 26: one such file made a repository-wide init
 // exit 1 and write an empty manifest).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The command line builds only the options its arguments name (NamedOptions
 // in cli_main.cc): every option a command's help lists must still be
 // understood when it is the only one named, in each spelling.

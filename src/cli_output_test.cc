@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Where `render` writes: through symlinks, into FIFOs and devices without
 // replacing them, and never over one of its own inputs or twice to one file.
 #include <doctest/doctest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `safesubst render`, the envsubst drop-in, and `explain`/`vars`.
 #include <sys/stat.h>
 #include <unistd.h>

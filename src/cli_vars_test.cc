@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `safesubst vars --format json`: each reference with its action and reason,
 // valid JSON whatever the file name, and exit 1 when the render would fail.
 #include <doctest/doctest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Which word of a container's command line is a shell script: the programs
 // that are shells, the wrappers that run a command after their own options
 // (`tini --`, `env A=1`, `su-exec app`), and the shell options before `-c`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Which word of a command line is a shell script, as the render and lint
 // both read it.
 #include "command_line.h"

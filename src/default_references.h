@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A manifest `default:` may name other variables: `default: "${CLUSTER_NAME}-vnet"`.
 //
 // Only the braced `${NAME}` of a declared variable is expanded there, and

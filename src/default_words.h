@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Default words of the Flux/clusterctl dialect (SPEC Rule 1): where the word
 // of `${X:-word}`, `${X:=word}` (or `${X:+word}` for a set X) applies, it is
 // template text, spliced as written in place of the form, and its own

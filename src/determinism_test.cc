@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Determinism: the same inputs give the same bytes, whether rendered by the
 // library twice, by the command twice, or in batch mode with any number of jobs.
 // A deploy pipeline diffs rendered manifests; a difference that comes from

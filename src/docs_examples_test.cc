@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Docs that cannot drift: every example of README.md and of the man page
 // that shows output is run, and what it prints is compared with what the
 // page shows.

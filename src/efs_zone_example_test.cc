@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The seed scenario with fragment merges (examples/efs-zone): onboarding.sh
 // renders every app; mo-back gets the zone wrapper instead of hostAliases,
 // web-portal (excluded) keeps its hostAliases; the wrapper picks the zone.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Differential test against GNU envsubst: on templates with no YAML hazards and
 // every variable declared and set, `safesubst 'SHELL-FORMAT'` must write
 // exactly what `envsubst 'SHELL-FORMAT'` writes.

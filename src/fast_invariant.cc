@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The token-level structure check: the template's scalars and the output's,
 // walked in step. See fast_invariant.h for why this proves the structure kept.
 #include "fast_invariant.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The structure invariant at token level: a check of a render that costs at
 // most one tokenizer pass over the output instead of two yaml-cpp parses, and
 // none when the values are provably inert (EditsProvablyKeepStructure below).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the token-level structure check: what it accepts, what it reports,
 // when it hands over to CompareStructure, and a sweep showing that every
 // structure change the yaml-cpp comparison finds in raw (unencoded) splices

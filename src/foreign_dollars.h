@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Dollars that belong to another language written inside a template: Go and
 // Helm templates (`{{ $labels.job }}`), nginx variables (`$request_uri`),
 // PowerShell (`$null`, `$env:PATH`), JSON Schema keys in CRDs (`$ref`,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "foreign_dollars.h"
 
 #include <doctest/doctest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Replays what fuzzing found (tests/regression/<target>/*) through the same
 // entry points as the libFuzzer targets (fuzz/entry_points.h): every input
 // must run to the end with every property holding and no exception.

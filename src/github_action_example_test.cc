@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The composite GitHub Action (action.yml) run as the runner runs it: each
 // step's script under `sh -e`, its env built from the action's inputs.
 #include <doctest/doctest.h>

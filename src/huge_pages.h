@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Large buffers backed by huge pages where the system offers them.
 #ifndef SAFESUBST_HUGE_PAGES_H_
 #define SAFESUBST_HUGE_PAGES_H_

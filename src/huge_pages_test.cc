@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Advice on huge pages never changes what a buffer holds.
 #include "huge_pages.h"
 

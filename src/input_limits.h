@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Input limits checked before the expensive or recursive stages run.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The integrations run as their hosts run them: the Helm post-renderer on a
 // Helm-shaped stream, the Argo CD plugin's generate command with the
 // environment Argo CD gives it, and the pre-commit hooks' entries with the

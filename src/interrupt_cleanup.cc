@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "interrupt_cleanup.h"
 
 #include <signal.h>

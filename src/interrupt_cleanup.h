@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Files the process removes when SIGINT, SIGTERM or SIGHUP ends it: a
 // cancelled CI job or `timeout` must not leave a half-written output, which
 // may hold a secret, in the output directory.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the structure invariant: what counts as a change of shape, where it
 // is reported, exemptions, aliases and multi-document streams.
 #include "safesubst/invariant.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // JSON output, written with nlohmann/json (Debian nlohmann-json3-dev) rather
 // than by hand: `lint --format json|sarif`, `vars --format json`.
 //

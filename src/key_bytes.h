@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Keys for the tables that remember answers during a render (ScriptContexts,
 // Renderer's resolutions and shell encodings): the bytes of what the answer
 // depends on, appended to one reused string; and the hash of such keys.

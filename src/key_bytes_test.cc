@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Keys built from values and texts tell apart what their parts tell apart.
 #include "key_bytes.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internals of `safesubst lint` shared by src/lint*.cc: source positions,
 // scalar views, the pod model the rules look at, and the rule entry points.
 #pragma once

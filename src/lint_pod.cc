@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The pod model of `safesubst lint`: where a workload keeps its pod spec,
 // which containers it runs, which of their arguments are shell scripts, and
 // whether Istio injects a sidecar into it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The machine-readable forms of `safesubst lint`'s findings: JSON, SARIF
 // 2.1.0 for code scanning, and GitHub Actions workflow commands. The JSON is
 // written by nlohmann/json (json_text.h), never by hand.

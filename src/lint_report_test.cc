@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The machine-readable forms of lint findings: JSON, SARIF 2.1.0, GitHub
 // workflow commands, from the library and from `safesubst lint --format`.
 #include <doctest/doctest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Rule fsgroup-recursive-chown: fsGroup on a pod that mounts a
 // PersistentVolumeClaim, without fsGroupChangePolicy: OnRootMismatch.
 //

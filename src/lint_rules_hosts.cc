@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Rule etc-hosts-write: a container's script writes /etc/hosts.
 //
 // kubelet writes the pod's hosts file anew whenever it starts one of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Rule nfs-through-sidecar: NFS used from inside a pod whose Istio sidecar
 // captures port 2049.
 //

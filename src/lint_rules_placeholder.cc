@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Rule leftover-placeholder: what a template step left behind.
 //
 // Part 1 looks at every scalar (and key) of every document: a `__NAME__`

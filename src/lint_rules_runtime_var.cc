@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Rule blank-runtime-var: a container script reads a variable that nothing
 // can set.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Lint's model of a POSIX sh script (internal to safesubst lint).
 //
 // It is not an interpreter and not a full parser: it is built from the events

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Source positions for lint findings: from yaml-cpp marks and decoded scalar
 // values back to exact byte offsets in the input.
 //

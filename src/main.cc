@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The safesubst command: a thin layer over the library (see src/cli_*.cc).
 #include "cli.h"
 

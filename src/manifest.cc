@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The manifest loader: YAML text -> Manifest, with a located diagnostic for
 // every problem found (unknown keys, bad types, invalid patterns and defaults,
 // malformed steps), all of them in one pass.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the manifest loader: variables, runtime names, steps and the
 // located diagnostics for everything a user can get wrong.
 #include "safesubst/manifest.h"

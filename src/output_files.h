@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Writing outputs: a batch of files written all or none, each through a
 // temporary file beside it and a rename, or straight through when the path is
 // not a regular file (a FIFO, a terminal, /dev/stdout).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Rendering a large multi-document stream in pieces, on several threads.
 //
 // YAML documents are independent: anchors, tags and directives do not cross a

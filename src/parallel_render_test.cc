@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of rendering a large stream in pieces: where it is cut, and that the
 // result (output, diagnostics, reference reports) is the same whatever the
 // number of threads and the same as rendering the stream whole.

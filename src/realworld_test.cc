@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Patterns of real templates (issue 26 item 10): each tests/data/realworld/
 // NAME.yaml is a template of our own writing after a pattern met in public
 // Flux, clusterctl and envsubst repositories, rendered as its ecosystem's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Rendering, in the order of the pipeline: tokenize, classify, decide what
 // each reference becomes, encode the values for where they land, splice them
 // into the template's bytes, verify the structure, run the steps.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Library-level tests of Render for the cases fuzzing found; the everyday
 // behaviour is covered end to end by the golden CLI cases (tests/golden).
 #include "safesubst/render.h"

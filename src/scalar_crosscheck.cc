@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "scalar_crosscheck.h"
 
 #include <yaml-cpp/eventhandler.h>

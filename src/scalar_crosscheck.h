@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Differential check of the tokenizer against yaml-cpp (issue 2, item 5): an
 // independent YAML parser must read the same scalars, with the same values, at
 // the same places. Used by tests and available to the renderer's self-checks.

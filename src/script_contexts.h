@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The shell quoting state at each reference of a shell script, with every
 // distinct script lexed once per render.
 #ifndef SAFESUBST_SCRIPT_CONTEXTS_H_

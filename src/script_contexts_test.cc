@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Each distinct shell script is lexed once, and a repeat gets the same answer.
 #include "script_contexts.h"
 

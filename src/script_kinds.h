@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Whether a rendered document still treats each substituted scalar as the
 // kind of text it was encoded for: a shell script, or not.
 //

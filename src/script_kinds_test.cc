@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A substituted scalar must stay the kind of text it was encoded for: the
 // check itself (CheckScriptKindsKept), and the render reaching it both ways,
 // through a value and through the manifest's steps.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Sensitive values (SPEC, Failure behaviour: "Sensitive values never appear in
 // any message"): the command is run with secrets in many succeeding and
 // failing scenarios, and everything it prints is searched for them, except

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The seed scenario end to end (SPEC "The seed scenario"): the rendered zone
 // wrapper runs under /bin/sh and writes the right /etc/hosts line, where the
 // same template rendered by GNU envsubst writes a blank one.

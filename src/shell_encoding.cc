@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // AppendShellEncoded: writes a value so that the shell reads it back as
 // exactly that value, in the quoting state the lexer found at the placeholder,
 // or refuses with a reason. Every message describes characters by name and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // End-to-end proof of the shell encoder: every value of the hostile corpus
 // (tests/data/shell/hostile-values.txt) is encoded into every shell state of
 // a test script, and the script is RUN under dash, bash, `bash --posix`,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The shell lexer behind ShellContextsAt: one forward pass over a POSIX sh
 // script that knows, at every byte, the quoting state a placeholder there
 // would be in.

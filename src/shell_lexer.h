@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one shell lexer's second interface: the events of a read, for readers
 // that build a model of a script (lint's commands, words and assignments,
 // the second-order sink finder). The render asks the same lexer only for the

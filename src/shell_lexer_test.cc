@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Unit tests of the shell lexer: the context ShellContextsAt reports at each
 // `${P}` marker of small scripts, one construct at a time.
 #include <doctest/doctest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Second-order code (SPEC Rule 3, issue 24 item 1): a placeholder inside a
 // string that the script hands to a shell again. Every sink x the quoting
 // state it holds the string in x the quoting state of the placeholder inside

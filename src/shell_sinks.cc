@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Finding the strings a script runs again, and the placeholders in them.
 //
 // A SinkReader builds commands (words made of pieces that remember where in

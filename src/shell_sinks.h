@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Second-order code (SPEC Rule 3): strings that a script hands to a shell to
 // run again. `sh -c 'echo ${V}'` quotes the placeholder for the script's own
 // shell only; the inner shell reads the string again and would run the value.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the `#!` check, and of the seed scenario's wrapper script
 // (SPEC "The seed scenario"): ordinary values must come out exactly as plain
 // substitution would write them, hostile ones must not.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "simple_yaml.h"
 
 #include <cstdint>

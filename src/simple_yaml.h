@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A fast reader for the plain YAML that manifests are usually written in.
 //
 // yaml-cpp costs about 2,000 instructions per byte and half a million to

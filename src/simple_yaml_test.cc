@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ParseSimpleYaml must build exactly yaml-cpp's tree or decline: checked on
 // hand-written cases, on every YAML file of the repository and of the YAML
 // test suite, and on thousands of generated and mutated manifests.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The string operations of the Flux/clusterctl dialect (drone/envsubst):
 // `${X%.*}`, `${X#v}`, `${X/a/b}`, `${X,,}`, `${X:0:3}`, `${#X}` and the rest,
 // computed at render time on a declared variable's value (SPEC Rule 1).

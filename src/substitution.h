@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What one reference becomes: SPEC Rule 1 (only declared names) and the shell
 // default forms, decided from the manifest and the values alone.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A tag is not a place for a value (issue 25 item 8): the tokenizer finds
 // references only in scalars and comments, so a declared `${V}` written in
 // a verbatim tag `!<...>` or a `%TAG` directive would be neither substituted

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Checks on the raw template text that no YAML parser reports well: encoding
 // (UTF-8 only, no NUL or other control character, no lone CR, no UTF-16),
 // tabs used as indentation, duplicate keys.

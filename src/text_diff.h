@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Line diffs in the unified format of `diff -u`, for `render --diff`.
 #ifndef SAFESUBST_TEXT_DIFF_H_
 #define SAFESUBST_TEXT_DIFF_H_

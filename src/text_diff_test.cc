@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // UnifiedDiff against GNU diff and patch: the same hunks where the lines are
 // distinct, as few changed lines on random texts, and a diff that patch
 // applies to give the new text.

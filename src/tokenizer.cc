@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The tokenizer is a recursive-descent reader of YAML 1.2 block and flow
 // structure that records spans instead of building a tree.
 //

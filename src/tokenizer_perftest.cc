@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Throughput of Tokenize on typical Kubernetes YAML: ~20 MB of Deployments
 // (labels, env lists, a shell wrapper in `args: - |`, flow sequences,
 // comments). Not a test: run it by hand and read the MB/s.

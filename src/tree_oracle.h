@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test helper: the steps of SPEC Rule 4 done the simple way, as operations on
 // yaml-cpp trees (deep merge, erase, assign), with no regard for bytes. The
 // byte-preserving engine (steps.h) must produce a stream that parses to the

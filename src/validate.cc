@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Value validation against a variable's declared type and pattern.
 #include "validate.h"
 

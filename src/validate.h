@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal helpers shared by the manifest loader and value validation: type
 // names, RE2 pattern cache, identifier checks and did-you-mean suggestions.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of per-type value validation (ValidateValue, SplitList, DisplayValue)
 // and the internal helpers in validate.h.
 #include "validate.h"

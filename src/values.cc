@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Values: reading values files (YAML or dotenv), resolving each declared
 // variable's value by precedence, and validating all of them at once.
 #include "safesubst/values.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of values files (dotenv and YAML), precedence and validation of all
 // values at once.
 #include "safesubst/values.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Byte-preserving edits of one YAML document: delete a path, set a path to a
 // value, merge a fragment into a path (SPEC Rule 4).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "yaml_edit.h"
 
 #include <doctest/doctest.h>

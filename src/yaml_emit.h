@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Emitting a yaml-cpp node as block-style YAML text for one slot of a
 // document. The step editor splices source bytes wherever it can; this is the
 // fallback for nodes that have no usable bytes of their own, such as a flow

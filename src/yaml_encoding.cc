@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // YAML-level value encoding (SPEC Rule 3).
 //
 // Sources of truth for plain scalar resolution (ResolvePlain):

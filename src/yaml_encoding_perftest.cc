@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Cost of the per-value encoding checks and of the structure invariant. Not a
 // test: run it by hand and read the numbers.
 //

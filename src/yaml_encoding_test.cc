@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of YAML-level value encoding: plain scalar resolution, the plain
 // scalar fit, the escapes, block bodies, `type: yaml` nodes, and a round-trip
 // property over a generated corpus of tricky values read back with yaml-cpp.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The block layout of one YAML document: where every block-structure node of a
 // document starts and ends in the source bytes, so that edits can splice bytes
 // instead of re-emitting the document (SPEC Rule 4, byte preservation).

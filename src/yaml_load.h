@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Loading YAML with yaml-cpp without its endless loop.
 //
 // yaml-cpp 0.7 never gets past a document that starts with a token no node

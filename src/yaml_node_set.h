@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A set of yaml-cpp nodes by identity, for walks that must reach each node
 // once: yaml-cpp shares an aliased node, so through aliases one node can be
 // reached 10^9 times (a "billion laughs") or from inside itself (`&a [*a]`).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Step target paths (SPEC Rule 4): `.spec.template.spec.containers[0]`,
 // `[*]`, `[name=app]`, quoted keys `."app.kubernetes.io/name"`.
 //

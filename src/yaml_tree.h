@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A small, flat YAML node tree built from yaml-cpp's parser events.
 //
 // yaml-cpp's YAML::Node expands aliases into shared nodes and hides whether a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tests of the event-built YAML tree shared by the invariant and the encoder.
 #include "yaml_tree.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A "billion laughs" YAML text for tests of the alias expansion limits.
 #pragma once
 

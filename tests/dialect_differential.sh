@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Differential check of the Flux/clusterctl dialect against the real engine.
 #
 #   DIALECT_ENGINE=/path/to/envsubst-binary tests/dialect_differential.sh build/safesubst

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A minimal PNG reader for tests that look at screenshots: 8-bit RGB or
 // RGBA, not interlaced (what headless Chromium writes), through zlib.
 #pragma once

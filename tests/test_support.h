@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Helpers shared by tests that run programs: the safesubst binary, /bin/sh,
 // GNU envsubst, shellcheck.
 #pragma once

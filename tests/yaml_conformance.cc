@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Conformance of the tokenizer against the YAML test suite
 // (https://github.com/yaml/yaml-test-suite, data branch).
 //

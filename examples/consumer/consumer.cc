@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A small program that uses the installed safesubst library the way a deploy
 // tool would: a manifest and a template held in memory, values given as
 // NAME=VALUE arguments (like `safesubst render --set`), the rendered YAML on

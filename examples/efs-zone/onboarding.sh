@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Renders every app of one tenant, as onboarding-v6.sh did with, per app,
 #   envsubst < app.yaml > app.yaml.tmp; sed ... efs-zone-command.yaml | yq eval '... += load(...)'; yq eval 'del(...)'
 # Here one safesubst call renders the whole tenant: each app's APP is its

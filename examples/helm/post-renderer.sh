@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # A Helm post-renderer: Helm writes the chart's rendered manifests to its
 # standard input as one multi-document stream (`---` separators, `# Source:`
 # comments) and installs what it prints. safesubst renders the deploy-time

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Diagnostics: located messages produced by every stage of the pipeline.
 //
 // The library never prints and never exits; it returns diagnostics as values and

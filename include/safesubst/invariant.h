@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The structure invariant (SPEC Rule 3, last paragraph): a render may change
 // scalar values, never the shape of the document.
 #pragma once

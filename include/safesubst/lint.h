@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `safesubst lint`: checks rendered (or hand-written) Kubernetes manifests for
 // defaults and leftovers that fail silently at runtime.
 //

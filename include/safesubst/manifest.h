@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The variable manifest: which names are deploy-time variables, how their
 // values are validated, which names are always runtime, and the steps to run.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Redaction: the one place that decides what of a message may be shown.
 //
 // SPEC, Failure behaviour: sensitive values never appear in any message,

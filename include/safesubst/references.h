@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Scanning `$` forms inside a span of text (a scalar body or a comment).
 //
 // Shared by the tokenizer, the envsubst SHELL-FORMAT argument and the fragment

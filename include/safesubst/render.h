@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Rendering: substitute declared variables into a template, encode each value
 // for where it lands, verify the structure invariant, and run the steps.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The safesubst library: everything a tool needs to render templates the way
 // the `safesubst` command does.
 //

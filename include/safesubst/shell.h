@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shell-aware encoding for script contexts (SPEC Rule 3, shell part): the POSIX
 // sh quoting state at each placeholder, and how a value is written in it so
 // that it can neither break the script nor inject a command.

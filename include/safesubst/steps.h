@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Post-substitution steps (SPEC Rule 4): fragment merges, deletes and sets,
 // applied to each rendered document with byte preservation.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Migration help: survey existing envsubst templates (`safesubst init`) and
 // show what plain envsubst destroys in them (`safesubst audit`). This answers
 // the objection that a whitelist needs a hand survey of every template.

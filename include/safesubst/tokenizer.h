@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The tokenizer: one forward pass over a YAML template that records, for every
 // scalar, comment and `$` reference, where it is and in which YAML context.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Values: where each variable's value comes from, and validation against the
 // manifest before anything is rendered.
 #pragma once

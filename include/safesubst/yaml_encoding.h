@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // YAML-level encoding of substituted values (SPEC Rule 3, YAML part): how a
 // value is written so that it keeps its meaning where it lands.
 //

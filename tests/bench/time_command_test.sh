@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The contract of bench/time_command.cc that bench/run.sh relies on: one line
 # of four numbers per command, in the order given; a failing command, or a
 # `--next` with no command after it, fails the timer.

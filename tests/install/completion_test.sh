@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # Checks the bash completion (packaging/safesubst.bash-completion) against the
 # built program: it is sourced in this shell and asked to complete command
 # lines, as bash would (COMP_WORDS, COMP_CWORD), and COMPREPLY is compared.

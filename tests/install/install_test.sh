@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Installs the current build into a temporary prefix and builds the example
 # consumer (examples/consumer/) against what was installed, four ways:
 #   CMake, shared (default)      find_package(safesubst) -> libsafesubst.so

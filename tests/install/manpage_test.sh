@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Checks the man page packaging/safesubst.1:
 #   lint    groff renders it with no warning (-ww), and man -l formats it
 #           (exit 77, reported as skipped by ctest, when groff is not installed)

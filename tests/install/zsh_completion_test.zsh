@@ -1,4 +1,5 @@
 #!/usr/bin/env zsh
+# SPDX-License-Identifier: Apache-2.0
 # Checks the zsh completion (packaging/_safesubst) through zsh's real
 # completion system: an interactive zsh runs in a pseudo-terminal (zsh/zpty)
 # with compinit and the completion in $fpath, a command line is typed with a

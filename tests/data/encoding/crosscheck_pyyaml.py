@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Cross-checks resolve.tsv against PyYAML (YAML 1.1), a development aid.
 
 safesubst's ResolvePlain is the union of YAML 1.1 and 1.2 readers, so every

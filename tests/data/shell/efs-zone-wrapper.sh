@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 EFS_HOST="${EFS_HOSTNAME}"
 EFS_2A="${EFS_IP_2A}"
 EFS_2C="${EFS_IP_2C}"
