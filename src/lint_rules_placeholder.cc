@@ -86,8 +86,7 @@ std::vector<Match> FindSentinels(std::string_view text) {
 std::vector<Match> FindBracedReferences(std::string_view text) {
   std::vector<Match> found;
   auto add = [&](const Reference& reference) {
-    bool substring = reference.kind == RefKind::kShell && !reference.name.empty() &&
-                     text.compare(reference.offset, 2, "${") == 0 && reference.operand.substr(0, 1) == ":";
+    bool substring = reference.kind == RefKind::kOperation && reference.op == ":";
     bool braced = reference.kind == RefKind::kBraced || reference.kind == RefKind::kBracedDefault || substring;
     if (braced) found.push_back(Match{reference.offset, std::string(text.substr(reference.offset, reference.length))});
   };
