@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "real_shells.h"
 #include "safesubst/shell.h"
 #include "test_support.h"
 
@@ -127,7 +128,7 @@ const std::vector<Slot>& Slots() {
 // short values; long ones use cat (a `read` loop reads byte by byte).
 constexpr std::string_view kScriptHeader = "set -u\nroot=$PWD\n";
 
-// The marker printed before slot `slot`'s output (`mark`: Shell::prelude).
+// The marker printed before slot `slot`'s output (`mark`: Prelude).
 std::string Marker(std::size_t slot) { return "mark " + std::string(Slots()[slot].id) + "\n"; }
 
 // ---- the corpus -----------------------------------------------------------
@@ -303,18 +304,6 @@ void CheckStatesKept(const Template& tmpl, const Rendering& rendering, std::stri
 
 // ---- shells ---------------------------------------------------------------
 
-// A shell the corpus runs under. Every one is required: a missing shell fails
-// the test (CI installs the packages of packaging/debian-test-deps.txt).
-struct Shell {
-  std::string_view name;
-  std::string_view command;  // run by /bin/sh with the script's name after it
-  std::string_view program;  // must be on PATH
-  std::string_view package;  // the Debian package that installs it
-  bool reads_dollar_single;  // reads $'...' as bash does (else as `$` and '...')
-  bool reads_only_utf8;      // refuses to read a script that is not valid UTF-8
-  std::string_view prelude;  // defines `mark` (and, where needed, `printf`)
-};
-
 // `mark SLOT` prints the NUL-framed marker of a slot's output.
 constexpr std::string_view kMarkWithPrintf = "mark() { printf '\\000%s/%s\\000' \"$block\" \"$1\"; }\n";
 
@@ -360,41 +349,20 @@ printf() {
 mark() { echo -n '\0'; _pf_put "$block/$1"; echo -n '\0'; }
 )";
 
-// The shells that may run a script: /bin/sh is dash on Debian and Ubuntu,
-// busybox ash on Alpine, bash on RHEL; and the other POSIX shells people use.
-// yash reads its script as text in the locale's encoding (UTF-8 here) and
-// stops with "cannot read input" at bytes that are not valid UTF-8, a refusal
-// to run rather than a misreading: it runs the values that are valid UTF-8.
-const std::vector<Shell>& Shells() {
-  static const std::vector<Shell> shells = {
-      {"dash", "dash", "dash", "dash", false, false, kMarkWithPrintf},
-      {"bash", "bash", "bash", "bash", true, false, kMarkWithPrintf},
-      {"bash --posix", "bash --posix", "bash", "bash", true, false, kMarkWithPrintf},
-      {"busybox sh", "busybox sh", "busybox", "busybox", true, false, kMarkWithPrintf},
-      {"zsh --emulate sh", "zsh --emulate sh", "zsh", "zsh", true, false, kMarkWithPrintf},
-      {"mksh", "mksh", "mksh", "mksh", true, false, kMkshPrelude},
-      {"posh", "posh", "posh", "posh", false, false, kPoshPrelude},
-      {"yash", "env LC_ALL=C.UTF-8 yash", "yash", "yash", false, true, kMarkWithPrintf},
-  };
-  return shells;
-}
+using Shell = testing::RealShell;
 
-// The shells that are installed; a missing one fails the test. Each one's
-// reading of $'...' must be the one declared for it.
-std::vector<Shell> FindShells() {
-  std::vector<Shell> found;
-  for (const Shell& shell : Shells()) {
-    if (!testing::HaveProgram(std::string(shell.program))) {
-      FAIL_CHECK("shell not installed: " << shell.name << " (Debian package " << shell.package
-                                         << ", listed in packaging/debian-test-deps.txt)");
-      continue;
-    }
-    std::string probe = std::string(shell.command) + " -c \"printf '%s' \\$'x'\"";
-    CAPTURE(shell.name);
-    CHECK(testing::RunShell(probe).out == (shell.reads_dollar_single ? "x" : "$x"));
-    found.push_back(shell);
+// What a shell's script starts with: `mark`, and where the shell has no
+// printf builtin, a printf for the formats the templates use.
+std::string_view Prelude(const Shell& shell) {
+  switch (shell.output) {
+    case testing::OutputBuiltin::kPrintf:
+      return kMarkWithPrintf;
+    case testing::OutputBuiltin::kPrint:
+      return kMkshPrelude;
+    case testing::OutputBuiltin::kEcho:
+      return kPoshPrelude;
   }
-  return found;
+  return kMarkWithPrintf;
 }
 
 // One value of the corpus, rendered into every slot.
@@ -436,7 +404,7 @@ std::string Block(const Case& c) {
 }
 
 // Per shell: (value, slot) pairs encoded and run, refused by the encoder,
-// not run (Shell::reads_only_utf8); and among the encoded ones, those that
+// not run (RealShell::reads_only_utf8); and among the encoded ones, those that
 // printed something else than the value, and values that made a canary.
 struct Counts {
   std::size_t encoded = 0, refused = 0, not_run = 0, mangled = 0, canaries = 0;
@@ -446,26 +414,13 @@ struct Counts {
 // Returns the directories.
 std::vector<std::filesystem::path> RunScripts(const TempDir& work, const std::vector<Shell>& shells,
                                               const std::vector<Case>& cases) {
-  std::string command = "true";  // each shell in the background, then wait for all
-  std::string timeout = testing::HaveProgram("timeout") ? "timeout 300 " : "";
-  std::vector<std::filesystem::path> dirs;
-  for (std::size_t i = 0; i < shells.size(); ++i) {
-    std::filesystem::path dir = work / ("shell" + std::to_string(i));
-    std::filesystem::create_directories(dir);
-    std::string script = std::string(kScriptHeader) + std::string(shells[i].prelude);
+  return testing::RunScriptUnderShells(work.path(), shells, [&](const Shell& shell) {
+    std::string script = std::string(kScriptHeader) + std::string(Prelude(shell));
     for (const Case& c : cases) {
-      if (Runs(shells[i], c)) script += c.block;
+      if (Runs(shell, c)) script += c.block;
     }
-    WriteFile(dir / "script.sh", script);
-    std::string quoted = ShellQuote(dir.string());
-    // The timeout only matters when the encoder is broken: then a hostile
-    // value may run thousands of commands.
-    command +=
-        " & (cd " + quoted + " && " + timeout + std::string(shells[i].command) + " ./script.sh >stdout 2>stderr; echo $? >rc)";
-    dirs.push_back(dir);
-  }
-  testing::RunShell(command + "; wait");
-  return dirs;
+    return script;
+  });
 }
 
 // Splits a script's stdout into the output of each `<value>/<slot>` marker.
@@ -519,7 +474,7 @@ TEST_CASE("shell encoding: hostile values under real shells") {
   auto started = std::chrono::steady_clock::now();
   std::vector<std::string> corpus = LoadCorpus();
   REQUIRE(corpus.size() >= 40);
-  std::vector<Shell> shells = FindShells();
+  std::vector<Shell> shells = testing::InstalledShells();
   REQUIRE(!shells.empty());
 
   Template tmpl = BuildTemplate();
@@ -673,7 +628,7 @@ Case DialectCase(std::size_t index, const std::string* value, std::vector<bool>*
 
 TEST_CASE("shell encoding: hostile values in a script for /bin/sh under real shells") {
   std::vector<std::string> corpus = LoadCorpus();
-  std::vector<Shell> shells = FindShells();
+  std::vector<Shell> shells = testing::InstalledShells();
   REQUIRE(!shells.empty());
   // Block 0 holds the references, block k the corpus's value k - 1.
   std::vector<Case> cases;

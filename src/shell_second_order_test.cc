@@ -15,15 +15,14 @@
 #include <vector>
 
 #include "safesubst/shell.h"
+#include "real_shells.h"
 #include "shell_sinks.h"
 #include "test_support.h"
 
 namespace safesubst {
 namespace {
 
-using testing::ShellQuote;
 using testing::TempDir;
-using testing::WriteFile;
 
 constexpr std::string_view kPlaceholder = "${V}";
 
@@ -163,24 +162,6 @@ std::vector<Template> Templates() {
   return templates;
 }
 
-struct ShellUnderTest {
-  std::string name, command, program;
-};
-
-// The shells of the issue; a missing one fails the test (CI installs them all).
-std::vector<ShellUnderTest> Shells() {
-  const std::vector<ShellUnderTest> shells = {
-      {"dash", "dash", "dash"},       {"bash", "bash", "bash"},
-      {"bash --posix", "bash --posix", "bash"}, {"busybox sh", "busybox sh", "busybox"},
-      {"zsh", "zsh --emulate sh", "zsh"},       {"mksh", "mksh", "mksh"},
-      {"posh", "posh", "posh"},       {"yash", "yash", "yash"},
-  };
-  for (const ShellUnderTest& shell : shells) {
-    if (!testing::HaveProgram(shell.program)) FAIL_CHECK("shell not installed: " << shell.name);
-  }
-  return shells;
-}
-
 struct Rendered {
   std::string script, error;
 };
@@ -200,7 +181,7 @@ Rendered Render(const std::string& text, const std::string& value) {
 }
 
 TEST_CASE("second-order sinks: every sink, quoting and depth under real shells: no canary, values byte-exact") {
-  std::vector<ShellUnderTest> shells = Shells();
+  std::vector<testing::RealShell> shells = testing::InstalledShells();
   std::vector<Template> templates = Templates();
   std::vector<std::string> values = Values();
   TempDir work;
@@ -235,26 +216,12 @@ TEST_CASE("second-order sinks: every sink, quoting and depth under real shells: 
   CHECK(encoded_at_depth[2] > 0);
   CHECK(encoded_at_depth[3] > 0);
 
-  for (std::size_t i = 0; i < scripts.size(); ++i) WriteFile(work / ("c" + std::to_string(i) + ".sh"), scripts[i]);
-  // One driver per shell, all shells at once; each case in its own process
-  // and with its canary looked for right after it.
-  std::string command = "true";
-  for (std::size_t s = 0; s < shells.size(); ++s) {
-    std::filesystem::path dir = work / ("shell" + std::to_string(s));
-    std::filesystem::create_directories(dir);
-    std::string driver = "i=0\nwhile [ $i -lt " + std::to_string(scripts.size()) +
-                         " ]; do\n  " + shells[s].command +
-                         " ../c$i.sh >out$i 2>err$i\n  if [ -e canary ]; then echo $i >>canaries; rm -f canary; fi\n"
-                         "  i=$((i + 1))\ndone\n";
-    WriteFile(dir / "driver.sh", driver);
-    command += " & (cd " + ShellQuote(dir.string()) + " && timeout 600 sh ./driver.sh)";
-  }
-  testing::RunShell(command + "; wait");
+  std::vector<std::filesystem::path> dirs = testing::RunEachScriptUnderShells(work.path(), shells, scripts);
 
   std::ostringstream counts;
   for (std::size_t s = 0; s < shells.size(); ++s) {
     CAPTURE(shells[s].name);
-    std::filesystem::path dir = work / ("shell" + std::to_string(s));
+    const std::filesystem::path& dir = dirs[s];
     std::string canaries = testing::ReadFile(dir / "canaries");
     CHECK_MESSAGE(canaries.empty(), "canaries in cases " << canaries);
     std::size_t exact = 0;
