@@ -12,6 +12,7 @@
 #include <optional>
 #include <sstream>
 #include <set>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -47,16 +48,17 @@ std::size_t LineEnd(std::string_view text, std::size_t from) {
   return feed > from && text[feed - 1] == '\r' ? feed - 1 : feed;
 }
 
-// Turns every LF of `text` into CRLF (it holds no CR: FitsBlock refuses one).
-void UseCrlf(std::string* text) {
-  if (text->find('\n') == std::string::npos) return;
+// Turns every LF of `text` from `from` on into CRLF (it holds no CR there:
+// FitsBlock refuses one).
+void UseCrlf(std::string* text, std::size_t from) {
+  if (text->find('\n', from) == std::string::npos) return;
   std::string crlf;
-  crlf.reserve(text->size() + text->size() / 8);
-  for (char c : *text) {
+  crlf.reserve(text->size() - from + (text->size() - from) / 8);
+  for (char c : std::string_view(*text).substr(from)) {
     if (c == '\n') crlf += '\r';
     crlf += c;
   }
-  *text = std::move(crlf);
+  text->replace(from, std::string::npos, crlf);
 }
 
 // Adds `name` to a list such as "A, B" unless it is in it already.
@@ -65,22 +67,14 @@ void AddName(std::string_view name, std::string* names) {
   *names += (names->empty() ? "" : ", ") + std::string(name);
 }
 
-// One piece of the output that differs from the template: the bytes
-// [offset, offset + length) of the template are replaced by `text`.
-struct Splice {
-  std::size_t offset;
-  std::size_t length;
-  std::string text;
-};
-
-// A declared reference with its value, grouped by scalar for encoding.
-struct Substitution {
-  const Reference* reference;
-  const Variable* variable;  // nullptr in environment mode
-  // A remembered Resolution's value, then its remembered shell encoding
-  // (Renderer::resolutions_, shell_encodings_): both live as long as the
-  // render, so a value used thousands of times is not copied each time.
-  std::string_view value;
+// The declared references of one scalar with their values, in source order,
+// as encoding sees them: views of the render's (Renderer::substitutions_).
+// A value is a remembered Resolution's, then its remembered shell encoding
+// (Renderer::resolutions_, shell_encodings_): both live as long as the
+// render, so a value used thousands of times is not copied each time.
+struct ScalarSubstitutions {
+  std::span<ReferenceValue> values;
+  std::span<const Variable* const> variables;  // each value's; nullptr in environment mode
 };
 
 class Renderer {
@@ -128,20 +122,28 @@ class Renderer {
   bool InKey(const Reference& reference);
   bool RefusesUndeclaredInData(const Reference& reference) const;
   std::string UndeclaredHint(const Reference& reference);
-  void EncodeScalar(std::uint32_t scalar_index, std::vector<Substitution>& substitutions);
-  bool ShellEncode(std::vector<Substitution>& substitutions);
+  void EncodeScalar(std::uint32_t scalar_index, ScalarSubstitutions substitutions);
+  bool ShellEncode(ScalarSubstitutions substitutions);
   struct ShellEncoding {
     std::string encoded;
     std::string problem;  // empty when encoded
   };
   const ShellEncoding& EncodeForShell(const ShellContext& context, std::string_view value, ShellMode mode);
-  void EncodeInPlace(const Scalar& scalar, const std::vector<Substitution>& substitutions);
-  void EncodePlain(const Scalar& scalar, const std::vector<Substitution>& substitutions);
-  void EncodeQuoted(const Scalar& scalar, const std::vector<Substitution>& substitutions);
-  void EncodeBlock(const Scalar& scalar, const std::vector<Substitution>& substitutions);
-  void Requote(const Scalar& scalar, const std::vector<Substitution>& substitutions);
-  bool PlainChangesType(std::string_view rendered, const std::vector<Substitution>& substitutions) const;
-  bool EncodeYamlVariable(std::uint32_t scalar_index, const Substitution& substitution);
+  void EncodeInPlace(const Scalar& scalar, ScalarSubstitutions substitutions);
+  void EncodePlain(const Scalar& scalar, ScalarSubstitutions substitutions);
+  void EncodeQuoted(const Scalar& scalar, std::span<const ReferenceValue> values);
+  void EncodeBlock(const Scalar& scalar, std::span<const ReferenceValue> values);
+  void Requote(const Scalar& scalar, std::span<const ReferenceValue> values);
+  bool PlainChangesType(std::string_view rendered, ScalarSubstitutions substitutions) const;
+  bool EncodeYamlVariable(std::uint32_t scalar_index, const ReferenceValue& substitution, const Variable& variable);
+  void AddSplice(std::size_t offset, std::size_t length, std::string_view text);
+  void EndSplice(std::size_t offset, std::size_t length, std::size_t text_begin);
+  // Where the splices stood: a scalar that is requoted takes back those of its values.
+  struct SpliceMark {
+    std::size_t splices, text;
+  };
+  SpliceMark MarkSplices() const { return {splices_.size(), splice_text_.size()}; }
+  void DropSplicesSince(SpliceMark mark);
   std::uint32_t ParentColumn(std::uint32_t scalar_index) const;
   std::size_t LeastOutputSize() const;
   bool OutputWithinLimit(std::size_t size, const char* would_be);
@@ -179,9 +181,18 @@ class Renderer {
   std::string spliced_text_;
   std::unique_ptr<Renderer> spliced_;
   RenderResult result_;
-  std::vector<Splice> splices_;
-  // Substitutions by scalar index, in reference order.
-  std::vector<std::pair<std::uint32_t, Substitution>> substitutions_;
+  // The pieces of the output that differ from the template, in source order
+  // once sorted (Assemble): each replaces its template bytes by the next
+  // replacement_length bytes of splice_text_. One flat text, not a string
+  // per splice: a placeholder-dense template makes millions of them.
+  std::vector<TemplateEdit> splices_;
+  std::string splice_text_;
+  // The declared references with their values, in reference (= source)
+  // order, and each one's variable: grouped by scalar (the reference's) for
+  // encoding, which writes the values as written (after shell encoding), and
+  // viewed by the structure check as they are (Rewritten).
+  std::vector<ReferenceValue> substitutions_;
+  std::vector<const Variable*> substituted_variables_;
   std::vector<std::string> yaml_paths_;  // exempt from the structure check
   // For the token-level structure check: the `$${NAME}` escapes written, and
   // the scalars rewritten double-quoted.
@@ -215,7 +226,7 @@ class Renderer {
   std::vector<const Reference*> shell_quoted_;
   // Rewritten()'s answer, built on first use (after encoding, values final).
   std::optional<std::vector<RewrittenScalar>> rewritten_;
-  std::vector<ReferenceValue> rewritten_values_;  // what rewritten_'s values view
+  std::vector<ReferenceValue> rewritten_values_;  // substitutions and escapes merged, when there are escapes
   bool rewritten_known_ = false;
   // ReportHiddenCommandLine's line of each alias.
   std::unordered_map<const Alias*, std::uint32_t> alias_lines_;
@@ -241,16 +252,12 @@ RenderResult Renderer::Run() {
   if (!default_words_.empty()) return RenderSplicedDefaults();
   if (!OutputWithinLimit(LeastOutputSize(), "would be at least")) return std::move(result_);
   // Encode scalar by scalar; substitutions_ is in reference (= source) order.
-  std::vector<Substitution> group;
   for (std::size_t begin = 0; begin < substitutions_.size();) {
+    const std::uint32_t scalar = substitutions_[begin].reference->scalar;
     std::size_t end = begin;
-    group.clear();
-    while (end < substitutions_.size() && substitutions_[end].first == substitutions_[begin].first) {
-      group.push_back(std::move(substitutions_[end++].second));
-    }
-    EncodeScalar(substitutions_[begin].first, group);
-    // Keep the values as written (after shell encoding) for the structure check.
-    for (std::size_t i = begin; i < end; ++i) substitutions_[i].second = std::move(group[i - begin]);
+    while (end < substitutions_.size() && substitutions_[end].reference->scalar == scalar) ++end;
+    EncodeScalar(scalar, ScalarSubstitutions{std::span(substitutions_).subspan(begin, end - begin),
+                                             std::span(substituted_variables_).subspan(begin, end - begin)});
     begin = end;
   }
   CheckAliasedCommandLines();
@@ -342,6 +349,7 @@ void Renderer::LexShellScripts() {
 
 void Renderer::DecideAll() {
   substitutions_.reserve(tokens_.references.size());
+  substituted_variables_.reserve(tokens_.references.size());
   if (!options_.report_references) {
     for (const Reference& reference : tokens_.references) Decide(reference);
     return;
@@ -519,7 +527,7 @@ ReferenceReport::Action Renderer::DecideOne(const Reference& reference) {
     case Resolution::Outcome::kIgnore:
       return Action::kIgnored;
     case Resolution::Outcome::kEscape:
-      splices_.push_back({reference.offset, 1, ""});  // drop one `$` of `$${NAME}`
+      splices_.push_back({reference.offset, 1, 0});  // drop one `$` of `$${NAME}`
       escapes_.push_back(&reference);
       return Action::kEscape;
     case Resolution::Outcome::kRuntime:
@@ -530,7 +538,8 @@ ReferenceReport::Action Renderer::DecideOne(const Reference& reference) {
     case Resolution::Outcome::kSubstitute:
       if (InKey(reference)) return Action::kError;
       if (JoinsKeptName(reference, resolution.value)) return Action::kError;
-      substitutions_.push_back({reference.scalar, Substitution{&reference, resolution.variable, resolution.value}});
+      substitutions_.push_back({&reference, resolution.value});
+      substituted_variables_.push_back(resolution.variable);
       return Action::kSubstitute;
     case Resolution::Outcome::kFail:
       ReportAtFirstUse(Severity::kError, reference, resolution.message, resolution.hint);
@@ -569,11 +578,13 @@ bool Renderer::RefusesUndeclaredInData(const Reference& reference) const {
   return true;
 }
 
-void Renderer::EncodeScalar(std::uint32_t scalar_index, std::vector<Substitution>& substitutions) {
+void Renderer::EncodeScalar(std::uint32_t scalar_index, ScalarSubstitutions substitutions) {
   const Scalar& scalar = tokens_.scalars[scalar_index];
-  for (const Substitution& substitution : substitutions) {
-    if (substitution.variable && substitution.variable->type == VarType::kYaml) {
-      if (substitutions.size() != 1 || !EncodeYamlVariable(scalar_index, substitution)) return;
+  for (const Variable* variable : substitutions.variables) {
+    if (variable && variable->type == VarType::kYaml) {
+      if (substitutions.values.size() != 1 || !EncodeYamlVariable(scalar_index, substitutions.values[0], *variable)) {
+        return;
+      }
       yaml_paths_.push_back(tokens_.PathString(scalar.path));
       return;
     }
@@ -584,12 +595,14 @@ void Renderer::EncodeScalar(std::uint32_t scalar_index, std::vector<Substitution
 
 // Shell layer first (SPEC Rule 3): each value is encoded for the quoting state
 // at its `$` (computed by LexShellScripts), before the YAML layer.
-bool Renderer::ShellEncode(std::vector<Substitution>& substitutions) {
+bool Renderer::ShellEncode(ScalarSubstitutions substitutions) {
   bool ok = true;
-  for (Substitution& substitution : substitutions) {
+  for (std::size_t i = 0; i < substitutions.values.size(); ++i) {
+    ReferenceValue& substitution = substitutions.values[i];
     std::size_t index = static_cast<std::size_t>(substitution.reference - tokens_.references.data());
     const ShellContext& context = *shell_contexts_[index];
-    ShellMode mode = substitution.variable ? substitution.variable->shell : ShellMode::kSafe;
+    const Variable* variable = substitutions.variables[i];
+    ShellMode mode = variable ? variable->shell : ShellMode::kSafe;
     ReferenceReport* report = ReportOf(*substitution.reference);
     if (report != nullptr && mode == ShellMode::kRaw) report->note = "shell: raw, written as is";
     const ShellEncoding& encoding = EncodeForShell(context, substitution.value, mode);
@@ -627,22 +640,22 @@ const Renderer::ShellEncoding& Renderer::EncodeForShell(const ShellContext& cont
 
 // The value written where the reference stands, encoded for the scalar's style;
 // where the style cannot hold the value, the whole scalar is requoted.
-void Renderer::EncodeInPlace(const Scalar& scalar, const std::vector<Substitution>& substitutions) {
+void Renderer::EncodeInPlace(const Scalar& scalar, ScalarSubstitutions substitutions) {
   switch (scalar.style) {
     case ScalarStyle::kPlain:
       return EncodePlain(scalar, substitutions);
     case ScalarStyle::kSingleQuoted:
     case ScalarStyle::kDoubleQuoted:
-      return EncodeQuoted(scalar, substitutions);
+      return EncodeQuoted(scalar, substitutions.values);
     case ScalarStyle::kLiteral:
     case ScalarStyle::kFolded:
-      return EncodeBlock(scalar, substitutions);
+      return EncodeBlock(scalar, substitutions.values);
   }
 }
 
 // Plain: spliced when every value, next to the already substituted text around
 // it, keeps the scalar one plain scalar of the intended type.
-void Renderer::EncodePlain(const Scalar& scalar, const std::vector<Substitution>& substitutions) {
+void Renderer::EncodePlain(const Scalar& scalar, ScalarSubstitutions substitutions) {
   // The scalar as rendered, built in one pass: a generated line can hold
   // thousands of references, and replacing them one by one was quadratic.
   std::string& rendered = plain_text_;
@@ -650,7 +663,7 @@ void Renderer::EncodePlain(const Scalar& scalar, const std::vector<Substitution>
   auto& ranges = plain_ranges_;  // of each value in `rendered`
   ranges.clear();
   std::size_t copied = scalar.offset;
-  for (const Substitution& substitution : substitutions) {
+  for (const ReferenceValue& substitution : substitutions.values) {
     const Reference& reference = *substitution.reference;
     rendered.append(text_.substr(copied, reference.offset - copied));
     ranges.emplace_back(rendered.size(), substitution.value.size());
@@ -665,47 +678,48 @@ void Renderer::EncodePlain(const Scalar& scalar, const std::vector<Substitution>
   for (const auto& [at, size] : ranges) {
     if (at < checked_line_end) continue;
     if (!SplicedPlainIsSafe(view.substr(0, at), view.substr(at, size), view.substr(at + size), scalar.in_flow)) {
-      return Requote(scalar, substitutions);
+      return Requote(scalar, substitutions.values);
     }
     checked_line_end = std::min(view.find_first_of("\r\n", at + size), view.size());
   }
-  if (PlainChangesType(rendered, substitutions)) return Requote(scalar, substitutions);
-  for (const Substitution& substitution : substitutions) {
-    splices_.push_back({substitution.reference->offset, substitution.reference->length, std::string(substitution.value)});
+  if (PlainChangesType(rendered, substitutions)) return Requote(scalar, substitutions.values);
+  for (const ReferenceValue& substitution : substitutions.values) {
+    AddSplice(substitution.reference->offset, substitution.reference->length, substitution.value);
   }
 }
 
-void Renderer::EncodeQuoted(const Scalar& scalar, const std::vector<Substitution>& substitutions) {
+void Renderer::EncodeQuoted(const Scalar& scalar, std::span<const ReferenceValue> values) {
   bool single = scalar.style == ScalarStyle::kSingleQuoted;
-  const std::size_t first_splice = splices_.size();
-  for (const Substitution& substitution : substitutions) {
+  const SpliceMark mark = MarkSplices();
+  for (const ReferenceValue& substitution : values) {
     // Single quotes cannot escape anything: a line break or control character needs double quotes.
     if (single && !FitsSingleQuoted(substitution.value)) {
-      splices_.resize(first_splice);
-      return Requote(scalar, substitutions);
+      DropSplicesSince(mark);
+      return Requote(scalar, values);
     }
-    Splice& splice = splices_.emplace_back(Splice{substitution.reference->offset, substitution.reference->length, {}});
+    const std::size_t text_begin = splice_text_.size();
     if (single) {
-      AppendSingleQuotedBody(substitution.value, &splice.text);
+      AppendSingleQuotedBody(substitution.value, &splice_text_);
     } else {
-      AppendDoubleQuotedBody(substitution.value, &splice.text);
+      AppendDoubleQuotedBody(substitution.value, &splice_text_);
     }
+    EndSplice(substitution.reference->offset, substitution.reference->length, text_begin);
   }
 }
 
 // Block scalars: multi-line values are re-indented to the block's indentation.
-void Renderer::EncodeBlock(const Scalar& scalar, const std::vector<Substitution>& substitutions) {
+void Renderer::EncodeBlock(const Scalar& scalar, std::span<const ReferenceValue> values) {
   // Content at column 0 (`--- |` then an unindented line) is a block scalar
   // for YAML 1.2 and this tokenizer, but not for yaml-cpp or libyaml, so
   // readers would disagree on what a value there does (found by fuzzing).
   // Written double-quoted, it reads the same everywhere.
-  if (scalar.indent == 0) return Requote(scalar, substitutions);
+  if (scalar.indent == 0) return Requote(scalar, values);
   bool folded = scalar.style == ScalarStyle::kFolded;
-  const std::size_t first_splice = splices_.size();
+  const SpliceMark mark = MarkSplices();
   // The line of the previous reference: a line may hold thousands of them,
   // and finding its ends again for each would be quadratic.
   std::size_t line_start = 0, line_end = 0;
-  for (const Substitution& substitution : substitutions) {
+  for (const ReferenceValue& substitution : values) {
     const Reference& reference = *substitution.reference;
     const std::string_view value = substitution.value;
     if (reference.offset >= line_end) {  // a new line (the first one too: line_end is 0)
@@ -722,28 +736,29 @@ void Renderer::EncodeBlock(const Scalar& scalar, const std::vector<Substitution>
     bool edge_break = !value.empty() && (value.front() == '\n' || value.back() == '\n');
     if (!FitsBlock(value) || (before.empty() && leading_blank && (folded || scalar.indent_indicator == 0)) ||
         (folded && edge_break)) {
-      splices_.resize(first_splice);
-      return Requote(scalar, substitutions);
+      DropSplicesSince(mark);
+      return Requote(scalar, values);
     }
-    Splice& splice = splices_.emplace_back(Splice{reference.offset, reference.length, {}});
-    AppendBlockBody(value, scalar.indent, folded, &splice.text, before, after);
+    const std::size_t text_begin = splice_text_.size();
+    AppendBlockBody(value, scalar.indent, folded, &splice_text_, before, after);
     // A value's line breaks follow the file's: CRLF where the line ends in CRLF.
-    if (line_end < text_.size() && text_[line_end] == '\r') UseCrlf(&splice.text);
+    if (line_end < text_.size() && text_[line_end] == '\r') UseCrlf(&splice_text_, text_begin);
+    EndSplice(reference.offset, reference.length, text_begin);
   }
 }
 
-bool Renderer::PlainChangesType(std::string_view rendered, const std::vector<Substitution>& substitutions) const {
+bool Renderer::PlainChangesType(std::string_view rendered, ScalarSubstitutions substitutions) const {
   PlainKind kind = ResolvePlain(rendered);
   if (kind == PlainKind::kString) return false;
-  if (substitutions.size() != 1 || rendered != substitutions[0].value) return true;
+  if (substitutions.values.size() != 1 || rendered != substitutions.values[0].value) return true;
   // Without a manifest nothing declares a value text: like envsubst, a lone
   // decimal integer or true/false lands as a number or a bool, so that
   // `replicas: ${REPLICAS}` stays a number. `1.10`, `on`, `017`, `null` are
   // still quoted: YAML readers disagree on them, or they rarely mean that.
   if (manifest_.mode != DeclarationMode::kManifest) return !IsDecimalIntOrBool(rendered);
   // A lone int or bool variable is meant to land as a number or a bool.
-  if (substitutions[0].variable) {
-    VarType type = substitutions[0].variable->type;
+  if (const Variable* variable = substitutions.variables[0]) {
+    VarType type = variable->type;
     if (type == VarType::kInt && kind == PlainKind::kInt) return false;
     if (type == VarType::kBool && kind == PlainKind::kBool) return false;
   }
@@ -752,12 +767,12 @@ bool Renderer::PlainChangesType(std::string_view rendered, const std::vector<Sub
 
 // Rewrites the whole scalar double-quoted: its decoded value with the
 // references replaced by the values.
-void Renderer::Requote(const Scalar& scalar, const std::vector<Substitution>& substitutions) {
+void Renderer::Requote(const Scalar& scalar, std::span<const ReferenceValue> values) {
   std::vector<std::size_t> source_offsets;
   std::string decoded = DecodeScalar(text_, scalar, &source_offsets);
   std::string value;
   std::size_t cursor = 0;
-  for (const Substitution& substitution : substitutions) {
+  for (const ReferenceValue& substitution : values) {
     const Reference& reference = *substitution.reference;
     auto first = std::lower_bound(source_offsets.begin(), source_offsets.end(), reference.offset);
     std::size_t begin = static_cast<std::size_t>(first - source_offsets.begin());
@@ -773,7 +788,7 @@ void Renderer::Requote(const Scalar& scalar, const std::vector<Substitution>& su
     cursor = end;
   }
   value.append(decoded, cursor, std::string::npos);
-  splices_.push_back({scalar.offset, scalar.length, DoubleQuoted(value)});
+  AddSplice(scalar.offset, scalar.length, DoubleQuoted(value));
   requoted_.push_back(static_cast<std::uint32_t>(&scalar - tokens_.scalars.data()));
 }
 
@@ -794,7 +809,8 @@ std::uint32_t Renderer::ParentColumn(std::uint32_t scalar_index) const {
   return scalar.indent;
 }
 
-bool Renderer::EncodeYamlVariable(std::uint32_t scalar_index, const Substitution& substitution) {
+bool Renderer::EncodeYamlVariable(std::uint32_t scalar_index, const ReferenceValue& substitution,
+                                  const Variable& variable) {
   const Scalar& scalar = tokens_.scalars[scalar_index];
   const Reference& reference = *substitution.reference;
   std::string name(reference.name);
@@ -807,7 +823,7 @@ bool Renderer::EncodeYamlVariable(std::uint32_t scalar_index, const Substitution
   }
   // A `type: yaml` value is structure, not code: as a shell script it needs
   // `shell: raw`, as a string value does (SPEC Rule 3).
-  if (scalar.is_shell && substitution.variable->shell != ShellMode::kRaw) {
+  if (scalar.is_shell && variable.shell != ShellMode::kRaw) {
     Error(At(reference), "'" + name + "' has type yaml and stands where the text is a shell script, so its value "
                          "would run as code",
           "declare the variable `shell: raw` if the value is meant to be shell code");
@@ -834,8 +850,24 @@ bool Renderer::EncodeYamlVariable(std::uint32_t scalar_index, const Substitution
   if (!encoded.empty() && encoded.front() == '\n') {
     while (start > 0 && text_[start - 1] == ' ') --start;
   }
-  splices_.push_back({start, scalar.offset + scalar.length - start, std::move(encoded)});
+  AddSplice(start, scalar.offset + scalar.length - start, encoded);
   return true;
+}
+
+void Renderer::AddSplice(std::size_t offset, std::size_t length, std::string_view text) {
+  const std::size_t text_begin = splice_text_.size();
+  splice_text_.append(text);
+  EndSplice(offset, length, text_begin);
+}
+
+// Records the splice whose text was appended to splice_text_ from `text_begin` on.
+void Renderer::EndSplice(std::size_t offset, std::size_t length, std::size_t text_begin) {
+  splices_.push_back({offset, length, splice_text_.size() - text_begin});
+}
+
+void Renderer::DropSplicesSince(SpliceMark mark) {
+  splices_.resize(mark.splices);
+  splice_text_.resize(mark.text);
 }
 
 // The output's size if every value were written as it is, and each
@@ -844,7 +876,7 @@ bool Renderer::EncodeYamlVariable(std::uint32_t scalar_index, const Substitution
 // value before 3 GB of encoded copies are made.
 std::size_t Renderer::LeastOutputSize() const {
   std::size_t size = text_.size() - escapes_.size();
-  for (const auto& [scalar, substitution] : substitutions_) {
+  for (const ReferenceValue& substitution : substitutions_) {
     size += substitution.value.size() - substitution.reference->length;  // modulo 2^64: the total is right
   }
   return size;
@@ -861,23 +893,28 @@ bool Renderer::OutputWithinLimit(std::size_t size, const char* would_be) {
 
 // Splices are made in source order but for escapes, which are made earlier.
 // Sorts them in place (the structure check reads them in order too).
+// An escape has no text, so the others' texts stay in splice_text_'s order.
+// The texts are not needed once the output holds them.
 std::string Renderer::Assemble() {
-  auto before = [](const Splice& a, const Splice& b) { return a.offset < b.offset; };
+  auto before = [](const TemplateEdit& a, const TemplateEdit& b) { return a.offset < b.offset; };
   if (!std::is_sorted(splices_.begin(), splices_.end(), before)) {
     std::stable_sort(splices_.begin(), splices_.end(), before);
   }
   std::size_t size = text_.size();
-  for (const Splice& splice : splices_) size += splice.text.size() - splice.length;
+  for (const TemplateEdit& splice : splices_) size += splice.replacement_length - splice.length;
   if (!OutputWithinLimit(size, "would be")) return {};
   std::string out;
   out.reserve(size);
   std::size_t cursor = 0;
-  for (const Splice& splice : splices_) {
+  std::string_view texts = splice_text_;
+  for (const TemplateEdit& splice : splices_) {
     out.append(text_.substr(cursor, splice.offset - cursor));
-    out += splice.text;
+    out += texts.substr(0, splice.replacement_length);
+    texts.remove_prefix(splice.replacement_length);
     cursor = splice.offset + splice.length;
   }
   out.append(text_.substr(cursor));
+  std::string().swap(splice_text_);
   return out;
 }
 
@@ -936,13 +973,10 @@ std::vector<ExpectedValue> Renderer::ExpectedValues() {
 // The token-level check (fast_invariant.h). False when it cannot decide, so
 // that the tree comparison runs instead.
 bool Renderer::CheckStructureByTokens(const std::string& output) {
-  std::vector<TemplateEdit> edits;
-  edits.reserve(splices_.size());
-  for (const Splice& splice : splices_) edits.push_back({splice.offset, splice.length, splice.text.size()});
   const std::vector<RewrittenScalar>* rewritten = Rewritten();
   if (rewritten == nullptr) return false;
   Result<std::vector<StructureDifference>> compared =
-      CompareStructureByTokens(text_, tokens_, output, edits, *rewritten, options_.file_name);
+      CompareStructureByTokens(text_, tokens_, output, splices_, *rewritten, options_.file_name);
   if (!compared.value && compared.diagnostics.empty()) return false;
   Append(std::move(compared.diagnostics));
   if (compared.value) ReportStructureDifferences(*compared.value);
@@ -955,35 +989,39 @@ bool Renderer::CheckStructureByTokens(const std::string& output) {
 const std::vector<RewrittenScalar>* Renderer::Rewritten() {
   if (rewritten_known_) return rewritten_ ? &*rewritten_ : nullptr;
   rewritten_known_ = true;
-  std::vector<RewrittenScalar> rewritten;
-  std::vector<std::size_t> starts;  // of each scalar's values in rewritten_values_
   // The values of each rewritten scalar, in source order: substitutions and
-  // escapes are each in reference order; merge them by offset.
-  std::sort(requoted_.begin(), requoted_.end());
-  rewritten_values_.reserve(substitutions_.size() + escapes_.size());
-  std::size_t s = 0, e = 0;
-  while (s < substitutions_.size() || e < escapes_.size()) {
-    bool take_escape = s == substitutions_.size() ||
-                       (e < escapes_.size() && escapes_[e]->offset < substitutions_[s].second.reference->offset);
-    const Reference* reference = take_escape ? escapes_[e] : substitutions_[s].second.reference;
-    std::string_view value = take_escape ? text_.substr(reference->offset + 1, reference->length - 1)
-                                         : std::string_view(substitutions_[s].second.value);
-    take_escape ? ++e : ++s;
-    if (reference->scalar == Reference::kNoScalar) return nullptr;
-    if (rewritten.empty() || rewritten.back().scalar != reference->scalar) {
-      RewrittenScalar scalar;
-      scalar.scalar = reference->scalar;
-      bool requoted = std::binary_search(requoted_.begin(), requoted_.end(), reference->scalar);
-      scalar.style = requoted ? ScalarStyle::kDoubleQuoted : tokens_.scalars[reference->scalar].style;
-      rewritten.push_back(std::move(scalar));
-      starts.push_back(rewritten_values_.size());
+  // escapes are each in reference order. Without escapes the values are
+  // substitutions_ itself; else the two are merged by offset.
+  std::span<const ReferenceValue> values = substitutions_;
+  if (!escapes_.empty()) {
+    rewritten_values_.reserve(substitutions_.size() + escapes_.size());
+    std::size_t s = 0, e = 0;
+    while (s < substitutions_.size() || e < escapes_.size()) {
+      bool take_escape = s == substitutions_.size() ||
+                         (e < escapes_.size() && escapes_[e]->offset < substitutions_[s].reference->offset);
+      if (take_escape) {
+        const Reference* escape = escapes_[e++];
+        rewritten_values_.push_back({escape, text_.substr(escape->offset + 1, escape->length - 1)});
+      } else {
+        rewritten_values_.push_back(substitutions_[s++]);
+      }
     }
-    rewritten_values_.push_back({reference, value});
+    values = rewritten_values_;
   }
-  // The views are taken once rewritten_values_ no longer grows.
-  starts.push_back(rewritten_values_.size());
-  for (std::size_t i = 0; i < rewritten.size(); ++i) {
-    rewritten[i].values = std::span(rewritten_values_).subspan(starts[i], starts[i + 1] - starts[i]);
+  std::sort(requoted_.begin(), requoted_.end());
+  std::vector<RewrittenScalar> rewritten;
+  for (std::size_t begin = 0; begin < values.size();) {
+    const std::uint32_t scalar_index = values[begin].reference->scalar;
+    if (scalar_index == Reference::kNoScalar) return nullptr;
+    std::size_t end = begin;
+    while (end < values.size() && values[end].reference->scalar == scalar_index) ++end;
+    RewrittenScalar scalar;
+    scalar.scalar = scalar_index;
+    bool requoted = std::binary_search(requoted_.begin(), requoted_.end(), scalar_index);
+    scalar.style = requoted ? ScalarStyle::kDoubleQuoted : tokens_.scalars[scalar_index].style;
+    scalar.values = values.subspan(begin, end - begin);
+    rewritten.push_back(scalar);
+    begin = end;
   }
   rewritten_ = std::move(rewritten);
   return &*rewritten_;
@@ -1108,20 +1146,23 @@ bool Renderer::ListedAsShell(const Scalar& scalar) const {
 // Whether a value landed where it can make some scalar a shell script or
 // stop it being one (script_kinds.h); rare, so the check costs nothing else.
 bool Renderer::ValuesCanDecideShellScripts() const {
+  // A `type: yaml` value may bring a whole command line.
+  if (std::any_of(substituted_variables_.begin(), substituted_variables_.end(), [](const Variable* variable) {
+        return variable != nullptr && variable->type == VarType::kYaml;
+      })) {
+    return true;
+  }
   ShellDecidingPlaces places(text_, tokens_);
-  return std::any_of(substitutions_.begin(), substitutions_.end(), [&](const auto& substitution) {
-    const Variable* variable = substitution.second.variable;
-    // A `type: yaml` value may bring a whole command line.
-    return (variable != nullptr && variable->type == VarType::kYaml) || places.Contains(*substitution.second.reference);
-  });
+  return std::any_of(substitutions_.begin(), substitutions_.end(),
+                     [&](const ReferenceValue& substitution) { return places.Contains(*substitution.reference); });
 }
 
 void Renderer::ReportStructureDifferences(const std::vector<StructureDifference>& differences) {
   for (const StructureDifference& difference : differences) {
     // Name the variables substituted at or under the changed node.
     std::set<std::string> names;
-    for (const auto& [scalar_index, substitution] : substitutions_) {
-      std::string path = tokens_.PathString(tokens_.scalars[scalar_index].path);
+    for (const ReferenceValue& substitution : substitutions_) {
+      std::string path = tokens_.PathString(tokens_.scalars[substitution.reference->scalar].path);
       if (path.rfind(difference.path, 0) == 0) names.insert(std::string(substitution.reference->name));
     }
     std::string culprits;
@@ -1139,9 +1180,10 @@ void Renderer::ReportStructureDifferences(const std::vector<StructureDifference>
 // there: mask the value as given and as written (encoded for its scalar).
 std::string Renderer::RedactSubstituted(std::string text) const {
   text = RedactSensitive(text, manifest_, values_);
-  for (const auto& [scalar_index, substitution] : substitutions_) {
-    const std::string_view written = substitution.value;
-    if (substitution.variable == nullptr || !substitution.variable->sensitive || written.empty()) continue;
+  for (std::size_t i = 0; i < substitutions_.size(); ++i) {
+    const std::string_view written = substitutions_[i].value;
+    const Variable* variable = substituted_variables_[i];
+    if (variable == nullptr || !variable->sensitive || written.empty()) continue;
     for (std::size_t at = text.find(written); at != std::string::npos; at = text.find(written, at + 3)) {
       text.replace(at, written.size(), "***");
     }
