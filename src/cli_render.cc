@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "json_text.h"
 #include "output_files.h"
+#include "yaml_load.h"
 
 extern char** environ;
 
@@ -226,6 +227,8 @@ void RenderAll(std::vector<Job>& jobs, const Manifest& manifest, const ValueSet&
   const unsigned requested = parallel > 0 ? static_cast<unsigned>(parallel) : 0;  // 0: one per core
   std::atomic<std::size_t> next{0};
   auto work = [&](unsigned threads_per_render) {
+    // For the whole batch: the steps of every app lay out the same merge fragment.
+    detail::RememberLoadedText remember;
     for (std::size_t i = next++; i < jobs.size(); i = next++) {
       Job& job = jobs[i];
       if (HasErrors(job.problems)) continue;

@@ -146,7 +146,7 @@ class StepRunner {
   }
 
   void Run(const std::vector<Step>& steps, const std::vector<YamlPath>& paths) {
-    for (std::size_t i = 0; i < steps.size(); ++i) RunStep(steps[i], paths[i]);
+    for (std::size_t i = 0; i < steps.size(); ++i) RunStep(steps[i], paths[i], /*steps_follow=*/i + 1 < steps.size());
   }
 
   std::string Output() const {
@@ -220,7 +220,7 @@ class StepRunner {
     return true;
   }
 
-  void RunStep(const Step& step, const YamlPath& path) {
+  void RunStep(const Step& step, const YamlPath& path, bool steps_follow) {
     if (!step.when.empty()) {
       if (context_.manifest == nullptr || context_.values == nullptr) {
         Error(step.location, StepTitle(step) + ": the step has conditions but no values were given");
@@ -248,7 +248,7 @@ class StepRunner {
       }
       switch (outcome.status) {
         case EditOutcome::Status::kOk:
-          if (!Parses(step, document, outcome.text)) break;
+          if (!Parses(step, document, outcome.text, steps_follow)) break;
           document.text = std::move(outcome.text);
           matched += outcome.matched;
           break;
@@ -287,10 +287,15 @@ class StepRunner {
 
   // The engine checks its own layouts, so an edited document that does not
   // parse means the step broke a reference (an alias to a deleted anchor) or
-  // hit a bug; either way the step fails here, naming it.
-  bool Parses(const Step& step, const Document& document, const std::string& edited) {
+  // hit a bug; either way the step fails here, naming it. Where another step
+  // follows, the documents are built, and remembered for its layout.
+  bool Parses(const Step& step, const Document& document, const std::string& edited, bool steps_follow) {
     try {
-      detail::CheckAllDocumentsParse(edited);
+      if (steps_follow) {
+        detail::LoadAllDocumentsUnmarked(edited);
+      } else {
+        detail::CheckAllDocumentsParse(edited);
+      }
       return true;
     } catch (const YAML::Exception& e) {
       Error(step.location,
@@ -382,7 +387,7 @@ Result<std::string> ApplySteps(std::string_view rendered, const std::vector<Step
     detail::PathError unused;
     detail::ParseYamlPath(steps[i].path, &paths[i], &unused);
   }
-  detail::RememberAcceptedText remember;  // each step lays out what the step before checked
+  detail::RememberLoadedText remember;  // each step lays out what the step before loaded
   StepRunner runner(rendered, context);
   runner.Run(steps, paths);
   result.diagnostics = std::move(runner.diagnostics());

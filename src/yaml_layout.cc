@@ -814,7 +814,7 @@ bool Layout::Scan(std::string_view text, LayoutError* error) {
 
   std::vector<YAML::Node> documents;
   try {
-    documents = LoadAllDocuments(text);
+    documents = LoadAllDocumentsUnmarked(text);
   } catch (const YAML::Exception& e) {
     error->offset = e.mark.pos >= 0 ? static_cast<std::size_t>(e.mark.pos) : 0;
     error->message = "not valid YAML: " + e.msg;

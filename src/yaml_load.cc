@@ -5,6 +5,9 @@
 #include <yaml-cpp/eventhandler.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -52,33 +55,157 @@ std::size_t MaxDocumentCount(std::string_view text) {
 
 namespace {
 
-// The texts CheckAllDocumentsParse accepted last on this thread, while a
-// RememberAcceptedText lives on it (yaml_load.h).
-struct AcceptedText {
-  bool remembering = false;
-  bool held = false;
+// Builds the documents from the parser's events with yaml-cpp's public node
+// API while it counts them, so that one pass both guards and builds (LoadAll
+// has to be preceded by a guarded pass because its builder cannot be
+// stopped). The public API has no way to give a node its mark.
+class DocumentBuilder : public YAML::EventHandler {
+ public:
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    last_start = mark;
+    anchors_.clear();  // anchors belong to their document
+  }
+  void OnDocumentEnd() override { documents.push_back(root_.value_or(YAML::Node())); root_.reset(); }
+  void OnNull(const YAML::Mark&, YAML::anchor_t anchor) override { Add(YAML::Node(YAML::NodeType::Null), anchor); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    const auto found = anchors_.find(anchor);  // the parser reports an unknown alias before this
+    if (found == anchors_.end()) throw YAML::ParserException(mark, "an alias to no anchor");
+    Add(found->second, kNoAnchor);
+  }
+  void OnScalar(const YAML::Mark&, const std::string& tag, YAML::anchor_t anchor, const std::string& value) override {
+    YAML::Node scalar(value);
+    scalar.SetTag(tag);
+    Add(scalar, anchor);
+  }
+  void OnSequenceStart(const YAML::Mark&, const std::string& tag, YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value style) override {
+    Open(YAML::NodeType::Sequence, tag, anchor, style);
+  }
+  void OnSequenceEnd() override { Close(); }
+  void OnMapStart(const YAML::Mark&, const std::string& tag, YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value style) override {
+    Open(YAML::NodeType::Map, tag, anchor, style);
+  }
+  void OnMapEnd() override { Close(); }
+
+  YAML::Mark last_start = YAML::Mark::null_mark();
+  std::vector<YAML::Node> documents;
+
+ private:
+  static constexpr YAML::anchor_t kNoAnchor = 0;
+
+  struct Open_ {
+    YAML::Node node;
+    std::optional<YAML::Node> key;  // a mapping's key waiting for its value
+  };
+
+  void Open(YAML::NodeType::value type, const std::string& tag, YAML::anchor_t anchor,
+            YAML::EmitterStyle::value style) {
+    YAML::Node collection(type);
+    collection.SetTag(tag);
+    collection.SetStyle(style);
+    Remember(collection, anchor);  // before its children: they may not alias it, but yaml-cpp allows it
+    open_.push_back({collection, std::nullopt});
+  }
+
+  void Close() {
+    YAML::Node collection = open_.back().node;
+    open_.pop_back();
+    Attach(collection);
+  }
+
+  void Add(const YAML::Node& node, YAML::anchor_t anchor) {
+    Remember(node, anchor);
+    Attach(node);
+  }
+
+  void Remember(const YAML::Node& node, YAML::anchor_t anchor) {
+    if (anchor != kNoAnchor) anchors_.insert_or_assign(anchor, node);
+  }
+
+  void Attach(const YAML::Node& node) {
+    if (open_.empty()) {
+      root_.emplace(node);
+      return;
+    }
+    Open_& parent = open_.back();
+    if (parent.node.IsSequence()) {
+      parent.node.push_back(node);
+    } else if (!parent.key) {
+      parent.key.emplace(node);
+    } else {
+      parent.node.force_insert(*parent.key, node);  // duplicate keys kept, as LoadAll keeps them
+      parent.key.reset();
+    }
+  }
+
+  std::vector<Open_> open_;
+  std::optional<YAML::Node> root_;
+  std::map<YAML::anchor_t, YAML::Node> anchors_;
+};
+
+// The texts LoadAllDocumentsUnmarked loaded last on this thread, with their
+// documents, while a RememberLoadedText lives on it (yaml_load.h).
+struct LoadedText {
   std::string text;  // capacity kRememberedTextBytes: assigning never moves it
-  std::size_t longest = 0;  // of the texts it held: what to overwrite
+  std::vector<YAML::Node> documents;
+  std::uint64_t last_use = 0;
+};
+struct LoadedTexts {
+  bool remembering = false;
+  std::vector<LoadedText> entries;  // at most kRememberedTexts
+  std::uint64_t clock = 0;
+  std::size_t longest = 0;  // of the texts held: what to overwrite
 };
 constexpr std::size_t kRememberedTextBytes = std::size_t{64} << 10;
-thread_local AcceptedText accepted;
+constexpr std::size_t kRememberedTexts = 4;  // a step's document, its fragment, and room to spare
+thread_local LoadedTexts loaded;
+
+const std::vector<YAML::Node>* FindLoaded(std::string_view text) {
+  if (!loaded.remembering) return nullptr;
+  for (LoadedText& entry : loaded.entries) {
+    if (entry.text == text) {
+      entry.last_use = ++loaded.clock;
+      return &entry.documents;
+    }
+  }
+  return nullptr;
+}
+
+void RememberLoaded(std::string_view text, const std::vector<YAML::Node>& documents) {
+  if (!loaded.remembering || text.size() > kRememberedTextBytes) return;
+  LoadedText* slot = nullptr;
+  if (loaded.entries.size() < kRememberedTexts) {
+    slot = &loaded.entries.emplace_back();
+    slot->text.reserve(kRememberedTextBytes);
+  } else {
+    slot = &*std::min_element(loaded.entries.begin(), loaded.entries.end(),
+                              [](const LoadedText& a, const LoadedText& b) { return a.last_use < b.last_use; });
+  }
+  slot->text.assign(text);
+  slot->documents = documents;
+  slot->last_use = ++loaded.clock;
+  loaded.longest = std::max(loaded.longest, text.size());
+}
 
 }  // namespace
 
-RememberAcceptedText::RememberAcceptedText() : outermost_(!accepted.remembering) {
+RememberLoadedText::RememberLoadedText() : outermost_(!loaded.remembering) {
   if (!outermost_) return;
-  accepted.text.reserve(kRememberedTextBytes);
-  accepted.remembering = true;
+  loaded.entries.reserve(kRememberedTexts);
+  loaded.remembering = true;
 }
 
-RememberAcceptedText::~RememberAcceptedText() {
+RememberLoadedText::~RememberLoadedText() {
   if (!outermost_) return;
-  // It may hold secret values: overwritten (volatile, so that the stores are
-  // not dropped as dead before the memory is freed), then given back.
-  accepted.text.resize(accepted.longest);
-  volatile char* byte = accepted.text.data();
-  for (std::size_t i = 0; i < accepted.longest; ++i) byte[i] = '\0';
-  accepted = AcceptedText{};
+  // They may hold secret values: overwritten (volatile, so that the stores
+  // are not dropped as dead before the memory is freed), then given back.
+  for (LoadedText& entry : loaded.entries) {
+    entry.text.resize(loaded.longest);
+    volatile char* byte = entry.text.data();
+    for (std::size_t i = 0; i < loaded.longest; ++i) byte[i] = '\0';
+  }
+  loaded = LoadedTexts{};
 }
 
 namespace {
@@ -98,27 +225,32 @@ namespace {
 
 }  // namespace
 
-void CheckAllDocumentsParse(std::string_view text) {
-  if (accepted.held && accepted.text == text) return;
-  // A pass with a handler that keeps nothing, counting the documents.
+namespace {
+
+// Runs `handler` over every document of `text`, guarded against the runaway
+// document, with the errors LoadAllDocuments documents.
+template <typename Handler>
+void ParseGuarded(std::string_view text, Handler& handler) {
   const std::size_t bound = MaxDocumentCount(text);
   try {
     std::istringstream input{std::string(text)};
     YAML::Parser parser(input);
-    DocumentStartRecorder recorder;
-    for (std::size_t documents = 0; parser.HandleNextDocument(recorder);) {
-      if (++documents > bound) throw YAML::ParserException(recorder.last_start, std::string(kRunawayDocumentMessage));
+    for (std::size_t documents = 0; parser.HandleNextDocument(handler);) {
+      if (++documents > bound) throw YAML::ParserException(handler.last_start, std::string(kRunawayDocumentMessage));
     }
   } catch (const YAML::DeepRecursion& error) {
     throw YAML::ParserException(error.mark, DescribeParseError(error));
   } catch (const YAML::ParserException& error) {
     ThrowMisread(text, error);
   }
-  if (accepted.remembering && text.size() <= kRememberedTextBytes) {
-    accepted.text.assign(text);
-    accepted.held = true;
-    accepted.longest = std::max(accepted.longest, text.size());
-  }
+}
+
+}  // namespace
+
+void CheckAllDocumentsParse(std::string_view text) {
+  if (FindLoaded(text) != nullptr) return;
+  DocumentStartRecorder recorder;  // a pass with a handler that keeps nothing
+  ParseGuarded(text, recorder);
 }
 
 std::vector<YAML::Node> LoadAllDocuments(std::string_view text) {
@@ -129,6 +261,14 @@ std::vector<YAML::Node> LoadAllDocuments(std::string_view text) {
   } catch (const YAML::DeepRecursion& error) {
     throw YAML::ParserException(error.mark, DescribeParseError(error));
   }
+}
+
+std::vector<YAML::Node> LoadAllDocumentsUnmarked(std::string_view text) {
+  if (const std::vector<YAML::Node>* documents = FindLoaded(text)) return *documents;
+  DocumentBuilder builder;
+  ParseGuarded(text, builder);
+  RememberLoaded(text, builder.documents);
+  return std::move(builder.documents);
 }
 
 }  // namespace safesubst::detail

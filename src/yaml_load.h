@@ -42,24 +42,29 @@ std::size_t MaxDocumentCount(std::string_view text);
 /// LoadAll for every ordinary syntax error.
 std::vector<YAML::Node> LoadAllDocuments(std::string_view text);
 
+/// LoadAllDocuments in one guarded pass instead of two, for callers that
+/// never ask a node where it was: its nodes have no marks (yaml-cpp's public
+/// API cannot set them). Otherwise the same documents, errors and aliases.
+std::vector<YAML::Node> LoadAllDocumentsUnmarked(std::string_view text);
+
 /// Throws as LoadAllDocuments does, without building the documents: for a
-/// caller that only asks whether `text` parses (an unknown alias included),
-/// at half the cost (LoadAllDocuments parses twice: once guarded, once to
-/// build).
+/// caller that only asks whether `text` parses (an unknown alias included).
 void CheckAllDocumentsParse(std::string_view text);
 
-/// While one lives on a thread, CheckAllDocumentsParse there remembers the
-/// last text of up to 64 KiB it accepted, and accepts the same bytes again
-/// without a yaml-cpp pass: the step engine checks each document it edits,
-/// then lays the same text out for the next step (an eighth of a render with
-/// two steps). The check depends on the bytes alone. The outermost one
-/// overwrites and forgets the text when it ends: it may hold secret values.
-class RememberAcceptedText {
+/// While one lives on a thread, LoadAllDocumentsUnmarked there remembers the
+/// last few texts of up to 64 KiB it loaded, with their documents, and
+/// answers the same bytes again without a yaml-cpp pass (so does
+/// CheckAllDocumentsParse): the step engine loads each document it edits, to
+/// check it, then lays the same text out for the next step, and lays out the
+/// same merge fragment for every document. The answer depends on the bytes
+/// alone. The outermost one overwrites and forgets the texts when it ends:
+/// they may hold secret values.
+class RememberLoadedText {
  public:
-  RememberAcceptedText();
-  ~RememberAcceptedText();
-  RememberAcceptedText(const RememberAcceptedText&) = delete;
-  RememberAcceptedText& operator=(const RememberAcceptedText&) = delete;
+  RememberLoadedText();
+  ~RememberLoadedText();
+  RememberLoadedText(const RememberLoadedText&) = delete;
+  RememberLoadedText& operator=(const RememberLoadedText&) = delete;
 
  private:
   bool outermost_;

@@ -77,23 +77,75 @@ TEST_CASE("yaml_load: where yaml-cpp fails on valid YAML it misreads, the error 
   CHECK_THROWS_WITH_AS(CheckAllDocumentsParse("a: [1\n"), doctest::Contains("end of"), YAML::Exception);
 }
 
-TEST_CASE("yaml_load: a text accepted once is accepted again, and only that text") {
-  // Within a RememberAcceptedText, CheckAllDocumentsParse remembers the last
-  // text it accepted: each answer must still be the one a fresh check gives,
+namespace {
+
+std::string Dumped(const std::vector<YAML::Node>& documents) {
+  std::string out;
+  for (const YAML::Node& document : documents) {
+    YAML::Emitter emitter;
+    emitter << document;
+    out += std::string(emitter.c_str()) + "\n---\n";
+  }
+  return out;
+}
+
+std::string ErrorOf(std::vector<YAML::Node> (*load)(std::string_view), const std::string& text) {
+  try {
+    load(text);
+  } catch (const YAML::Exception& error) {
+    return error.msg + " at " + std::to_string(error.mark.line) + ":" + std::to_string(error.mark.column);
+  }
+  return "none";
+}
+
+}  // namespace
+
+TEST_CASE("yaml_load: the one-pass loader builds what LoadAll builds, and fails where it fails") {
+  const std::string deep = std::string(2000, '[') + std::string(2000, ']') + "\n";
+  for (const std::string& text :
+       {std::string("a: 1\n---\n- x\n- y\n"), std::string(""), std::string("a: &x {k: [1, 2]}\nb: *x\n"),
+        std::string("t: !!str 12\nu: !local v\nv: \"q\"\nw: ~\nx:\n"), std::string("{a: 1}: [b, {c: d}]\n"),
+        std::string("a: 1\na: 2\n"), std::string("--- |\n  text\n...\n--- [1]\n"), std::string("a: [1\n"),
+        std::string("b: *nowhere\n"), std::string(",\n"), std::string("a: 1\n---\n,\n"), deep,
+        std::string("a:\n  - &m |-\n    [x]\n      y\n  - *m\n")}) {
+    CAPTURE(text.substr(0, 40));
+    const std::string expected_error = ErrorOf(LoadAllDocuments, text);
+    CHECK(ErrorOf(LoadAllDocumentsUnmarked, text) == expected_error);
+    if (expected_error != "none") continue;
+    const std::vector<YAML::Node> marked = LoadAllDocuments(text);
+    const std::vector<YAML::Node> unmarked = LoadAllDocumentsUnmarked(text);
+    CHECK(Dumped(unmarked) == Dumped(marked));
+    for (std::size_t i = 0; i < marked.size(); ++i) CHECK(unmarked[i].Tag() == marked[i].Tag());
+  }
+  // An alias is its anchor's node, as LoadAll makes it.
+  const YAML::Node document = LoadAllDocumentsUnmarked("a: &x [1]\nb: *x\nc: [1]\n").at(0);
+  CHECK(document["b"].is(document["a"]));
+  CHECK_FALSE(document["c"].is(document["a"]));
+}
+
+TEST_CASE("yaml_load: a text loaded once is answered again, and only that text") {
+  // Within a RememberLoadedText, LoadAllDocumentsUnmarked remembers the last
+  // texts it loaded: each answer must still be the one a fresh load gives,
   // whatever came before.
-  RememberAcceptedText remember;
-  RememberAcceptedText nested;  // does nothing: the outer one forgets at the end
+  RememberLoadedText remember;
+  RememberLoadedText nested;  // does nothing: the outer one forgets at the end
   const std::string good = "a: &x 1\nb: *x\n";
   std::string bad = good;
   bad.replace(bad.find("*x"), 2, "*y");  // one byte apart: an alias to no anchor
+  const std::string other = "c: [1, 2]\n";
   for (int round = 0; round < 2; ++round) {
+    CHECK(LoadAllDocumentsUnmarked(good).at(0)["b"].as<int>() == 1);
+    CHECK(LoadAllDocumentsUnmarked(good).at(0)["b"].as<int>() == 1);
     CHECK_NOTHROW(CheckAllDocumentsParse(good));
-    CHECK_NOTHROW(CheckAllDocumentsParse(good));
+    CHECK(LoadAllDocumentsUnmarked(other).at(0)["c"].size() == 2);
+    CHECK_THROWS_AS(LoadAllDocumentsUnmarked(bad), YAML::Exception);
     CHECK_THROWS_AS(CheckAllDocumentsParse(bad), YAML::Exception);
-    CHECK_THROWS_AS(CheckAllDocumentsParse(good + "c: *y\n"), YAML::Exception);  // longer
+    CHECK_THROWS_AS(LoadAllDocumentsUnmarked(good + "c: *y\n"), YAML::Exception);  // longer
     CHECK_THROWS_AS(CheckAllDocumentsParse(good.substr(0, 8) + "b: [\n"), YAML::Exception);  // shorter
-    CHECK_NOTHROW(CheckAllDocumentsParse(""));
+    CHECK(LoadAllDocumentsUnmarked("").empty());
     CHECK(LoadAllDocuments(good).size() == 1);
+    // More texts than it keeps: the oldest are loaded afresh, with the same answer.
+    for (int i = 0; i < 6; ++i) CHECK(LoadAllDocumentsUnmarked("k: " + std::to_string(i) + "\n").at(0)["k"].as<int>() == i);
   }
 }
 

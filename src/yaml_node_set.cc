@@ -4,7 +4,7 @@
 namespace safesubst::detail {
 
 bool YamlNodeSet::Insert(const YAML::Node& node, int context) {
-  std::vector<YAML::Node>& bucket = buckets_[{node.Mark().pos, static_cast<int>(node.Type()), context}];
+  std::vector<YAML::Node>& bucket = buckets_[{&node.Tag(), static_cast<int>(node.Type()), context}];
   for (const YAML::Node& member : bucket) {
     if (member.is(node)) return false;
   }

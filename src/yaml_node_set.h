@@ -8,6 +8,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <map>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -20,11 +21,13 @@ class YamlNodeSet {
   bool Insert(const YAML::Node& node, int context = 0);
 
  private:
-  // An aliased node is the same object as its anchor's and carries its mark.
-  // Nodes are bucketed by start, kind and context; within a bucket the node
-  // objects themselves tell apart the rare ones that share all three (a
-  // mapping and its first key, `{a: 1}: 2`).
-  std::map<std::tuple<int, int, int>, std::vector<YAML::Node>> buckets_;
+  // An aliased node is the same object as its anchor's. yaml-cpp's public
+  // API has no handle on that object to order by, and nodes built without a
+  // parse have no mark, but Tag() returns a reference into the node's own
+  // data, which aliases share: nodes are bucketed by that address, kind and
+  // context. Within a bucket, Node::is tells apart any that still share all
+  // three (undefined nodes share one empty tag).
+  std::map<std::tuple<const std::string*, int, int>, std::vector<YAML::Node>> buckets_;
 };
 
 }  // namespace safesubst::detail

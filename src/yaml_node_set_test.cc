@@ -27,5 +27,24 @@ TEST_CASE("yaml node set: a mapping and its first key start at the same place an
   CHECK_FALSE(set.Insert(key));
 }
 
+TEST_CASE("yaml node set: nodes built without marks are told apart by identity, not position") {
+  // The step engine's layouts are built without marks (yaml_load.h): every
+  // node's mark is the same null mark.
+  YAML::Node shared(YAML::NodeType::Sequence);
+  shared.push_back(1);
+  YAML::Node root(YAML::NodeType::Map);
+  root.force_insert("a", shared);
+  root.force_insert("b", shared);
+  YAML::Node twin(YAML::NodeType::Sequence);
+  twin.push_back(1);
+  root.force_insert("c", twin);
+  REQUIRE(root["a"].Mark().pos == root["c"].Mark().pos);
+  YamlNodeSet set;
+  CHECK(set.Insert(root["a"]));
+  CHECK_FALSE(set.Insert(root["b"]));
+  CHECK(set.Insert(root["c"]));
+  CHECK(set.Insert(root));
+}
+
 }  // namespace
 }  // namespace safesubst::detail
