@@ -5,6 +5,7 @@
 #include "safesubst/render.h"
 
 #include <algorithm>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -23,6 +24,7 @@
 #include "fast_invariant.h"
 #include "input_limits.h"
 #include "key_bytes.h"
+#include "kubelet_expansion.h"
 #include "parallel_render.h"
 #include "script_contexts.h"
 #include "script_kinds.h"
@@ -65,6 +67,18 @@ void UseCrlf(std::string* text, std::size_t from) {
 void AddName(std::string_view name, std::string* names) {
   if ((", " + *names + ", ").find(", " + std::string(name) + ", ") != std::string::npos) return;
   *names += (names->empty() ? "" : ", ") + std::string(name);
+}
+
+// The bytes of a scalar's decoded text that `reference` decoded to
+// (`source_offsets` from DecodeScalar): [*begin, *end). False when the form
+// does not decode to itself in one run (split by a line fold or an escape).
+bool DecodedSpan(const std::vector<std::size_t>& source_offsets, const Reference& reference, std::size_t* begin,
+                 std::size_t* end) {
+  auto first = std::lower_bound(source_offsets.begin(), source_offsets.end(), reference.offset);
+  *begin = static_cast<std::size_t>(first - source_offsets.begin());
+  *end = *begin;
+  while (*end < source_offsets.size() && source_offsets[*end] < reference.offset + reference.length) ++*end;
+  return *end - *begin == reference.length;
 }
 
 // The declared references of one scalar with their values, in source order,
@@ -124,6 +138,8 @@ class Renderer {
   std::string UndeclaredHint(const Reference& reference);
   void EncodeScalar(std::uint32_t scalar_index, ScalarSubstitutions substitutions);
   bool ShellEncode(ScalarSubstitutions substitutions);
+  bool KubeletEscape(const Scalar& scalar, ScalarSubstitutions substitutions);
+  void ReportSplitReference(const Reference& reference);
   struct ShellEncoding {
     std::string encoded;
     std::string problem;  // empty when encoded
@@ -208,6 +224,8 @@ class Renderer {
   // EncodeForShell's answers by context address, mode and value.
   std::unordered_map<std::string, ShellEncoding, TextHash> shell_encodings_;
   std::string shell_key_;
+  // The values KubeletEscape changed, as written; a deque: substitutions view them.
+  std::deque<std::string> kubelet_escaped_;
   // Resolve's answers by name, [1] for bare references in scripts, and for
   // the other forms by FormKey (built in form_key_). Never erased: the
   // substitutions view their values.
@@ -590,6 +608,7 @@ void Renderer::EncodeScalar(std::uint32_t scalar_index, ScalarSubstitutions subs
     }
   }
   if (scalar.is_shell && !ShellEncode(substitutions)) return;
+  if (!KubeletEscape(scalar, substitutions)) return;
   EncodeInPlace(scalar, substitutions);
 }
 
@@ -623,6 +642,53 @@ bool Renderer::ShellEncode(ScalarSubstitutions substitutions) {
     substitution.value = encoding.encoded;
   }
   return ok;
+}
+
+// Kubernetes layer, after the shell's (SPEC Rule 3): kubelet expands
+// `$(NAME)` in the decoded scalar before a shell reads it, so a value there
+// is escaped for kubelet over its shell encoding (kubelet_expansion.h).
+bool Renderer::KubeletEscape(const Scalar& scalar, ScalarSubstitutions substitutions) {
+  std::span<ReferenceValue> values = substitutions.values;
+  auto may_need = [](const ReferenceValue& value) { return MayNeedKubeletEscape(value.value); };
+  if (std::none_of(values.begin(), values.end(), may_need) || !KubeletExpands(tokens_, scalar)) return true;
+  std::vector<std::size_t> source_offsets;
+  const std::string decoded = DecodeScalar(text_, scalar, &source_offsets);
+  const std::string_view text = decoded;
+  std::vector<KubeletPiece> pieces;
+  std::size_t cursor = 0;
+  for (const ReferenceValue& value : values) {
+    std::size_t begin = 0, end = 0;
+    if (!DecodedSpan(source_offsets, *value.reference, &begin, &end) || begin < cursor) {
+      ReportSplitReference(*value.reference);
+      return false;
+    }
+    pieces.push_back({text.substr(cursor, begin - cursor)});
+    pieces.push_back({value.value, true});
+    cursor = end;
+  }
+  pieces.push_back({text.substr(cursor)});
+  KubeletEscaping escaping = EscapeForKubelet(pieces);
+  if (!escaping.problem.empty()) {
+    const Reference& reference = *values[escaping.refused].reference;
+    Error(At(reference), "value of '" + std::string(reference.name) + "' cannot be written here: " + escaping.problem,
+          std::move(escaping.hint));
+    return false;
+  }
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (escaping.values[i] == values[i].value) continue;
+    values[i].value = kubelet_escaped_.emplace_back(std::move(escaping.values[i]));
+    ReferenceReport* report = ReportOf(*values[i].reference);
+    if (report != nullptr) {
+      report->note += std::string(report->note.empty() ? "" : "; ") +
+                      "`$` doubled where Kubernetes would expand it (`$$` reads as `$`)";
+    }
+  }
+  return true;
+}
+
+void Renderer::ReportSplitReference(const Reference& reference) {
+  Error(At(reference), "reference '" + std::string(reference.name) + "' is split across lines",
+        "write the reference on one line");
 }
 
 // AppendShellEncoded, remembered: a repeated script shares its contexts
@@ -774,15 +840,8 @@ void Renderer::Requote(const Scalar& scalar, std::span<const ReferenceValue> val
   std::size_t cursor = 0;
   for (const ReferenceValue& substitution : values) {
     const Reference& reference = *substitution.reference;
-    auto first = std::lower_bound(source_offsets.begin(), source_offsets.end(), reference.offset);
-    std::size_t begin = static_cast<std::size_t>(first - source_offsets.begin());
-    std::size_t end = begin;
-    while (end < source_offsets.size() && source_offsets[end] < reference.offset + reference.length) ++end;
-    if (end - begin != reference.length) {
-      Error(At(reference), "reference '" + std::string(reference.name) + "' is split across lines",
-            "write the reference on one line");
-      return;
-    }
+    std::size_t begin = 0, end = 0;
+    if (!DecodedSpan(source_offsets, reference, &begin, &end)) return ReportSplitReference(reference);
     value.append(decoded, cursor, begin - cursor);
     value += substitution.value;
     cursor = end;
