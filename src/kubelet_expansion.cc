@@ -1,17 +1,47 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "kubelet_expansion.h"
 
-#include "classify.h"
-
 namespace safesubst {
 
-bool KubeletExpands(const Tokens& tokens, const Scalar& scalar) {
-  if (scalar.is_key || scalar.path == PathSegment::kRoot) return false;
-  if (IsCommandLineItem(tokens, scalar)) return true;
+namespace {
+
+// Where a text's root stands, read from the end of a step path: under the
+// key `key` itself (`.a.env`), or as an item of the sequence at `key`
+// (`.a.env[0]`, `[*]`, `[name=x]`).
+struct RootPlace {
+  std::string_view key;
+  bool is_item = false;
+};
+
+RootPlace PlaceOf(std::string_view path) {
+  RootPlace place;
+  if (!path.empty() && path.back() == ']') {
+    place.is_item = true;
+    path = path.substr(0, path.rfind('['));
+  }
+  const std::size_t dot = path.rfind('.');
+  place.key = dot == std::string_view::npos ? path : path.substr(dot + 1);
+  return place;
+}
+
+// True when the sequence holding item segment `item` stands under `key`.
+bool ItemOf(const Tokens& tokens, const PathSegment& item, const RootPlace& root, std::string_view key) {
+  if (item.index < 0) return false;
+  if (item.parent == PathSegment::kRoot) return !root.is_item && root.key == key;
+  return tokens.paths[item.parent].key == key;
+}
+
+}  // namespace
+
+bool KubeletExpands(const Tokens& tokens, const Scalar& scalar, std::string_view root_path) {
+  if (scalar.is_key) return false;
+  const RootPlace root = PlaceOf(root_path);
+  if (scalar.path == PathSegment::kRoot) return false;
   const PathSegment& entry = tokens.paths[scalar.path];
-  if (entry.index >= 0 || entry.key != "value" || entry.parent == PathSegment::kRoot) return false;
-  const PathSegment& item = tokens.paths[entry.parent];
-  return item.index >= 0 && item.parent != PathSegment::kRoot && tokens.paths[item.parent].key == "env";
+  if (ItemOf(tokens, entry, root, "command") || ItemOf(tokens, entry, root, "args")) return true;
+  if (entry.index >= 0 || entry.key != "value") return false;
+  if (entry.parent == PathSegment::kRoot) return root.is_item && root.key == "env";  // the root is an env item
+  return ItemOf(tokens, tokens.paths[entry.parent], root, "env");
 }
 
 bool MayNeedKubeletEscape(std::string_view value) {

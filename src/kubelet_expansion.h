@@ -19,8 +19,11 @@ namespace safesubst {
 /// sequence, or the `value` of an item of an `env` sequence. Matched by the
 /// shape around the scalar, not by the path from the document's root, so
 /// that a container anywhere (pod templates, job templates, custom
-/// resources that embed containers, merge fragments) is covered.
-bool KubeletExpands(const Tokens& tokens, const Scalar& scalar);
+/// resources that embed containers, merge fragments) is covered. For a
+/// merge fragment, `root_path` is where its root lands (the step's `into`,
+/// e.g. `.spec.template.spec.containers[0].env`): a fragment that is a bare
+/// `env` list or `args` list is matched too.
+bool KubeletExpands(const Tokens& tokens, const Scalar& scalar, std::string_view root_path = {});
 
 /// True when `value` has a byte kubelet's expansion could read differently
 /// next to some text (`$`, `(`, `)`): else it needs no escaping anywhere.

@@ -430,6 +430,29 @@ TEST_CASE("kubelet expansion: only where kubelet expands, and for every value") 
         "echo $(X)");
 }
 
+TEST_CASE("kubelet expansion: a merge fragment that is a bare env list, env item or args list") {
+  testing::TempDir dir;
+  testing::WriteFile(dir / "env.yaml", "- name: OUT\n  value: ${V}\n");
+  testing::WriteFile(dir / "item.yaml", "value: \"<${V}>\"\n");
+  testing::WriteFile(dir / "args.yaml", "- --name=${V}\n");
+  testing::WriteFile(dir / "m.yaml",
+                     "variables:\n  V: string\nsteps:\n"
+                     "  - merge: env.yaml\n    into: .spec.containers[0].env\n    append: true\n"
+                     "  - merge: item.yaml\n    into: .spec.containers[0].env[name=A]\n"
+                     "  - merge: args.yaml\n    into: .spec.containers[0].args\n");
+  Result<Manifest> manifest = LoadManifestFile((dir / "m.yaml").string());
+  REQUIRE(manifest.ok());
+  ValueSet values;
+  values.Set("V", Value{"$(X)", ValueSource::kCommandLine, Location{"--set"}});
+  RenderResult result = Render("spec:\n  containers:\n    - args: [x]\n      env:\n        - {name: A, value: a}\n",
+                               *manifest.value, values, {});
+  REQUIRE_MESSAGE(result.ok(), FirstMessage(result));
+  auto at = [&](std::vector<std::string> path) { return Expand(ScalarAt(result.output, path), ContainerEnvironment()); };
+  CHECK(at({"spec", "containers", "0", "env", "0", "value"}) == "<$(X)>");
+  CHECK(at({"spec", "containers", "0", "env", "1", "value"}) == "$(X)");
+  CHECK(at({"spec", "containers", "0", "args", "0"}) == "--name=$(X)");
+}
+
 TEST_CASE("kubelet expansion: the shape of the places kubelet expands") {
   const std::string yaml =
       "spec:\n  containers:\n    - command: [a]\n      args: [b]\n      env:\n        - name: c\n          value: d\n"
@@ -440,6 +463,22 @@ TEST_CASE("kubelet expansion: the shape of the places kubelet expands") {
     if (KubeletExpands(tokens, scalar)) expands += DecodeScalar(yaml, scalar);
   }
   CHECK(expands == "abd");
+  // A fragment's root, by the path it is merged into.
+  const std::string list = "- a\n- name: b\n  value: c\n";
+  Tokens fragment = Tokenize(list);
+  for (const auto& [into, expected] : std::vector<std::pair<std::string_view, std::string_view>>{
+           {"", ""}, {".spec.containers[0].args", "a"}, {".spec.containers[*].env", "c"},
+           {".spec.containers[0].env[0]", ""}, {".x.command", "a"}}) {
+    CAPTURE(into);
+    std::string found;
+    for (const Scalar& scalar : fragment.scalars) {
+      if (KubeletExpands(fragment, scalar, into)) found += DecodeScalar(list, scalar);
+    }
+    CHECK(found == expected);
+  }
+  Tokens item = Tokenize("name: b\nvalue: c\n");
+  CHECK(KubeletExpands(item, item.scalars[3], ".spec.containers[0].env[name=b]"));
+  CHECK_FALSE(KubeletExpands(item, item.scalars[3], ".spec.containers[0]"));
   CHECK_FALSE(MayNeedKubeletEscape("10.0.0.1 web-portal:8080/x?y=z&w={1}"));
   for (std::string_view value : {"$", "(", ")"}) CHECK(MayNeedKubeletEscape(value));
 }

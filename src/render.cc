@@ -104,6 +104,10 @@ class Renderer {
   /// Call after Run(), while the template text is alive.
   std::vector<EncodedScalar> EncodedScalars();
 
+  /// For a merge fragment: the path its root is merged into (KubeletExpands).
+  /// Call before Run(); `path` must outlive this.
+  void MergedInto(std::string_view path) { merged_into_ = path; }
+
  private:
   Location At(const Reference& reference) const {
     return Location{options_.file_name, reference.line, reference.column, reference.offset};
@@ -226,6 +230,7 @@ class Renderer {
   std::string shell_key_;
   // The values KubeletEscape changed, as written; a deque: substitutions view them.
   std::deque<std::string> kubelet_escaped_;
+  std::string_view merged_into_;  // MergedInto
   // Resolve's answers by name, [1] for bare references in scripts, and for
   // the other forms by FormKey (built in form_key_). Never erased: the
   // substitutions view their values.
@@ -325,6 +330,7 @@ RenderResult Renderer::RenderSplicedDefaults() {
   }
   spliced_text_ = splicer.Finish();
   spliced_ = std::make_unique<Renderer>(spliced_text_, manifest_, values_, options_, round_ + 1);
+  spliced_->MergedInto(merged_into_);
   RenderResult spliced = spliced_->Run();
   for (Diagnostic& diagnostic : spliced.diagnostics) {
     if (diagnostic.location.file == options_.file_name) diagnostic.location = splicer.MapBack(diagnostic.location);
@@ -650,7 +656,9 @@ bool Renderer::ShellEncode(ScalarSubstitutions substitutions) {
 bool Renderer::KubeletEscape(const Scalar& scalar, ScalarSubstitutions substitutions) {
   std::span<ReferenceValue> values = substitutions.values;
   auto may_need = [](const ReferenceValue& value) { return MayNeedKubeletEscape(value.value); };
-  if (std::none_of(values.begin(), values.end(), may_need) || !KubeletExpands(tokens_, scalar)) return true;
+  if (std::none_of(values.begin(), values.end(), may_need) || !KubeletExpands(tokens_, scalar, merged_into_)) {
+    return true;
+  }
   std::vector<std::size_t> source_offsets;
   const std::string decoded = DecodeScalar(text_, scalar, &source_offsets);
   const std::string_view text = decoded;
@@ -1295,6 +1303,7 @@ Result<std::string> Renderer::RenderFragment(const Step& step) {
   fragment_options.file_name = step.fragment_file;
   fragment_options.run_steps = false;
   Renderer renderer(text, manifest_, values_, fragment_options);
+  renderer.MergedInto(step.path);
   RenderResult rendered = renderer.Run();
   result.diagnostics = std::move(rendered.diagnostics);
   if (HasErrors(result.diagnostics)) return result;
