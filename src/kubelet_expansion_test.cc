@@ -274,38 +274,48 @@ const std::vector<ScriptPlacement>& ScriptPlacements() {
   return placements;
 }
 
-// The quoting state at the placeholder, and what the script prints for a value.
+// The quoting state at the placeholder: code that prints the value with
+// `before` and `after` around it, then `|`.
 struct ScriptState {
   std::string_view id;
-  std::string_view code;  // after the template's own kubelet references
-  std::string_view before, after;  // printed around the value
-  bool refuses_close_paren = false;  // the placeholder is inside `$(...)`
+  std::string_view code;
+  std::string_view before, after;
+  bool refuses_close_paren = false;  // the placeholder is inside a `$(...)`, which kubelet reads too
+  bool shell_may_refuse = false;     // the shell encoding refuses some values here
 };
 
 const std::vector<ScriptState>& ScriptStates() {
   static const std::vector<ScriptState> states = {
-      {"unquoted", "${V}", "", ""},
-      {"double-quoted", "\"${V}\"", "", ""},
-      {"single-quoted", "'${V}'", "", ""},
-      {"double-quoted, a reference after", "\"${V}$(POD_IP)\"", "", "10.1.2.3"},
-      {"single-quoted, text around", "'<${V}$'\"(\"", "<", "$("},
-      {"command substitution", "\"$(printf '%s' \"${V}\"; echo x)\"", "", "", true},
+      {"unquoted", "printf '%s|' ${V}", "", "", false, true},
+      {"double-quoted", "printf '%s|' \"${V}\"", "", ""},
+      {"single-quoted", "printf '%s|' '${V}'", "", ""},
+      {"double-quoted, a reference after", "printf '%s|' \"${V}$(POD_IP)\"", "", "10.1.2.3"},
+      {"single-quoted, text around", "printf '%s|' '<${V}$'\"(\"", "<", "$("},
+      {"command substitution", "r=\"$(printf '%s' \"${V}\"; echo x)\"; printf '%s|' \"${r%x}\"", "", "", true},
+      {"backquotes", "r=`printf '%s' \"${V}\"; echo x`; printf '%s|' \"${r%x}\"", "", ""},
+      {"here-document", "cat <<EOF\n${V}\nEOF\nprintf '|'", "", "\n"},
+      {"quoted here-document", "cat <<'EOF'\n${V}\nEOF\nprintf '|'", "", "\n"},
+      {"eval, double-quoted (second order)", "eval \"printf '%s|' \\\"${V}\\\"\"", "", "", false, true},
   };
   return states;
 }
 
-// The script: prints the template's kubelet reference, a `$$(` of the
-// template (kubelet: `$(`), then the value, each followed by `|`.
+// The script: prints the template's kubelet reference and a `$$(` of the
+// template (kubelet: `$(`), each followed by `|`, then the state's output.
 std::string Script(const ScriptState& state) {
-  std::string code(state.code);
-  if (state.refuses_close_paren) return "r=" + code + "; printf '%s|' \"$(POD_IP)\" '$$(' \"${r%x}\"";
-  return "printf '%s|' \"$(POD_IP)\" '$$(' " + code;
+  return "printf '%s|' \"$(POD_IP)\" '$$('\n" + std::string(state.code);
 }
 
-std::string DoubleQuotedBody(const std::string& text) {
-  std::string out;
-  for (char c : text) out += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
-  return out;
+// `script` as the scalar of a placement: a double-quoted scalar, or the
+// lines of a literal block indented as the placement's first line.
+std::string ScriptScalar(const std::string& script, char style) {
+  std::string out = style == 'd' ? "\"" : "";
+  for (char c : script) {
+    if (style == 'd' && (c == '"' || c == '\\')) out += '\\';
+    out += style == 'd' && c == '\n' ? std::string("\\n") : std::string(1, c);
+    if (style != 'd' && c == '\n') out += "          ";
+  }
+  return out + (style == 'd' ? "\"" : "");
 }
 
 TEST_CASE("kubelet expansion: in a `sh -c` script, the value prints back byte-exact under real shells") {
@@ -314,9 +324,7 @@ TEST_CASE("kubelet expansion: in a `sh -c` script, the value prints back byte-ex
   std::size_t refused_by_shell = 0, refused_by_kubelet = 0;
   for (const ScriptPlacement& placement : ScriptPlacements()) {
     for (const ScriptState& state : ScriptStates()) {
-      const std::string script = Script(state);
-      const std::string scalar = placement.style == 'd' ? "\"" + DoubleQuotedBody(script) + "\"" : script;
-      const std::string yaml = Placed(placement.yaml, scalar);
+      const std::string yaml = Placed(placement.yaml, ScriptScalar(Script(state), placement.style));
       for (const std::string& value : HostileValues()) {
         CAPTURE(placement.id);
         CAPTURE(state.id);
@@ -328,8 +336,7 @@ TEST_CASE("kubelet expansion: in a `sh -c` script, the value prints back byte-ex
           const bool by_kubelet = message.find("Kubernetes") != std::string::npos;
           // kubelet refuses only a `)` that would end the `$(...)` the value stands in.
           CHECK(by_kubelet == (state.refuses_close_paren && value.find(')') != std::string::npos));
-          // The shell refuses only in an unquoted word.
-          CHECK((by_kubelet || state.id == "unquoted"));
+          CHECK((by_kubelet || state.shell_may_refuse));
           (by_kubelet ? refused_by_kubelet : refused_by_shell) += 1;
           continue;
         }
