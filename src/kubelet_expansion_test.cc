@@ -398,6 +398,11 @@ TEST_CASE("kubelet expansion: a value in the template's `$(...)` is part of the 
   CHECK(closing.diagnostics[0].location.column == 21);
   CHECK(closing.diagnostics[0].hint.find("env") != std::string::npos);
   CHECK(closing.diagnostics[0].message.find("SECRET") == std::string::npos);
+  // explain and vars show it as the error it is.
+  REQUIRE(closing.references.size() == 2);  // `$(` and `${V}`
+  CHECK(closing.references[1].text == "${V}");
+  CHECK(closing.references[1].action == ReferenceReport::Action::kError);
+  CHECK(closing.references[1].note == FirstMessage(closing));
   // An unterminated `$(` of the template is text: reading goes on in the value.
   RenderResult open = RenderBothWays("spec:\n  containers:\n    - args: [\"$(${V}\"]\n", "$(X");
   REQUIRE(open.ok());

@@ -678,8 +678,12 @@ bool Renderer::KubeletEscape(const Scalar& scalar, ScalarSubstitutions substitut
   KubeletEscaping escaping = EscapeForKubelet(pieces);
   if (!escaping.problem.empty()) {
     const Reference& reference = *values[escaping.refused].reference;
-    Error(At(reference), "value of '" + std::string(reference.name) + "' cannot be written here: " + escaping.problem,
-          std::move(escaping.hint));
+    std::string message = "value of '" + std::string(reference.name) + "' cannot be written here: " + escaping.problem;
+    if (ReferenceReport* report = ReportOf(reference)) {
+      report->action = ReferenceReport::Action::kError;
+      report->note = message;
+    }
+    Error(At(reference), std::move(message), std::move(escaping.hint));
     return false;
   }
   for (std::size_t i = 0; i < values.size(); ++i) {
