@@ -222,8 +222,12 @@ class Renderer {
   std::string plain_text_;
   std::vector<std::pair<std::size_t, std::size_t>> plain_ranges_;
   // The shell quoting state at each reference of a shell script, by reference
-  // index (null elsewhere); the contexts live in script_contexts_.
+  // index (null elsewhere; empty when no script holds a reference); the
+  // contexts live in script_contexts_.
   std::vector<const ShellContext*> shell_contexts_;
+  const ShellContext* ShellContextOf(std::size_t index) const {
+    return shell_contexts_.empty() ? nullptr : shell_contexts_[index];
+  }
   ScriptContexts script_contexts_;
   // EncodeForShell's answers by context address, mode and value.
   std::unordered_map<std::string, ShellEncoding, TextHash> shell_encodings_;
@@ -275,6 +279,9 @@ RenderResult Renderer::Run() {
   if (!default_words_.empty()) return RenderSplicedDefaults();
   if (!OutputWithinLimit(LeastOutputSize(), "would be at least")) return std::move(result_);
   // Encode scalar by scalar; substitutions_ is in reference (= source) order.
+  // Each substitution makes at most one splice (a requoted scalar's one
+  // replaces those of its values).
+  splices_.reserve(splices_.size() + substitutions_.size());
   for (std::size_t begin = 0; begin < substitutions_.size();) {
     const std::uint32_t scalar = substitutions_[begin].reference->scalar;
     std::size_t end = begin;
@@ -353,18 +360,18 @@ RenderResult Renderer::RenderSplicedDefaults() {
 // references. A reference in a shell comment becomes a comment reference:
 // like a YAML comment, it is never substituted.
 void Renderer::LexShellScripts() {
-  shell_contexts_.assign(tokens_.references.size(), nullptr);
   std::vector<Reference>& references = tokens_.references;
   for (std::size_t first = 0; first < references.size();) {
     std::size_t last = first;
     std::uint32_t scalar_index = references[first].scalar;
     while (last < references.size() && references[last].scalar == scalar_index) ++last;
     if (scalar_index != Reference::kNoScalar && tokens_.scalars[scalar_index].is_shell) {
-      const std::vector<ShellContext>& contexts =
+      const std::vector<const ShellContext*>& contexts =
           script_contexts_.At(text_, tokens_.scalars[scalar_index], &references[first], last - first);
+      if (shell_contexts_.empty()) shell_contexts_.assign(references.size(), nullptr);
       for (std::size_t i = first; i < last; ++i) {
-        if (contexts[i - first].state == ShellState::kComment) references[i].context = ContextClass::kComment;
-        shell_contexts_[i] = &contexts[i - first];
+        if (contexts[i - first]->state == ShellState::kComment) references[i].context = ContextClass::kComment;
+        shell_contexts_[i] = contexts[i - first];
       }
     }
     first = last;
@@ -390,7 +397,7 @@ void Renderer::DecideAll() {
     if (reference.scalar != Reference::kNoScalar) {
       report.path = tokens_.PathString(tokens_.scalars[reference.scalar].path);
     }
-    const ShellContext* shell = shell_contexts_[result_.references.size()];
+    const ShellContext* shell = ShellContextOf(result_.references.size());
     if (shell) report.shell_state = DescribeShellContext(*shell);
     result_.references.push_back(std::move(report));
     result_.references.back().action = Decide(reference);
@@ -476,7 +483,7 @@ const std::string& Renderer::FormKey(const Reference& reference) {
 // Whether the shell expands the text at `reference` (LexShellScripts).
 ShellReading Renderer::ShellReadingAt(const Reference& reference) const {
   const auto index = static_cast<std::size_t>(&reference - tokens_.references.data());
-  const ShellContext* shell = shell_contexts_[index];
+  const ShellContext* shell = ShellContextOf(index);
   if (!shell) return ShellReading::kExpanded;
   switch (shell->state) {
     case ShellState::kSingleQuoted:

@@ -4,11 +4,12 @@
 #include <algorithm>
 
 #include "key_bytes.h"
+#include "shell_lexer.h"
 
 namespace safesubst {
 
-const std::vector<ShellContext>& ScriptContexts::At(std::string_view text, const Scalar& scalar,
-                                                     const Reference* references, std::size_t count) {
+const std::vector<const ShellContext*>& ScriptContexts::At(std::string_view text, const Scalar& scalar,
+                                                            const Reference* references, std::size_t count) {
   if (!BuildKey(text, scalar, references, count)) {
     return unremembered_.emplace_back(Lex(text, scalar, references, count));
   }
@@ -20,10 +21,11 @@ const std::vector<ShellContext>& ScriptContexts::At(std::string_view text, const
 // The key holds everything DecodeScalar reads besides the raw span: the style
 // fields, and the byte after the span; and which shells run the script (a final line break or not). A block
 // scalar that keeps its trailing lines (`|+`) decodes bytes past its span, so
-// it is not remembered.
+// it is not remembered. Nor is a script larger than the wrappers a stream
+// repeats: its key would be a second copy of it.
 bool ScriptContexts::BuildKey(std::string_view text, const Scalar& scalar, const Reference* references,
                               std::size_t count) {
-  if (scalar.chomping == Chomping::kKeep) return false;
+  if (scalar.chomping == Chomping::kKeep || scalar.length > kLargestRemembered) return false;
   const std::size_t end = scalar.offset + scalar.length;
   if (end > text.size()) return false;
   key_.clear();
@@ -39,8 +41,8 @@ bool ScriptContexts::BuildKey(std::string_view text, const Scalar& scalar, const
   return true;
 }
 
-std::vector<ShellContext> ScriptContexts::Lex(std::string_view text, const Scalar& scalar,
-                                              const Reference* references, std::size_t count) {
+std::vector<const ShellContext*> ScriptContexts::Lex(std::string_view text, const Scalar& scalar,
+                                                     const Reference* references, std::size_t count) {
   ++lexed_;
   const std::string script = DecodeScalar(text, scalar, &source_offsets_);
   positions_.clear();
@@ -48,7 +50,35 @@ std::vector<ShellContext> ScriptContexts::Lex(std::string_view text, const Scala
     auto at = std::lower_bound(source_offsets_.begin(), source_offsets_.end(), references[i].offset);
     positions_.push_back(static_cast<std::size_t>(at - source_offsets_.begin()));
   }
-  return ShellContextsAt(script, positions_, nullptr, scalar.bash_script ? ScriptShells::kBash : ScriptShells::kSh);
+  // As ShellContextsAt, a position the lexer would not answer has the default context.
+  std::vector<const ShellContext*> contexts(count, Keep(ShellContext{}));
+  TakeShellContextsAt(script, positions_, scalar.bash_script ? ScriptShells::kBash : ScriptShells::kSh,
+                      [&](std::size_t index, ShellContext&& context) { contexts[index] = Keep(std::move(context)); });
+  // The buffers are reused for the next script, but not kept at a large one's size.
+  if (source_offsets_.size() > kLargestRemembered) {
+    std::vector<std::size_t>().swap(source_offsets_);
+    std::vector<std::size_t>().swap(positions_);
+  }
+  return contexts;
+}
+
+const ShellContext* ScriptContexts::Keep(ShellContext&& context) {
+  return &*distinct_.insert(std::move(context)).first;
+}
+
+// Equality (ShellContext's operator==) compares every field; the hash mixes
+// those that tell the usual contexts apart.
+std::size_t ScriptContexts::ContextHash::operator()(const ShellContext& context) const {
+  std::size_t hash = std::hash<std::string_view>()(context.line_before) ^
+                     std::hash<std::string_view>()(context.line_after) * 31 ^
+                     std::hash<std::string_view>()(context.unsupported) * 131;
+  for (unsigned flags : {static_cast<unsigned>(context.state), static_cast<unsigned>(context.parameter_word),
+                         unsigned{context.substitution_depth}, unsigned{context.word_start}, unsigned{context.whole_word},
+                         unsigned{context.command_word}, unsigned{context.inside_heredoc},
+                         static_cast<unsigned>(context.other_readings.size()), static_cast<unsigned>(context.reread.size())}) {
+    hash = hash * 1099511628211u ^ flags;
+  }
+  return hash;
 }
 
 }  // namespace safesubst

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "safesubst/shell.h"
@@ -21,24 +22,37 @@ namespace safesubst {
 /// only on the scalar's raw bytes, how they decode and where the references
 /// stand in them, so the answer for those is remembered and a repeat costs a
 /// hash of the raw bytes instead of a decode and a lex.
+///
+/// A script's references mostly stand in a few distinct contexts (a script
+/// with a million placeholders has a handful), and a context is a few
+/// hundred bytes: one copy of each distinct context is kept, and a
+/// reference costs a pointer to it.
 class ScriptContexts {
  public:
   /// The contexts at `references` (all in `scalar`, in text order), one each.
-  /// The vector stays valid as long as this object.
-  const std::vector<ShellContext>& At(std::string_view text, const Scalar& scalar,
-                                      const Reference* references, std::size_t count);
+  /// The vector and the contexts stay valid as long as this object; equal
+  /// contexts are one object.
+  const std::vector<const ShellContext*>& At(std::string_view text, const Scalar& scalar,
+                                             const Reference* references, std::size_t count);
 
   /// How many scripts were decoded and lexed (the rest were repeats).
   std::size_t lexed() const { return lexed_; }
 
  private:
   bool BuildKey(std::string_view text, const Scalar& scalar, const Reference* references, std::size_t count);
-  std::vector<ShellContext> Lex(std::string_view text, const Scalar& scalar, const Reference* references,
-                                std::size_t count);
+  std::vector<const ShellContext*> Lex(std::string_view text, const Scalar& scalar, const Reference* references,
+                                       std::size_t count);
+  const ShellContext* Keep(ShellContext&& context);
 
+  struct ContextHash {
+    std::size_t operator()(const ShellContext& context) const;
+  };
+  // Node-based: a kept context never moves.
+  std::unordered_set<ShellContext, ContextHash> distinct_;
+  static constexpr std::size_t kLargestRemembered = std::size_t{1} << 16;  // bytes of a script
   std::string key_;
-  std::unordered_map<std::string, std::vector<ShellContext>> remembered_;
-  std::deque<std::vector<ShellContext>> unremembered_;  // a deque: answers stay where they are
+  std::unordered_map<std::string, std::vector<const ShellContext*>> remembered_;
+  std::deque<std::vector<const ShellContext*>> unremembered_;  // a deque: answers stay where they are
   std::vector<std::size_t> source_offsets_, positions_;
   std::size_t lexed_ = 0;
 };

@@ -18,7 +18,11 @@ std::vector<ShellContext> ContextsOf(ScriptContexts* contexts, const std::string
     if (reference.scalar == index) mine.push_back(&reference);
   }
   REQUIRE(!mine.empty());
-  return contexts->At(text, tokens.scalars[index], mine.front(), mine.size());
+  std::vector<ShellContext> found;
+  for (const ShellContext* context : contexts->At(text, tokens.scalars[index], mine.front(), mine.size())) {
+    found.push_back(*context);
+  }
+  return found;
 }
 
 // The index of the n-th scalar whose decoded text contains `needle`.
@@ -65,18 +69,72 @@ TEST_CASE("script contexts: the same words at another indentation or in another 
 }
 
 TEST_CASE("script contexts: a script keeping its trailing lines is lexed each time, and earlier answers stay valid") {
-  const std::string text = "a: |+\n  echo $A\n\nb: |+\n  echo $A\n";
+  const std::string text = "a: |+\n  echo $A\n\nb: |+\n  echo \"$A\"\n";
   const Tokens tokens = Tokenize(text);
   REQUIRE(tokens.diagnostics.empty());
   ScriptContexts contexts;
-  const ShellContext& first = contexts.At(text, tokens.scalars[ScalarWith(text, tokens, "echo", 0)],
-                                          &tokens.references[0], 1)[0];
-  const ShellContext& second = contexts.At(text, tokens.scalars[ScalarWith(text, tokens, "echo", 1)],
-                                           &tokens.references[1], 1)[0];
+  const std::vector<const ShellContext*>& first =
+      contexts.At(text, tokens.scalars[ScalarWith(text, tokens, "echo", 0)], &tokens.references[0], 1);
+  const std::vector<const ShellContext*>& second =
+      contexts.At(text, tokens.scalars[ScalarWith(text, tokens, "echo", 1)], &tokens.references[1], 1);
   CHECK(contexts.lexed() == 2);
   CHECK(&first != &second);
-  CHECK(first.state == ShellState::kUnquoted);
-  CHECK(second.state == ShellState::kUnquoted);
+  CHECK(first[0]->state == ShellState::kUnquoted);
+  CHECK(second[0]->state == ShellState::kDoubleQuoted);
+}
+
+// A script with a million placeholders has a handful of distinct contexts:
+// a reference costs a pointer to its context, not a copy of it.
+TEST_CASE("script contexts: equal contexts are one object, different ones are not") {
+  std::string text = "run: |\n";
+  for (int line = 0; line < 100; ++line) text += "  echo $A \"$A\" $A\n";
+  const Tokens tokens = Tokenize(text);
+  REQUIRE(tokens.diagnostics.empty());
+  REQUIRE(tokens.references.size() == 300);
+  ScriptContexts contexts;
+  const std::vector<const ShellContext*>& found =
+      contexts.At(text, tokens.scalars[1], tokens.references.data(), tokens.references.size());
+  REQUIRE(found.size() == 300);
+  for (std::size_t i = 0; i < found.size(); i += 3) {
+    CHECK(found[i] == found[0]);
+    CHECK(found[i + 1] == found[1]);
+    CHECK(found[i + 2] == found[2]);
+  }
+  CHECK(found[0]->state == ShellState::kUnquoted);
+  CHECK(found[1]->state == ShellState::kDoubleQuoted);
+  CHECK(found[0] != found[1]);
+}
+
+// ScriptContexts takes each context from the lexer as it is read; where the
+// second-order or the other shells' readings are added afterwards, from the
+// whole vector. Either way it answers what ShellContextsAt answers.
+TEST_CASE("script contexts: the answers are ShellContextsAt's, also with sinks and other shells' readings") {
+  for (const std::string script : {"echo \"$A\" '$B' $C | tr a b > \"$D\"\n",
+                                   "sh -c \"echo $A; echo '$B'\"\necho $C\n",
+                                   "echo $'x' \"$A\" $B\n(( n = 1 )); echo $C\n",
+                                   "cat <<EOF\nline $A and \"$B\"\nEOF\necho `echo $C`\n"}) {
+    CAPTURE(script);
+    std::string text = "run: |\n";
+    std::size_t at = 0;
+    while (at < script.size()) {
+      const std::size_t end = script.find('\n', at) + 1;
+      text += "  " + script.substr(at, end - at);
+      at = end;
+    }
+    const Tokens tokens = Tokenize(text);
+    REQUIRE(tokens.diagnostics.empty());
+    std::vector<std::size_t> dollars;
+    for (std::size_t i = script.find('$'); i != std::string::npos; i = script.find('$', i + 1)) {
+      if (script[i + 1] != '\'') dollars.push_back(i);
+    }
+    REQUIRE(tokens.references.size() == dollars.size());
+    const std::vector<ShellContext> expected = ShellContextsAt(script, dollars, nullptr, ScriptShells::kSh);
+    ScriptContexts contexts;
+    const std::vector<const ShellContext*>& found =
+        contexts.At(text, tokens.scalars[1], tokens.references.data(), tokens.references.size());
+    REQUIRE(found.size() == expected.size());
+    for (std::size_t i = 0; i < found.size(); ++i) CHECK(*found[i] == expected[i]);
+  }
 }
 
 }  // namespace

@@ -188,6 +188,8 @@ constexpr Dialect kBusyboxDialect{"busybox sh", true, false};
 struct Output {
   Dialect dialect = kBashDialect;
   std::vector<ShellContext>* contexts = nullptr;
+  /// Instead of `contexts`: takes each context as soon as it is read.
+  const TakeShellContext* take = nullptr;
   std::vector<std::pair<std::size_t, std::string>> problems;  // root offset, message
   bool too_deep = false;
   /// Problems are reported: the whole script must be read. Otherwise lexing
@@ -267,11 +269,13 @@ class Lexer {
   // Every query is recorded exactly once, so its slot still holds a
   // default-constructed context: it is filled in place, not built and moved.
   void Record(const Query& query, std::string_view unsupported) {
-    ShellContext& context = (*output_->contexts)[query.index];
+    ShellContext taken;
+    ShellContext& context = output_->take != nullptr ? taken : (*output_->contexts)[query.index];
     FillContext(query.offset, &context);
     if (query.after_backslash) context.unsupported = kAfterBackslash;
     if (!unsupported.empty()) context.unsupported = unsupported;
     if (output_->too_deep) context.unsupported = "the script nests constructs too deeply to be read safely";
+    if (output_->take != nullptr) (*output_->take)(query.index, std::move(taken));
   }
 
   void Problem(std::size_t offset, std::string message) {
@@ -1245,18 +1249,23 @@ void ReadShell(std::string_view script, ShellEvents* events) {
 
 namespace {
 
-// The contexts at `offsets` as the shell of `dialect` reads `script`.
-std::vector<ShellContext> ContextsAs(Dialect dialect, std::string_view script,
-                                     const std::vector<std::size_t>& offsets, Diagnostics* problems) {
-  std::vector<ShellContext> contexts(offsets.size());
-  // Queries are answered in text order; sort defensively so that an
-  // unsorted caller still gets every answer in its own order.
+// Queries are answered in text order; sorted defensively so that an
+// unsorted caller still gets every answer in its own order.
+std::vector<Query> QueriesAt(const std::vector<std::size_t>& offsets) {
   std::vector<Query> queries(offsets.size());
   for (std::size_t i = 0; i < offsets.size(); ++i) queries[i] = Query{offsets[i], i, false};
   if (!std::is_sorted(offsets.begin(), offsets.end())) {  // callers nearly always pass them ascending
     std::stable_sort(queries.begin(), queries.end(),
                      [](const Query& a, const Query& b) { return a.offset < b.offset; });
   }
+  return queries;
+}
+
+// The contexts at `offsets` as the shell of `dialect` reads `script`.
+std::vector<ShellContext> ContextsAs(Dialect dialect, std::string_view script,
+                                     const std::vector<std::size_t>& offsets, Diagnostics* problems) {
+  std::vector<ShellContext> contexts(offsets.size());
+  std::vector<Query> queries = QueriesAt(offsets);
   Output output;
   output.dialect = dialect;
   output.contexts = &contexts;
@@ -1303,19 +1312,39 @@ void AddOtherReadings(Dialect dialect, std::string_view script, const std::vecto
 
 }  // namespace
 
+// The shells read alike but for `$'`, `$[` and `((` (Dialect).
+bool ShellsMayDiffer(std::string_view script, ScriptShells shells) {
+  return shells == ScriptShells::kSh &&
+         (script.find("$'") != std::string_view::npos || script.find("$[") != std::string_view::npos ||
+          script.find("((") != std::string_view::npos);
+}
+
 std::vector<ShellContext> ShellContextsAt(std::string_view script, const std::vector<std::size_t>& offsets,
                                           Diagnostics* problems, ScriptShells shells) {
   std::vector<ShellContext> contexts = ReadShellContexts(script, offsets, problems);
   // Only a script that names a sink pays for the second read (with events).
   if (!offsets.empty() && MayRunCodeAgain(script)) AddSecondOrderReadings(script, offsets, &contexts);
-  // The shells read alike but for `$'`, `$[` and `((` (Dialect).
-  bool may_differ = script.find("$'") != std::string_view::npos || script.find("$[") != std::string_view::npos ||
-                    script.find("((") != std::string_view::npos;
-  if (shells == ScriptShells::kSh && may_differ) {
+  if (ShellsMayDiffer(script, shells)) {
     AddOtherReadings(kDashDialect, script, offsets, &contexts);
     AddOtherReadings(kBusyboxDialect, script, offsets, &contexts);
   }
   return contexts;
+}
+
+void TakeShellContextsAt(std::string_view script, const std::vector<std::size_t>& offsets, ScriptShells shells,
+                         const TakeShellContext& take) {
+  // The second-order and the other shells' readings are added to all the
+  // contexts at once, after they are read.
+  if (ShellsMayDiffer(script, shells) || (!offsets.empty() && MayRunCodeAgain(script))) {
+    std::vector<ShellContext> contexts = ShellContextsAt(script, offsets, nullptr, shells);
+    for (std::size_t i = 0; i < contexts.size(); ++i) take(i, std::move(contexts[i]));
+    return;
+  }
+  Output output;
+  output.take = &take;
+  output.want_problems = false;
+  Lexer lexer(script, QueriesAt(offsets), Surroundings{}, {}, &output);
+  lexer.Run();
 }
 
 std::vector<ShellContext> ReadShellContexts(std::string_view script, const std::vector<std::size_t>& offsets,

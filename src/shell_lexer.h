@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -104,6 +105,15 @@ class ShellEvents {
 /// contexts the lexer finds at `offsets` of `script` itself.
 std::vector<ShellContext> ReadShellContexts(std::string_view script, const std::vector<std::size_t>& offsets,
                                             Diagnostics* problems = nullptr);
+
+/// Receives the context at `offsets[index]`.
+using TakeShellContext = std::function<void(std::size_t index, ShellContext&& context)>;
+
+/// ShellContextsAt (without problems) for a caller that keeps few distinct
+/// contexts: each one is passed to `take` as soon as it is read, in no
+/// particular order, instead of all of them being held at once.
+void TakeShellContextsAt(std::string_view script, const std::vector<std::size_t>& offsets, ScriptShells shells,
+                         const TakeShellContext& take);
 
 /// Reads all of `script` and sends its events to `events`.
 void ReadShell(std::string_view script, ShellEvents* events);

@@ -130,12 +130,17 @@ struct ShellContext {
   /// otherwise than bash does (this context is bash's reading); empty where
   /// every shell reads it alike.
   std::vector<OtherShellReading> other_readings;
+
+  /// Every field alike (a render keeps one copy of each distinct context).
+  bool operator==(const ShellContext&) const = default;
 };
 
 /// One shell's reading of a place that bash reads otherwise.
 struct OtherShellReading {
   std::string shells;  ///< "dash", "busybox sh", or "dash and busybox sh"
   ShellContext context;
+
+  bool operator==(const OtherShellReading&) const = default;
 };
 
 /// Lexes `script` (the decoded script text) once and returns the context at
