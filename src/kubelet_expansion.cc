@@ -1,47 +1,64 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "kubelet_expansion.h"
 
+#include <algorithm>
+
 namespace safesubst {
 
 namespace {
 
-// Where a text's root stands, read from the end of a step path: under the
-// key `key` itself (`.a.env`), or as an item of the sequence at `key`
-// (`.a.env[0]`, `[*]`, `[name=x]`).
-struct RootPlace {
+// One step of a path: a mapping key, or an item of a sequence.
+struct Step {
   std::string_view key;
   bool is_item = false;
 };
 
-RootPlace PlaceOf(std::string_view path) {
-  RootPlace place;
-  if (!path.empty() && path.back() == ']') {
-    place.is_item = true;
-    path = path.substr(0, path.rfind('['));
+// The path from `scalar` up to its document's root, then on up through
+// `root_path` (`.spec.containers[0].env`: the keys, and `[...]` items).
+std::vector<Step> UpwardPath(const Tokens& tokens, const Scalar& scalar, std::string_view root_path) {
+  std::vector<Step> up;
+  for (std::uint32_t at = scalar.path; at != PathSegment::kRoot; at = tokens.paths[at].parent) {
+    const PathSegment& segment = tokens.paths[at];
+    up.push_back({segment.index >= 0 ? std::string_view() : std::string_view(segment.key), segment.index >= 0});
   }
-  const std::size_t dot = path.rfind('.');
-  place.key = dot == std::string_view::npos ? path : path.substr(dot + 1);
-  return place;
+  std::vector<Step> down;
+  for (std::size_t i = 0; i < root_path.size();) {
+    if (root_path[i] == '.') {
+      ++i;
+    } else if (root_path[i] == '[') {
+      const std::size_t close = root_path.find(']', i);
+      if (close == std::string_view::npos) break;
+      down.push_back({{}, true});
+      i = close + 1;
+    } else {
+      const std::size_t end = std::min(root_path.find_first_of(".[", i), root_path.size());
+      down.push_back({root_path.substr(i, end - i), false});
+      i = end;
+    }
+  }
+  up.insert(up.end(), down.rbegin(), down.rend());
+  return up;
 }
 
-// True when the sequence holding item segment `item` stands under `key`.
-bool ItemOf(const Tokens& tokens, const PathSegment& item, const RootPlace& root, std::string_view key) {
-  if (item.index < 0) return false;
-  if (item.parent == PathSegment::kRoot) return !root.is_item && root.key == key;
-  return tokens.paths[item.parent].key == key;
+bool IsKey(const std::vector<Step>& up, std::size_t i, std::string_view key) {
+  return i < up.size() && !up[i].is_item && up[i].key == key;
 }
+
+bool IsItem(const std::vector<Step>& up, std::size_t i) { return i < up.size() && up[i].is_item; }
 
 }  // namespace
 
+// kubelet expands a container's command and args
+// (kubecontainer.ExpandContainerCommandAndArgs), its env values, and an
+// exec probe's command (ExpandContainerCommandOnlyStatic); it runs a
+// lifecycle hook's exec command as written.
 bool KubeletExpands(const Tokens& tokens, const Scalar& scalar, std::string_view root_path) {
   if (scalar.is_key) return false;
-  const RootPlace root = PlaceOf(root_path);
-  if (scalar.path == PathSegment::kRoot) return false;
-  const PathSegment& entry = tokens.paths[scalar.path];
-  if (ItemOf(tokens, entry, root, "command") || ItemOf(tokens, entry, root, "args")) return true;
-  if (entry.index >= 0 || entry.key != "value") return false;
-  if (entry.parent == PathSegment::kRoot) return root.is_item && root.key == "env";  // the root is an env item
-  return ItemOf(tokens, tokens.paths[entry.parent], root, "env");
+  const std::vector<Step> up = UpwardPath(tokens, scalar, root_path);
+  if (IsItem(up, 0) && (IsKey(up, 1, "command") || IsKey(up, 1, "args"))) {
+    return !(IsKey(up, 2, "exec") && (IsKey(up, 3, "postStart") || IsKey(up, 3, "preStop")));
+  }
+  return IsKey(up, 0, "value") && IsItem(up, 1) && IsKey(up, 2, "env");
 }
 
 bool MayNeedKubeletEscape(std::string_view value) {

@@ -16,7 +16,9 @@
 namespace safesubst {
 
 /// True when kubelet expands `scalar`: an item of a `command` or `args`
-/// sequence, or the `value` of an item of an `env` sequence. Matched by the
+/// sequence (not of a lifecycle hook's `exec`, which kubelet runs as
+/// written; an exec probe's it expands), or the `value` of an item of an
+/// `env` sequence. Matched by the
 /// shape around the scalar, not by the path from the document's root, so
 /// that a container anywhere (pod templates, job templates, custom
 /// resources that embed containers, merge fragments) is covered. For a

@@ -425,10 +425,11 @@ TEST_CASE("kubelet expansion: a `$` the template writes as an escape right befor
 
 TEST_CASE("kubelet expansion: only where kubelet expands, and for every value") {
   // Elsewhere a `$(` of a value is data for whoever reads it: written as is.
+  // kubelet runs a lifecycle hook's command as written.
   const std::string elsewhere =
       "kind: ConfigMap\nmetadata:\n  annotations: {a: \"${V}\"}\ndata:\n  command: ${V}\n  env: \"${V}\"\n"
       "---\nspec:\n  containers:\n    - env: [{name: \"${V}\", valueFrom: {fieldRef: {fieldPath: \"${V}\"}}}]\n"
-      "      workingDir: ${V}\n";
+      "      workingDir: ${V}\n      lifecycle: {preStop: {exec: {command: [/bin/notify, \"${V}\"]}}}\n";
   RenderResult kept = RenderWith(elsewhere, "$(X)", false);
   REQUIRE(kept.ok());
   CHECK(kept.output.find("$$") == std::string::npos);
@@ -468,19 +469,23 @@ TEST_CASE("kubelet expansion: a merge fragment that is a bare env list, env item
 TEST_CASE("kubelet expansion: the shape of the places kubelet expands") {
   const std::string yaml =
       "spec:\n  containers:\n    - command: [a]\n      args: [b]\n      env:\n        - name: c\n          value: d\n"
-      "      workingDir: e\n  value: f\n  env: {value: g}\n";
+      "      workingDir: e\n      livenessProbe: {exec: {command: [h]}}\n"
+      "      lifecycle: {preStop: {exec: {command: [i]}}, postStart: {exec: {command: [j]}}}\n"
+      "  value: f\n  env: {value: g}\n";
   Tokens tokens = Tokenize(yaml);
   std::string expands;
   for (const Scalar& scalar : tokens.scalars) {
     if (KubeletExpands(tokens, scalar)) expands += DecodeScalar(yaml, scalar);
   }
-  CHECK(expands == "abd");
+  CHECK(expands == "abdh");
   // A fragment's root, by the path it is merged into.
   const std::string list = "- a\n- name: b\n  value: c\n";
   Tokens fragment = Tokenize(list);
   for (const auto& [into, expected] : std::vector<std::pair<std::string_view, std::string_view>>{
            {"", ""}, {".spec.containers[0].args", "a"}, {".spec.containers[*].env", "c"},
-           {".spec.containers[0].env[0]", ""}, {".x.command", "a"}}) {
+           {".spec.containers[0].env[0]", ""}, {".x.command", "a"},
+           {".spec.containers[0].lifecycle.postStart.exec.command", ""},
+           {".spec.containers[0].startupProbe.exec.command", "a"}}) {
     CAPTURE(into);
     std::string found;
     for (const Scalar& scalar : fragment.scalars) {
