@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Differential check of the tokenizer against yaml-cpp (issue 2, item 5): an
 // independent YAML parser must read the same scalars, with the same values, at
-// the same places. Used by tests and available to the renderer's self-checks.
+// the same places. A test oracle: built into the tests only, never the library.
 #pragma once
 
 #include <string>

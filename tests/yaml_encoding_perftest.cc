@@ -3,9 +3,6 @@
 // test: run it by hand and read the numbers.
 //
 //   build/tests/yaml_encoding_perftest [megabytes-for-the-invariant]
-// or, without a CMake target:
-//   g++ -std=c++20 -O2 -Iinclude -iquote src src/yaml_encoding_perftest.cc
-//       src/yaml_encoding.cc src/invariant.cc src/yaml_tree.cc src/diagnostic.cc -lyaml-cpp
 #include <ctime>
 #include <cstdio>
 #include <cstdlib>
