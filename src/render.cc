@@ -366,12 +366,10 @@ void Renderer::LexShellScripts() {
     std::uint32_t scalar_index = references[first].scalar;
     while (last < references.size() && references[last].scalar == scalar_index) ++last;
     if (scalar_index != Reference::kNoScalar && tokens_.scalars[scalar_index].is_shell) {
-      const std::vector<const ShellContext*>& contexts =
-          script_contexts_.At(text_, tokens_.scalars[scalar_index], &references[first], last - first);
       if (shell_contexts_.empty()) shell_contexts_.assign(references.size(), nullptr);
+      script_contexts_.At(text_, tokens_.scalars[scalar_index], &references[first], last - first, &shell_contexts_[first]);
       for (std::size_t i = first; i < last; ++i) {
-        if (contexts[i - first]->state == ShellState::kComment) references[i].context = ContextClass::kComment;
-        shell_contexts_[i] = contexts[i - first];
+        if (shell_contexts_[i]->state == ShellState::kComment) references[i].context = ContextClass::kComment;
       }
     }
     first = last;

@@ -8,14 +8,15 @@
 
 namespace safesubst {
 
-const std::vector<const ShellContext*>& ScriptContexts::At(std::string_view text, const Scalar& scalar,
-                                                            const Reference* references, std::size_t count) {
-  if (!BuildKey(text, scalar, references, count)) {
-    return unremembered_.emplace_back(Lex(text, scalar, references, count));
+void ScriptContexts::At(std::string_view text, const Scalar& scalar, const Reference* references, std::size_t count,
+                        const ShellContext** contexts) {
+  if (!BuildKey(text, scalar, references, count)) return Lex(text, scalar, references, count, contexts);
+  auto [found, inserted] = remembered_.try_emplace(key_);
+  if (inserted) {
+    found->second.resize(count);
+    Lex(text, scalar, references, count, found->second.data());
   }
-  auto found = remembered_.find(key_);
-  if (found != remembered_.end()) return found->second;
-  return remembered_.emplace(key_, Lex(text, scalar, references, count)).first->second;
+  std::copy(found->second.begin(), found->second.end(), contexts);
 }
 
 // The key holds everything DecodeScalar reads besides the raw span: the style
@@ -41,25 +42,24 @@ bool ScriptContexts::BuildKey(std::string_view text, const Scalar& scalar, const
   return true;
 }
 
-std::vector<const ShellContext*> ScriptContexts::Lex(std::string_view text, const Scalar& scalar,
-                                                     const Reference* references, std::size_t count) {
+void ScriptContexts::Lex(std::string_view text, const Scalar& scalar, const Reference* references, std::size_t count,
+                         const ShellContext** contexts) {
   ++lexed_;
+  source_offsets_.reserve(scalar.length + 1);  // one per decoded byte: at most about the raw span's
   const std::string script = DecodeScalar(text, scalar, &source_offsets_);
   positions_.clear();
   for (std::size_t i = 0; i < count; ++i) {
     auto at = std::lower_bound(source_offsets_.begin(), source_offsets_.end(), references[i].offset);
     positions_.push_back(static_cast<std::size_t>(at - source_offsets_.begin()));
   }
+  // The buffers are reused for the next script, but not kept at a large
+  // one's size (8 bytes per byte of it), nor while it is lexed.
+  if (source_offsets_.size() > kLargestRemembered) std::vector<std::size_t>().swap(source_offsets_);
   // As ShellContextsAt, a position the lexer would not answer has the default context.
-  std::vector<const ShellContext*> contexts(count, Keep(ShellContext{}));
+  std::fill_n(contexts, count, Keep(ShellContext{}));
   TakeShellContextsAt(script, positions_, scalar.bash_script ? ScriptShells::kBash : ScriptShells::kSh,
                       [&](std::size_t index, ShellContext&& context) { contexts[index] = Keep(std::move(context)); });
-  // The buffers are reused for the next script, but not kept at a large one's size.
-  if (source_offsets_.size() > kLargestRemembered) {
-    std::vector<std::size_t>().swap(source_offsets_);
-    std::vector<std::size_t>().swap(positions_);
-  }
-  return contexts;
+  if (positions_.size() > kLargestRemembered) std::vector<std::size_t>().swap(positions_);
 }
 
 const ShellContext* ScriptContexts::Keep(ShellContext&& context) {

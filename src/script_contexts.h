@@ -5,7 +5,6 @@
 #define SAFESUBST_SCRIPT_CONTEXTS_H_
 
 #include <cstddef>
-#include <deque>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -29,19 +28,19 @@ namespace safesubst {
 /// reference costs a pointer to it.
 class ScriptContexts {
  public:
-  /// The contexts at `references` (all in `scalar`, in text order), one each.
-  /// The vector and the contexts stay valid as long as this object; equal
-  /// contexts are one object.
-  const std::vector<const ShellContext*>& At(std::string_view text, const Scalar& scalar,
-                                             const Reference* references, std::size_t count);
+  /// Sets contexts[i] to the context at references[i] (all in `scalar`, in
+  /// text order) for each of the `count`. The contexts stay valid as long as
+  /// this object; equal contexts are one object.
+  void At(std::string_view text, const Scalar& scalar, const Reference* references, std::size_t count,
+          const ShellContext** contexts);
 
   /// How many scripts were decoded and lexed (the rest were repeats).
   std::size_t lexed() const { return lexed_; }
 
  private:
   bool BuildKey(std::string_view text, const Scalar& scalar, const Reference* references, std::size_t count);
-  std::vector<const ShellContext*> Lex(std::string_view text, const Scalar& scalar, const Reference* references,
-                                       std::size_t count);
+  void Lex(std::string_view text, const Scalar& scalar, const Reference* references, std::size_t count,
+           const ShellContext** contexts);
   const ShellContext* Keep(ShellContext&& context);
 
   struct ContextHash {
@@ -52,7 +51,6 @@ class ScriptContexts {
   static constexpr std::size_t kLargestRemembered = std::size_t{1} << 16;  // bytes of a script
   std::string key_;
   std::unordered_map<std::string, std::vector<const ShellContext*>> remembered_;
-  std::deque<std::vector<const ShellContext*>> unremembered_;  // a deque: answers stay where they are
   std::vector<std::size_t> source_offsets_, positions_;
   std::size_t lexed_ = 0;
 };
