@@ -220,7 +220,6 @@ class Renderer {
   std::vector<std::uint32_t> requoted_;
   // Reused by EncodePlain for every plain scalar.
   std::string plain_text_;
-  std::vector<std::pair<std::size_t, std::size_t>> plain_ranges_;
   // The shell quoting state at each reference of a shell script, by reference
   // index (null elsewhere; empty when no script holds a reference); the
   // contexts live in script_contexts_.
@@ -743,22 +742,25 @@ void Renderer::EncodePlain(const Scalar& scalar, ScalarSubstitutions substitutio
   // thousands of references, and replacing them one by one was quadratic.
   std::string& rendered = plain_text_;
   rendered.clear();
-  auto& ranges = plain_ranges_;  // of each value in `rendered`
-  ranges.clear();
   std::size_t copied = scalar.offset;
   for (const ReferenceValue& substitution : substitutions.values) {
     const Reference& reference = *substitution.reference;
     rendered.append(text_.substr(copied, reference.offset - copied));
-    ranges.emplace_back(rendered.size(), substitution.value.size());
     rendered += substitution.value;
     copied = reference.offset + reference.length;
   }
   rendered.append(text_.substr(copied, scalar.offset + scalar.length - copied));
   // A value is checked with the whole line it lands on, so values on one line
-  // share one check; a value with a line break fails it anyway.
+  // share one check; a value with a line break fails it anyway. Where each
+  // value stands in `rendered` is counted again rather than kept: a scalar
+  // may hold millions.
   const std::string_view view = rendered;
-  std::size_t checked_line_end = 0;
-  for (const auto& [at, size] : ranges) {
+  std::size_t checked_line_end = 0, next = 0;
+  copied = scalar.offset;
+  for (const ReferenceValue& substitution : substitutions.values) {
+    const std::size_t at = next + (substitution.reference->offset - copied), size = substitution.value.size();
+    next = at + size;
+    copied = substitution.reference->offset + substitution.reference->length;
     if (at < checked_line_end) continue;
     if (!SplicedPlainIsSafe(view.substr(0, at), view.substr(at, size), view.substr(at + size), scalar.in_flow)) {
       return Requote(scalar, substitutions.values);
@@ -1086,6 +1088,12 @@ const std::vector<RewrittenScalar>* Renderer::Rewritten() {
   }
   std::sort(requoted_.begin(), requoted_.end());
   std::vector<RewrittenScalar> rewritten;
+  // Sized once: a flow sequence may hold millions of rewritten scalars.
+  std::size_t scalars = 0;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    scalars += i == 0 || values[i].reference->scalar != values[i - 1].reference->scalar;
+  }
+  rewritten.reserve(scalars);
   for (std::size_t begin = 0; begin < values.size();) {
     const std::uint32_t scalar_index = values[begin].reference->scalar;
     if (scalar_index == Reference::kNoScalar) return nullptr;
