@@ -49,16 +49,18 @@ bool IsItem(const std::vector<Step>& up, std::size_t i) { return i < up.size() &
 }  // namespace
 
 // kubelet expands a container's command and args
-// (kubecontainer.ExpandContainerCommandAndArgs), its env values, and an
-// exec probe's command (ExpandContainerCommandOnlyStatic); it runs a
-// lifecycle hook's exec command as written.
+// (kubecontainer.ExpandContainerCommandAndArgs), its env values, an exec
+// probe's command (ExpandContainerCommandOnlyStatic) and a volume mount's
+// subPathExpr (ExpandContainerVolumeMounts); it runs a lifecycle hook's
+// exec command as written.
 bool KubeletExpands(const Tokens& tokens, const Scalar& scalar, std::string_view root_path) {
   if (scalar.is_key) return false;
   const std::vector<Step> up = UpwardPath(tokens, scalar, root_path);
   if (IsItem(up, 0) && (IsKey(up, 1, "command") || IsKey(up, 1, "args"))) {
     return !(IsKey(up, 2, "exec") && (IsKey(up, 3, "postStart") || IsKey(up, 3, "preStop")));
   }
-  return IsKey(up, 0, "value") && IsItem(up, 1) && IsKey(up, 2, "env");
+  return (IsKey(up, 0, "value") && IsItem(up, 1) && IsKey(up, 2, "env")) ||
+         (IsKey(up, 0, "subPathExpr") && IsItem(up, 1) && IsKey(up, 2, "volumeMounts"));
 }
 
 bool MayNeedKubeletEscape(std::string_view value) {

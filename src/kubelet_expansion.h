@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Values that Kubernetes would expand (SPEC Rule 3). kubelet expands
-// `$(NAME)` in a container's `env[].value`, `command` and `args` items, and
-// reads `$$` as `$`: a value landing there that holds `$(NAME)` would reach
+// `$(NAME)` in a container's `env[].value`, `command` and `args` items (and
+// an exec probe's command, a volume mount's `subPathExpr`), and reads `$$`
+// as `$`: a value landing there that holds `$(NAME)` would reach
 // the container as NAME's value. Such a value is escaped, so that after
 // kubelet's expansion the container receives the value itself.
 #pragma once
@@ -17,8 +18,8 @@ namespace safesubst {
 
 /// True when kubelet expands `scalar`: an item of a `command` or `args`
 /// sequence (not of a lifecycle hook's `exec`, which kubelet runs as
-/// written; an exec probe's it expands), or the `value` of an item of an
-/// `env` sequence. Matched by the
+/// written; an exec probe's it expands), the `value` of an item of an `env`
+/// sequence, or the `subPathExpr` of an item of `volumeMounts`. Matched by the
 /// shape around the scalar, not by the path from the document's root, so
 /// that a container anywhere (pod templates, job templates, custom
 /// resources that embed containers, merge fragments) is covered. For a

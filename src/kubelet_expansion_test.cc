@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Values that Kubernetes would expand (SPEC Rule 3, issue 24 item 6). kubelet
-// expands `$(NAME)` in env values, command and args; the test writes its rule
+// expands `$(NAME)` in env values, command and args (and subPathExpr); the test writes its rule
 // out as an oracle (Expand) and checks, for hostile values in every place
 // kubelet expands, that kubelet's reading of the rendered scalar is the
 // template's own reading with the value in it, as it is. Where the scalar is
@@ -182,6 +182,9 @@ const std::vector<Placement>& DataPlacements() {
       {"command item, flow double-quoted",
        "spec:\n  template:\n    spec:\n      containers:\n        - command: [\"/app\", @]\n",
        {"spec", "template", "spec", "containers", "0", "command", "1"}, 'd'},
+      {"volume mount subPathExpr, plain",
+       "spec:\n  containers:\n    - volumeMounts:\n        - name: data\n          subPathExpr: @\n",
+       {"spec", "containers", "0", "volumeMounts", "0", "subPathExpr"}, 'p'},
       {"args item, block sequence, CronJob",
        "kind: CronJob\nspec:\n  jobTemplate:\n    spec:\n      template:\n        spec:\n          containers:\n"
        "            - args:\n                - --flag\n                - @\n",
@@ -471,13 +474,14 @@ TEST_CASE("kubelet expansion: the shape of the places kubelet expands") {
       "spec:\n  containers:\n    - command: [a]\n      args: [b]\n      env:\n        - name: c\n          value: d\n"
       "      workingDir: e\n      livenessProbe: {exec: {command: [h]}}\n"
       "      lifecycle: {preStop: {exec: {command: [i]}}, postStart: {exec: {command: [j]}}}\n"
+      "      volumeMounts: [{name: k, mountPath: l, subPath: m, subPathExpr: n}]\n"
       "  value: f\n  env: {value: g}\n";
   Tokens tokens = Tokenize(yaml);
   std::string expands;
   for (const Scalar& scalar : tokens.scalars) {
     if (KubeletExpands(tokens, scalar)) expands += DecodeScalar(yaml, scalar);
   }
-  CHECK(expands == "abdh");
+  CHECK(expands == "abdhn");
   // A fragment's root, by the path it is merged into.
   const std::string list = "- a\n- name: b\n  value: c\n";
   Tokens fragment = Tokenize(list);
