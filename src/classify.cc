@@ -5,16 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "command_line.h"
-#include "safesubst/shell.h"
+#include "shell_script_scalars.h"
 
 namespace safesubst {
 
 namespace {
-
-bool EndsWith(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
-}
 
 // The mapping a node's entries end up in: a mapping written under a `<<`
 // merge key (`<<: {command: [sh, -c]}`, or an item of `<<: [...]`) merges
@@ -41,10 +36,19 @@ bool IsCommandLineItem(const Tokens& tokens, const Scalar& scalar) {
   return sequence == "command" || sequence == "args";
 }
 
-bool IsTopLevelKind(const Tokens& tokens, const Scalar& scalar) {
+bool IsListItem(const Tokens& tokens, std::uint32_t path) {
+  if (path == PathSegment::kRoot) return false;
+  const PathSegment& item = tokens.paths[path];
+  if (item.index < 0 || item.parent == PathSegment::kRoot) return false;
+  const PathSegment& items = tokens.paths[item.parent];
+  return items.index < 0 && items.key == "items" && items.parent == PathSegment::kRoot;
+}
+
+bool IsObjectKind(const Tokens& tokens, const Scalar& scalar) {
   if (scalar.path == PathSegment::kRoot) return false;
   const PathSegment& entry = tokens.paths[scalar.path];
-  return entry.parent == PathSegment::kRoot && entry.index < 0 && entry.key == "kind";
+  return entry.index < 0 && entry.key == "kind" &&
+         (entry.parent == PathSegment::kRoot || IsListItem(tokens, entry.parent));
 }
 
 // Groups the non-key scalars that are items of `command`/`args` sequences by
@@ -83,79 +87,6 @@ CommandLines CollectCommandLines(const Tokens& tokens) {
 }
 
 namespace {
-
-// Whether the value of `scalar` may start with `-` or `+`, read from its
-// first byte (after the quote or the block header), so that a script is
-// never decoded just to see that it is not an option.
-bool MayBeOption(std::string_view text, const Scalar& scalar) {
-  std::size_t first = scalar.offset;
-  if (scalar.style == ScalarStyle::kSingleQuoted || scalar.style == ScalarStyle::kDoubleQuoted) ++first;
-  if (scalar.style == ScalarStyle::kLiteral || scalar.style == ScalarStyle::kFolded) {
-    first = text.find('\n', scalar.offset);
-    if (first == std::string_view::npos) return false;
-    first = text.find_first_not_of(" \r\n", first);
-  }
-  // A double-quoted escape (`"\x2de"`) may hide a `-`: such a word is decoded.
-  return first < text.size() && (text[first] == '-' || text[first] == '+' || text[first] == '\\');
-}
-
-// Marks the script of each shell command line (command_line.h).
-void MarkShellCommandLines(std::string_view text, Tokens* tokens) {
-  const CommandLines lines = CollectCommandLines(*tokens);
-  for (const CommandLine& line : lines.lines) {
-    auto word = [&](std::size_t i) { return DecodeScalar(text, tokens->scalars[line.items[i]]); };
-    auto may_be_option = [&](std::size_t i) { return MayBeOption(text, tokens->scalars[line.items[i]]); };
-    const std::size_t script = ShellScriptOperand(line.items.size(), word, may_be_option);
-    if (script == std::string_view::npos) continue;
-    Scalar& scalar = tokens->scalars[line.items[script]];
-    scalar.is_shell = true;
-    // The shell is the first word that names one (ShellScriptOperand found it).
-    for (std::size_t i = 0; i < script; ++i) {
-      const std::string program = word(i);
-      if (!IsShellProgram(program)) continue;
-      scalar.bash_script = ShellsRunning(program) == ScriptShells::kBash;
-      break;
-    }
-  }
-}
-
-// The decoded value of the top-level `kind` of each document, by document index.
-std::vector<std::string> DocumentKinds(std::string_view text, const Tokens& tokens) {
-  std::vector<std::string> kinds;
-  for (std::size_t i = 0; i + 1 < tokens.scalars.size(); ++i) {
-    const Scalar& key = tokens.scalars[i];
-    const Scalar& value = tokens.scalars[i + 1];
-    if (!key.is_key || value.is_key || key.path != value.path || !IsTopLevelKind(tokens, key)) continue;
-    if (kinds.size() <= key.document) kinds.resize(key.document + 1);
-    kinds[key.document] = DecodeScalar(text, value);
-  }
-  return kinds;
-}
-
-bool IsConfigMapShellKey(const Tokens& tokens, const Scalar& scalar,
-                         const std::vector<std::string>& kinds) {
-  if (scalar.document >= kinds.size() || kinds[scalar.document] != "ConfigMap") return false;
-  if (scalar.path == PathSegment::kRoot) return false;
-  const PathSegment& entry = tokens.paths[scalar.path];
-  if (entry.parent == PathSegment::kRoot || tokens.paths[entry.parent].key != "data") return false;
-  return tokens.paths[entry.parent].parent == PathSegment::kRoot && EndsWith(entry.key, ".sh");
-}
-
-// A block scalar whose first line is a shell `#!`, or a ConfigMap's `*.sh`
-// entry: marks it as shell, run by the shell its `#!` names (else /bin/sh).
-void MarkIfItSaysShell(std::string_view text, const Tokens& tokens, const std::vector<std::string>& kinds,
-                       Scalar* scalar) {
-  const bool block = scalar->style == ScalarStyle::kLiteral || scalar->style == ScalarStyle::kFolded;
-  // A `#!` must be in the raw text before decoding is worth it.
-  std::string decoded;
-  if (block && text.substr(scalar->offset, scalar->length).find("#!") != std::string_view::npos) {
-    decoded = DecodeScalar(text, *scalar);
-  }
-  const std::string_view shebang = ShebangShell(decoded);
-  if (shebang.empty() && !IsConfigMapShellKey(tokens, *scalar, kinds)) return;
-  if (!scalar->is_shell) scalar->bash_script = !shebang.empty() && ShellsRunning(shebang) == ScriptShells::kBash;
-  scalar->is_shell = true;
-}
 
 // Marks the value scalars at the manifest's `scripts:` and `shell:` paths.
 void MarkListedScalars(const Manifest& manifest, Tokens* tokens) {
@@ -197,16 +128,13 @@ bool PathMatches(std::string_view path, std::string_view pattern) {
   return p == path.size() && q == pattern.size();
 }
 
-// The markings are independent (each reads the text, styles and paths, none
-// reads a mark), so they may run in any order and share passes.
 void Classify(std::string_view text, const Manifest& manifest, Tokens* tokens) {
   MarkListedScalars(manifest, tokens);
-  MarkShellCommandLines(text, tokens);
-  const std::vector<std::string> kinds = DocumentKinds(text, *tokens);
+  MarkShellScripts(text, tokens);
   for (Scalar& scalar : tokens->scalars) {
-    if (!scalar.is_key) MarkIfItSaysShell(text, *tokens, kinds, &scalar);
+    if (scalar.is_shell) scalar.context = ContextClass::kScript;
   }
-  // References carry their scalar's context; the manifest may have changed it.
+  // References carry their scalar's context; the classification may have changed it.
   for (Reference& reference : tokens->references) {
     if (reference.scalar != Reference::kNoScalar) reference.context = tokens->scalars[reference.scalar].context;
   }

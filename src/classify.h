@@ -16,10 +16,9 @@ namespace safesubst {
 
 /// Marks the scalars (and their references) at the manifest's `scripts:`
 /// paths as script context, then sets `Scalar::is_shell` on every script that
-/// is known to be shell: the item after `-c` in the command line of a
-/// container whose command is a shell, a block scalar starting with a shell
-/// `#!`, a ConfigMap `data` key ending in `.sh`, or a path the manifest lists
-/// under `shell:`.
+/// is known to be shell: a path the manifest lists under `shell:`, and every
+/// scalar the one rule of shell_script_scalars.h makes a shell script (which
+/// lint follows too). A shell script is a script context (SPEC Rule 2).
 void Classify(std::string_view text, const Manifest& manifest, Tokens* tokens);
 
 /// The scalars of one container command line: its `command` items, then its
@@ -46,8 +45,13 @@ struct CommandLines {
 /// of a container's command line.
 bool IsCommandLineItem(const Tokens& tokens, const Scalar& scalar);
 
-/// True when `scalar` is the key or value of its document's top-level `kind`.
-bool IsTopLevelKind(const Tokens& tokens, const Scalar& scalar);
+/// True when the segment at `path` is an item of a top-level `items`
+/// sequence: an object of a `kind: List`.
+bool IsListItem(const Tokens& tokens, std::uint32_t path);
+
+/// True when `scalar` is the key or value of the `kind` of an object: its
+/// document's top-level `kind`, or that of an item of a top-level `items`.
+bool IsObjectKind(const Tokens& tokens, const Scalar& scalar);
 
 /// Every command line of `tokens`, by container.
 CommandLines CollectCommandLines(const Tokens& tokens);

@@ -141,7 +141,7 @@ void LintObject(const YAML::Node& document, const lint::Context& context, lint::
   std::vector<Finding> found;
   lint::Emitter emit(context.source, &found);
   std::string object = lint::ObjectName(document);
-  lint::CheckPlaceholders(document, context.source, object, emit);
+  lint::CheckPlaceholders(document, context, object, emit);
 
   Disabled disabled;
   ReadDisableAnnotation(lint::Get(document, "metadata"), context.source, &disabled, diagnostics);
@@ -160,7 +160,7 @@ void LintObject(const YAML::Node& document, const lint::Context& context, lint::
       }
     }
   }
-  for (const lint::Script& script : lint::ConfigMapScripts(document, context.source)) {
+  for (const lint::Script& script : lint::ScriptsOutsidePod(document, pod, context)) {
     lint::CheckBlankedScript(script, object, "", emit);
   }
   for (Finding& finding : found) {
@@ -217,7 +217,8 @@ Result<std::vector<Finding>> Lint(std::string_view text, const LintOptions& opti
   lint::Source source(text, options.file_name);
   // The rules read yaml-cpp's trees; where yaml-cpp misreads valid YAML
   // they would judge another document. Valid YAML is not refused: say so.
-  if (const std::vector<std::size_t> misreads = Tokenize(text).yaml_cpp_misreads; !misreads.empty()) {
+  Tokens tokens = Tokenize(text);
+  if (const std::vector<std::size_t>& misreads = tokens.yaml_cpp_misreads; !misreads.empty()) {
     result.diagnostics.push_back(
         MakeWarning(source.At(misreads.front()),
                     "not linted: yaml-cpp, which the lint rules read through, misreads this valid YAML (a line "
@@ -240,7 +241,8 @@ Result<std::vector<Finding>> Lint(std::string_view text, const LintOptions& opti
                                            std::string("cannot lint: the YAML parser failed: ") + error.what()));
     return result;
   }
-  lint::Context context{source, options, {}, {}};
+  const lint::ShellScriptIndex shell_scripts(text, std::move(tokens));
+  lint::Context context{source, options, shell_scripts, {}, {}};
   for (const YAML::Node& document : documents) ReadIstioNamespace(document, &context);
   std::vector<Finding> findings;
   try {

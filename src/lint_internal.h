@@ -7,14 +7,18 @@
 
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "lint_shell.h"
 #include "safesubst/diagnostic.h"
 #include "safesubst/lint.h"
+#include "safesubst/shell.h"
+#include "safesubst/tokenizer.h"
 #include "yaml_node_set.h"
 
 namespace safesubst::lint {
@@ -27,6 +31,9 @@ class Source {
   std::string_view text() const { return text_; }
   /// Byte offset of the node's first character (its tag or anchor, if any).
   std::size_t NodeOffset(const YAML::Node& node) const;
+  /// Byte offset of a scalar node's own text, after its tag and anchor: its
+  /// first character, opening quote or block indicator (Scalar::offset).
+  std::size_t ScalarOffset(const YAML::Node& node) const;
   /// 1-based line and column of a byte offset.
   Location At(std::size_t offset) const;
 
@@ -78,19 +85,33 @@ class VisitedCollections {
   detail::YamlNodeSet seen_;
 };
 
-/// A shell script found in a manifest: the `-c` operand of a shell command,
-/// an item starting with a `#!` naming a shell, or a ConfigMap `*.sh` value.
+/// Which scalars of the input are shell scripts, and which shells run each:
+/// the render's own rule (shell_script_scalars.h), read from the tokens of
+/// the whole input and looked up by a node's offset, so that lint checks
+/// exactly the scripts the render quotes values in.
+class ShellScriptIndex {
+ public:
+  /// `tokens` of `text`, as Tokenize gives them (they are marked here).
+  ShellScriptIndex(std::string_view text, Tokens tokens);
+  /// The shells that run the scalar `node`, or none when it is no shell script.
+  std::optional<ScriptShells> Find(const Source& source, const YAML::Node& node) const;
+
+ private:
+  std::vector<std::pair<std::size_t, ScriptShells>> scripts_;  // by Scalar::offset
+};
+
+/// A shell script found in a manifest (ShellScriptIndex).
 struct Script {
   YAML::Node node;
   ScalarView view;
   ShScript shell;
-  std::string where;  ///< "args[0]", "command[2]", "lifecycle.postStart", "data[start.sh]"
+  ScriptShells shells = ScriptShells::kSh;  ///< which shells run it
 
   std::size_t Offset(std::size_t script_offset) const { return view.Offset(script_offset); }
 };
 
-/// Parses the node as a script.
-Script MakeScript(const Source& source, const YAML::Node& node, std::string where);
+/// Parses the node as a script run by `shells`.
+Script MakeScript(const Source& source, const YAML::Node& node, ScriptShells shells);
 
 
 struct Container {
@@ -114,7 +135,7 @@ struct Pod {
   YAML::Node metadata;  ///< the pod template's metadata (the Pod's own for kind Pod)
   std::map<std::string, std::string, std::less<>> annotations;  ///< pod template annotations
   std::map<std::string, std::string, std::less<>> labels;
-  std::vector<Container> containers;  ///< initContainers, then containers
+  std::vector<Container> containers;  ///< initContainers, containers, then ephemeralContainers
   YAML::Node volume_claim_templates;  ///< StatefulSet only
   bool sidecar = false;
   std::string sidecar_reason;  ///< why the pod is taken to have an Istio sidecar
@@ -125,6 +146,7 @@ struct Pod {
 struct Context {
   const Source& source;
   const LintOptions& options;
+  const ShellScriptIndex& shell_scripts;
   /// Namespaces labelled for injection by Namespace objects in the same input.
   std::set<std::string, std::less<>> istio_namespaces;
   /// Namespaces labelled `istio-injection: disabled`: the injector never sees their pods.
@@ -157,12 +179,16 @@ void CheckFsGroupRecursiveChown(const Pod& pod, const Source& source, Emitter& e
 void CheckNfsThroughSidecar(const Pod& pod, const Source& source, Emitter& emit);
 void CheckBlankRuntimeVariables(const Pod& pod, Emitter& emit);
 /// leftover-placeholder, part 1: `__NAME__` anywhere, `${NAME}` in data contexts.
-void CheckPlaceholders(const YAML::Node& document, const Source& source, const std::string& object, Emitter& emit);
+void CheckPlaceholders(const YAML::Node& document, const Context& context, const std::string& object, Emitter& emit);
 /// leftover-placeholder, part 2: the shapes a blanked variable leaves in a shell script.
 void CheckBlankedScript(const Script& script, const std::string& object, const std::string& container,
                         Emitter& emit);
-/// The shell scripts of a ConfigMap or Secret (`stringData`): `*.sh` keys and `#!` values.
-std::vector<Script> ConfigMapScripts(const YAML::Node& document, const Source& source);
+/// Every shell script under `node` (ShellScriptIndex), each once, in document order.
+std::vector<Script> ScriptsUnder(const YAML::Node& node, const Context& context);
+/// The shell scripts of a document outside the containers of its `pod`: a
+/// ConfigMap's or Secret's script files, the command lines of objects lint
+/// has no pod model of (a bare container fragment, a workflow's template).
+std::vector<Script> ScriptsOutsidePod(const YAML::Node& document, const Pod& pod, const Context& context);
 
 /// Text of an Istio pod annotation (or label) naming the sidecar, for messages.
 inline constexpr std::string_view kIstioInjectAnnotation = "sidecar.istio.io/inject";

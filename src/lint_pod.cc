@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // The pod model of `safesubst lint`: where a workload keeps its pod spec,
-// which containers it runs, which of their arguments are shell scripts, and
-// whether Istio injects a sidecar into it.
+// which containers it runs, which of their scalars are shell scripts (as the
+// render reads them), and whether Istio injects a sidecar into it.
 #include <algorithm>
 #include <array>
 
-#include "command_line.h"
 #include "lint_internal.h"
-#include "safesubst/shell.h"
+#include "shell_script_scalars.h"
 
 namespace safesubst::lint {
 
@@ -39,36 +38,7 @@ std::string Lookup(const std::map<std::string, std::string, std::less<>>& map, s
   return it == map.end() ? std::string() : it->second;
 }
 
-// The items of a `command`/`args` sequence that are scalars, with their nodes.
-void AppendArgv(const YAML::Node& sequence, std::string_view key, std::vector<std::string>* argv,
-                std::vector<YAML::Node>* nodes, std::vector<std::string>* where) {
-  if (!sequence.IsSequence()) return;
-  for (std::size_t i = 0; i < sequence.size(); ++i) {
-    YAML::Node item = sequence[i];
-    argv->push_back(ScalarText(item));
-    nodes->push_back(item);
-    where->push_back(std::string(key) + "[" + std::to_string(i) + "]");
-  }
-}
-
-// The shell scripts of one command line: the `-c` operand of a shell, and
-// items that start with a shell `#!` line.
-void AddCommandScripts(const Source& source, const YAML::Node& command, const YAML::Node& args,
-                       std::string_view command_key, std::vector<Script>* scripts) {
-  std::vector<std::string> argv;
-  std::vector<YAML::Node> nodes;
-  std::vector<std::string> where;
-  AppendArgv(command, command_key, &argv, &nodes, &where);
-  AppendArgv(args, "args", &argv, &nodes, &where);
-  const std::size_t script_index = ShellScriptOperand(
-      argv.size(), [&](std::size_t i) { return argv[i]; }, [](std::size_t) { return true; });
-  for (std::size_t i = 0; i < argv.size(); ++i) {
-    bool is_script = i == script_index || HasShellShebang(argv[i]);
-    if (is_script && nodes[i].IsScalar()) scripts->push_back(MakeScript(source, nodes[i], where[i]));
-  }
-}
-
-Container ReadContainer(const YAML::Node& node, bool init, const Source& source) {
+Container ReadContainer(const YAML::Node& node, bool init, const Context& context) {
   Container container;
   container.node.reset(node);
   container.init = init;
@@ -90,15 +60,8 @@ Container ReadContainer(const YAML::Node& node, bool init, const Source& source)
   if (mounts.IsSequence()) {
     for (const YAML::Node& mount : mounts) container.mounted_volumes.insert(ScalarText(Get(mount, "name")));
   }
-  AddCommandScripts(source, Get(node, "command"), Get(node, "args"), "command", &container.scripts);
-  for (std::string_view hook : {"postStart", "preStop"}) {
-    YAML::Node command = Path(node, {"lifecycle", hook, "exec", "command"});
-    std::size_t before = container.scripts.size();
-    AddCommandScripts(source, command, YAML::Node(YAML::NodeType::Undefined), "command", &container.scripts);
-    for (std::size_t i = before; i < container.scripts.size(); ++i) {
-      container.scripts[i].where = "lifecycle." + std::string(hook) + "." + container.scripts[i].where;
-    }
-  }
+  // Its command line, lifecycle hooks, exec probes, a `#!` env value...
+  container.scripts = ScriptsUnder(node, context);
   return container;
 }
 
@@ -182,12 +145,12 @@ bool ExtractPod(const YAML::Node& document, const Context& context, Pod* pod) {
   // A container listed again through an alias is read once: its findings
   // would only repeat, and each reading costs its whole env list.
   VisitedCollections read;
-  for (std::string_view key : {"initContainers", "containers"}) {
+  for (std::string_view key : {"initContainers", "containers", "ephemeralContainers"}) {
     YAML::Node list = Get(pod->spec, key);
     if (!list.IsSequence()) continue;
     for (const YAML::Node& node : list) {
       if (node.IsMap() && read.FirstVisit(node)) {
-        pod->containers.push_back(ReadContainer(node, key == "initContainers", context.source));
+        pod->containers.push_back(ReadContainer(node, key == "initContainers", context));
       }
     }
   }
@@ -197,22 +160,54 @@ bool ExtractPod(const YAML::Node& document, const Context& context, Pod* pod) {
   return true;
 }
 
-std::vector<Script> ConfigMapScripts(const YAML::Node& document, const Source& source) {
-  std::vector<Script> scripts;
-  std::string kind = ScalarText(Get(document, "kind"));
-  if (kind != "ConfigMap" && kind != "Secret") return scripts;
-  // Secret `data` is base64; only `stringData` holds readable scripts.
-  YAML::Node data = Get(document, kind == "ConfigMap" ? "data" : "stringData");
-  if (!data.IsMap()) return scripts;
-  for (auto it = data.begin(); it != data.end(); ++it) {
-    std::string key = ScalarText(it->first);
-    std::string value = ScalarText(it->second);
-    bool shell_name = key.size() > 3 && (key.substr(key.size() - 3) == ".sh" ||
-                                         (key.size() > 5 && key.substr(key.size() - 5) == ".bash"));
-    if (it->second.IsScalar() && (shell_name || HasShellShebang(value))) {
-      scripts.push_back(MakeScript(source, it->second, "data[" + key + "]"));
-    }
+ShellScriptIndex::ShellScriptIndex(std::string_view text, Tokens tokens) {
+  MarkShellScripts(text, &tokens);
+  for (const Scalar& scalar : tokens.scalars) {
+    if (scalar.is_shell) scripts_.emplace_back(scalar.offset, scalar.bash_script ? ScriptShells::kBash : ScriptShells::kSh);
   }
+}
+
+std::optional<ScriptShells> ShellScriptIndex::Find(const Source& source, const YAML::Node& node) const {
+  if (!node.IsScalar()) return std::nullopt;
+  const std::size_t offset = source.ScalarOffset(node);
+  auto found = std::lower_bound(scripts_.begin(), scripts_.end(), offset,
+                                [](const auto& script, std::size_t at) { return script.first < at; });
+  if (found == scripts_.end() || found->first != offset) return std::nullopt;
+  return found->second;
+}
+
+namespace {
+
+// Adds the scripts under `node` that `scripts` does not hold yet (a scalar
+// reached again through an alias is the same script).
+void AddScriptsUnder(const YAML::Node& node, const Context& context, VisitedCollections* visited,
+                     std::vector<Script>* scripts) {
+  if (!visited->FirstVisit(node)) return;
+  if (node.IsMap()) {
+    for (auto it = node.begin(); it != node.end(); ++it) AddScriptsUnder(it->second, context, visited, scripts);
+  } else if (node.IsSequence()) {
+    for (const YAML::Node& item : node) AddScriptsUnder(item, context, visited, scripts);
+  } else if (std::optional<ScriptShells> shells = context.shell_scripts.Find(context.source, node)) {
+    const bool known = std::any_of(scripts->begin(), scripts->end(),
+                                   [&](const Script& script) { return script.node.is(node); });
+    if (!known) scripts->push_back(MakeScript(context.source, node, *shells));
+  }
+}
+
+}  // namespace
+
+std::vector<Script> ScriptsUnder(const YAML::Node& node, const Context& context) {
+  std::vector<Script> scripts;
+  VisitedCollections visited;
+  AddScriptsUnder(node, context, &visited, &scripts);
+  return scripts;
+}
+
+std::vector<Script> ScriptsOutsidePod(const YAML::Node& document, const Pod& pod, const Context& context) {
+  std::vector<Script> scripts;
+  VisitedCollections visited;
+  for (const Container& container : pod.containers) visited.FirstVisit(container.node);  // walked: theirs
+  AddScriptsUnder(document, context, &visited, &scripts);
   return scripts;
 }
 

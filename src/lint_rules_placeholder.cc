@@ -4,8 +4,9 @@
 // Part 1 looks at every scalar (and key) of every document: a `__NAME__`
 // sentinel (the sed convention of the first write-up) anywhere, and a
 // `${NAME}` in a data context, where nothing will ever expand it. Scripts
-// (block scalars, command/args items, ConfigMap *.sh values) are runtime
-// territory and keep their `${NAME}`.
+// (block scalars, command/args items, and every scalar the render reads as a
+// shell script: ConfigMap *.sh values, `#!` values) are runtime territory and
+// keep their `${NAME}`.
 //
 // Part 2 looks inside shell scripts for the shapes an unrestricted envsubst
 // leaves when it blanks runtime variables. `X=""` and `echo ""` are common on
@@ -100,14 +101,10 @@ std::vector<Match> FindBracedReferences(std::string_view text) {
   return found;
 }
 
-bool EndsWith(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
-}
-
 class PlaceholderWalker {
  public:
-  PlaceholderWalker(const Source& source, std::string object, std::string kind, Emitter& emit)
-      : source_(source), object_(std::move(object)), kind_(std::move(kind)), emit_(emit) {}
+  PlaceholderWalker(const Context& context, std::string object, std::string kind, Emitter& emit)
+      : context_(context), source_(context.source), object_(std::move(object)), kind_(std::move(kind)), emit_(emit) {}
 
   void Walk(const YAML::Node& node, bool items_are_scripts, bool script_map, int depth) {
     if (!visited_.FirstVisit(node, (items_are_scripts ? 1 : 0) | (script_map ? 2 : 0))) return;
@@ -117,9 +114,7 @@ class PlaceholderWalker {
         if (it->first.IsScalar()) CheckScalar(it->first, /*data=*/true);
         YAML::Node value = it->second;  // a copy: `it->` returns a temporary proxy
         if (value.IsScalar()) {
-          bool script = script_map && (EndsWith(key, ".sh") || EndsWith(key, ".bash") ||
-                                       HasShellShebang(value.Scalar()));
-          CheckScalar(value, !script, /*config_data=*/script_map);
+          CheckScalar(value, !IsShellScript(value), /*config_data=*/script_map);
         } else {
           bool data_map = depth == 0 && ((kind_ == "ConfigMap" && key == "data") ||
                                          (kind_ == "Secret" && key == "stringData"));
@@ -129,17 +124,21 @@ class PlaceholderWalker {
     } else if (node.IsSequence()) {
       for (const YAML::Node& item : node) {
         if (item.IsScalar()) {
-          CheckScalar(item, !items_are_scripts);
+          CheckScalar(item, !items_are_scripts && !IsShellScript(item));
         } else {
           Walk(item, false, false, depth + 1);
         }
       }
     } else if (node.IsScalar()) {
-      CheckScalar(node, true);
+      CheckScalar(node, !IsShellScript(node));
     }
   }
 
  private:
+  bool IsShellScript(const YAML::Node& node) const {
+    return context_.shell_scripts.Find(source_, node).has_value();
+  }
+
   // `data`: not a script context. Block scalars are always scripts (or opaque text).
   // `config_data`: a value of a ConfigMap's `data` (or a Secret's `stringData`).
   void CheckScalar(const YAML::Node& node, bool data, bool config_data = false) {
@@ -165,6 +164,7 @@ class PlaceholderWalker {
     }
   }
 
+  const Context& context_;
   const Source& source_;
   std::string object_;
   std::string kind_;
@@ -306,8 +306,8 @@ void CheckBlankAssignments(const Script& script, const std::string& object, cons
 
 }  // namespace
 
-void CheckPlaceholders(const YAML::Node& document, const Source& source, const std::string& object, Emitter& emit) {
-  PlaceholderWalker walker(source, object, ScalarText(Get(document, "kind")), emit);
+void CheckPlaceholders(const YAML::Node& document, const Context& context, const std::string& object, Emitter& emit) {
+  PlaceholderWalker walker(context, object, ScalarText(Get(document, "kind")), emit);
   walker.Walk(document, false, false, 0);
 }
 

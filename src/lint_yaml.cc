@@ -323,6 +323,16 @@ std::size_t Source::NodeOffset(const YAML::Node& node) const {
   return std::min(static_cast<std::size_t>(mark.pos) + bom_, text_.size());
 }
 
+std::size_t Source::ScalarOffset(const YAML::Node& node) const {
+  std::size_t pos = NodeOffset(node);
+  // Skip a tag (`!!str`) and an anchor (`&a`) in front of the scalar.
+  while (pos < text_.size() && (text_[pos] == '!' || text_[pos] == '&')) {
+    while (pos < text_.size() && !IsBlank(text_[pos]) && text_[pos] != '\n') ++pos;
+    while (pos < text_.size() && IsBlank(text_[pos])) ++pos;
+  }
+  return pos;
+}
+
 Location Source::At(std::size_t offset) const {
   offset = std::min(offset, text_.size());
   auto next = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
@@ -346,12 +356,7 @@ ScalarView ViewScalar(const Source& source, const YAML::Node& node) {
   if (!node.IsScalar()) return view;
   view.text = node.Scalar();
   std::string_view text = source.text();
-  std::size_t pos = view.node_offset;
-  // Skip a tag (`!!str`) and an anchor (`&a`) in front of the scalar.
-  while (pos < text.size() && (text[pos] == '!' || text[pos] == '&')) {
-    while (pos < text.size() && !IsBlank(text[pos]) && text[pos] != '\n') ++pos;
-    while (pos < text.size() && IsBlank(text[pos])) ++pos;
-  }
+  const std::size_t pos = source.ScalarOffset(node);
   if (pos >= text.size()) return view;
   char style = text[pos];
   bool matched = false;
@@ -409,12 +414,12 @@ YAML::Node Path(const YAML::Node& node, std::initializer_list<std::string_view> 
   return current;
 }
 
-Script MakeScript(const Source& source, const YAML::Node& node, std::string where) {
+Script MakeScript(const Source& source, const YAML::Node& node, ScriptShells shells) {
   Script script;
   script.node.reset(node);
   script.view = ViewScalar(source, node);
   script.shell = ParseShell(script.view.text);
-  script.where = std::move(where);
+  script.shells = shells;
   return script;
 }
 

@@ -1237,8 +1237,9 @@ bool Renderer::ValuesCanDecideShellScripts() const {
     return true;
   }
   ShellDecidingPlaces places(text_, tokens_);
-  return std::any_of(substitutions_.begin(), substitutions_.end(),
-                     [&](const ReferenceValue& substitution) { return places.Contains(*substitution.reference); });
+  return std::any_of(substitutions_.begin(), substitutions_.end(), [&](const ReferenceValue& substitution) {
+    return places.Contains(*substitution.reference, substitution.value);
+  });
 }
 
 void Renderer::ReportStructureDifferences(const std::vector<StructureDifference>& differences) {

@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "classify.h"
+#include "shell_script_scalars.h"
 
 namespace safesubst {
 
@@ -22,6 +23,21 @@ bool OnOpeningLine(std::string_view text, const Scalar& scalar, std::size_t offs
   if (start == std::string_view::npos || start > offset || (text[start] != '#' && text[start] != '$')) return false;
   const std::size_t first_line_end = scalar.style == ScalarStyle::kFolded ? text.find("\n\n", start) : text.find('\n', start);
   return first_line_end == std::string_view::npos || first_line_end >= offset;
+}
+
+// `offset` is in a flow scalar where a value can make its first line a `#!`
+// line: the scalar starts with `#` (or, double-quoted, with an escape that may
+// stand for one), or the value is the scalar's first text and is empty or
+// starts with `#`. (A plain scalar that comes to start with `#` is written
+// quoted.) A value at the start of a scalar that is a script already only
+// lands in it: it is quoted for the shell.
+bool MayFormFlowShebang(std::string_view text, const Scalar& scalar, std::size_t offset, std::string_view value) {
+  if (scalar.style == ScalarStyle::kLiteral || scalar.style == ScalarStyle::kFolded) return false;
+  const bool quoted = scalar.style != ScalarStyle::kPlain;
+  const std::size_t first = scalar.offset + (quoted ? 1 : 0);
+  if (first >= text.size()) return false;
+  if (text[first] == '#' || (scalar.style == ScalarStyle::kDoubleQuoted && text[first] == '\\')) return true;
+  return offset == first && !scalar.is_shell && (value.empty() || value.front() == '#');
 }
 
 std::string Values(const EncodedScalar& scalar) {
@@ -114,11 +130,12 @@ std::optional<Diagnostic> KindChangeProblem(const EncodedScalar& written, const 
   return KindChanged(written, path, after);
 }
 
-bool ShellDecidingPlaces::Contains(const Reference& reference) {
+bool ShellDecidingPlaces::Contains(const Reference& reference, std::string_view value) {
   if (reference.scalar == Reference::kNoScalar) return false;
   const Scalar& scalar = tokens_.scalars[reference.scalar];
-  if (scalar.is_key) return false;
-  if (IsTopLevelKind(tokens_, scalar) || OnOpeningLine(text_, scalar, reference.offset)) return true;
+  if (scalar.is_key) return IsDataEntry(tokens_, scalar.path);  // it may come to end in `.sh`
+  if (IsObjectKind(tokens_, scalar) || OnOpeningLine(text_, scalar, reference.offset)) return true;
+  if (MayFormFlowShebang(text_, scalar, reference.offset, value)) return true;
   return IsCommandLineItem(tokens_, scalar) && HasItemAfter(reference.scalar);
 }
 

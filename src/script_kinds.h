@@ -44,17 +44,22 @@ struct EncodedScalar {
 };
 
 /// The places of one template where a value can decide whether some scalar
-/// is a shell script (classify.h reads them): an item of a container command
-/// line that has another item after it (the program, a wrapper's option, `-c`,
-/// even the script, since a value `--` there moves it to the next item), a
-/// top-level `kind`, or the first content line of a block scalar when that
-/// line starts with `#` or `$` (a `#!` line may form). The last item of a
-/// command line, usually the script with the values in it, decides nothing.
+/// is a shell script (shell_script_scalars.h says which are): an item of a
+/// container command line that has another item after it (the program, a
+/// wrapper's option, `-c`, even the script, since a value `--` there moves it
+/// to the next item), an object's `kind`, the key of a `data` or `stringData`
+/// entry (it may come to end in `.sh`), and where a `#!` line may form: the
+/// first content line of a block scalar when that line starts with `#` or
+/// `$`, any place in a flow scalar that starts with `#` (or, double-quoted,
+/// with an escape), and the start of a flow scalar that is no script yet when
+/// the value there is empty or starts with `#`. The last item of a command
+/// line, usually the script with the values in it, decides nothing.
 class ShellDecidingPlaces {
  public:
   ShellDecidingPlaces(std::string_view text, const Tokens& tokens) : text_(text), tokens_(tokens) {}
 
-  bool Contains(const Reference& reference);
+  /// `value`: what replaces `reference`.
+  bool Contains(const Reference& reference, std::string_view value);
 
  private:
   bool HasItemAfter(std::uint32_t scalar_index);

@@ -18,14 +18,15 @@ namespace {
 using testing::TempDir;
 using testing::WriteFile;
 
-// ShellDecidingPlaces for the reference `${V}` in `text`, classified first.
-bool ValueThereCanDecide(const std::string& text) {
+// ShellDecidingPlaces for the reference `${V}` in `text`, classified first,
+// replaced by `value`.
+bool ValueThereCanDecide(const std::string& text, std::string_view value = "x") {
   Tokens tokens = Tokenize(text, TokenizerOptions{"t.yaml"});
   REQUIRE(tokens.diagnostics.empty());
   Classify(text, Manifest{}, &tokens);
   ShellDecidingPlaces places(text, tokens);
   for (const Reference& reference : tokens.references) {
-    if (reference.name == "V") return places.Contains(reference);
+    if (reference.name == "V") return places.Contains(reference, value);
   }
   FAIL("no ${V} in: " << text);
   return false;
@@ -42,10 +43,21 @@ TEST_CASE("script kinds: which values can decide that a scalar is a shell script
   CHECK(ValueThereCanDecide("script: |\n  #!/usr/bin/env ${V}\n  echo hi\n"));
   CHECK(ValueThereCanDecide("script: |\n  ${V}\n  echo hi\n"));  // V = `#!/bin/sh`
   CHECK(ValueThereCanDecide("script: |\n  #${V}/bin/sh\n  echo hi\n"));  // V = `!`
+  // A `#!` line forms in a flow scalar of any style, and a ConfigMap key may come to end in `.sh`.
+  CHECK(ValueThereCanDecide("script: \"#!${V}\\necho hi\"\n"));
+  CHECK(ValueThereCanDecide("script: '#!/usr/bin/env\n  ${V}'\n"));  // folded onto the #! line
+  CHECK(ValueThereCanDecide("script: \"${V}\\necho hi\"\n", "#!/bin/sh"));
+  CHECK(ValueThereCanDecide("script: ${V}\n", "#!/bin/sh"));
+  CHECK(ValueThereCanDecide("script: \"${V}${W}\"\n", ""));  // W may start it
+  CHECK(ValueThereCanDecide("kind: ConfigMap\ndata:\n  run.${V}: echo hi\n"));
+  CHECK(ValueThereCanDecide("kind: List\nitems:\n  - kind: ${V}\n    data:\n      run.sh: echo hi\n"));
 
   CHECK_FALSE(ValueThereCanDecide("command: [sh, -c, \"echo ${V}\"]\n"));  // the script, and the last item
   CHECK_FALSE(ValueThereCanDecide("command: [sh, -c]\nargs: [\"echo ${V}\"]\n"));
   CHECK_FALSE(ValueThereCanDecide("image: app:${V}\n"));
+  CHECK_FALSE(ValueThereCanDecide("image: ${V}\n", "registry/app:1.0"));
+  CHECK_FALSE(ValueThereCanDecide("script: \"${V}\\necho hi\"\n", "echo start"));
+  CHECK_FALSE(ValueThereCanDecide("metadata:\n  labels:\n    ${V}: x\n"));
   CHECK_FALSE(ValueThereCanDecide("spec:\n  kind: ${V}\n"));  // only the document's own kind
   CHECK_FALSE(ValueThereCanDecide("script: |\n  echo ${V}\n  #!/bin/sh\n"));
   // The body of a script, below its #! line or in an `args` block: the usual case.

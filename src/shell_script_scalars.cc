@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "shell_script_scalars.h"
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "classify.h"
+#include "command_line.h"
+#include "safesubst/shell.h"
+
+namespace safesubst {
+
+namespace {
+
+char Lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+bool EndsWithIgnoringCase(std::string_view text, std::string_view suffix) {
+  if (text.size() < suffix.size()) return false;
+  text.remove_prefix(text.size() - suffix.size());
+  for (std::size_t i = 0; i < suffix.size(); ++i) {
+    if (Lower(text[i]) != suffix[i]) return false;
+  }
+  return true;
+}
+
+// Whether the value of `scalar` may start with `-` or `+`, read from its
+// first byte (after the quote or the block header), so that a script is
+// never decoded just to see that it is not an option.
+bool MayBeOption(std::string_view text, const Scalar& scalar) {
+  std::size_t first = scalar.offset;
+  if (scalar.style == ScalarStyle::kSingleQuoted || scalar.style == ScalarStyle::kDoubleQuoted) ++first;
+  if (scalar.style == ScalarStyle::kLiteral || scalar.style == ScalarStyle::kFolded) {
+    first = text.find('\n', scalar.offset);
+    if (first == std::string_view::npos) return false;
+    first = text.find_first_not_of(" \r\n", first);
+  }
+  // A double-quoted escape (`"\x2de"`) may hide a `-`: such a word is decoded.
+  return first < text.size() && (text[first] == '-' || text[first] == '+' || text[first] == '\\');
+}
+
+// Marks the script of each shell command line (command_line.h).
+void MarkShellCommandLines(std::string_view text, Tokens* tokens) {
+  const CommandLines lines = CollectCommandLines(*tokens);
+  for (const CommandLine& line : lines.lines) {
+    auto word = [&](std::size_t i) { return DecodeScalar(text, tokens->scalars[line.items[i]]); };
+    auto may_be_option = [&](std::size_t i) { return MayBeOption(text, tokens->scalars[line.items[i]]); };
+    const std::size_t script = ShellScriptOperand(line.items.size(), word, may_be_option);
+    if (script == std::string_view::npos) continue;
+    Scalar& scalar = tokens->scalars[line.items[script]];
+    scalar.is_shell = true;
+    // The shell is the first word that names one (ShellScriptOperand found it).
+    for (std::size_t i = 0; i < script; ++i) {
+      const std::string program = word(i);
+      if (!IsShellProgram(program)) continue;
+      scalar.bash_script = ShellsRunning(program) == ScriptShells::kBash;
+      break;
+    }
+  }
+}
+
+// The objects whose `kind` says what their `data` holds: each document's
+// root (by document index) and the items of a `kind: List` (by the path of
+// the item), with the decoded value of their `kind`.
+class ObjectKinds {
+ public:
+  ObjectKinds(std::string_view text, const Tokens& tokens) {
+    for (std::size_t i = 0; i + 1 < tokens.scalars.size(); ++i) {
+      const Scalar& key = tokens.scalars[i];
+      const Scalar& value = tokens.scalars[i + 1];
+      if (!key.is_key || value.is_key || key.path != value.path || !IsObjectKind(tokens, key)) continue;
+      const std::uint32_t object = tokens.paths[key.path].parent;
+      if (object == PathSegment::kRoot) {
+        if (roots_.size() <= key.document) roots_.resize(key.document + 1);
+        roots_[key.document] = DecodeScalar(text, value);
+      } else {
+        items_[object] = DecodeScalar(text, value);
+      }
+    }
+  }
+
+  // The kind of `object` (a List item's path, or kRoot for the root of `document`).
+  std::string_view Of(std::uint32_t object, std::uint32_t document) const {
+    if (object == PathSegment::kRoot) return document < roots_.size() ? roots_[document] : std::string_view();
+    auto found = items_.find(object);
+    return found == items_.end() ? std::string_view() : found->second;
+  }
+
+ private:
+  std::vector<std::string> roots_;
+  std::unordered_map<std::uint32_t, std::string> items_;
+};
+
+// An entry of a ConfigMap's `data` or a Secret's `stringData` whose key names
+// a shell script file.
+bool IsScriptFileEntry(const Tokens& tokens, const ObjectKinds& kinds, const Scalar& scalar) {
+  if (!IsDataEntry(tokens, scalar.path) || !IsShellScriptFileName(tokens.paths[scalar.path].key)) return false;
+  const PathSegment& map = tokens.paths[tokens.paths[scalar.path].parent];
+  const std::string_view kind = kinds.Of(map.parent, scalar.document);
+  return map.key == "data" ? kind == "ConfigMap" : kind == "Secret";
+}
+
+// Whether the value of `scalar` may start with `#!`, read from its raw text,
+// so that only those scalars are decoded: a quoted or plain one starts with
+// `#` (or, double-quoted, with an escape that may stand for it or for a line
+// break), a block holds a `#!` somewhere.
+bool MayStartWithShebang(std::string_view text, const Scalar& scalar) {
+  const std::string_view raw = text.substr(scalar.offset, scalar.length);
+  switch (scalar.style) {
+    case ScalarStyle::kLiteral:
+    case ScalarStyle::kFolded:
+      return raw.find("#!") != std::string_view::npos;
+    case ScalarStyle::kDoubleQuoted:
+      return raw.size() > 1 && (raw[1] == '#' || raw[1] == '\\');
+    case ScalarStyle::kSingleQuoted:
+      return raw.size() > 1 && raw[1] == '#';
+    case ScalarStyle::kPlain:
+      return !raw.empty() && raw[0] == '#';
+  }
+  return false;
+}
+
+// A scalar whose first line is a shell `#!`, or a script file's entry of a
+// ConfigMap or Secret: marks it as shell, run by the shell its `#!` names
+// (else /bin/sh), unless a command line already said which shell runs it.
+void MarkIfItSaysShell(std::string_view text, const Tokens& tokens, const ObjectKinds& kinds, Scalar* scalar) {
+  std::string decoded;
+  if (MayStartWithShebang(text, *scalar)) decoded = DecodeScalar(text, *scalar);
+  const std::string_view shebang = ShebangShell(decoded);
+  if (shebang.empty() && !IsScriptFileEntry(tokens, kinds, *scalar)) return;
+  if (!scalar->is_shell) scalar->bash_script = !shebang.empty() && ShellsRunning(shebang) == ScriptShells::kBash;
+  scalar->is_shell = true;
+}
+
+}  // namespace
+
+bool IsDataEntry(const Tokens& tokens, std::uint32_t path) {
+  if (path == PathSegment::kRoot) return false;
+  const PathSegment& entry = tokens.paths[path];
+  if (entry.index >= 0 || entry.parent == PathSegment::kRoot) return false;
+  const PathSegment& map = tokens.paths[entry.parent];
+  return map.index < 0 && (map.key == "data" || map.key == "stringData") &&
+         (map.parent == PathSegment::kRoot || IsListItem(tokens, map.parent));
+}
+
+bool IsShellScriptFileName(std::string_view key) {
+  for (std::string_view suffix : {".sh", ".bash", ".ksh", ".zsh"}) {
+    if (EndsWithIgnoringCase(key, suffix)) return true;
+  }
+  return false;
+}
+
+void MarkShellScripts(std::string_view text, Tokens* tokens) {
+  MarkShellCommandLines(text, tokens);
+  const ObjectKinds kinds(text, *tokens);
+  for (Scalar& scalar : tokens->scalars) {
+    if (!scalar.is_key) MarkIfItSaysShell(text, *tokens, kinds, &scalar);
+  }
+}
+
+}  // namespace safesubst

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: Apache-2.0
+// The one rule for "this scalar is a shell script" (SPEC Rule 3), and which
+// shells may run it. The render quotes values for the shell in exactly these
+// scalars (classify.h), and lint checks exactly these as scripts
+// (lint_pod.cc reads this marking through its tokens): a scalar one of them
+// took for a script and the other for data would be a value quoted for a
+// shell that lint never looked at, or a script lint checks that the render
+// writes values into raw.
+//
+// A non-key scalar is a shell script when
+//   - it is the script operand of a command line (command_line.h): the
+//     `command` items and then the `args` items of one mapping, wherever it
+//     stands, so containers, initContainers and ephemeralContainers at any
+//     pod-template depth, `lifecycle` hooks' and probes' `exec.command`;
+//   - its value starts with a `#!` line naming a shell (HasShellShebang:
+//     `#!/bin/sh -e`, `#!/usr/bin/env bash`, `#!/bin/busybox sh`), in any
+//     style: block, plain, single- or double-quoted;
+//   - it is an entry of a ConfigMap's `data` or of a Secret's `stringData`
+//     whose key ends in `.sh`, `.bash`, `.ksh` or `.zsh`, in any letter case
+//     (a Secret's `data` is base64, never a script as written).
+// Which shells: the shell named by the command line, else by the `#!` line;
+// bash (or zsh, ksh) reads it alone, anything else (`sh`, `dash`, no `#!`)
+// is read as every shell /bin/sh may be: dash, busybox ash and bash.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "safesubst/tokenizer.h"
+
+namespace safesubst {
+
+/// Sets Scalar::is_shell and Scalar::bash_script on every scalar of
+/// `tokens` that the rule above makes a shell script. Scalars already marked
+/// (a path the manifest lists under `shell:`) stay marked; the command line
+/// that runs one decides its shells before its `#!` does.
+void MarkShellScripts(std::string_view text, Tokens* tokens);
+
+/// True when `path` is an entry of the `data` or `stringData` of an object (a
+/// document's root or an item of a top-level `items`), whatever its kind.
+bool IsDataEntry(const Tokens& tokens, std::uint32_t path);
+
+/// True when a ConfigMap `data` or Secret `stringData` key names a shell
+/// script file: it ends in `.sh`, `.bash`, `.ksh` or `.zsh`, in any case.
+bool IsShellScriptFileName(std::string_view key);
+
+}  // namespace safesubst
