@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kubelet_oracle.h"
 #include "real_shells.h"
 #include "safesubst/manifest.h"
 #include "safesubst/render.h"
@@ -28,38 +29,8 @@
 namespace safesubst {
 namespace {
 
-using Environment = std::map<std::string, std::string, std::less<>>;
-
-// kubelet's expansion, as Kubernetes writes it
-// (third_party/forked/golang/expansion/expand.go, Expand and
-// tryReadVariableName), read left to right: `$$` is `$`; `$(NAME)` up to the
-// first `)` is NAME's value when NAME is defined, else kept as written; an
-// unterminated `$(` is kept and reading goes on after its `(`; a `$` before
-// any other byte is kept with that byte; a last `$` is kept. The oracle of
-// these tests: the library never calls it.
-std::string Expand(std::string_view input, const Environment& environment) {
-  std::string out;
-  for (std::size_t i = 0; i < input.size(); ++i) {
-    if (input[i] != '$' || i + 1 == input.size()) {
-      out += input[i];
-    } else if (input[i + 1] == '$') {
-      out += '$';
-      ++i;
-    } else if (input[i + 1] != '(') {
-      out += input.substr(i, 2);
-      ++i;
-    } else if (std::size_t close = input.find(')', i + 2); close == std::string_view::npos) {
-      out += "$(";
-      ++i;
-    } else {
-      std::string_view name = input.substr(i + 2, close - i - 2);
-      auto defined = environment.find(name);
-      out += defined != environment.end() ? defined->second : "$(" + std::string(name) + ")";
-      i = close;
-    }
-  }
-  return out;
-}
+using testing::kubelet::Environment;
+using testing::kubelet::Expand;
 
 const Environment& ContainerEnvironment() {
   static const Environment environment = {{"POD_IP", "10.1.2.3"}, {"X", "expanded-X"}, {"V", "expanded-V"}};
