@@ -44,6 +44,9 @@ struct InputOptions {
   /// Take values only from the environment variables named with this prefix,
   /// without it (Argo CD passes a plugin's variables as ARGOCD_ENV_NAME).
   std::string env_prefix;
+  /// How `${...}` is read: "safesubst" (SPEC's rules) or "flux" (Flux's
+  /// postBuild substitution, DeclarationMode::kFlux).
+  std::string flavor = "safesubst";
   Limits limits;
 };
 

@@ -136,6 +136,10 @@ void AddInputOptions(OptionAdder& add, InputOptions* inputs) {
   add.Option("templates", inputs->templates, "Template files (standard input when none)");
   add.Option("--env-prefix", inputs->env_prefix,
              "Take values only from environment variables named PREFIX<NAME> (Argo CD: ARGOCD_ENV_)");
+  add.Choice("--flavor", inputs->flavor,
+             "How ${...} is read: safesubst, or flux (as Flux's postBuild substitution; values from --values, "
+             "--set and, with --env-prefix, the environment)",
+             {"safesubst", "flux"});
   Limits& limits = inputs->limits;
   add.Limit("--max-input-size", limits.max_input_bytes, "Largest template in bytes");
   add.Limit("--max-depth", limits.max_depth, "Deepest collection nesting");

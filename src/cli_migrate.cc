@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <sys/stat.h>
 
 #include "cli.h"
@@ -19,11 +20,39 @@ std::optional<std::string> FromEnvironment(std::string_view name) {
   return std::string(value);
 }
 
+// The paths with each directory replaced by the .yaml and .yml files under
+// it, sorted (a repository such as a Flux one is named by its directory).
+std::vector<std::string> WithDirectoriesListed(const std::vector<std::string>& paths) {
+  std::vector<std::string> files;
+  for (const std::string& path : paths) {
+    std::error_code error;
+    if (path == "-" || !std::filesystem::is_directory(path, error)) {
+      files.push_back(path);
+      continue;
+    }
+    std::vector<std::string> found;
+    for (auto it = std::filesystem::recursive_directory_iterator(path, error);
+         !error && it != std::filesystem::recursive_directory_iterator(); it.increment(error)) {
+      const std::filesystem::path& file = it->path();
+      if (it->is_directory(error) && file.filename().string().starts_with(".")) {
+        it.disable_recursion_pending();  // .git and the like
+        continue;
+      }
+      if (it->is_regular_file(error) && (file.extension() == ".yaml" || file.extension() == ".yml")) {
+        found.push_back(file.string());
+      }
+    }
+    std::sort(found.begin(), found.end());
+    files.insert(files.end(), found.begin(), found.end());
+  }
+  return files;
+}
+
 // Reads every template it can; the diagnostics of those it cannot are printed
 // and their names added to `unread`.
-void ReadTemplates(const std::vector<std::string>& paths, Sources& sources, bool color,
+void ReadTemplates(const std::vector<std::string>& named, Sources& sources, bool color,
                    std::vector<TemplateSource>* templates, std::vector<std::string>* unread) {
-  for (const std::string& path : paths) {
+  for (const std::string& path : WithDirectoriesListed(named)) {
     TemplateSource source{path == "-" ? "<stdin>" : path, {}};
     Diagnostics errors;
     if (!sources.Read(path, Limits{}.max_input_bytes, &source.text, &errors)) {
@@ -126,19 +155,27 @@ int RunAudit(const InputOptions& inputs) {
   std::vector<std::string> unread;
   ReadTemplates(inputs.templates.empty() ? std::vector<std::string>{"-"} : inputs.templates, sources, color,
                 &templates, &unread);
+  // Flux's variables are those given (postBuild.substitute); envsubst's the environment.
+  const bool flux = manifest.mode == DeclarationMode::kFlux;
+  auto given = [&values](std::string_view name) -> std::optional<std::string> {
+    const Value* value = values.Find(name);
+    return value == nullptr ? std::nullopt : std::optional<std::string>(value->text);
+  };
+  const char* engine = flux ? "Flux's postBuild substitution" : "plain envsubst";
   std::size_t total = 0;
   for (const TemplateSource& source : templates) {
-    Result<std::vector<AuditChange>> audit = AuditEnvsubst(source, manifest, FromEnvironment);
+    Result<std::vector<AuditChange>> audit =
+        flux ? AuditFlux(source, given) : AuditEnvsubst(source, manifest, FromEnvironment);
     PrintDiagnostics(audit.diagnostics, sources, color);
     if (!audit.ok()) {  // reported; the other templates are still audited
       unread.push_back(source.file);
       continue;
     }
-    std::string text = FormatAudit(source.file, *audit.value);
+    std::string text = FormatAudit(source.file, *audit.value, engine);
     std::fwrite(text.data(), 1, text.size(), stdout);
     total += audit.value->size();
   }
-  std::fprintf(stderr, "safesubst audit: plain envsubst would damage %zu line(s) in %zu template(s)\n", total,
+  std::fprintf(stderr, "safesubst audit: %s would damage %zu line(s) in %zu template(s)\n", engine, total,
                templates.size());
   if (!unread.empty()) {
     std::fprintf(stderr, "safesubst audit: %zu template(s) could not be audited (see above)\n", unread.size());

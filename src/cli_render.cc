@@ -36,10 +36,21 @@ std::vector<std::string> Environment(std::string_view prefix) {
 // SHELL-FORMAT names the variables; null when there is none.
 const char* ManifestPath(const InputOptions& options) {
   if (!options.manifest.empty()) return options.manifest.c_str();
+  if (options.flavor == "flux") return nullptr;  // Flux has no manifest
   return options.shell_format.empty() ? std::getenv("SAFESUBST_MANIFEST") : nullptr;
 }
 
 Manifest ChooseManifest(const InputOptions& options, Diagnostics* diagnostics) {
+  if (options.flavor == "flux") {
+    // Flux has no manifest: every ${NAME} is a variable, set or blanked.
+    if (!options.manifest.empty() || !options.shell_format.empty()) {
+      diagnostics->push_back(MakeError(Location{"--flavor"}, "flux reads every ${NAME} as Flux does; it takes no "
+                                        "manifest and no SHELL-FORMAT", "give the values with --values or --set"));
+    }
+    Manifest flux;
+    flux.mode = DeclarationMode::kFlux;
+    return flux;
+  }
   const char* named = ManifestPath(options);
   if (named != nullptr && *named == '\0') {
     // Most likely SAFESUBST_MANIFEST="$UNSET" (-m '' is a usage error):
@@ -393,7 +404,11 @@ Loaded LoadInputs(const InputOptions& options, Manifest* manifest, ValueSet* val
     redactor.AddManifest(sources->Get(path).text(), path);
   }
   if (HasErrors(*diagnostics)) return Loaded::kNothing;
-  ValueInputs value_inputs{Environment(options.env_prefix), options.values_files, options.sets, report_missing};
+  // kustomize-controller reads no environment: in the Flux flavor only a
+  // prefix asked for says which variables stand for postBuild.substitute.
+  const bool environment = options.flavor != "flux" || !options.env_prefix.empty();
+  ValueInputs value_inputs{environment ? Environment(options.env_prefix) : std::vector<std::string>{},
+                           options.values_files, options.sets, report_missing};
   value_inputs.max_file_bytes = options.limits.max_manifest_bytes;
   Result<ValueSet> collected = CollectValues(*manifest, value_inputs);
   diagnostics->insert(diagnostics->end(), collected.diagnostics.begin(), collected.diagnostics.end());

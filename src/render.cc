@@ -22,6 +22,7 @@
 #include "classify.h"
 #include "default_words.h"
 #include "fast_invariant.h"
+#include "flux.h"
 #include "input_limits.h"
 #include "key_bytes.h"
 #include "kubelet_expansion.h"
@@ -81,6 +82,10 @@ bool DecodedSpan(const std::vector<std::size_t>& source_offsets, const Reference
   return *end - *begin == reference.length;
 }
 
+// A form written as its text without the first `$`: `$${NAME}`, and in the
+// Flux flavor `$$`.
+bool IsEscape(RefKind kind) { return kind == RefKind::kEscape || kind == RefKind::kDollarDollar; }
+
 // The declared references of one scalar with their values, in source order,
 // as encoding sees them: views of the render's (Renderer::substitutions_).
 // A value is a remembered Resolution's, then its remembered shell encoding
@@ -138,6 +143,9 @@ class Renderer {
   ReferenceReport::Action DecideOne(const Reference& reference);
   bool JoinsKeptName(const Reference& reference, std::string_view value);
   bool InKey(const Reference& reference);
+  ReferenceReport::Action FluxUnset(const Reference& reference);
+  bool InFluxDisabledDocument(const Reference& reference) const;
+  bool FluxCannotRead(const Reference& reference);
   bool RefusesUndeclaredInData(const Reference& reference) const;
   std::string UndeclaredHint(const Reference& reference);
   void EncodeScalar(std::uint32_t scalar_index, ScalarSubstitutions substitutions);
@@ -154,6 +162,7 @@ class Renderer {
   void EncodeQuoted(const Scalar& scalar, std::span<const ReferenceValue> values);
   void EncodeBlock(const Scalar& scalar, std::span<const ReferenceValue> values);
   void Requote(const Scalar& scalar, std::span<const ReferenceValue> values);
+  std::vector<ReferenceValue> WithEscapesOf(const Scalar& scalar, std::span<const ReferenceValue> values);
   bool PlainChangesType(std::string_view rendered, ScalarSubstitutions substitutions) const;
   bool EncodeYamlVariable(std::uint32_t scalar_index, const ReferenceValue& substitution, const Variable& variable);
   void AddSplice(std::size_t offset, std::size_t length, std::string_view text);
@@ -241,6 +250,9 @@ class Renderer {
   std::unordered_map<std::string, Resolution, TextHash> resolutions_by_form_;
   std::string form_key_;
   const Reference* kept_bare_ = nullptr;  // the previous reference, when kept as a bare $NAME
+  // Flux flavor: the documents annotated or labelled
+  // `kustomize.toolkit.fluxcd.io/substitute: disabled`, sorted.
+  std::vector<std::uint32_t> flux_disabled_documents_;
   // ReportAtFirstUse's reports by message: the diagnostic's index and how
   // many later uses had the same problem.
   struct FirstUse {
@@ -274,6 +286,7 @@ RenderResult Renderer::Run() {
   if (HasErrors(result_.diagnostics)) return std::move(result_);
   Classify(text_, manifest_, &tokens_);
   LexShellScripts();
+  if (manifest_.mode == DeclarationMode::kFlux) flux_disabled_documents_ = FluxDisabledDocuments(text_, tokens_);
   DecideAll();
   if (!default_words_.empty()) return RenderSplicedDefaults();
   if (!OutputWithinLimit(LeastOutputSize(), "would be at least")) return std::move(result_);
@@ -438,6 +451,9 @@ std::string Renderer::UndeclaredHint(const Reference& reference) {
       return "set " + name + " in the environment" + literal;
     case DeclarationMode::kShellFormat:
       return "add ${" + name + "} to the SHELL-FORMAT argument" + literal;
+    case DeclarationMode::kFlux:
+      return "set " + name + " in the Kustomization's postBuild.substitute (here: --set or --values), give it a "
+             "default ${" + name + ":=...}, or write $${" + name + "} for a literal ${" + name + "}";
     case DeclarationMode::kManifest:
       break;
   }
@@ -460,7 +476,9 @@ const Resolution& Renderer::Resolve(const Reference& reference) {
     if (inserted) known->second = ResolveChecked(reference);
     return known->second;
   }
-  const bool bare_in_script = reference.kind == RefKind::kBare && reference.context == ContextClass::kScript;
+  // A bare name in a script, and in Flux everywhere, is not what its braced form is.
+  const bool bare_in_script = reference.kind == RefKind::kBare && (reference.context == ContextClass::kScript ||
+                                                                   manifest_.mode == DeclarationMode::kFlux);
   auto [known, inserted] = resolutions_[bare_in_script].try_emplace(reference.name);
   if (inserted) known->second = ResolveChecked(reference);
   return known->second;
@@ -549,6 +567,13 @@ bool Renderer::InKey(const Reference& reference) {
 
 ReferenceReport::Action Renderer::DecideOne(const Reference& reference) {
   using Action = ReferenceReport::Action;
+  if (manifest_.mode == DeclarationMode::kFlux) {
+    if (InFluxDisabledDocument(reference)) return Action::kIgnored;
+    if (FluxCannotRead(reference)) return Action::kError;
+    if (std::string note = FluxDollarDollarNote(text_, reference); !note.empty()) {
+      ReportAtFirstUse(Severity::kWarning, reference, std::move(note), "write $$$$ where the text means $$");
+    }
+  }
   const Resolution& resolution = Resolve(reference);
   if (!resolution.warning.empty()) ReportAtFirstUse(Severity::kWarning, reference, resolution.warning, resolution.hint);
   switch (resolution.outcome) {
@@ -573,6 +598,7 @@ ReferenceReport::Action Renderer::DecideOne(const Reference& reference) {
       ReportAtFirstUse(Severity::kError, reference, resolution.message, resolution.hint);
       return Action::kError;
     case Resolution::Outcome::kUndeclared:
+      if (manifest_.mode == DeclarationMode::kFlux) return FluxUnset(reference);
       break;
   }
   // An undeclared name: SPEC Rule 2 decides by context.
@@ -602,7 +628,42 @@ bool Renderer::RefusesUndeclaredInData(const Reference& reference) const {
       return false;
     case DeclarationMode::kEnvironment:
       return reference.kind == RefKind::kOperation;
+    case DeclarationMode::kFlux:
+      return false;  // FluxUnset
   }
+  return true;
+}
+
+// Flux's engine (measured): without a value and a default word, a name is an
+// empty string, or in strict mode (kustomize-controller's
+// StrictPostBuildSubstitutions, `flux envsubst --strict`) an error.
+ReferenceReport::Action Renderer::FluxUnset(const Reference& reference) {
+  const std::string name(reference.name);
+  const std::string hint = UndeclaredHint(reference);
+  if (options_.strict) {
+    ReportAtFirstUse(Severity::kError, reference, "variable not set (strict mode): \"" + name + "\"", hint);
+    return ReferenceReport::Action::kError;
+  }
+  ReportAtFirstUse(Severity::kWarning, reference,
+                   "'" + name + "' is not set: Flux writes an empty string here" +
+                       (reference.context == ContextClass::kScript ? ", also for the script's own variable" : ""),
+                   hint);
+  substitutions_.push_back({&reference, std::string_view()});
+  substituted_variables_.push_back(nullptr);
+  return ReferenceReport::Action::kSubstitute;
+}
+
+bool Renderer::InFluxDisabledDocument(const Reference& reference) const {
+  return reference.scalar != Reference::kNoScalar &&
+         IsFluxDisabled(flux_disabled_documents_, tokens_.scalars[reference.scalar].document);
+}
+
+// A form Flux's engine fails on: refused, with Flux's escape.
+bool Renderer::FluxCannotRead(const Reference& reference) {
+  std::string problem = safesubst::FluxCannotRead(text_, reference);
+  if (problem.empty()) return false;
+  const std::string form(text_.substr(reference.offset, reference.length));
+  ReportAtFirstUse(Severity::kError, reference, std::move(problem), "write $" + form + ", which Flux writes as " + form);
   return true;
 }
 
@@ -852,11 +913,12 @@ bool Renderer::PlainChangesType(std::string_view rendered, ScalarSubstitutions s
 
 // Rewrites the whole scalar double-quoted: its decoded value with the
 // references replaced by the values.
-void Renderer::Requote(const Scalar& scalar, std::span<const ReferenceValue> values) {
+void Renderer::Requote(const Scalar& scalar, std::span<const ReferenceValue> given) {
   std::vector<std::size_t> source_offsets;
   std::string decoded = DecodeScalar(text_, scalar, &source_offsets);
   std::string value;
   std::size_t cursor = 0;
+  const std::vector<ReferenceValue> values = WithEscapesOf(scalar, given);
   for (const ReferenceValue& substitution : values) {
     const Reference& reference = *substitution.reference;
     std::size_t begin = 0, end = 0;
@@ -868,6 +930,28 @@ void Renderer::Requote(const Scalar& scalar, std::span<const ReferenceValue> val
   value.append(decoded, cursor, std::string::npos);
   AddSplice(scalar.offset, scalar.length, DoubleQuoted(value));
   requoted_.push_back(static_cast<std::uint32_t>(&scalar - tokens_.scalars.data()));
+}
+
+// `values` and the escapes in `scalar` (`$${NAME}` as `${NAME}`), in source
+// order, for a requote, which writes the whole scalar: the escapes' own
+// splices, inside it, are dropped (they would overlap the requote's).
+std::vector<ReferenceValue> Renderer::WithEscapesOf(const Scalar& scalar, std::span<const ReferenceValue> values) {
+  std::vector<ReferenceValue> all(values.begin(), values.end());
+  auto by_offset = [](const Reference* reference, std::size_t offset) { return reference->offset < offset; };
+  auto first = std::lower_bound(escapes_.begin(), escapes_.end(), scalar.offset, by_offset);
+  auto last = std::lower_bound(first, escapes_.end(), scalar.offset + scalar.length, by_offset);
+  if (first == last) return all;
+  for (auto escape = first; escape != last; ++escape) {
+    all.push_back({*escape, text_.substr((*escape)->offset + 1, (*escape)->length - 1)});
+  }
+  std::sort(all.begin(), all.end(), [](const ReferenceValue& a, const ReferenceValue& b) {
+    return a.reference->offset < b.reference->offset;
+  });
+  std::erase_if(splices_, [&](const TemplateEdit& splice) {
+    return splice.length == 1 && splice.replacement_length == 0 && splice.offset >= scalar.offset &&
+           splice.offset < scalar.offset + scalar.length;
+  });
+  return all;
 }
 
 // The 0-based column of what owns a value node: its key, or its `-`.
@@ -1119,7 +1203,7 @@ bool Renderer::DescribeWritten(const RewrittenScalar& scalar, EncodedScalar* wri
   written->shell_inert = true;
   bool substituted = false;
   for (const ReferenceValue& value : scalar.values) {
-    if (value.reference->kind == RefKind::kEscape) continue;
+    if (IsEscape(value.reference->kind)) continue;
     const Variable* variable = manifest_.Find(value.reference->name);
     if (variable != nullptr && variable->type == VarType::kYaml) return false;
     written->shell_inert = written->shell_inert && ReadsAlikeAsShell(value, variable);
@@ -1198,7 +1282,7 @@ void Renderer::CheckAliasedCommandLines() {
     // In a script with a here-document or arithmetic even an inert word counts.
     const bool inert_is_enough = !HasHeredocOrArithmetic(text_.substr(target.offset, target.length));
     for (const ReferenceValue& value : scalar.values) {
-      if (value.reference->kind == RefKind::kEscape) continue;
+      if (IsEscape(value.reference->kind)) continue;
       const Variable* variable = manifest_.Find(value.reference->name);
       if (variable != nullptr && variable->type == VarType::kYaml) continue;
       if (inert_is_enough && ReadsAlikeAsShell(value, variable)) continue;

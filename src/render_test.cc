@@ -451,4 +451,13 @@ TEST_CASE("render: valid YAML that yaml-cpp misreads is rendered, its structure 
   CHECK(injected.diagnostics[0].location.line == 4);
 }
 
+TEST_CASE("render: a $${NAME} escape in a scalar that is rewritten double-quoted is written once, inside the quotes") {
+  // The escape's own splice used to overlap the requoted scalar: the output
+  // did not parse and the render was refused.
+  Manifest manifest = MustParse("variables:\n  V: string\n");
+  RenderResult result = RenderText("a: $${X} ${V} $${Y}\n", manifest, ValuesOf({{"V", "x: y"}}));
+  REQUIRE(result.ok());
+  CHECK(result.output == "a: \"${X} x: y ${Y}\"\n");
+}
+
 }  // namespace safesubst

@@ -101,8 +101,7 @@ Resolution ApplyOperation(const Reference& reference, const Variable* variable, 
 // deploy-time variable it would be left in the output unreplaced (and x is
 // not set when the script runs), so that is an error.
 Resolution ResolveShellForm(const Reference& reference, const Manifest& manifest) {
-  if (reference.name.empty() || manifest.mode == DeclarationMode::kEnvironment ||
-      manifest.Find(reference.name) == nullptr) {
+  if (reference.name.empty() || manifest.Find(reference.name) == nullptr) {
     return Resolution{};
   }
   const std::string name(reference.name);
@@ -124,11 +123,47 @@ Resolution KeptLiterally(Resolution failure, ShellReading reading, std::string_v
   return kept;
 }
 
+// Flux's postBuild substitution (DeclarationMode::kFlux), as its engine
+// (github.com/fluxcd/pkg/envsubst) was measured to behave: every braced form
+// names a variable, in scripts too; a bare `$NAME` is never one; `$$` is an
+// escaped `$`. Each `:` form (`:-`, `:=`, and also `:?` and `:+`) writes its
+// word when the name is unset or empty; the forms without `:` are a parse
+// error there. An unset name without a word is kUndeclared: the renderer
+// blanks it, or refuses it in strict mode, as Flux does.
+Resolution ResolveFlux(const Reference& reference, const ValueSet& values) {
+  Resolution resolution;
+  switch (reference.kind) {
+    case RefKind::kDollarDollar:  // the renderer warns where it matters (flux.h)
+    case RefKind::kEscape:
+      resolution.outcome = Resolution::Outcome::kEscape;
+      return resolution;
+    case RefKind::kBraced:
+    case RefKind::kBracedDefault:
+    case RefKind::kOperation:
+      break;
+    default:  // a bare name, `$(NAME)`, shell syntax: Flux leaves them
+      return resolution;
+  }
+  const Value* value = values.Find(reference.name);
+  if (reference.kind == RefKind::kBracedDefault) {
+    // Without ':' its engine fails: refused before (flux.h FluxCannotRead).
+    if (value == nullptr || value->text.empty()) return DefaultWord(nullptr);
+    return Substitute(nullptr, value->text);
+  }
+  if (value == nullptr) {
+    resolution.outcome = Resolution::Outcome::kUndeclared;
+    return resolution;
+  }
+  if (reference.kind == RefKind::kOperation) return ApplyOperation(reference, nullptr, value);
+  return Substitute(nullptr, value->text);
+}
+
 // What becomes of the form itself, before looking inside its operand.
 Resolution ResolveForm(const Reference& reference, const Manifest& manifest, const ValueSet& values,
                        ShellReading reading) {
   Resolution resolution;
   if (reference.context == ContextClass::kComment) return resolution;
+  if (manifest.mode == DeclarationMode::kFlux) return ResolveFlux(reference, values);
   switch (reference.kind) {
     case RefKind::kKubernetes:
     case RefKind::kDollarDollar:
@@ -191,7 +226,7 @@ Resolution ResolveReference(const Reference& reference, const Manifest& manifest
   const bool kept = resolution.outcome == Resolution::Outcome::kRuntime ||
                     resolution.outcome == Resolution::Outcome::kUndeclared ||
                     (resolution.outcome == Resolution::Outcome::kIgnore && reference.kind == RefKind::kShell);
-  if (!kept || reference.operand.empty() || manifest.mode == DeclarationMode::kEnvironment) return resolution;
+  if (!kept || reference.operand.empty() || manifest.variables.empty()) return resolution;
   const std::string_view inner = DeclaredNameIn(reference.operand, manifest);
   if (inner.empty()) return resolution;
   const std::string name(inner);

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "classify.h"
+#include "flux.h"
 #include "foreign_dollars.h"
 #include "lint_shell.h"
 #include "safesubst/tokenizer.h"
@@ -271,17 +272,23 @@ std::string StarterManifest(const std::vector<SurveyedName>& names, const std::v
   return manifest;
 }
 
-Result<std::vector<AuditChange>> AuditEnvsubst(const TemplateSource& source, const Manifest& manifest,
-                                               const EnvironmentLookup& environment) {
-  Result<std::vector<AuditChange>> result;
-  Tokens tokens = ReadTemplate(source, &result.diagnostics);
-  if (HasErrors(result.diagnostics)) return result;
-  ValueSet values;
-  for (const Reference& reference : tokens.references) {
-    std::optional<std::string> value = environment(reference.name);
-    if (value) values.Set(std::string(reference.name), Value{*value, ValueSource::kEnvironment, {}});
-  }
-  result.value.emplace();
+namespace {
+
+// What an engine does to one `$` form, for an audit.
+struct Effect {
+  bool rewrites = false;   // the engine writes `written` in place of the form
+  std::string written;
+  bool destroys = false;   // ... and that destroys what safesubst keeps
+  std::string blanked;     // the name written as an empty string, if any
+  std::string note;        // why, when the name alone does not say it
+};
+using EffectOf = std::function<Effect(const Reference&)>;
+
+// Every line of `tokens` on which `effect_of` destroys something, as the
+// engine writes it. The line is built in one forward pass: replacing in
+// place would move the rest of a long line once per reference.
+std::vector<AuditChange> AuditLines(const TemplateSource& source, const Tokens& tokens, const EffectOf& effect_of) {
+  std::vector<AuditChange> changes;
   std::string_view text = source.text;
   for (std::size_t i = 0; i < tokens.references.size();) {
     std::size_t line_start;
@@ -290,23 +297,19 @@ Result<std::vector<AuditChange>> AuditEnvsubst(const TemplateSource& source, con
     bool destroyed = false;
     std::size_t end = i;
     while (end < tokens.references.size() && tokens.references[end].offset < line_start + line.size()) ++end;
-    // The line as envsubst writes it, built in one forward pass: replacing
-    // in place would move the rest of a long line once per reference.
     std::size_t copied = line_start;
     for (std::size_t j = i; j < end; ++j) {
       const Reference& reference = tokens.references[j];
-      if (!EnvsubstTouches(reference.kind)) continue;
-      std::optional<std::string> value = environment(reference.name);
-      // A sensitive value is never shown, not even as what envsubst would write.
-      const Variable* variable = manifest.Find(reference.name);
-      if (value && variable != nullptr) value = DisplayValue(*variable, *value);
-      // `$${X}`: envsubst keeps the first `$` and replaces `${X}`.
-      const std::size_t skip = reference.kind == RefKind::kEscape ? 1 : 0;
-      change.after.append(text, copied, reference.offset + skip - copied);
-      change.after += value.value_or("");
+      Effect effect = effect_of(reference);
+      if (!effect.rewrites) continue;
+      change.after.append(text, copied, reference.offset - copied);
+      change.after += effect.written;
       copied = reference.offset + reference.length;
-      if (ResolveReference(reference, manifest, values).outcome == Resolution::Outcome::kSubstitute) continue;
-      if (!value) change.blanked.push_back(std::string(reference.name));
+      if (!effect.destroys) continue;
+      if (!effect.blanked.empty()) change.blanked.push_back(std::move(effect.blanked));
+      if (!effect.note.empty() && std::find(change.notes.begin(), change.notes.end(), effect.note) == change.notes.end()) {
+        change.notes.push_back(std::move(effect.note));
+      }
       if (destroyed) continue;
       destroyed = true;  // the first destroyed reference locates the change
       change.location = Location{source.file, reference.line, reference.column, reference.offset};
@@ -318,16 +321,101 @@ Result<std::vector<AuditChange>> AuditEnvsubst(const TemplateSource& source, con
     change.after.append(text, copied, line_start + line.size() - copied);
     if (destroyed) {
       change.before = std::string(line);
-      result.value->push_back(std::move(change));
+      changes.push_back(std::move(change));
     }
     i = end;
   }
+  return changes;
+}
+
+// Flux's postBuild substitution (flux.h) of one form, with `given` the
+// values of postBuild.substitute. A name in data is the deploy's by intent
+// and is not reported; in a script, Flux takes the shell's own variables
+// and default forms, and everywhere the forms its engine fails on.
+Effect FluxEffect(std::string_view text, const Reference& reference, const EnvironmentLookup& given) {
+  Effect effect;
+  if (reference.context == ContextClass::kComment) return effect;
+  const std::string form(text.substr(reference.offset, reference.length));
+  const bool script = reference.context == ContextClass::kScript;
+  if (std::string failure = FluxCannotRead(text, reference); !failure.empty()) {
+    effect = Effect{true, form, true, {}, std::move(failure)};
+    return effect;
+  }
+  const std::string name(reference.name);
+  const std::optional<std::string> value =
+      reference.kind == RefKind::kBraced || reference.kind == RefKind::kBracedDefault ||
+              reference.kind == RefKind::kOperation
+          ? given(name)
+          : std::nullopt;
+  switch (reference.kind) {
+    case RefKind::kEscape:
+      return Effect{true, form.substr(1), false, {}, {}};
+    case RefKind::kDollarDollar: {
+      std::string note = FluxDollarDollarNote(text, reference);
+      return Effect{true, "$", !note.empty(), {}, std::move(note)};
+    }
+    case RefKind::kBraced:
+    case RefKind::kOperation:
+      if (value) return Effect{true, reference.kind == RefKind::kBraced ? *value : form, false, {}, {}};
+      return Effect{true, "", script, name,
+                    "Flux writes an empty string for a name postBuild.substitute does not set (strict mode: the "
+                    "Kustomization fails); write $${" + name + "} to keep it as written"};
+    case RefKind::kBracedDefault:
+      if (value && !value->empty()) return Effect{true, *value, false, {}, {}};
+      return Effect{true, std::string(reference.operand), script, {},
+                    "Flux applies the default of " + form + " at deploy time, not the shell at run time; write $" +
+                        form + " to keep it for the shell"};
+    default:  // a bare name, `$(NAME)`, shell syntax: Flux leaves them
+      return effect;
+  }
+}
+
+}  // namespace
+
+Result<std::vector<AuditChange>> AuditEnvsubst(const TemplateSource& source, const Manifest& manifest,
+                                               const EnvironmentLookup& environment) {
+  Result<std::vector<AuditChange>> result;
+  Tokens tokens = ReadTemplate(source, &result.diagnostics);
+  if (HasErrors(result.diagnostics)) return result;
+  ValueSet values;
+  for (const Reference& reference : tokens.references) {
+    std::optional<std::string> value = environment(reference.name);
+    if (value) values.Set(std::string(reference.name), Value{*value, ValueSource::kEnvironment, {}});
+  }
+  result.value = AuditLines(source, tokens, [&](const Reference& reference) {
+    Effect effect;
+    if (!EnvsubstTouches(reference.kind)) return effect;
+    std::optional<std::string> value = environment(reference.name);
+    // A sensitive value is never shown, not even as what envsubst would write.
+    const Variable* variable = manifest.Find(reference.name);
+    if (value && variable != nullptr) value = DisplayValue(*variable, *value);
+    // `$${X}`: envsubst keeps the first `$` and replaces `${X}`.
+    effect.rewrites = true;
+    effect.written = (reference.kind == RefKind::kEscape ? "$" : "") + value.value_or("");
+    effect.destroys = ResolveReference(reference, manifest, values).outcome != Resolution::Outcome::kSubstitute;
+    if (effect.destroys && !value) effect.blanked = std::string(reference.name);
+    return effect;
+  });
   return result;
 }
 
-std::string FormatAudit(const std::string& file, const std::vector<AuditChange>& changes) {
+Result<std::vector<AuditChange>> AuditFlux(const TemplateSource& source, const EnvironmentLookup& given) {
+  Result<std::vector<AuditChange>> result;
+  Tokens tokens = ReadTemplate(source, &result.diagnostics);
+  if (HasErrors(result.diagnostics)) return result;
+  const std::vector<std::uint32_t> disabled = FluxDisabledDocuments(source.text, tokens);
+  result.value = AuditLines(source, tokens, [&](const Reference& reference) {
+    if (reference.scalar != Reference::kNoScalar && IsFluxDisabled(disabled, tokens.scalars[reference.scalar].document)) {
+      return Effect{};
+    }
+    return FluxEffect(source.text, reference, given);
+  });
+  return result;
+}
+
+std::string FormatAudit(const std::string& file, const std::vector<AuditChange>& changes, std::string_view engine) {
   if (changes.empty()) return "";
-  std::string out = "--- " + file + " (template)\n+++ " + file + " (after plain envsubst)\n";
+  std::string out = "--- " + file + " (template)\n+++ " + file + " (after " + std::string(engine) + ")\n";
   for (const AuditChange& change : changes) {
     out += "@@ line " + std::to_string(change.location.line) + ", " + change.context + " @@\n";
     out += "-" + change.before + "\n+" + change.after + "\n";
@@ -336,6 +424,7 @@ std::string FormatAudit(const std::string& file, const std::vector<AuditChange>&
       for (const std::string& name : change.blanked) names += (names.empty() ? "" : ", ") + name;
       out += "# blanked (unset at deploy time): " + names + "\n";
     }
+    for (const std::string& note : change.notes) out += "# " + note + "\n";
   }
   return out;
 }

@@ -354,7 +354,7 @@ class Collector {
  public:
   Collector(const Manifest& manifest, Result<ValueSet>* result)
       : manifest_(manifest), values_(result->value.emplace()), diagnostics_(result->diagnostics) {
-    implicit_ = manifest.mode == DeclarationMode::kEnvironment;
+    implicit_ = manifest.mode == DeclarationMode::kEnvironment || manifest.mode == DeclarationMode::kFlux;
     // The environment has hundreds of entries; look names up by hash, not by scan.
     for (const Variable& variable : manifest.variables) declared_.emplace(variable.name, &variable);
   }
@@ -371,6 +371,7 @@ class Collector {
     Diagnostics expanded = detail::ExpandDefaultReferences(manifest_, &values_, inputs.report_missing);
     diagnostics_.insert(diagnostics_.end(), expanded.begin(), expanded.end());
     ValidateAll(inputs.report_missing);
+    if (manifest_.mode == DeclarationMode::kFlux) DropLineFeeds();
   }
 
  private:
@@ -445,6 +446,18 @@ class Collector {
     const Variable* variable = DeclaredOrWarn(assignment->first, origin);
     if (variable == nullptr) return;
     values_.Set(variable->name, Value{std::string(assignment->second), ValueSource::kCommandLine, origin});
+  }
+
+  // kustomize-controller removes every line feed from a postBuild value.
+  void DropLineFeeds() {
+    std::vector<std::pair<std::string, Value>> changed;
+    for (const auto& [name, value] : values_.all()) {
+      if (value.text.find('\n') == std::string::npos) continue;
+      Value without = value;
+      without.text.erase(std::remove(without.text.begin(), without.text.end(), '\n'), without.text.end());
+      changed.emplace_back(name, std::move(without));
+    }
+    for (auto& [name, value] : changed) values_.Set(name, std::move(value));
   }
 
   const Variable* DeclaredOrWarn(std::string_view name, const Location& origin) {

@@ -23,6 +23,26 @@ trap 'rm -rf "$work"' EXIT
 printf 'variables:\n  X: string\n  U: string\n  Y: string\n' > "$work/vars.yaml"
 
 same=0 refused=0 different=0
+# compare VALUE FORM SAFESUBST-ARGUMENTS...: renders `v: |` holding [FORM]
+# with the engine (X=VALUE, Y=why) and with safesubst and counts the outcome.
+compare() {
+  value=$1 form=$2
+  shift 2
+  template=$(printf 'v: |\n  [%s]\n' "$form")
+  expected=$(printf '%s' "$template" | env -i X="$value" Y=why "$engine" 2>/dev/null) || expected='<error>'
+  if actual=$(printf '%s' "$template" | env -i "$safesubst" render "$@" --set "X=$value" --set Y=why 2>/dev/null); then
+    if [ "$actual" = "$expected" ]; then
+      same=$((same + 1))
+    else
+      different=$((different + 1))
+      printf 'DIFFERENT %s X=%s %s\n  engine:    %s\n  safesubst: %s\n' "$*" "$value" "$form" "$expected" "$actual"
+    fi
+  else
+    refused=$((refused + 1))
+    printf 'refused   %s X=%s %s (engine: %s)\n' "$*" "$value" "$form" "$expected"
+  fi
+}
+
 for value in 'v1.2.3' 'registry.example.com/team/app:v1.2' 'Hello-World' 'aaaa' 'a/b/c' '' 'x' 'UPPER lower'; do
   for form in '${X%.*}' '${X%%.*}' '${X#v}' '${X##*/}' '${X#*/}' '${X%/*}' '${X%%/*}' '${X#?}' '${X%?}' \
               '${X##*.}' '${X%%:*}' '${X#*.}' '${X%.*.*}' '${X##a*}' '${X%*c}' '${X#a}' '${X%%a}' \
@@ -30,21 +50,18 @@ for value in 'v1.2.3' 'registry.example.com/team/app:v1.2' 'Hello-World' 'aaaa' 
               '${X,,}' '${X^^}' '${X,}' '${X^}' '${X:1}' '${X:0:3}' '${X:2:100}' '${X:100}' '${X:0:0}' '${#X}' \
               '${X:-d}' '${X:=d}' '${U:-d}' '${U:=d}' '${U:=${Y}-d}' '${U:=""}' '${U:="a,b"}' '${X}' \
               '${X/*/z}' '${X%[a-z]}' '${X: -2}' '${X#*}' '${X/a}' '${X/#a/}'; do
-    template=$(printf 'v: |\n  [%s]\n' "$form")
-    expected=$(printf '%s' "$template" | env -i X="$value" Y=why "$engine" 2>/dev/null) || expected='<error>'
-    if actual=$(printf '%s' "$template" | env -i X="$value" Y=why "$safesubst" render -m "$work/vars.yaml" \
-                --set "X=$value" --set Y=why 2>/dev/null); then
-      if [ "$actual" = "$expected" ]; then
-        same=$((same + 1))
-      else
-        different=$((different + 1))
-        printf 'DIFFERENT X=%s %s\n  engine:    %s\n  safesubst: %s\n' "$value" "$form" "$expected" "$actual"
-      fi
-    else
-      refused=$((refused + 1))
-      printf 'refused   X=%s %s (engine: %s)\n' "$value" "$form" "$expected"
-    fi
+    compare "$value" "$form" -m "$work/vars.yaml"
   done
 done
 printf '%d the same, %d refused, %d different\n' "$same" "$refused" "$different"
+
+# --flavor flux: the same forms, and Flux's own ($$, bare names, quirks),
+# with the undeclared U blanked as Flux blanks it.
+for value in 'v1.2.3' 'a/b/c' '' 'UPPER lower'; do
+  for form in '${X%.*}' '${X#v}' '${X/./-}' '${X,,}' '${X:1}' '${#X}' '${X:-d}' '${U:-d}' '${U:=${Y}-d}' \
+              '${U:?m}' '${U:+p}' '${X:+p}' '${U}' '$X' '$$' '$$x' '$${X}' '$$(X)' '$(X)' '$1' '${X-d}' '${x[0]}'; do
+    compare "$value" "$form" --flavor flux
+  done
+done
+printf 'with --flavor flux too: %d the same, %d refused, %d different\n' "$same" "$refused" "$different"
 [ "$different" -eq 0 ]

@@ -44,6 +44,11 @@ enum class DeclarationMode : std::uint8_t {
   kManifest,     ///< the manifest's `variables:` (the normal mode)
   kShellFormat,  ///< an envsubst SHELL-FORMAT argument: exactly the names it mentions
   kEnvironment,  ///< no declaration at all: every set environment variable, braced form only in scripts
+  /// `--flavor flux`: Flux's postBuild substitution (kustomize-controller,
+  /// `flux envsubst`): every braced form in every context, never a bare
+  /// `$NAME`, `$$` an escaped `$`, an unset name an empty string (strict: an
+  /// error); values as in kEnvironment.
+  kFlux,
 };
 
 struct Manifest {

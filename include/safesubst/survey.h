@@ -65,6 +65,7 @@ struct AuditChange {
   std::string before;         ///< the template line
   std::string after;          ///< the same line after envsubst
   std::vector<std::string> blanked;  ///< names envsubst replaced by an empty string
+  std::vector<std::string> notes;    ///< why, where a blanked name does not say it (Flux)
 };
 
 /// Simulates GNU envsubst on `text` with `environment` and reports every line
@@ -72,7 +73,19 @@ struct AuditChange {
 Result<std::vector<AuditChange>> AuditEnvsubst(const TemplateSource& source, const Manifest& manifest,
                                                const EnvironmentLookup& environment);
 
-/// Formats audit changes as a unified-diff-like text for one file.
-std::string FormatAudit(const std::string& file, const std::vector<AuditChange>& changes);
+/// Simulates Flux's postBuild substitution (kustomize-controller) on `text`,
+/// `given` looking up the values of postBuild.substitute, and reports every
+/// line where it destroys something of a script (a runtime `${NAME}` blanked,
+/// a shell default applied at deploy time, `$$` written as `$`), writes
+/// `$$(` as `$(`, or holds a form Flux's engine fails on. A bare `$name`
+/// (nginx's `$remote_addr`, a script's `$NODE_IP`) is safe: Flux never
+/// substitutes it. Objects annotated or labelled
+/// `kustomize.toolkit.fluxcd.io/substitute: disabled` are skipped.
+Result<std::vector<AuditChange>> AuditFlux(const TemplateSource& source, const EnvironmentLookup& given);
+
+/// Formats audit changes as a unified-diff-like text for one file; `engine`
+/// names what wrote the `+++` side.
+std::string FormatAudit(const std::string& file, const std::vector<AuditChange>& changes,
+                        std::string_view engine = "plain envsubst");
 
 }  // namespace safesubst

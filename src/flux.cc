@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "flux.h"
+
+#include <algorithm>
+
+#include "safesubst/references.h"
+
+namespace safesubst {
+
+namespace {
+
+// The label or annotation that keeps Flux from substituting an object.
+constexpr std::string_view kFluxSubstituteKey = "kustomize.toolkit.fluxcd.io/substitute";
+
+}  // namespace
+
+std::vector<std::uint32_t> FluxDisabledDocuments(std::string_view text, const Tokens& tokens) {
+  auto key_of = [&tokens](std::uint32_t path) {
+    return path == PathSegment::kRoot ? std::string_view() : tokens.paths[path].key;
+  };
+  auto parent_of = [&tokens](std::uint32_t path) { return tokens.paths[path].parent; };
+  std::vector<std::uint32_t> disabled;
+  for (const Scalar& scalar : tokens.scalars) {
+    if (scalar.is_key || scalar.path == PathSegment::kRoot || key_of(scalar.path) != kFluxSubstituteKey) continue;
+    const std::uint32_t group = parent_of(scalar.path);
+    if (group == PathSegment::kRoot || (key_of(group) != "labels" && key_of(group) != "annotations")) continue;
+    const std::uint32_t metadata = parent_of(group);
+    if (metadata == PathSegment::kRoot || key_of(metadata) != "metadata" || parent_of(metadata) != PathSegment::kRoot) {
+      continue;
+    }
+    if (DecodeScalar(text, scalar) == "disabled") disabled.push_back(scalar.document);
+  }
+  std::sort(disabled.begin(), disabled.end());
+  return disabled;
+}
+
+bool IsFluxDisabled(const std::vector<std::uint32_t>& disabled, std::uint32_t document) {
+  return std::binary_search(disabled.begin(), disabled.end(), document);
+}
+
+std::string FluxCannotRead(std::string_view text, const Reference& reference) {
+  if (reference.context == ContextClass::kComment) return {};
+  const std::string form(text.substr(reference.offset, reference.length));
+  if (reference.kind == RefKind::kBracedDefault && reference.op.front() != ':') {
+    return "Flux cannot read " + form + ": its engine fails with \"missing closing brace\" on a default form "
+           "without ':', and a failure stops the whole Kustomization";
+  }
+  if (reference.kind != RefKind::kShell || reference.offset + 1 >= text.size() || text[reference.offset + 1] != '{') {
+    return {};
+  }
+  return "Flux cannot substitute " + form + ": its engine fails on this form (or, for a digit, writes an empty "
+         "string), and a failure stops the whole Kustomization";
+}
+
+std::string FluxDollarDollarNote(std::string_view text, const Reference& reference) {
+  if (reference.kind != RefKind::kDollarDollar || reference.context == ContextClass::kComment) return {};
+  const std::size_t next = reference.offset + reference.length;
+  const char after = next < text.size() ? text[next] : '\n';
+  if (reference.context == ContextClass::kScript) {
+    if (IsNameChar(after) || after == '{' || after == '(') return {};
+    return "Flux writes $$ as $: the script no longer reads its process id here";
+  }
+  if (after != '(') return {};
+  return "Flux writes $$( as $(, which Kubernetes then expands in env values, command and args";
+}
+
+}  // namespace safesubst

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: Apache-2.0
+// `--flavor flux` (DeclarationMode::kFlux): Flux's postBuild substitution.
+// Every expected text below was checked against Flux's engine
+// (github.com/fluxcd/pkg/envsubst, built offline as tests/dialect_differential.sh
+// describes) with the same values: X=1.2, E set and empty, U unset.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "safesubst/render.h"
+#include "safesubst/survey.h"
+#include "safesubst/values.h"
+
+using namespace safesubst;
+
+namespace {
+
+Manifest Flux() {
+  Manifest manifest;
+  manifest.mode = DeclarationMode::kFlux;
+  return manifest;
+}
+
+ValueSet FluxValues() {
+  ValueSet values;
+  values.Set("X", Value{"1.2", ValueSource::kCommandLine, Location{"--set"}});
+  values.Set("E", Value{"", ValueSource::kCommandLine, Location{"--set"}});
+  return values;
+}
+
+RenderResult RenderFlux(std::string_view text, bool strict = false) {
+  RenderOptions options;
+  options.file_name = "t.yaml";
+  options.strict = strict;
+  return Render(text, Flux(), FluxValues(), options);
+}
+
+// The rendered line of `a: |` followed by `line`, as a script would hold it.
+std::string RenderedLine(const std::string& line) {
+  RenderResult result = RenderFlux("a: |\n  " + line + "\n");
+  REQUIRE_MESSAGE(result.ok(), (result.diagnostics.empty() ? "" : result.diagnostics[0].message));
+  return result.output.substr(std::string("a: |\n  ").size(), result.output.size() - 8);
+}
+
+bool HasMessage(const RenderResult& result, Severity severity, const std::string& part) {
+  for (const Diagnostic& diagnostic : result.diagnostics) {
+    if (diagnostic.severity == severity && diagnostic.message.find(part) != std::string::npos) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("flux flavor: the forms as Flux's engine writes them") {
+  CHECK(RenderedLine("[${X}]") == "[1.2]");
+  CHECK(RenderedLine("[$X]") == "[$X]");            // a bare name is never substituted
+  CHECK(RenderedLine("[$${X}]") == "[${X}]");
+  CHECK(RenderedLine("[$$x]") == "[$x]");           // `$$` is an escaped `$` everywhere
+  CHECK(RenderedLine("[$$(X)]") == "[$(X)]");
+  CHECK(RenderedLine("[$$$X]") == "[$$X]");
+  CHECK(RenderedLine("[$(X) $1 $@]") == "[$(X) $1 $@]");
+  CHECK(RenderedLine("[${U:-d} ${E:=d} ${X:-d}]") == "[d d 1.2]");
+  CHECK(RenderedLine("[${U:?m} ${E:?m} ${X:?m}]") == "[m m 1.2]");   // Flux's quirk: no error
+  CHECK(RenderedLine("[${U:+p} ${E:+p} ${X:+p}]") == "[p p 1.2]");   // Flux's quirk: a default too
+  CHECK(RenderedLine("[${X%.*} ${X:1} ${#X}]") == "[1 .2 3]");
+  CHECK(RenderedLine("[${U:=${X}-x}]") == "[1.2-x]");
+}
+
+TEST_CASE("flux flavor: a `$$` in a script is written as Flux writes it, with a warning") {
+  RenderResult result = RenderFlux("a: |\n  #!/bin/sh\n  echo $$\n");
+  REQUIRE(result.ok());
+  CHECK(result.output == "a: |\n  #!/bin/sh\n  echo $\n");
+  CHECK(HasMessage(result, Severity::kWarning, "Flux writes $$ as $: the script no longer reads its process id"));
+}
+
+TEST_CASE("flux flavor: an unset name is an empty string, and an error in strict mode") {
+  RenderResult blanked = RenderFlux("a: x${U}y\nb: |\n  echo ${HOME}\n");
+  REQUIRE(blanked.ok());
+  CHECK(blanked.output == "a: xy\nb: |\n  echo \n");
+  CHECK(HasMessage(blanked, Severity::kWarning, "'U' is not set: Flux writes an empty string here"));
+  CHECK(HasMessage(blanked, Severity::kWarning, "'HOME' is not set"));
+
+  RenderResult strict = RenderFlux("a: ${U}\nb: ${U:=d}\n", /*strict=*/true);
+  CHECK_FALSE(strict.ok());
+  CHECK(strict.output.empty());
+  CHECK(HasMessage(strict, Severity::kError, "variable not set (strict mode): \"U\""));
+  // A default word satisfies strict mode, as in Flux.
+  RenderResult defaulted = RenderFlux("b: ${U:=d}\n", /*strict=*/true);
+  REQUIRE(defaulted.ok());
+  CHECK(defaulted.output == "b: d\n");
+}
+
+TEST_CASE("flux flavor: forms Flux's engine fails on are refused where they stand") {
+  for (const char* form : {"${X-y}", "${U=d}", "${arr[0]}", "${!x}", "${X.Y}"}) {
+    CAPTURE(form);
+    RenderResult result = RenderFlux(std::string("a: |\n  echo ") + form + "\n");
+    CHECK_FALSE(result.ok());
+    CHECK(result.output.empty());
+    CHECK(HasMessage(result, Severity::kError, "Flux cannot"));
+  }
+}
+
+TEST_CASE("flux flavor: an object with substitute: disabled is left as it is") {
+  const std::string disabled_annotation =
+      "metadata:\n  name: ${X}\n  annotations:\n    kustomize.toolkit.fluxcd.io/substitute: disabled\n"
+      "data:\n  a: ${U} $$ ${arr[0]}\n";
+  const std::string disabled_label =
+      "metadata:\n  labels:\n    kustomize.toolkit.fluxcd.io/substitute: \"disabled\"\ndata:\n  a: ${X}\n";
+  RenderResult result = RenderFlux("a: ${X}\n---\n" + disabled_annotation + "---\n" + disabled_label +
+                                   "---\nb: $$ ${X}\n");
+  REQUIRE(result.ok());
+  // `1.2` alone would read as a number: quoted, as in every mode (Flux writes a float).
+  CHECK(result.output == "a: \"1.2\"\n---\n" + disabled_annotation + "---\n" + disabled_label + "---\nb: $ 1.2\n");
+  // The key elsewhere than metadata, or another value, does not disable anything.
+  RenderResult elsewhere = RenderFlux("data:\n  kustomize.toolkit.fluxcd.io/substitute: disabled\n  a: ${X}\n"
+                                      "---\nmetadata:\n  annotations:\n    kustomize.toolkit.fluxcd.io/substitute: "
+                                      "enabled\n  name: ${X}\n");
+  REQUIRE(elsewhere.ok());
+  CHECK(elsewhere.output.find("${X}") == std::string::npos);
+}
+
+TEST_CASE("flux flavor: safesubst's encoding still applies where Flux's text splice would break the YAML") {
+  ValueSet values;
+  values.Set("V", Value{"a: b", ValueSource::kCommandLine, Location{"--set"}});
+  values.Set("Q", Value{"say \"hi\"", ValueSource::kCommandLine, Location{"--set"}});
+  RenderOptions options;
+  RenderResult result = Render("k: ${V}\nq: \"${Q}\"\n", Flux(), values, options);
+  REQUIRE(result.ok());
+  CHECK(result.output == "k: \"a: b\"\nq: \"say \\\"hi\\\"\"\n");
+}
+
+TEST_CASE("flux flavor: values lose their line feeds, as kustomize-controller's do") {
+  ValueInputs inputs;
+  inputs.sets = {"A=line1\nline2\n"};
+  Result<ValueSet> values = CollectValues(Flux(), inputs);
+  REQUIRE(values.ok());
+  REQUIRE(values.value->Find("A") != nullptr);
+  CHECK(values.value->Find("A")->text == "line1line2");
+  // Flux's variable-name rule, ^[_[:alpha:]][_[:alpha:][:digit:]]*$, is safesubst's.
+  inputs.sets = {"my-var=x"};
+  CHECK_FALSE(CollectValues(Flux(), inputs).ok());
+}
+
+TEST_CASE("flux audit: what Flux's substitution does to scripts, nginx and Kubernetes escapes") {
+  const std::string text =
+      "metadata:\n  name: ${APP}\ndata:\n  kube: $$(POD_IP)\n  plain: ${UNSET_IN_DATA}\n"
+      "  run.sh: |\n    #!/bin/sh\n    echo $NODE_IP ${APP}\n    echo ${HOME} $$\n    echo ${X:-fallback}\n"
+      "  nginx.conf: |\n    log_format main '$remote_addr ${remote_user}';\n"
+      "---\nmetadata:\n  annotations:\n    kustomize.toolkit.fluxcd.io/substitute: disabled\n"
+      "data:\n  a.sh: |\n    echo ${HOME} ${arr[0]}\n";
+  auto given = [](std::string_view name) -> std::optional<std::string> {
+    if (name == "APP") return std::string("web");
+    return std::nullopt;
+  };
+  Result<std::vector<AuditChange>> audit = AuditFlux(TemplateSource{"t.yaml", text}, given);
+  REQUIRE(audit.ok());
+  std::vector<std::uint32_t> lines;
+  for (const AuditChange& change : *audit.value) lines.push_back(change.location.line);
+  // $$( in data, ${HOME} and $$ in the script, the shell's default, nginx's
+  // ${remote_user}; not the given APP, not a bare $NODE_IP or $remote_addr, not
+  // a name in data, nothing of the disabled object.
+  CHECK(lines == std::vector<std::uint32_t>{4, 9, 10, 12});
+  const AuditChange& script = (*audit.value)[1];
+  CHECK(script.after == "    echo  $");
+  CHECK(script.blanked == std::vector<std::string>{"HOME"});
+  CHECK((*audit.value)[2].after == "    echo fallback");
+  CHECK((*audit.value)[3].after == "    log_format main '$remote_addr ';");
+  const std::string report = FormatAudit("t.yaml", *audit.value, "Flux's postBuild substitution");
+  CHECK(report.find("+++ t.yaml (after Flux's postBuild substitution)") != std::string::npos);
+  CHECK(report.find("# Flux writes $$( as $(, which Kubernetes then expands") != std::string::npos);
+  // `$$name` in a script is Flux's escape for `$name`: not reported.
+  Result<std::vector<AuditChange>> escaped = AuditFlux(TemplateSource{"t.yaml", "a: |\n  echo $$HOME $${X}\n"}, given);
+  REQUIRE(escaped.ok());
+  CHECK(escaped.value->empty());
+
+  // A form Flux's engine fails on is reported wherever it stands.
+  Result<std::vector<AuditChange>> failing = AuditFlux(TemplateSource{"t.yaml", "a: ${X-d}\n"}, given);
+  REQUIRE(failing.ok());
+  REQUIRE(failing.value->size() == 1);
+  CHECK((*failing.value)[0].notes[0].find("Flux cannot read ${X-d}") != std::string::npos);
+}
