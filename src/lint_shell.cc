@@ -82,7 +82,7 @@ class ModelReader : public ShellEvents {
     guards_.pop_back();
   }
 
-  void ArithmeticName(std::string_view text, std::size_t begin, std::size_t end, std::size_t offset) override;
+  void ArithmeticName(std::string_view name, std::size_t offset, bool assigned) override;
 
   void Comment(std::size_t begin, std::size_t end) override { out_->comments.emplace_back(begin, end); }
 
@@ -132,18 +132,9 @@ void ModelReader::WordEnd(std::size_t end, std::string_view /*raw*/, ShellWordRo
   if (role == ShellWordRole::kCaseIn) FinishCommand();
 }
 
-void ModelReader::ArithmeticName(std::string_view text, std::size_t begin, std::size_t end, std::size_t offset) {
-  std::string name(text.substr(begin, end - begin));
-  std::size_t after = end;
-  while (after < text.size() && IsBlank(text[after])) ++after;
-  char next = after < text.size() ? text[after] : '\0';
-  char next2 = after + 1 < text.size() ? text[after + 1] : '\0';
-  bool assigns = (next == '=' && next2 != '=') || ((next == '+' || next == '-') && next2 == next) ||
-                 (std::string_view("+-*/%&|^").find(next) != std::string_view::npos && next2 == '=');
-  bool pre_increment = begin >= 2 && ((text[begin - 1] == '+' && text[begin - 2] == '+') ||
-                                      (text[begin - 1] == '-' && text[begin - 2] == '-'));
-  if (assigns || pre_increment) out_->assignments.push_back(ShAssignment{name, offset, AssignKind::kArithmetic, false});
-  out_->refs.push_back(ShRef{std::move(name), offset, RefOp::kArithmetic, guarded_depth_ > 0});
+void ModelReader::ArithmeticName(std::string_view name, std::size_t offset, bool assigned) {
+  if (assigned) out_->assignments.push_back(ShAssignment{std::string(name), offset, AssignKind::kArithmetic, false});
+  out_->refs.push_back(ShRef{std::string(name), offset, RefOp::kArithmetic, guarded_depth_ > 0});
 }
 
 bool IsAssignmentWord(const ShWord& word, std::string_view script) {

@@ -117,53 +117,66 @@ std::string_view StringOperator(std::string_view text, std::size_t at, std::size
   }
 }
 
+bool IsSpecialParameter(char c) {
+  return IsDigit(c) || c == '@' || c == '*' || c == '#' || c == '?' || c == '!' || c == '-';
+}
+
+// A special parameter as `${` may name it: `$` too (`${$}`, the shell's
+// process), which outside braces is the `$$` of Kubernetes and Flux.
+bool IsBracedSpecialParameter(char c) { return IsSpecialParameter(c) || c == '$'; }
+
 // Scans the braced form whose `$` is at `dollar` (text[dollar + 1] == '{').
 // Returns false when it has no closing brace.
 bool ScanBraced(std::string_view text, std::size_t dollar, std::size_t end, BraceMatcher* braces,
                 Reference* reference) {
   const std::size_t name_at = dollar + 2;
-  std::size_t name_length = NameLength(text, name_at, end);
-  std::size_t close = name_at + name_length;
+  const ParameterHead head = ReadParameterHead(text, name_at, end);
+  const bool named = head.NamedPlainly();
+  std::size_t close = head.operand;
   // The common `${NAME}`: a name holds no brace, so a `}` right after it is
   // the one that balances the `{` (what braces->Close would find, slower).
-  if (name_length == 0 || close >= end || text[close] != '}') {
+  if (!named || head.op_kind != ParameterHead::OperatorKind::kNone || close >= end || text[close] != '}') {
     close = braces->Close(dollar + 1);
     if (close == kNotFound) return false;
   }
   reference->offset = dollar;
   reference->length = close + 1 - dollar;
-  if (name_length == 0) {  // ${#x} ${!x} (named, so that a declared x is noticed), ${1} ${@} ${#} ${}
+  const bool has_name = !head.name.empty() && IsNameStart(head.name.front());
+  if (!named) {  // ${#x} ${!x} ${x[0]} (named, so that a declared x is noticed), ${1} ${@} ${#} ${}
     reference->kind = RefKind::kShell;
-    const bool length_or_indirect = name_at < close && (text[name_at] == '#' || text[name_at] == '!');
-    if (length_or_indirect) reference->name = text.substr(name_at + 1, NameLength(text, name_at + 1, close));
-    if (text[name_at] == '#' && name_at + 1 + reference->name.size() == close && !reference->name.empty()) {
+    if (has_name) reference->name = head.name;
+    if (has_name && head.prefix == '\0') {  // ${x[0]}: the subscript on
+      reference->operand = text.substr(name_at + head.name.size(), close - name_at - head.name.size());
+    }
+    const bool length = head.prefix == '#' && has_name && head.subscript == kNotFound &&
+                        head.op_kind == ParameterHead::OperatorKind::kNone && head.operand == close;
+    if (length) {
       reference->kind = RefKind::kOperation;  // ${#NAME}: the length
       reference->op = text.substr(name_at, 1);
     }
     return true;
   }
-  std::size_t after = name_at + name_length;
-  if (after == close) {
-    reference->kind = RefKind::kBraced;
-    reference->name = text.substr(name_at, name_length);
-    return true;
+  reference->name = head.name;
+  const std::size_t after = name_at + head.name.size();
+  switch (head.op_kind) {
+    case ParameterHead::OperatorKind::kNone:
+      if (after == close) {
+        reference->kind = RefKind::kBraced;
+        return true;
+      }
+      break;
+    case ParameterHead::OperatorKind::kDefault:
+    case ParameterHead::OperatorKind::kString:
+      reference->kind = head.op_kind == ParameterHead::OperatorKind::kDefault ? RefKind::kBracedDefault
+                                                                                : RefKind::kOperation;
+      reference->op = head.op;
+      reference->operand = text.substr(head.operand, close - head.operand);
+      return true;
+    case ParameterHead::OperatorKind::kBash:
+      break;
   }
-  RefKind kind = RefKind::kBracedDefault;
-  std::string_view op = DefaultOperator(text, after, close);
-  if (op.empty()) {
-    kind = RefKind::kOperation;
-    op = StringOperator(text, after, close);
-  }
-  if (op.empty()) {  // ${x[0]} ${x@Q}: named, so that a declared x is noticed
-    reference->kind = RefKind::kShell;
-    reference->name = text.substr(name_at, name_length);
-    reference->operand = text.substr(after, close - after);
-    return true;
-  }
-  reference->kind = kind;
-  reference->name = text.substr(name_at, name_length);
-  reference->op = op;
-  reference->operand = text.substr(after + op.size(), close - after - op.size());
+  reference->kind = RefKind::kShell;  // ${x@Q}, ${x*}: named, so that a declared x is noticed
+  reference->operand = text.substr(after, close - after);
   return true;
 }
 
@@ -184,11 +197,44 @@ void ScanParenthesized(std::string_view text, std::size_t dollar, std::size_t en
   reference->length = dollar + 2 < end && text[dollar + 2] == '(' ? 3 : 2;
 }
 
-bool IsSpecialParameter(char c) {
-  return IsDigit(c) || c == '@' || c == '*' || c == '#' || c == '?' || c == '!' || c == '-';
-}
 
 }  // namespace
+
+bool ParameterHead::NamedPlainly() const {
+  return prefix == '\0' && !name.empty() && IsNameStart(name.front()) && subscript == std::string_view::npos;
+}
+
+ParameterHead ReadParameterHead(std::string_view text, std::size_t at, std::size_t end) {
+  end = std::min(end, text.size());
+  auto byte = [&](std::size_t i) { return i < end ? text[i] : '\0'; };
+  ParameterHead head;
+  std::size_t i = at;
+  if ((byte(i) == '#' || byte(i) == '!') && byte(i + 1) != '}') head.prefix = text[i++];
+  std::size_t length = NameLength(text, i, end);
+  if (length == 0) {
+    while (IsDigit(byte(i + length))) ++length;
+  }
+  if (length == 0 && IsBracedSpecialParameter(byte(i))) length = 1;
+  head.name = text.substr(i, length);
+  i += length;
+  if (byte(i) == '[') {  // bash arrays: ${a[i]}
+    head.subscript = i;
+    while (i < end && text[i] != ']') ++i;
+    head.subscript_close = i;
+    if (i < end) ++i;
+  }
+  head.op = DefaultOperator(text, i, end);
+  if (!head.op.empty()) {
+    head.op_kind = ParameterHead::OperatorKind::kDefault;
+  } else if (head.op = StringOperator(text, i, end); !head.op.empty()) {
+    head.op_kind = ParameterHead::OperatorKind::kString;
+  } else if (byte(i) == '@') {
+    head.op = text.substr(i, 1);
+    head.op_kind = ParameterHead::OperatorKind::kBash;
+  }
+  head.operand = i + head.op.size();
+  return head;
+}
 
 void ScanReferences(std::string_view text, std::size_t begin, std::size_t end,
                     const std::function<void(const Reference&)>& emit,

@@ -330,5 +330,46 @@ TEST_CASE("references: name character classes") {
   CHECK_FALSE(IsNameChar('.'));
 }
 
+// The head of `${...}` as text after the `${`: prefix, name, subscript, operator, operand.
+std::string Head(std::string_view inside) {
+  const std::string text = "${" + std::string(inside);
+  const ParameterHead head = ReadParameterHead(text, 2, text.size());
+  std::string out;
+  if (head.prefix != '\0') out += std::string(1, head.prefix) + " ";
+  out += "[" + std::string(head.name) + "]";
+  if (head.subscript != std::string_view::npos) {
+    out += " sub " + text.substr(head.subscript, head.subscript_close - head.subscript);
+  }
+  static constexpr const char* kKinds[] = {"", " default ", " string ", " bash "};
+  out += kKinds[static_cast<int>(head.op_kind)] + std::string(head.op);
+  return out + " | " + text.substr(head.operand);
+}
+
+TEST_CASE("references: the head of ${...} that the scanner and the shell lexer both read") {
+  CHECK(Head("NAME}") == "[NAME] | }");
+  CHECK(Head("#NAME}") == "# [NAME] | }");
+  CHECK(Head("!ref}") == "! [ref] | }");
+  CHECK(Head("#}") == "[#] | }");  // $#, not a length
+  CHECK(Head("!}") == "[!] | }");
+  CHECK(Head("##}") == "# [#] | }");  // the length of $#
+  CHECK(Head("10:-x}") == "[10] default :- | x}");
+  CHECK(Head("$}") == "[$] | }");
+  CHECK(Head("@:1}") == "[@] string : | 1}");
+  CHECK(Head("a[i+1]:-d}") == "[a] sub [i+1 default :- | d}");
+  CHECK(Head("a[open") == "[a] sub [open | ");
+  CHECK(Head("X=v}") == "[X] default = | v}");
+  CHECK(Head("X:?m}") == "[X] default :? | m}");
+  CHECK(Head("X%%.*}") == "[X] string %% | .*}");
+  CHECK(Head("X//a/b}") == "[X] string // | a/b}");
+  CHECK(Head("X/#a/b}") == "[X] string /# | a/b}");
+  CHECK(Head("X,,}") == "[X] string ,, | }");
+  CHECK(Head("X^}") == "[X] string ^ | }");
+  CHECK(Head("X:0:3}") == "[X] string : | 0:3}");
+  CHECK(Head("X@Q}") == "[X] bash @ | Q}");
+  CHECK(Head("X*}") == "[X] | *}");  // no operator: the operand starts at once
+  CHECK(Head("}") == "[] | }");
+  CHECK(Head("") == "[] | ");
+}
+
 }  // namespace
 }  // namespace safesubst

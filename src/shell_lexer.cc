@@ -93,6 +93,21 @@ bool IsSpecialParameter(char c) {
   return c == '@' || c == '*' || c == '#' || c == '?' || c == '-' || c == '$' || c == '!' || IsDigit(c);
 }
 
+// Whether the name at [begin, end) of an arithmetic expression is assigned:
+// `=` (not `==`), `++`, `--` or an operator with `=` after it, or `++`/`--`
+// before it.
+bool ArithmeticAssigns(std::string_view text, std::size_t begin, std::size_t end) {
+  std::size_t after = end;
+  while (after < text.size() && (text[after] == ' ' || text[after] == '\t' || text[after] == '\r')) ++after;
+  const char next = after < text.size() ? text[after] : '\0';
+  const char next2 = after + 1 < text.size() ? text[after + 1] : '\0';
+  const bool assigns = (next == '=' && next2 != '=') || ((next == '+' || next == '-') && next2 == next) ||
+                       (std::string_view("+-*/%&|^").find(next) != std::string_view::npos && next2 == '=');
+  const bool pre_increment = begin >= 2 && ((text[begin - 1] == '+' && text[begin - 2] == '+') ||
+                                            (text[begin - 1] == '-' && text[begin - 2] == '-'));
+  return assigns || pre_increment;
+}
+
 // Operators and words looked up in order (longest first where one is a
 // prefix of another). Arrays of string_view, so that no length is counted
 // at run time.
@@ -876,30 +891,24 @@ class Lexer {
     std::size_t frame = frames_.size();
     frames_.push_back(Frame{FrameKind::kParameter});
     frames_[frame].in_double_quotes = in_double_quotes;
-    // The parameter: `#x` (length), `!x` (bash indirection), a name, digits, or a special parameter.
-    ParameterOp op = ParameterOp::kPlain;
-    if ((Peek() == '#' || Peek() == '!') && Peek(1) != '}') {
-      op = Peek() == '#' ? ParameterOp::kLength : ParameterOp::kIndirect;
-      ++pos_;
-    }
-    std::size_t name = pos_;
-    if (IsNameStart(Peek())) {
-      while (IsNameChar(Peek())) ++pos_;
-    } else if (IsDigit(Peek())) {
-      while (IsDigit(Peek())) ++pos_;
-    } else if (IsSpecialParameter(Peek())) {
-      ++pos_;
-    }
-    if (Peek() == '[') {  // bash arrays: ${a[i]}
-      while (pos_ < limit_ && Peek() != ']') {
+    // The parameter (`#x` length, `!x` bash indirection, a name, digits or a
+    // special parameter), bash's subscript and the operator, read as
+    // references.cc reads every `${`.
+    const ParameterHead head = ReadParameterHead(text_, pos_, limit_);
+    ParameterOp op = head.prefix == '#'   ? ParameterOp::kLength
+                     : head.prefix == '!' ? ParameterOp::kIndirect
+                                          : ParameterOp::kPlain;
+    const std::size_t name = pos_ + (head.prefix != '\0' ? 1 : 0);
+    pos_ = name + head.name.size();
+    if (head.subscript != std::string_view::npos) {  // ${a[i]}: its text is read as it is
+      while (pos_ < head.subscript_close) {
         Visit();
         ++pos_;
       }
       if (pos_ < limit_) ++pos_;
     }
-    std::string_view name_text = text_.substr(name, pos_ - name);
-    if (name_text.find('[') != std::string_view::npos) name_text = name_text.substr(0, name_text.find('['));
-    bool replacement_follows = StartParameterWord(frame, &op);
+    bool replacement_follows = StartParameterWord(frame, head, &op);
+    std::string_view name_text = head.name;
     if (Events() != nullptr) Events()->ParameterBegin(RootOffset(open), RootOffset(name), name_text, op);
     bool closed = false;
     while (pos_ < limit_) {
@@ -949,35 +958,21 @@ class Lexer {
     }
   }
 
-  // Reads the operator of `${x<op>word}`, sets the frame's word kind and
-  // refines a kPlain `op`. Returns true for bash's `${x/pattern/replacement}`.
-  bool StartParameterWord(std::size_t frame, ParameterOp* op) {
-    char c = Peek();
-    ParameterWord word = ParameterWord::kPattern;
-    bool replacement = false;
-    if (c == '}') return false;
-    bool plain = *op == ParameterOp::kPlain;
+  // Moves past the operator of `${x<op>word}` (`head`'s), sets the frame's
+  // word kind and refines a kPlain `op`. Returns true for bash's
+  // `${x/pattern/replacement}`.
+  bool StartParameterWord(std::size_t frame, const ParameterHead& head, ParameterOp* op) {
+    if (head.op_kind == ParameterHead::OperatorKind::kNone && Peek() == '}') return false;
+    const bool plain = *op == ParameterOp::kPlain;
     if (plain) *op = ParameterOp::kOther;
-    if (c == ':' && (Peek(1) == '-' || Peek(1) == '=' || Peek(1) == '?' || Peek(1) == '+')) {
-      if (plain) *op = WordOp(Peek(1));
-      pos_ += 2;
+    ParameterWord word = ParameterWord::kPattern;
+    if (head.op_kind == ParameterHead::OperatorKind::kDefault) {
+      if (plain) *op = WordOp(head.op.back());
       word = ParameterWord::kValue;
-    } else if (c == '-' || c == '=' || c == '?' || c == '+') {
-      if (plain) *op = WordOp(c);
-      ++pos_;
-      word = ParameterWord::kValue;
-    } else if (c == '#' || c == '%' || c == '^' || c == ',') {
-      ++pos_;
-      if (Peek() == c) ++pos_;
-    } else if (c == '/') {
-      ++pos_;
-      if (Peek() == '/' || Peek() == '#' || Peek() == '%') ++pos_;
-      replacement = true;
-    } else if (c == ':' || c == '@') {
-      ++pos_;  // ${x:1:2}, ${x@Q}: the rest is not a plain word
     }
+    pos_ = head.operand;
     frames_[frame].word = word;
-    return replacement;
+    return !head.op.empty() && head.op.front() == '/';
   }
 
   // After `$((`, `$[` or `((`; reads up to and including `closing`.
@@ -1010,7 +1005,8 @@ class Lexer {
       } else if (Events() != nullptr && IsNameStart(c) && (pos_ == 0 || !IsNameChar(At(pos_ - 1)))) {
         std::size_t begin = pos_;
         while (IsNameChar(Peek())) ++pos_;
-        Events()->ArithmeticName(text_.substr(0, limit_), begin, pos_, RootOffset(begin));
+        Events()->ArithmeticName(text_.substr(begin, pos_ - begin), RootOffset(begin),
+                                 ArithmeticAssigns(text_.substr(0, limit_), begin, pos_));
       } else {
         ++pos_;
         if (Events() == nullptr) SkipOrdinary(kStopsArithmetic);  // a reader is sent every name

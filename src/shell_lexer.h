@@ -93,10 +93,9 @@ class ShellEvents {
   virtual void ParameterBegin(std::size_t /*dollar*/, std::size_t /*name_offset*/, std::string_view /*name*/,
                               ParameterOp /*op*/) {}
   virtual void ParameterEnd() {}
-  /// A name inside an arithmetic expression; `text` is the lexer's text and
-  /// [begin, end) the name in it (what follows tells whether it is assigned).
-  virtual void ArithmeticName(std::string_view /*text*/, std::size_t /*begin*/, std::size_t /*end*/,
-                              std::size_t /*offset*/) {}
+  /// A name inside an arithmetic expression, at `offset`; `assigned` when
+  /// the expression assigns it (`X=1`, `X+=1`, `X++`, `--X`...).
+  virtual void ArithmeticName(std::string_view /*name*/, std::size_t /*offset*/, bool /*assigned*/) {}
   /// A `#` comment, [begin, end) in the script.
   virtual void Comment(std::size_t /*begin*/, std::size_t /*end*/) {}
 };

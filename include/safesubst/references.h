@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string_view>
 
@@ -32,6 +33,34 @@ namespace safesubst {
 void ScanReferences(std::string_view text, std::size_t begin, std::size_t end,
                     const std::function<void(const Reference&)>& emit,
                     const std::function<void(std::size_t offset)>& on_unterminated);
+
+/// What follows `${` up to the text the form works on, as the shell reads it.
+/// Read by ScanReferences for every braced form and by the shell lexer for
+/// every `${...}` of a script, so that the two cannot disagree on a name or
+/// an operator. (Where the form ends they do differ, on purpose: the shell
+/// skips a `}` in quotes, envsubst and Flux do not.)
+struct ParameterHead {
+  enum class OperatorKind : std::uint8_t {
+    kNone,     ///< no operator: `}` or text no operator starts follows
+    kDefault,  ///< `-` `=` `?` `+`, each also after `:`: the operand is a word
+    kString,   ///< `%` `%%` `#` `##` `/` `//` `/#` `/%` `,` `,,` `^` `^^` `:` (Flux and bash)
+    kBash,     ///< bash's `@` (`${x@Q}`)
+  };
+  char prefix = '\0';     ///< `#` (length) or `!` (indirection) before the parameter, else '\0'
+  std::string_view name;  ///< the parameter: a name, digits, one of `@*#?-$!`, or empty
+  /// Offset of bash's `[` right after the name (`${a[i]}`), or npos.
+  std::size_t subscript = std::string_view::npos;
+  std::size_t subscript_close = 0;  ///< with a subscript: offset of its `]`, or `end` when unclosed
+  OperatorKind op_kind = OperatorKind::kNone;
+  std::string_view op;      ///< the operator after the parameter (and subscript)
+  std::size_t operand = 0;  ///< offset just after the operator: its operand, or the `}`
+
+  /// A name alone, nothing in front or behind it but (maybe) an operator.
+  bool NamedPlainly() const;
+};
+
+/// Reads the head of a `${` form from `text[at, end)`, `at` just after the `{`.
+ParameterHead ReadParameterHead(std::string_view text, std::size_t at, std::size_t end);
 
 /// True for a character that may start a shell/envsubst variable name.
 constexpr bool IsNameStart(char c) {
