@@ -130,16 +130,21 @@ bool IsBracedSpecialParameter(char c) { return IsSpecialParameter(c) || c == '$'
 bool ScanBraced(std::string_view text, std::size_t dollar, std::size_t end, BraceMatcher* braces,
                 Reference* reference) {
   const std::size_t name_at = dollar + 2;
+  reference->offset = dollar;
+  // The common `${NAME}`, answered at once (ReadParameterHead would say a
+  // name and no operator): a name holds no brace, so a `}` right after it is
+  // the one that balances the `{` (what braces->Close would find, slower).
+  if (const std::size_t length = NameLength(text, name_at, end);
+      length > 0 && name_at + length < end && text[name_at + length] == '}') {
+    reference->kind = RefKind::kBraced;
+    reference->length = length + 3;
+    reference->name = text.substr(name_at, length);
+    return true;
+  }
   const ParameterHead head = ReadParameterHead(text, name_at, end);
   const bool named = head.NamedPlainly();
-  std::size_t close = head.operand;
-  // The common `${NAME}`: a name holds no brace, so a `}` right after it is
-  // the one that balances the `{` (what braces->Close would find, slower).
-  if (!named || head.op_kind != ParameterHead::OperatorKind::kNone || close >= end || text[close] != '}') {
-    close = braces->Close(dollar + 1);
-    if (close == kNotFound) return false;
-  }
-  reference->offset = dollar;
+  const std::size_t close = braces->Close(dollar + 1);
+  if (close == kNotFound) return false;
   reference->length = close + 1 - dollar;
   const bool has_name = !head.name.empty() && IsNameStart(head.name.front());
   if (!named) {  // ${#x} ${!x} ${x[0]} (named, so that a declared x is noticed), ${1} ${@} ${#} ${}
@@ -159,11 +164,7 @@ bool ScanBraced(std::string_view text, std::size_t dollar, std::size_t end, Brac
   reference->name = head.name;
   const std::size_t after = name_at + head.name.size();
   switch (head.op_kind) {
-    case ParameterHead::OperatorKind::kNone:
-      if (after == close) {
-        reference->kind = RefKind::kBraced;
-        return true;
-      }
+    case ParameterHead::OperatorKind::kNone:  // `${NAME}` was answered above
       break;
     case ParameterHead::OperatorKind::kDefault:
     case ParameterHead::OperatorKind::kString:
