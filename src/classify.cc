@@ -131,9 +131,6 @@ bool PathMatches(std::string_view path, std::string_view pattern) {
 void Classify(std::string_view text, const Manifest& manifest, Tokens* tokens) {
   MarkListedScalars(manifest, tokens);
   MarkShellScripts(text, tokens);
-  for (Scalar& scalar : tokens->scalars) {
-    if (scalar.is_shell) scalar.context = ContextClass::kScript;
-  }
   // References carry their scalar's context; the classification may have changed it.
   for (Reference& reference : tokens->references) {
     if (reference.scalar != Reference::kNoScalar) reference.context = tokens->scalars[reference.scalar].context;

@@ -39,6 +39,13 @@ bool MayBeOption(std::string_view text, const Scalar& scalar) {
   return first < text.size() && (text[first] == '-' || text[first] == '+' || text[first] == '\\');
 }
 
+// A shell script is a script context too (SPEC Rule 2): its references are
+// the script's own unless declared.
+void MarkShell(Scalar* scalar) {
+  scalar->is_shell = true;
+  scalar->context = ContextClass::kScript;
+}
+
 // Marks the script of each shell command line (command_line.h).
 void MarkShellCommandLines(std::string_view text, Tokens* tokens) {
   const CommandLines lines = CollectCommandLines(*tokens);
@@ -48,7 +55,7 @@ void MarkShellCommandLines(std::string_view text, Tokens* tokens) {
     const std::size_t script = ShellScriptOperand(line.items.size(), word, may_be_option);
     if (script == std::string_view::npos) continue;
     Scalar& scalar = tokens->scalars[line.items[script]];
-    scalar.is_shell = true;
+    MarkShell(&scalar);
     // The shell is the first word that names one (ShellScriptOperand found it).
     for (std::size_t i = 0; i < script; ++i) {
       const std::string program = word(i);
@@ -129,7 +136,7 @@ void MarkIfItSaysShell(std::string_view text, const Tokens& tokens, const Object
   const std::string_view shebang = ShebangShell(decoded);
   if (shebang.empty() && !IsScriptFileEntry(tokens, kinds, *scalar)) return;
   if (!scalar->is_shell) scalar->bash_script = !shebang.empty() && ShellsRunning(shebang) == ScriptShells::kBash;
-  scalar->is_shell = true;
+  MarkShell(scalar);
 }
 
 }  // namespace

@@ -31,7 +31,8 @@
 namespace safesubst {
 
 /// Sets Scalar::is_shell and Scalar::bash_script on every scalar of
-/// `tokens` that the rule above makes a shell script. Scalars already marked
+/// `tokens` that the rule above makes a shell script, and makes its context
+/// kScript (SPEC Rule 2: a shell script's references are runtime unless declared). Scalars already marked
 /// (a path the manifest lists under `shell:`) stay marked; the command line
 /// that runs one decides its shells before its `#!` does.
 void MarkShellScripts(std::string_view text, Tokens* tokens);
