@@ -156,6 +156,19 @@ std::pair<std::string, bool> SplitAssignment(const ShWord& word) {
   return {name, blank};
 }
 
+// The names an arithmetic expression (an argument of `let`) assigns, as the
+// lexer reads it in `((...))`.
+std::vector<std::string> AssignedInArithmetic(std::string_view expression) {
+  struct Reader : ShellEvents {
+    std::vector<std::string> names;
+    void ArithmeticName(std::string_view name, std::size_t /*offset*/, bool assigned) override {
+      if (assigned) names.emplace_back(name);
+    }
+  } reader;
+  ReadShell("((" + std::string(expression) + "))", &reader);
+  return std::move(reader.names);
+}
+
 void AddNameArguments(ShScript& script, const ShCommand& command, std::size_t first, AssignKind kind,
                       std::string_view options_with_argument) {
   for (std::size_t i = first; i < command.words.size(); ++i) {
@@ -242,12 +255,9 @@ void CollectAssignments(ShScript& script, std::string_view text) {
       }
     } else if (name == "let") {
       for (std::size_t i = first + 1; i < command.words.size(); ++i) {
-        const std::string& expr = command.words[i].text;
-        std::size_t j = 0;
-        while (j < expr.size() && IsNameChar(expr[j])) ++j;
-        std::string var = expr.substr(0, j);
-        if (IsValidName(var) && j < expr.size() && expr.find('=', j) != std::string::npos) {
-          script.assignments.push_back(ShAssignment{var, command.words[i].begin, AssignKind::kArithmetic, false});
+        for (std::string& assigned : AssignedInArithmetic(command.words[i].text)) {
+          script.assignments.push_back(ShAssignment{std::move(assigned), command.words[i].begin,
+                                                    AssignKind::kArithmetic, false});
         }
       }
     }

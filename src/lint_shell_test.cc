@@ -137,6 +137,17 @@ TEST_CASE("lint shell: here-documents") {
   CHECK(Words(script.commands[2]) == std::vector<std::string>{"echo", "$AFTER"});
 }
 
+TEST_CASE("lint shell: let assigns what the lexer reads as assigned in its arithmetic") {
+  ShScript script = ParseShell("let A++ \"B = 2\" C+=1\nlet D==1 E\nlet --F 'G*=3' H=I\n");
+  for (const char* name : {"A", "B", "C", "F", "G", "H"}) {
+    const ShAssignment* assignment = FindAssignment(script, name);
+    REQUIRE_MESSAGE(assignment != nullptr, name);
+    CHECK(assignment->kind == AssignKind::kArithmetic);
+  }
+  for (const char* name : {"D", "E", "I"}) CHECK_MESSAGE(FindAssignment(script, name) == nullptr, name);
+  CHECK(FindAssignment(script, "B")->begin == 8);  // at its word
+}
+
 TEST_CASE("lint shell: assignments of every kind") {
   ShScript script = ParseShell(
       "A=1\nB= cmd\nexport C=2 D\nlocal E\nread -r -p prompt F G\nfor H in 1 2; do :; done\n"
