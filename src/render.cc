@@ -142,7 +142,12 @@ class Renderer {
   ReferenceReport::Action Decide(const Reference& reference);
   ReferenceReport::Action DecideOne(const Reference& reference);
   bool JoinsKeptName(const Reference& reference, std::string_view value);
-  bool InKey(const Reference& reference);
+  bool InKey(const Reference& reference) const;
+  ReferenceReport::Action SubstituteInKey(const Reference& reference, const Resolution& resolution);
+  RenderResult RenderSplicedKeys();
+  bool SpliceKey(std::uint32_t scalar_index, std::span<const ReferenceValue> values, std::string* key,
+                 std::string* decoded);
+  bool KeysKeptStructure(std::string_view spliced, const std::vector<std::pair<std::uint32_t, std::string>>& keys);
   ReferenceReport::Action FluxUnset(const Reference& reference);
   bool InFluxDisabledDocument(const Reference& reference) const;
   bool FluxCannotRead(const Reference& reference);
@@ -210,6 +215,9 @@ class Renderer {
   std::string spliced_text_;
   std::unique_ptr<Renderer> spliced_;
   RenderResult result_;
+  // The values of references in mapping keys, in source order: written into
+  // the template before anything else (RenderSplicedKeys).
+  std::vector<ReferenceValue> key_substitutions_;
   // The pieces of the output that differ from the template, in source order
   // once sorted (Assemble): each replaces its template bytes by the next
   // replacement_length bytes of splice_text_. One flat text, not a string
@@ -289,6 +297,7 @@ RenderResult Renderer::Run() {
   if (manifest_.mode == DeclarationMode::kFlux) flux_disabled_documents_ = FluxDisabledDocuments(text_, tokens_);
   DecideAll();
   if (!default_words_.empty()) return RenderSplicedDefaults();
+  if (!key_substitutions_.empty()) return RenderSplicedKeys();
   if (!OutputWithinLimit(LeastOutputSize(), "would be at least")) return std::move(result_);
   // Encode scalar by scalar; substitutions_ is in reference (= source) order.
   // Each substitution makes at most one splice (a requoted scalar's one
@@ -553,16 +562,155 @@ bool Renderer::JoinsKeptName(const Reference& reference, std::string_view value)
   return true;
 }
 
-// Keys are the document's structure, which a render keeps (SPEC Rule 3's
-// invariant): a value there is refused where it stands, with a way out,
-// rather than by the structure check after the fact.
-bool Renderer::InKey(const Reference& reference) {
-  if (reference.scalar == Reference::kNoScalar || !tokens_.scalars[reference.scalar].is_key) return false;
-  ReportAtFirstUse(Severity::kError, reference,
-                   "'" + std::string(reference.name) + "' is in a mapping key, and keys are the document's "
-                   "structure, which rendering keeps",
-                   "write the key out, or make the whole mapping the value of one `type: yaml` variable");
+bool Renderer::InKey(const Reference& reference) const {
+  return reference.scalar != Reference::kNoScalar && tokens_.scalars[reference.scalar].is_key;
+}
+
+// A key named by a variable (`${APP}: {}`, `${NAME}-config: v`, common in
+// Flux and clusterctl templates) takes a string value, written as a plain or
+// double-quoted key on its line (RenderSplicedKeys). A block or multi-line
+// key, a `type: yaml` value (structure) and a sensitive one (a key is shown
+// in every message about its entry) are refused where they stand.
+ReferenceReport::Action Renderer::SubstituteInKey(const Reference& reference, const Resolution& resolution) {
+  const Scalar& key = tokens_.scalars[reference.scalar];
+  const Variable* variable = resolution.variable;
+  const bool one_line = text_.substr(key.offset, key.length).find_first_of("\r\n") == std::string_view::npos;
+  const bool block = key.style == ScalarStyle::kLiteral || key.style == ScalarStyle::kFolded;
+  std::string why;
+  if (block || !one_line) {
+    why = "a multi-line mapping key";
+  } else if (variable != nullptr && variable->sensitive) {
+    why = "a mapping key and sensitive";
+  } else if (variable != nullptr && variable->type == VarType::kYaml) {
+    why = "a mapping key and of type yaml";
+  }
+  if (!why.empty()) {
+    ReportAtFirstUse(Severity::kError, reference,
+                     "'" + std::string(reference.name) + "' is in " + why +
+                         ", and keys are the document's structure, which rendering keeps",
+                     "write the key out, or make the whole mapping the value of one `type: yaml` variable");
+    return ReferenceReport::Action::kError;
+  }
+  key_substitutions_.push_back({&reference, resolution.value});
+  return ReferenceReport::Action::kSubstitute;
+}
+
+// Writes the keys' values into the template, each key as a plain scalar when
+// it reads back as the same string there, else double-quoted (one line, so
+// still an implicit key), checks that only those keys changed, and renders
+// the result as the template: its duplicate keys, values and scripts are
+// then checked as any template's. Lines stay where they were.
+RenderResult Renderer::RenderSplicedKeys() {
+  std::string spliced;
+  std::vector<std::pair<std::uint32_t, std::string>> keys;  // scalar, the value it must decode to
+  struct Shift {
+    std::uint32_t line, column;  // of the key, in the spliced text
+    std::ptrdiff_t added;        // bytes the key's line gained after that column
+  };
+  std::vector<Shift> shifts;
+  std::size_t copied = 0;
+  for (std::size_t begin = 0; begin < key_substitutions_.size();) {
+    const std::uint32_t scalar_index = key_substitutions_[begin].reference->scalar;
+    std::size_t end = begin;
+    while (end < key_substitutions_.size() && key_substitutions_[end].reference->scalar == scalar_index) ++end;
+    std::string key, value;
+    if (!SpliceKey(scalar_index, std::span(key_substitutions_).subspan(begin, end - begin), &key, &value)) {
+      return std::move(result_);
+    }
+    const Scalar& scalar = tokens_.scalars[scalar_index];
+    spliced.append(text_.substr(copied, scalar.offset - copied));
+    spliced += key;
+    copied = scalar.offset + scalar.length;
+    std::ptrdiff_t before = 0;  // what earlier keys of the line (a flow mapping) added
+    for (const Shift& shift : shifts) before += shift.line == scalar.line ? shift.added : 0;
+    shifts.push_back({scalar.line, static_cast<std::uint32_t>(scalar.column + before),
+                      static_cast<std::ptrdiff_t>(key.size()) - static_cast<std::ptrdiff_t>(scalar.length)});
+    keys.emplace_back(scalar_index, std::move(value));
+    begin = end;
+  }
+  spliced.append(text_.substr(copied));
+  if (!KeysKeptStructure(spliced, keys)) return std::move(result_);
+  spliced_text_ = std::move(spliced);
+  spliced_ = std::make_unique<Renderer>(spliced_text_, manifest_, values_, options_, round_ + 1);
+  spliced_->MergedInto(merged_into_);
+  RenderResult rendered = spliced_->Run();
+  // Back to the template's columns: a key before the column on its line moved it.
+  auto map_back = [&](std::uint32_t line, std::uint32_t* column) {
+    std::ptrdiff_t moved = 0;
+    for (const Shift& shift : shifts) moved += shift.line == line && *column > shift.column ? shift.added : 0;
+    if (moved < static_cast<std::ptrdiff_t>(*column)) *column = static_cast<std::uint32_t>(*column - moved);
+  };
+  for (Diagnostic& diagnostic : rendered.diagnostics) {
+    if (diagnostic.location.file == options_.file_name) map_back(diagnostic.location.line, &diagnostic.location.column);
+  }
+  for (ReferenceReport& report : rendered.references) map_back(report.line, &report.column);
+  for (const ReferenceValue& substitution : key_substitutions_) {
+    if (ReferenceReport* report = ReportOf(*substitution.reference)) {
+      report->note = "written into a mapping key";
+      rendered.references.push_back(std::move(*report));
+    }
+  }
+  std::stable_sort(rendered.references.begin(), rendered.references.end(), [](const auto& a, const auto& b) {
+    return a.line != b.line ? a.line < b.line : a.column < b.column;
+  });
+  return rendered;
+}
+
+// The key `scalar_index` with `values` in place, as it is written (`key`)
+// and as it reads (`decoded`): plain when that reads back as the same string
+// (not a number, bool or null, not a merge key `<<`), single-quoted if it was
+// and can be, else double-quoted. False (reported) when it cannot be a key.
+bool Renderer::SpliceKey(std::uint32_t scalar_index, std::span<const ReferenceValue> values, std::string* key,
+                         std::string* decoded) {
+  const Scalar& scalar = tokens_.scalars[scalar_index];
+  std::string& value = *decoded;
+  if (!ExpectedScalarValue(text_, scalar, values, &value)) {
+    Error(At(*values[0].reference), "reference '" + std::string(values[0].reference->name) + "' is split across lines",
+          "write the reference on one line");
+    return false;
+  }
+  if (scalar.style == ScalarStyle::kPlain && FitsPlain(value, scalar.in_flow) &&
+      ResolvePlain(value) == PlainKind::kString && value != "<<") {
+    *key = value;
+  } else if (scalar.style == ScalarStyle::kSingleQuoted && FitsSingleQuoted(value)) {
+    *key = "'";
+    AppendSingleQuotedBody(value, key);
+    *key += "'";
+  } else {
+    *key = DoubleQuoted(value);
+  }
+  // YAML limits an implicit key to one line of 1024 characters.
+  if (key->size() > 1024 || key->find_first_of("\r\n") != std::string::npos) {
+    Error(At(*values[0].reference), "the mapping key '" + std::string(values[0].reference->name) +
+                                        "' names would be longer than the 1024 characters YAML allows a key",
+          "write the key out, or make the whole mapping the value of one `type: yaml` variable");
+    return false;
+  }
   return true;
+}
+
+// After the keys are written: the same scalars, keys and values in the
+// same documents on the same lines, and each rewritten key (`keys`: its
+// scalar and the value it must decode to) with its value.
+bool Renderer::KeysKeptStructure(std::string_view spliced,
+                                 const std::vector<std::pair<std::uint32_t, std::string>>& keys) {
+  const Tokens after = Tokenize(spliced, TokenizerOptions{options_.file_name});
+  bool same = !HasErrors(after.diagnostics) && after.scalars.size() == tokens_.scalars.size();
+  std::size_t next_key = 0;
+  for (std::size_t i = 0; same && i < after.scalars.size(); ++i) {
+    const Scalar& t = tokens_.scalars[i];
+    const Scalar& o = after.scalars[i];
+    same = t.is_key == o.is_key && t.document == o.document && t.line == o.line;
+    if (!same) break;
+    if (next_key < keys.size() && keys[next_key].first == i) {
+      same = DecodeScalar(spliced, o) == keys[next_key].second;
+      ++next_key;
+    }
+  }
+  if (same) return true;
+  Error(At(*key_substitutions_[0].reference), "writing the values of the mapping keys would change the document's "
+        "structure", "write the key out, or make the whole mapping the value of one `type: yaml` variable");
+  return false;
 }
 
 ReferenceReport::Action Renderer::DecideOne(const Reference& reference) {
@@ -589,7 +737,7 @@ ReferenceReport::Action Renderer::DecideOne(const Reference& reference) {
       default_words_.push_back(&reference);
       return Action::kSubstitute;
     case Resolution::Outcome::kSubstitute:
-      if (InKey(reference)) return Action::kError;
+      if (InKey(reference)) return SubstituteInKey(reference, resolution);
       if (JoinsKeptName(reference, resolution.value)) return Action::kError;
       substitutions_.push_back({&reference, resolution.value});
       substituted_variables_.push_back(resolution.variable);
@@ -648,6 +796,7 @@ ReferenceReport::Action Renderer::FluxUnset(const Reference& reference) {
                    "'" + name + "' is not set: Flux writes an empty string here" +
                        (reference.context == ContextClass::kScript ? ", also for the script's own variable" : ""),
                    hint);
+  if (InKey(reference)) return SubstituteInKey(reference, Resolution{});  // an empty key, quoted
   substitutions_.push_back({&reference, std::string_view()});
   substituted_variables_.push_back(nullptr);
   return ReferenceReport::Action::kSubstitute;

@@ -301,8 +301,8 @@ TEST_CASE("render: a value in a key is refused where it stands, without showing 
   for (const Diagnostic& diagnostic : result.diagnostics) {
     CHECK(diagnostic.message.find(secret) == std::string::npos);
     CHECK(diagnostic.hint.find(secret) == std::string::npos);
-    reported = reported || diagnostic.message == "'PW' is in a mapping key, and keys are the document's structure, "
-                                                 "which rendering keeps";
+    reported = reported || diagnostic.message == "'PW' is in a mapping key and sensitive, and keys are the "
+                                                 "document's structure, which rendering keeps";
   }
   CHECK(reported);
   CHECK(result.diagnostics.size() == 1);  // not also a structure difference after the fact
@@ -458,6 +458,41 @@ TEST_CASE("render: a $${NAME} escape in a scalar that is rewritten double-quoted
   RenderResult result = RenderText("a: $${X} ${V} $${Y}\n", manifest, ValuesOf({{"V", "x: y"}}));
   REQUIRE(result.ok());
   CHECK(result.output == "a: \"${X} x: y ${Y}\"\n");
+}
+
+TEST_CASE("render: a variable in a mapping key is written as a key that reads back as its value") {
+  // Flux and clusterctl templates name keys with variables (`${APP}: {}`,
+  // `kubernetes.io/cluster/${CLUSTER_NAME}: owned`); they used to be refused.
+  Manifest manifest = MustParse("variables:\n  APP: string\n  N: string\n");
+  const std::string text = "data:\n  ${APP}: {}\n  ${APP}-config: v ${APP}\n  'x/${APP}': 1\n  f: {\"${N}\": 2}\n";
+  for (bool full : {false, true}) {
+    CAPTURE(full);
+    RenderOptions options;
+    options.full_structure_check = full;
+    RenderResult web = Render(text, manifest, ValuesOf({{"APP", "web"}, {"N", "n"}}), options);
+    REQUIRE(web.ok());
+    CHECK(web.output == "data:\n  web: {}\n  web-config: v web\n  'x/web': 1\n  f: {\"n\": 2}\n");
+  }
+  // A value that would not read back as the same string key is double-quoted:
+  // a number, a bool, null, a merge key, an indicator.
+  RenderResult typed = RenderText("${APP}: 1\n${N}: 2\n", manifest, ValuesOf({{"APP", "true"}, {"N", "<<"}}));
+  REQUIRE(typed.ok());
+  CHECK(typed.output == "\"true\": 1\n\"<<\": 2\n");
+  RenderResult colon = RenderText("${APP}-x: 1\n", manifest, ValuesOf({{"APP", "a: b"}}));
+  REQUIRE(colon.ok());
+  CHECK(colon.output == "\"a: b-x\": 1\n");
+  RenderResult broken = RenderText("${APP}: 1\n", manifest, ValuesOf({{"APP", "line\nbreak"}}));
+  REQUIRE(broken.ok());
+  CHECK(broken.output == "\"line\\nbreak\": 1\n");
+  // Two keys that become one are a duplicate, located at the second.
+  RenderResult twice = RenderText("m:\n  ${APP}: 1\n  ${N}: 2\n", manifest, ValuesOf({{"APP", "a"}, {"N", "a"}}));
+  REQUIRE_FALSE(twice.ok());
+  CHECK(twice.diagnostics[0].message == "duplicate key 'a'");
+  CHECK(twice.diagnostics[0].location.line == 3);
+  CHECK(twice.diagnostics[0].location.column == 3);
+  // A block key cannot take a value.
+  RenderResult block = RenderText("? |\n  ${APP}\n: 1\n", manifest, ValuesOf({{"APP", "a"}}));
+  CHECK_FALSE(block.ok());
 }
 
 }  // namespace safesubst
