@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "safesubst/export.h"
+
 namespace safesubst {
 
 /// A position in a source text. `line` and `column` are 1-based (0 means
@@ -27,7 +29,7 @@ struct Location {
 enum class Severity : std::uint8_t { kError, kWarning, kNote };
 
 /// "error", "warning" or "note", as diagnostics and reports spell it.
-std::string_view SeverityName(Severity severity);
+SAFESUBST_API std::string_view SeverityName(Severity severity);
 
 /// One message about one place in one input.
 struct Diagnostic {
@@ -41,18 +43,18 @@ struct Diagnostic {
 using Diagnostics = std::vector<Diagnostic>;
 
 /// True when any diagnostic in `diagnostics` is an error.
-bool HasErrors(const Diagnostics& diagnostics);
+SAFESUBST_API bool HasErrors(const Diagnostics& diagnostics);
 
 /// Builds an error diagnostic; a small convenience used all over the library.
-Diagnostic MakeError(Location location, std::string message, std::string hint = {});
-Diagnostic MakeWarning(Location location, std::string message, std::string hint = {});
+SAFESUBST_API Diagnostic MakeError(Location location, std::string message, std::string hint = {});
+SAFESUBST_API Diagnostic MakeWarning(Location location, std::string message, std::string hint = {});
 
 /// Computes the 1-based line and column of `offset` in `text`.
-Location LocateOffset(std::string_view text, std::size_t offset, std::string file = {});
+SAFESUBST_API Location LocateOffset(std::string_view text, std::size_t offset, std::string file = {});
 
 /// A source text with the start of each of its lines, so that formatting
 /// many diagnostics about one large text finds each line in constant time.
-class SourceText {
+class SAFESUBST_API SourceText {
  public:
   SourceText() = default;
   explicit SourceText(std::string text);
@@ -74,14 +76,14 @@ class SourceText {
 ///   hint: ...
 /// `source` is the text the location points into (may be empty: then no snippet).
 /// With `color`, severity words are wrapped in ANSI colors.
-std::string FormatDiagnostic(const Diagnostic& diagnostic, std::string_view source, bool color);
+SAFESUBST_API std::string FormatDiagnostic(const Diagnostic& diagnostic, std::string_view source, bool color);
 /// The same, for many diagnostics about one text.
-std::string FormatDiagnostic(const Diagnostic& diagnostic, const SourceText& source, bool color);
+SAFESUBST_API std::string FormatDiagnostic(const Diagnostic& diagnostic, const SourceText& source, bool color);
 /// The same, given the text of the diagnostic's line (empty: no snippet)
 /// and the 1-based column of the caret in it: a line with its secrets masked
 /// (redaction.h) keeps the location of the source but moves the caret.
-std::string FormatDiagnosticAt(const Diagnostic& diagnostic, std::string_view line, std::uint32_t caret_column,
-                               bool color);
+SAFESUBST_API std::string FormatDiagnosticAt(const Diagnostic& diagnostic, std::string_view line, std::uint32_t caret_column,
+                                             bool color);
 
 /// A value or the diagnostics that explain why there is none. Errors cross the
 /// library boundary as values, never as exceptions.

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "safesubst/diagnostic.h"
+#include "safesubst/export.h"
 
 namespace safesubst {
 
@@ -38,10 +39,10 @@ struct LintRule {
 };
 
 /// Every rule, in the order of docs/lint-rules.md.
-const std::vector<LintRule>& LintRules();
+SAFESUBST_API const std::vector<LintRule>& LintRules();
 
 /// The rule with this id, or nullptr (the CLI uses this to reject `--disable typo`).
-const LintRule* FindLintRule(std::string_view id);
+SAFESUBST_API const LintRule* FindLintRule(std::string_view id);
 
 /// One problem found in one input.
 struct Finding {
@@ -76,17 +77,17 @@ struct LintOptions {
 /// A stream that does not parse gives an error diagnostic and no value;
 /// non-fatal problems (an unknown rule id in a disable annotation) are
 /// warning diagnostics next to the value.
-Result<std::vector<Finding>> Lint(std::string_view text, const LintOptions& options);
+SAFESUBST_API Result<std::vector<Finding>> Lint(std::string_view text, const LintOptions& options);
 
 /// The finding as a Diagnostic, for FormatDiagnostic: message
 /// "<message> [<rule-id>]", hint = fix.
-Diagnostic FindingToDiagnostic(const Finding& finding);
+SAFESUBST_API Diagnostic FindingToDiagnostic(const Finding& finding);
 
 /// Formats one finding like a compiler diagnostic (file:line:col, the source
 /// line with a caret, the fix); with `verbose`, also the explanation.
-std::string FormatFinding(const Finding& finding, std::string_view source, bool color, bool verbose);
+SAFESUBST_API std::string FormatFinding(const Finding& finding, std::string_view source, bool color, bool verbose);
 /// The same, for many findings about one text.
-std::string FormatFinding(const Finding& finding, const SourceText& source, bool color, bool verbose);
+SAFESUBST_API std::string FormatFinding(const Finding& finding, const SourceText& source, bool color, bool verbose);
 
 /// The findings as one JSON object:
 ///   {"findings":[{"rule":..,"severity":"error"|"warning"|"note","file":..,"line":N,
@@ -95,7 +96,7 @@ std::string FormatFinding(const Finding& finding, const SourceText& source, bool
 ///    "errors":N,"warnings":N}
 /// Strings are UTF-8 with JSON escapes (invalid UTF-8, such as a Latin-1 file
 /// name, becomes U+FFFD); the output ends with a newline.
-std::string FindingsToJson(const std::vector<Finding>& findings);
+SAFESUBST_API std::string FindingsToJson(const std::vector<Finding>& findings);
 
 /// The findings as a SARIF 2.1.0 log, as GitHub code scanning reads it: one
 /// run whose tool.driver.rules describe every rule (and "input", for a file
@@ -103,14 +104,14 @@ std::string FindingsToJson(const std::vector<Finding>& findings);
 /// level (error, warning, note) and a physicalLocation (the file as a
 /// relative URI, the region's startLine and startColumn). Columns count
 /// bytes, which are code points in ASCII lines. Ends with a newline.
-std::string FindingsToSarif(const std::vector<Finding>& findings);
+SAFESUBST_API std::string FindingsToSarif(const std::vector<Finding>& findings);
 
 /// The findings as GitHub Actions workflow commands, one line each, which
 /// annotate the pull request: `::error file=F,line=L,col=C,title=RULE::MESSAGE`
 /// (warning, notice for the other severities), escaped as the runner unescapes.
-std::string FindingsToGithubCommands(const std::vector<Finding>& findings);
+SAFESUBST_API std::string FindingsToGithubCommands(const std::vector<Finding>& findings);
 
 /// Number of findings with this severity (for the exit status: errors fail).
-std::size_t CountFindings(const std::vector<Finding>& findings, Severity severity);
+SAFESUBST_API std::size_t CountFindings(const std::vector<Finding>& findings, Severity severity);
 
 }  // namespace safesubst

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "safesubst/diagnostic.h"
+#include "safesubst/export.h"
 #include "safesubst/steps.h"
 
 namespace safesubst {
@@ -51,7 +52,7 @@ enum class DeclarationMode : std::uint8_t {
   kFlux,
 };
 
-struct Manifest {
+struct SAFESUBST_API Manifest {
   DeclarationMode mode = DeclarationMode::kManifest;
   std::string file;       ///< path of the manifest file, empty when built in memory
   std::string directory;  ///< base for relative fragment paths
@@ -85,7 +86,7 @@ struct Manifest {
 /// Never throws. Every problem found is reported, located (1-based) in
 /// `file`, in source order; unknown keys come with the valid ones and a
 /// did-you-mean. `value` is set only when there are no errors.
-Result<Manifest> ParseManifest(std::string_view text, const std::string& file);
+SAFESUBST_API Result<Manifest> ParseManifest(std::string_view text, const std::string& file);
 
 /// The largest manifest or values file read by default (16 MiB): far more
 /// than any real one, and a bound for one that is a stream (/dev/zero).
@@ -94,14 +95,14 @@ inline constexpr std::size_t kDefaultMaxManifestBytes = std::size_t{16} << 20;
 /// Reads and parses a manifest file; also checks that every merge step's
 /// fragment file exists. An unreadable file, or one over `max_bytes` (read
 /// no further than that), is an error naming the path.
-Result<Manifest> LoadManifestFile(const std::string& path, std::size_t max_bytes = kDefaultMaxManifestBytes);
+SAFESUBST_API Result<Manifest> LoadManifestFile(const std::string& path, std::size_t max_bytes = kDefaultMaxManifestBytes);
 
 /// A manifest declaring exactly the names mentioned in an envsubst SHELL-FORMAT
 /// argument such as `'${A} $B'` (also `${A:-x}` and the other default forms),
 /// all of type string, in order of first mention.
-Manifest ManifestFromShellFormat(std::string_view shell_format);
+SAFESUBST_API Manifest ManifestFromShellFormat(std::string_view shell_format);
 
 /// The manifest spelling of a type: "string", "dns-label", ...
-std::string_view VarTypeName(VarType type);
+SAFESUBST_API std::string_view VarTypeName(VarType type);
 
 }  // namespace safesubst

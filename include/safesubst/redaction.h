@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "safesubst/diagnostic.h"
+#include "safesubst/export.h"
 #include "safesubst/manifest.h"
 #include "safesubst/values.h"
 
@@ -29,7 +30,7 @@ namespace safesubst {
 /// What stands for a masked secret.
 inline constexpr std::string_view kMasked = "***";
 
-class Redactor {
+class SAFESUBST_API Redactor {
  public:
   /// A sensitive value: masks its text and the pieces a message may quote
   /// on their own, its lines and, when it reads as YAML, its keys and
@@ -93,7 +94,7 @@ class Redactor {
 
 /// FormatDiagnostic (diagnostic.h) with nothing `redactor` masks shown: the
 /// message, the hint and the source line are masked, the caret moved with them.
-std::string FormatDiagnostic(const Diagnostic& diagnostic, const SourceText& source, bool color,
-                             const Redactor& redactor);
+SAFESUBST_API std::string FormatDiagnostic(const Diagnostic& diagnostic, const SourceText& source, bool color,
+                                           const Redactor& redactor);
 
 }  // namespace safesubst

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "safesubst/diagnostic.h"
+#include "safesubst/export.h"
 #include "safesubst/manifest.h"
 #include "safesubst/tokenizer.h"
 #include "safesubst/values.h"
@@ -111,9 +112,9 @@ struct RenderResult {
 };
 
 /// Renders one template. On error, `output` is empty and `diagnostics` say why.
-RenderResult Render(std::string_view template_text, const Manifest& manifest,
-                    const ValueSet& values, const RenderOptions& options);
+SAFESUBST_API RenderResult Render(std::string_view template_text, const Manifest& manifest,
+                                  const ValueSet& values, const RenderOptions& options);
 
-std::string_view ActionName(ReferenceReport::Action action);
+SAFESUBST_API std::string_view ActionName(ReferenceReport::Action action);
 
 }  // namespace safesubst

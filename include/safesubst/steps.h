@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "safesubst/diagnostic.h"
+#include "safesubst/export.h"
 
 namespace safesubst {
 
@@ -74,25 +75,25 @@ struct StepContext {
 /// that selects no document is an error too); without one, in at least one
 /// document of the stream. Errors are located at the step in the manifest and
 /// name the path and the document; every failing step is reported.
-Result<std::string> ApplySteps(std::string_view rendered, const std::vector<Step>& steps,
-                               const StepContext& context);
+SAFESUBST_API Result<std::string> ApplySteps(std::string_view rendered, const std::vector<Step>& steps,
+                                             const StepContext& context);
 
 /// Evaluates one condition. An unset variable is not in any list and equals
 /// nothing; a variable with no value in `values` falls back to its manifest
 /// default. `in`/`not_in` split the list variable's value with SplitList.
-bool EvaluateCondition(const Condition& condition, const Manifest& manifest, const ValueSet& values);
+SAFESUBST_API bool EvaluateCondition(const Condition& condition, const Manifest& manifest, const ValueSet& values);
 
 /// True when every condition of `step.when` holds (and when there are none).
-bool ConditionsHold(const Step& step, const Manifest& manifest, const ValueSet& values);
+SAFESUBST_API bool ConditionsHold(const Step& step, const Manifest& manifest, const ValueSet& values);
 
 /// True when the YAML document `document` (one document's text) is selected
 /// by `match`: its `kind`, `metadata.name` and every `metadata.labels` pair
 /// equal the match's. An empty match selects every document.
-bool DocumentMatches(const DocumentMatch& match, std::string_view document);
+SAFESUBST_API bool DocumentMatches(const DocumentMatch& match, std::string_view document);
 
 /// Checks the path syntax of every step (`.a.b`, `[N]`, `[*]`, `[key=value]`,
 /// quoted keys `."a.b"`), without any document. For manifest loading: the
 /// errors are located at the steps and give the column in the path.
-Diagnostics CheckStepPaths(const std::vector<Step>& steps);
+SAFESUBST_API Diagnostics CheckStepPaths(const std::vector<Step>& steps);
 
 }  // namespace safesubst

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "safesubst/diagnostic.h"
+#include "safesubst/export.h"
 #include "safesubst/manifest.h"
 
 namespace safesubst {
@@ -45,9 +46,9 @@ struct SurveyedName {
 /// UTF-8, a tokenizer error) is reported in the diagnostics and skipped; the
 /// others are surveyed, so the value is always there. `given` looks up the
 /// values of --values/--set (none when empty).
-Result<std::vector<SurveyedName>> SurveyTemplates(const std::vector<TemplateSource>& templates,
-                                                  const EnvironmentLookup& environment,
-                                                  const EnvironmentLookup& given = {});
+SAFESUBST_API Result<std::vector<SurveyedName>> SurveyTemplates(const std::vector<TemplateSource>& templates,
+                                                                const EnvironmentLookup& environment,
+                                                                const EnvironmentLookup& given = {});
 
 /// Writes a starter manifest: names used in data contexts or given a value
 /// declared (typed from evidence), names used only in scripts listed under
@@ -55,7 +56,7 @@ Result<std::vector<SurveyedName>> SurveyTemplates(const std::vector<TemplateSour
 /// runner or Kubernetes sets (HOME, PATH...) listed under `runtime:` unless
 /// given a value, names used both ways declared with a comment that flags
 /// them. `unsurveyed` files are named in a comment at the top.
-std::string StarterManifest(const std::vector<SurveyedName>& names, const std::vector<std::string>& unsurveyed = {});
+SAFESUBST_API std::string StarterManifest(const std::vector<SurveyedName>& names, const std::vector<std::string>& unsurveyed = {});
 
 /// One line that plain `envsubst` (no SHELL-FORMAT) would change although
 /// safesubst keeps it: a runtime reference blanked, a comment rewritten.
@@ -70,8 +71,8 @@ struct AuditChange {
 
 /// Simulates GNU envsubst on `text` with `environment` and reports every line
 /// where it destroys something safesubst keeps.
-Result<std::vector<AuditChange>> AuditEnvsubst(const TemplateSource& source, const Manifest& manifest,
-                                               const EnvironmentLookup& environment);
+SAFESUBST_API Result<std::vector<AuditChange>> AuditEnvsubst(const TemplateSource& source, const Manifest& manifest,
+                                                             const EnvironmentLookup& environment);
 
 /// Simulates Flux's postBuild substitution (kustomize-controller) on `text`,
 /// `given` looking up the values of postBuild.substitute, and reports every
@@ -81,11 +82,11 @@ Result<std::vector<AuditChange>> AuditEnvsubst(const TemplateSource& source, con
 /// (nginx's `$remote_addr`, a script's `$NODE_IP`) is safe: Flux never
 /// substitutes it. Objects annotated or labelled
 /// `kustomize.toolkit.fluxcd.io/substitute: disabled` are skipped.
-Result<std::vector<AuditChange>> AuditFlux(const TemplateSource& source, const EnvironmentLookup& given);
+SAFESUBST_API Result<std::vector<AuditChange>> AuditFlux(const TemplateSource& source, const EnvironmentLookup& given);
 
 /// Formats audit changes as a unified-diff-like text for one file; `engine`
 /// names what wrote the `+++` side.
-std::string FormatAudit(const std::string& file, const std::vector<AuditChange>& changes,
-                        std::string_view engine = "plain envsubst");
+SAFESUBST_API std::string FormatAudit(const std::string& file, const std::vector<AuditChange>& changes,
+                                      std::string_view engine = "plain envsubst");
 
 }  // namespace safesubst

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "safesubst/diagnostic.h"
+#include "safesubst/export.h"
 #include "safesubst/manifest.h"
 
 namespace safesubst {
@@ -23,7 +24,7 @@ struct Value {
 };
 
 /// The resolved value of every declared variable that has one.
-class ValueSet {
+class SAFESUBST_API ValueSet {
  public:
   /// Returns the value of `name`, or nullptr when it has none.
   const Value* Find(std::string_view name) const;
@@ -58,7 +59,7 @@ enum class ValuesFormat : std::uint8_t { kDotenv, kYaml };
 /// with `---` or `{`, or with a name (optionally quoted) followed by `:`; it
 /// is dotenv otherwise (`NAME=`, `export NAME=`, or a malformed line that the
 /// dotenv reader then reports with its position).
-ValuesFormat DetectValuesFormat(std::string_view text, std::string_view file);
+SAFESUBST_API ValuesFormat DetectValuesFormat(std::string_view text, std::string_view file);
 
 /// Parses a values file (format chosen by DetectValuesFormat). `file` names it
 /// in diagnostics; each Value's origin is the position of its value.
@@ -76,8 +77,8 @@ ValuesFormat DetectValuesFormat(std::string_view text, std::string_view file);
 /// name, blanks around `=` or text after a closing quote is an error.
 ///
 /// A name set twice is a warning; the later value wins.
-Result<std::vector<std::pair<std::string, Value>>> ParseValuesText(std::string_view text,
-                                                                   const std::string& file);
+SAFESUBST_API Result<std::vector<std::pair<std::string, Value>>> ParseValuesText(std::string_view text,
+                                                                                 const std::string& file);
 
 /// Resolves every declared variable's value by precedence, then validates all of
 /// them (type, pattern, required). Every failing variable is reported at once;
@@ -92,21 +93,21 @@ Result<std::vector<std::pair<std::string, Value>>> ParseValuesText(std::string_v
 ///
 /// `value` is filled even when there are errors, so that callers can still
 /// redact (RedactSensitive) or explain; use `ok()` to decide whether to render.
-Result<ValueSet> CollectValues(const Manifest& manifest, const ValueInputs& inputs);
+SAFESUBST_API Result<ValueSet> CollectValues(const Manifest& manifest, const ValueInputs& inputs);
 
 /// Checks one value against its declaration. Returns an empty string when it is
 /// valid, else a message that does not contain the value if it is sensitive.
-std::string ValidateValue(const Variable& variable, std::string_view value);
+SAFESUBST_API std::string ValidateValue(const Variable& variable, std::string_view value);
 
 /// Splits a `list` value into its items (comma and/or whitespace separated).
-std::vector<std::string> SplitList(std::string_view value);
+SAFESUBST_API std::vector<std::string> SplitList(std::string_view value);
 
 /// The text to show for a value in messages: the value, or `***` when sensitive.
-std::string DisplayValue(const Variable& variable, std::string_view value);
+SAFESUBST_API std::string DisplayValue(const Variable& variable, std::string_view value);
 
 /// Replaces every occurrence of a sensitive variable's value (or default),
 /// or of a piece of one, in `text` with `***`: Redactor::Mask (redaction.h)
 /// for one text.
-std::string RedactSensitive(std::string_view text, const Manifest& manifest, const ValueSet& values);
+SAFESUBST_API std::string RedactSensitive(std::string_view text, const Manifest& manifest, const ValueSet& values);
 
 }  // namespace safesubst

@@ -2,9 +2,11 @@
 // The library's version, for tools that link it.
 #pragma once
 
+#include "safesubst/export.h"
+
 namespace safesubst {
 
 /// The version of the library, e.g. "0.1.0".
-const char* Version();
+SAFESUBST_API const char* Version();
 
 }  // namespace safesubst
