@@ -130,11 +130,21 @@ bool MayStartWithShebang(std::string_view text, const Scalar& scalar) {
 // A scalar whose first line is a shell `#!`, or a script file's entry of a
 // ConfigMap or Secret: marks it as shell, run by the shell its `#!` names
 // (else /bin/sh), unless a command line already said which shell runs it.
+// Cluster API's KubeadmConfig hands each item of `preKubeadmCommands` and
+// `postKubeadmCommands` to cloud-init's runcmd, which runs it with /bin/sh.
+bool IsKubeadmCommand(const Tokens& tokens, const Scalar& scalar) {
+  if (scalar.path == PathSegment::kRoot) return false;
+  const PathSegment& item = tokens.paths[scalar.path];
+  if (item.index < 0 || item.parent == PathSegment::kRoot) return false;
+  const std::string_view sequence = tokens.paths[item.parent].key;
+  return sequence == "preKubeadmCommands" || sequence == "postKubeadmCommands";
+}
+
 void MarkIfItSaysShell(std::string_view text, const Tokens& tokens, const ObjectKinds& kinds, Scalar* scalar) {
   std::string decoded;
   if (MayStartWithShebang(text, *scalar)) decoded = DecodeScalar(text, *scalar);
   const std::string_view shebang = ShebangShell(decoded);
-  if (shebang.empty() && !IsScriptFileEntry(tokens, kinds, *scalar)) return;
+  if (shebang.empty() && !IsScriptFileEntry(tokens, kinds, *scalar) && !IsKubeadmCommand(tokens, *scalar)) return;
   if (!scalar->is_shell) scalar->bash_script = !shebang.empty() && ShellsRunning(shebang) == ScriptShells::kBash;
   MarkShell(scalar);
 }

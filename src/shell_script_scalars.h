@@ -18,6 +18,8 @@
 //   - it is an entry of a ConfigMap's `data` or of a Secret's `stringData`
 //     whose key ends in `.sh`, `.bash`, `.ksh` or `.zsh`, in any letter case
 //     (a Secret's `data` is base64, never a script as written).
+//   - it is an item of a Cluster API `preKubeadmCommands` or
+//     `postKubeadmCommands` (cloud-init's runcmd runs each with /bin/sh).
 // Which shells: the shell named by the command line, else by the `#!` line;
 // bash (or zsh, ksh) reads it alone, anything else (`sh`, `dash`, no `#!`)
 // is read as every shell /bin/sh may be: dash, busybox ash and bash.
