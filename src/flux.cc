@@ -41,15 +41,20 @@ bool IsFluxDisabled(const std::vector<std::uint32_t>& disabled, std::uint32_t do
 std::string FluxCannotRead(std::string_view text, const Reference& reference) {
   if (reference.context == ContextClass::kComment) return {};
   const std::string form(text.substr(reference.offset, reference.length));
-  if (reference.kind == RefKind::kBracedDefault && reference.op.front() != ':') {
-    return "Flux cannot read " + form + ": its engine fails with \"missing closing brace\" on a default form "
+  // `${X=d}` is `${X:=d}` there; `-`, `?` and `+` without ':' fail.
+  if (reference.kind == RefKind::kBracedDefault && reference.op.front() != ':' && reference.op != "=") {
+    return "Flux cannot read " + form + ": its engine fails with \"missing closing brace\" on this default form "
            "without ':', and a failure stops the whole Kustomization";
   }
   if (reference.kind != RefKind::kShell || reference.offset + 1 >= text.size() || text[reference.offset + 1] != '{') {
     return {};
   }
-  return "Flux cannot substitute " + form + ": its engine fails on this form (or, for a digit, writes an empty "
-         "string), and a failure stops the whole Kustomization";
+  if (reference.offset + 2 < text.size() && text[reference.offset + 2] >= '0' && text[reference.offset + 2] <= '9') {
+    return "Flux reads " + form + " as a variable named by a digit, which no value can set: it writes its default "
+           "word or an empty string in place of the script's argument";
+  }
+  return "Flux cannot substitute " + form + ": its engine fails on this form, and a failure stops the whole "
+         "Kustomization";
 }
 
 std::string FluxDollarDollarNote(std::string_view text, const Reference& reference) {

@@ -25,9 +25,10 @@ bool IsFluxDisabled(const std::vector<std::uint32_t>& disabled, std::uint32_t do
 
 /// Why Flux's engine fails on the form `reference` (of `text`), which makes
 /// kustomize-controller apply nothing of the Kustomization, or empty when it
-/// reads it: a braced shell form (`${arr[0]}`, `${!x}`, `${x.y}`; `${1}`,
-/// a name no value can set, it writes as an empty string) or a default form
-/// without `:` (`${X-d}`).
+/// reads it: a braced shell form (`${arr[0]}`, `${!x}`, `${x.y}`; `${1}`
+/// and `${2:-d}`, names no value can set, it writes as their word or an
+/// empty string) or a default form `-`, `?` or `+` without `:` (`${X-d}`;
+/// `${X=d}` is `${X:=d}` there).
 std::string FluxCannotRead(std::string_view text, const Reference& reference);
 
 /// What Flux's `$$` to `$` changes at the kDollarDollar `reference`, or

@@ -64,6 +64,7 @@ TEST_CASE("flux flavor: the forms as Flux's engine writes them") {
   CHECK(RenderedLine("[${U:+p} ${E:+p} ${X:+p}]") == "[p p 1.2]");   // Flux's quirk: a default too
   CHECK(RenderedLine("[${X%.*} ${X:1} ${#X}]") == "[1 .2 3]");
   CHECK(RenderedLine("[${U:=${X}-x}]") == "[1.2-x]");
+  CHECK(RenderedLine("[${U=d} ${E=d} ${X=d}]") == "[d d 1.2]");  // `=` alone is `:=` there
 }
 
 TEST_CASE("flux flavor: a `$$` in a script is written as Flux writes it, with a warning") {
@@ -91,7 +92,7 @@ TEST_CASE("flux flavor: an unset name is an empty string, and an error in strict
 }
 
 TEST_CASE("flux flavor: forms Flux's engine fails on are refused where they stand") {
-  for (const char* form : {"${X-y}", "${U=d}", "${arr[0]}", "${!x}", "${X.Y}"}) {
+  for (const char* form : {"${X-y}", "${U?m}", "${X+p}", "${arr[0]}", "${!x}", "${X.Y}"}) {
     CAPTURE(form);
     RenderResult result = RenderFlux(std::string("a: |\n  echo ") + form + "\n");
     CHECK_FALSE(result.ok());

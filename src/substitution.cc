@@ -146,7 +146,7 @@ Resolution ResolveFlux(const Reference& reference, const ValueSet& values) {
   }
   const Value* value = values.Find(reference.name);
   if (reference.kind == RefKind::kBracedDefault) {
-    // Without ':' its engine fails: refused before (flux.h FluxCannotRead).
+    // `${X=d}` as `${X:=d}`; `-`, `?`, `+` without ':' fail: refused before (flux.h FluxCannotRead).
     if (value == nullptr || value->text.empty()) return DefaultWord(nullptr);
     return Substitute(nullptr, value->text);
   }

@@ -59,7 +59,7 @@ printf '%d the same, %d refused, %d different\n' "$same" "$refused" "$different"
 # with the undeclared U blanked as Flux blanks it.
 for value in 'v1.2.3' 'a/b/c' '' 'UPPER lower'; do
   for form in '${X%.*}' '${X#v}' '${X/./-}' '${X,,}' '${X:1}' '${#X}' '${X:-d}' '${U:-d}' '${U:=${Y}-d}' \
-              '${U:?m}' '${U:+p}' '${X:+p}' '${U}' '$X' '$$' '$$x' '$${X}' '$$(X)' '$(X)' '$1' '${X-d}' '${x[0]}'; do
+              '${U:?m}' '${U:+p}' '${X:+p}' '${U=d}' '${X=d}' '${U}' '$X' '$$' '$$x' '$${X}' '$$(X)' '$(X)' '$1' '${X-d}' '${x[0]}'; do
     compare "$value" "$form" --flavor flux
   done
 done
