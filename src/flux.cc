@@ -46,6 +46,12 @@ std::string FluxCannotRead(std::string_view text, const Reference& reference) {
     return "Flux cannot read " + form + ": its engine fails with \"missing closing brace\" on this default form "
            "without ':', and a failure stops the whole Kustomization";
   }
+  // Flux reads `$${` as `${` and goes on reading inside: `$${A:=$${B}}` is
+  // `${A:=${B}}` there, where safesubst writes an escape whole.
+  if (reference.kind == RefKind::kEscape &&
+      text.substr(reference.offset + 2, reference.length - 2).find('$') != std::string_view::npos) {
+    return "Flux reads the $ forms inside the escape " + form + " too, which safesubst does not reproduce";
+  }
   if (reference.kind != RefKind::kShell || reference.offset + 1 >= text.size() || text[reference.offset + 1] != '{') {
     return {};
   }

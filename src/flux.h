@@ -28,7 +28,8 @@ bool IsFluxDisabled(const std::vector<std::uint32_t>& disabled, std::uint32_t do
 /// reads it: a braced shell form (`${arr[0]}`, `${!x}`, `${x.y}`; `${1}`
 /// and `${2:-d}`, names no value can set, it writes as their word or an
 /// empty string) or a default form `-`, `?` or `+` without `:` (`${X-d}`;
-/// `${X=d}` is `${X:=d}` there).
+/// `${X=d}` is `${X:=d}` there), or an escape holding other `$` forms
+/// (`$${A:=$${B}}`: Flux reads on inside it; refused rather than written differently).
 std::string FluxCannotRead(std::string_view text, const Reference& reference);
 
 /// What Flux's `$$` to `$` changes at the kDollarDollar `reference`, or

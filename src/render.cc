@@ -812,7 +812,10 @@ bool Renderer::FluxCannotRead(const Reference& reference) {
   std::string problem = safesubst::FluxCannotRead(text_, reference);
   if (problem.empty()) return false;
   const std::string form(text_.substr(reference.offset, reference.length));
-  ReportAtFirstUse(Severity::kError, reference, std::move(problem), "write $" + form + ", which Flux writes as " + form);
+  std::string hint = reference.kind == RefKind::kEscape
+                         ? "render it without --flavor flux, which writes the escape whole (one `$` less)"
+                         : "write $" + form + ", which Flux writes as " + form;
+  ReportAtFirstUse(Severity::kError, reference, std::move(problem), std::move(hint));
   return true;
 }
 
