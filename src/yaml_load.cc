@@ -94,7 +94,7 @@ class DocumentBuilder : public YAML::EventHandler {
  private:
   static constexpr YAML::anchor_t kNoAnchor = 0;
 
-  struct Open_ {
+  struct OpenCollection {
     YAML::Node node;
     std::optional<YAML::Node> key;  // a mapping's key waiting for its value
   };
@@ -128,7 +128,7 @@ class DocumentBuilder : public YAML::EventHandler {
       root_.emplace(node);
       return;
     }
-    Open_& parent = open_.back();
+    OpenCollection& parent = open_.back();
     if (parent.node.IsSequence()) {
       parent.node.push_back(node);
     } else if (!parent.key) {
@@ -139,7 +139,7 @@ class DocumentBuilder : public YAML::EventHandler {
     }
   }
 
-  std::vector<Open_> open_;
+  std::vector<OpenCollection> open_;
   std::optional<YAML::Node> root_;
   std::map<YAML::anchor_t, YAML::Node> anchors_;
 };
