@@ -1243,6 +1243,17 @@ void ReadShell(std::string_view script, ShellEvents* events) {
   lexer.Run();
 }
 
+bool SameReading(const ShellContext& a, const ShellContext& b) {
+  return a.state == b.state && a.substitution_depth == b.substitution_depth && a.in_backticks == b.in_backticks &&
+         a.in_case_pattern == b.in_case_pattern && a.backtick_layers == b.backtick_layers &&
+         a.parameter_word == b.parameter_word && a.bash_brace_expansion == b.bash_brace_expansion &&
+         a.word_start == b.word_start && a.whole_word == b.whole_word && a.command_word == b.command_word &&
+         a.inside_heredoc == b.inside_heredoc && a.heredoc_delimiter == b.heredoc_delimiter &&
+         a.heredoc_strip_tabs == b.heredoc_strip_tabs && a.line_before == b.line_before &&
+         a.line_after == b.line_after && a.posh_scans_unquoted == b.posh_scans_unquoted &&
+         a.unsupported == b.unsupported;
+}
+
 namespace {
 
 // Queries are answered in text order; sorted defensively so that an
@@ -1275,18 +1286,6 @@ std::vector<ShellContext> ContextsAs(Dialect dialect, std::string_view script,
     }
   }
   return contexts;
-}
-
-// True when the two contexts read a place alike (every field the encoder reads).
-bool SameReading(const ShellContext& a, const ShellContext& b) {
-  return a.state == b.state && a.substitution_depth == b.substitution_depth && a.in_backticks == b.in_backticks &&
-         a.in_case_pattern == b.in_case_pattern && a.backtick_layers == b.backtick_layers &&
-         a.parameter_word == b.parameter_word && a.bash_brace_expansion == b.bash_brace_expansion &&
-         a.word_start == b.word_start && a.whole_word == b.whole_word && a.command_word == b.command_word &&
-         a.inside_heredoc == b.inside_heredoc && a.heredoc_delimiter == b.heredoc_delimiter &&
-         a.heredoc_strip_tabs == b.heredoc_strip_tabs && a.line_before == b.line_before &&
-         a.line_after == b.line_after && a.posh_scans_unquoted == b.posh_scans_unquoted &&
-         a.unsupported == b.unsupported;
 }
 
 // Adds to each of `contexts` (bash's reading) the reading of `dialect` where it differs.

@@ -117,6 +117,10 @@ void TakeShellContextsAt(std::string_view script, const std::vector<std::size_t>
 /// Reads all of `script` and sends its events to `events`.
 void ReadShell(std::string_view script, ShellEvents* events);
 
+/// True when `a` and `b` read a place alike: every field the encoder reads,
+/// not the second-order and other-shell readings attached to a context.
+bool SameReading(const ShellContext& a, const ShellContext& b);
+
 /// `NAME=...`, and bash's `NAME+=...` and `NAME[i]=...` (the word as written).
 bool IsShellAssignment(std::string_view word);
 
