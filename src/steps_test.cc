@@ -11,6 +11,7 @@
 
 #include "safesubst/manifest.h"
 #include "safesubst/values.h"
+#include "test_support.h"
 #include "tree_oracle.h"
 
 namespace safesubst {
@@ -418,6 +419,28 @@ TEST_CASE("steps: delete a sequence item, with its comment") {
 
   output = scenario.Apply("args: [\"--a\", \"--b\"]\nitems:\n- x\n- y\n- z\n", {Delete(".items[-1]"), Delete(".items[0]")});
   CHECK(output == "args: [\"--a\", \"--b\"]\nitems:\n- y\n");
+}
+
+// The document as PyYAML (a YAML 1.1 reader, like go-yaml v2 in kubectl)
+// reads it, as JSON with every non-ASCII character escaped. python3-yaml is
+// in packaging/debian-test-deps.txt: without it the test fails.
+std::string ReadWithPyYaml(const std::string& yaml) {
+  testing::CommandResult read = testing::RunShell(
+      "python3 -c 'import json, sys, yaml; print(json.dumps(yaml.safe_load(sys.stdin.read()), sort_keys=True))'",
+      yaml);
+  INFO("python3: ", read.err);
+  REQUIRE_MESSAGE(read.code == 0, "python3 could not read the output (is python3-yaml installed?)");
+  return read.out;
+}
+
+TEST_CASE("steps: a re-emitted key holding a YAML 1.1 line break stays one key for PyYAML") {
+  Scenario scenario;
+  // NEL, LS, PS and BOM are line breaks or not text to YAML 1.1 readers:
+  // written plain, the key would split. yaml-cpp reads either form the same.
+  const std::string output = scenario.Apply(
+      "m: {\"k\\u2028x\": 1, \"l\\u0085y\": 2, \"p\\u2029z\": 3, \"b\\ufeffw\": 4, c: 5}\n", {Delete(".m.c")});
+  CHECK(ReadWithPyYaml(output) ==
+        "{\"m\": {\"b\\ufeffw\": 4, \"k\\u2028x\": 1, \"l\\u0085y\": 2, \"p\\u2029z\": 3}}\n");
 }
 
 TEST_CASE("steps: deleting the last key leaves an empty mapping, the last item an empty sequence") {

@@ -2,8 +2,9 @@
 #include "yaml_emit.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <vector>
+
+#include "safesubst/yaml_encoding.h"
 
 #include "yaml_node_set.h"
 #include "yaml_tree.h"
@@ -13,33 +14,6 @@ namespace {
 
 std::string Spaces(int count) { return std::string(static_cast<std::size_t>(std::max(count, 0)), ' '); }
 
-bool IsIndicator(char c) {
-  switch (c) {
-    case '-': case '?': case ':': case ',': case '[': case ']': case '{': case '}': case '#':
-    case '&': case '*': case '!': case '|': case '>': case '\'': case '"': case '%': case '@': case '`':
-      return true;
-    default:
-      return false;
-  }
-}
-
-// Words and numbers that some YAML reader (1.1 or 1.2) takes for something
-// other than a string; a key spelled like one is quoted.
-bool LooksLikeNonString(std::string_view text) {
-  static constexpr std::string_view kWords[] = {
-      "~", "null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE", "yes", "Yes", "YES",
-      "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF", "y", "Y", "n", "N", ".inf", ".Inf", ".INF",
-      "-.inf", "-.Inf", "-.INF", "+.inf", ".nan", ".NaN", ".NAN", "<<", "="};
-  for (std::string_view word : kWords) {
-    if (text == word) return true;
-  }
-  // Anything that starts like a number (digits, sign, dot) is quoted: cheaper
-  // than a full number grammar and never wrong, only sometimes unnecessary.
-  char first = text.empty() ? '\0' : text[0];
-  return (first >= '0' && first <= '9') || first == '+' || first == '.' ||
-         (first == '-' && text.size() > 1 && (text[1] == '.' || (text[1] >= '0' && text[1] <= '9')));
-}
-
 std::string ExpandTag(const std::string& tag) {
   static constexpr std::string_view kCore = "tag:yaml.org,2002:";
   if (tag.compare(0, kCore.size(), kCore) == 0) return "!!" + tag.substr(kCore.size());
@@ -48,12 +22,13 @@ std::string ExpandTag(const std::string& tag) {
 }
 
 // A string that a literal block scalar (`|` or `|-`) carries exactly: more
-// than one line, printable, no carriage returns, no lines of only spaces (a
-// block reads those as empty lines), not only line breaks, not starting with
-// a space, and at most one final line break: `|+` would also take in any
-// blank lines that happen to follow it in the document.
+// than one line, what any block carries (FitsBlock: no carriage returns, no
+// YAML 1.1 line breaks, printable), no lines of only spaces (a block reads
+// those as empty lines), not only line breaks, not starting with a space, and
+// at most one final line break: `|+` would also take in any blank lines that
+// happen to follow it in the document.
 bool FitsLiteralBlock(std::string_view text) {
-  if (text.find('\n') == std::string_view::npos) return false;
+  if (text.find('\n') == std::string_view::npos || !FitsBlock(text)) return false;
   if (text.find_first_not_of('\n') == std::string_view::npos) return false;
   if (text.size() >= 2 && text.substr(text.size() - 2) == "\n\n") return false;
   if (text[text.find_first_not_of('\n')] == ' ') return false;
@@ -63,10 +38,6 @@ bool FitsLiteralBlock(std::string_view text) {
     if (line_end == std::string_view::npos) line_end = text.size();
     std::string_view line = text.substr(line_start, line_end - line_start);
     if (!line.empty() && line.find_first_not_of(' ') == std::string_view::npos) return false;
-    for (char c : line) {
-      auto u = static_cast<unsigned char>(c);
-      if ((u < 0x20 && c != '\t') || u == 0x7F) return false;
-    }
     line_start = line_end + 1;
   }
   return true;
@@ -222,63 +193,19 @@ void EmitInto(const YAML::Node& node, const EmitTarget& target, ExpansionGuard& 
 
 }  // namespace
 
-bool FitsPlainInBlock(std::string_view text) {
-  if (text.empty()) return false;
-  if (text.front() == ' ' || text.back() == ' ' || text.front() == '\t' || text.back() == '\t') return false;
-  if (IsIndicator(text.front())) {
-    // `-x`, `?x`, `:x` are plain; the other indicators never start one.
-    bool dash_like = text.front() == '-' || text.front() == '?' || text.front() == ':';
-    if (!dash_like || text.size() < 2 || text[1] == ' ' || text[1] == '\t') return false;
-  }
-  if (text.back() == ':') return false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    auto u = static_cast<unsigned char>(text[i]);
-    if (u < 0x20 || u == 0x7F) return false;
-    if (text[i] == ':' && i + 1 < text.size() && (text[i + 1] == ' ' || text[i + 1] == '\t')) return false;
-    if (text[i] == '#' && i > 0 && (text[i - 1] == ' ' || text[i - 1] == '\t')) return false;
-  }
-  if (text.compare(0, 3, "---") == 0 || text.compare(0, 3, "...") == 0) return false;
-  return true;
-}
-
-std::string DoubleQuotedScalar(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      case '\0': out += "\\0"; break;
-      default: {
-        auto u = static_cast<unsigned char>(c);
-        if (u < 0x20 || u == 0x7F) {
-          char buffer[8];
-          std::snprintf(buffer, sizeof buffer, "\\x%02X", u);
-          out += buffer;
-        } else {
-          out += c;
-        }
-      }
-    }
-  }
-  out += '"';
-  return out;
-}
-
 std::string EmitInlineScalar(const YAML::Node& scalar) {
   if (scalar.IsNull()) return "null";
   const std::string& text = scalar.Scalar();
-  if (scalar.Tag() == "?") return FitsPlainInBlock(text) ? text : DoubleQuotedScalar(text);
-  if (scalar.Tag() == "!") return DoubleQuotedScalar(text);
-  std::string value = FitsPlainInBlock(text) ? text : DoubleQuotedScalar(text);
+  const bool plain = FitsPlain(text, /*in_flow=*/false);
+  if (scalar.Tag() == "?") return plain ? text : DoubleQuoted(text);
+  if (scalar.Tag() == "!") return DoubleQuoted(text);
+  std::string value = plain ? text : DoubleQuoted(text);
   return ExpandTag(scalar.Tag()) + " " + value;
 }
 
 std::string EmitKey(std::string_view key) {
-  if (FitsPlainInBlock(key) && !LooksLikeNonString(key)) return std::string(key);
-  return DoubleQuotedScalar(key);
+  if (FitsPlain(key, /*in_flow=*/false) && ResolvePlain(key) == PlainKind::kString) return std::string(key);
+  return DoubleQuoted(key);
 }
 
 std::string EmitSlotText(const YAML::Node& node, const EmitTarget& target, EmitExpansion* expansion) {

@@ -52,17 +52,11 @@ class NodeNotEmittable : public std::runtime_error {
 std::string EmitSlotText(const YAML::Node& node, const EmitTarget& target, EmitExpansion* expansion = nullptr);
 
 /// A scalar on one line: plain when it was plain and still reads back the
-/// same, else double-quoted; explicit tags are kept.
+/// same (FitsPlain), else double-quoted (DoubleQuoted); explicit tags are kept.
 std::string EmitInlineScalar(const YAML::Node& scalar);
 
-/// A mapping key: plain when that reads back as the same string, else double-quoted.
+/// A mapping key: plain when that reads back as the same string (FitsPlain
+/// and ResolvePlain), else double-quoted.
 std::string EmitKey(std::string_view key);
-
-/// True when `text` can be written as a plain scalar in block context and
-/// reads back as the same characters (it may still resolve to a non-string).
-bool FitsPlainInBlock(std::string_view text);
-
-/// `text` inside double quotes, escaped.
-std::string DoubleQuotedScalar(std::string_view text);
 
 }  // namespace safesubst::detail
