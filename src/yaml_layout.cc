@@ -2,6 +2,8 @@
 #include "yaml_layout.h"
 #include "yaml_load.h"
 
+#include "safesubst/tokenizer.h"
+
 #include <algorithm>
 #include <cstdint>
 
@@ -52,94 +54,17 @@ bool MarkerLineHasContent(std::string_view text, std::size_t line_start) {
   return p < end && text[p] != '#';
 }
 
-void AppendUtf8(std::uint32_t code, std::string* out) {
-  if (code < 0x80) {
-    out->push_back(static_cast<char>(code));
-  } else if (code < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (code >> 6)));
-    out->push_back(static_cast<char>(0x80 | (code & 0x3F)));
-  } else if (code < 0x10000) {
-    out->push_back(static_cast<char>(0xE0 | (code >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (code & 0x3F)));
-  } else {
-    out->push_back(static_cast<char>(0xF0 | (code >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((code >> 12) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (code & 0x3F)));
-  }
-}
-
-bool DecodeHex(std::string_view digits, std::uint32_t* code) {
-  *code = 0;
-  for (char c : digits) {
-    *code <<= 4;
-    if (c >= '0' && c <= '9') *code |= static_cast<std::uint32_t>(c - '0');
-    else if (c >= 'a' && c <= 'f') *code |= static_cast<std::uint32_t>(c - 'a' + 10);
-    else if (c >= 'A' && c <= 'F') *code |= static_cast<std::uint32_t>(c - 'A' + 10);
-    else return false;
-  }
-  return true;
-}
-
-bool DecodeDoubleQuoted(std::string_view body, std::string* out) {
-  for (std::size_t i = 0; i < body.size(); ++i) {
-    char c = body[i];
-    if (c != '\\') {
-      out->push_back(c);
-      continue;
-    }
-    if (++i >= body.size()) return false;
-    std::size_t hex = 0;
-    switch (body[i]) {
-      case '0': out->push_back('\0'); break;
-      case 'a': out->push_back('\a'); break;
-      case 'b': out->push_back('\b'); break;
-      case 't': case '\t': out->push_back('\t'); break;
-      case 'n': out->push_back('\n'); break;
-      case 'v': out->push_back('\v'); break;
-      case 'f': out->push_back('\f'); break;
-      case 'r': out->push_back('\r'); break;
-      case 'e': out->push_back('\x1b'); break;
-      case ' ': case '"': case '/': case '\\': out->push_back(body[i]); break;
-      case 'N': AppendUtf8(0x85, out); break;
-      case '_': AppendUtf8(0xA0, out); break;
-      case 'L': AppendUtf8(0x2028, out); break;
-      case 'P': AppendUtf8(0x2029, out); break;
-      case 'x': hex = 2; break;
-      case 'u': hex = 4; break;
-      case 'U': hex = 8; break;
-      default: return false;
-    }
-    if (hex > 0) {
-      std::uint32_t code = 0;
-      if (i + hex >= body.size() || !DecodeHex(body.substr(i + 1, hex), &code)) return false;
-      AppendUtf8(code, out);
-      i += hex;
-    }
-  }
-  return true;
-}
-
 }  // namespace
 
 bool DecodeKeyText(std::string_view raw, std::string* out) {
-  out->clear();
-  if (raw.empty()) return true;
-  if (raw.front() == '\'') {
-    if (raw.size() < 2 || raw.back() != '\'') return false;
-    std::string_view body = raw.substr(1, raw.size() - 2);
-    for (std::size_t i = 0; i < body.size(); ++i) {
-      out->push_back(body[i]);
-      if (body[i] == '\'') ++i;  // '' stands for one quote
-    }
-    return true;
-  }
-  if (raw.front() == '"') {
-    if (raw.size() < 2 || raw.back() != '"') return false;
-    return DecodeDoubleQuoted(raw.substr(1, raw.size() - 2), out);
-  }
-  out->assign(raw);
+  Scalar key;
+  key.style = raw.empty()          ? ScalarStyle::kPlain
+              : raw.front() == '"'  ? ScalarStyle::kDoubleQuoted
+              : raw.front() == '\'' ? ScalarStyle::kSingleQuoted
+                                    : ScalarStyle::kPlain;
+  key.length = raw.size();
+  if (key.style != ScalarStyle::kPlain && (raw.size() < 2 || raw.back() != raw.front())) return false;
+  *out = DecodeScalar(raw, key);
   return true;
 }
 

@@ -168,6 +168,18 @@ TEST_CASE("yaml layout: CRLF line breaks") {
   CHECK(layout.LineEnd(0) == 4);
 }
 
+TEST_CASE("yaml layout: quoted keys are decoded as the tokenizer decodes scalars") {
+  Layout layout = MustScan("\"a\\x41\\u00e9\\t\\\"\": 1\n'it''s': 2\nplain key: 3\n\"\": 4\n");
+  REQUIRE(layout.root().children.size() == 4);
+  CHECK(layout.node(layout.root().children[0]).key == "aA\u00e9\t\"");
+  CHECK(layout.node(layout.root().children[1]).key == "it's");
+  CHECK(layout.node(layout.root().children[2]).key == "plain key");
+  CHECK(layout.node(layout.root().children[3]).key.empty());
+  std::string key;
+  CHECK_FALSE(DecodeKeyText("\"unterminated", &key));
+  CHECK_FALSE(DecodeKeyText("'", &key));
+}
+
 TEST_CASE("yaml layout: document markers and comments around the root") {
   Layout layout = MustScan("# header\n--- # first\na: 1\n...\n# trailer\n");
   CHECK(layout.root().kind == LayoutKind::kBlockMap);
