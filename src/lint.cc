@@ -217,8 +217,7 @@ Result<std::vector<Finding>> Lint(std::string_view text, const LintOptions& opti
   lint::Source source(text, options.file_name);
   // The rules read yaml-cpp's trees; where yaml-cpp misreads valid YAML
   // they would judge another document. Valid YAML is not refused: say so.
-  Tokens tokens = Tokenize(text);
-  if (const std::vector<std::size_t>& misreads = tokens.yaml_cpp_misreads; !misreads.empty()) {
+  if (const std::vector<std::size_t>& misreads = source.tokens().yaml_cpp_misreads; !misreads.empty()) {
     result.diagnostics.push_back(
         MakeWarning(source.At(misreads.front()),
                     "not linted: yaml-cpp, which the lint rules read through, misreads this valid YAML (a line "
@@ -241,7 +240,7 @@ Result<std::vector<Finding>> Lint(std::string_view text, const LintOptions& opti
                                            std::string("cannot lint: the YAML parser failed: ") + error.what()));
     return result;
   }
-  const lint::ShellScriptIndex shell_scripts(text, std::move(tokens));
+  const lint::ShellScriptIndex shell_scripts(text, source.tokens());
   lint::Context context{source, options, shell_scripts, {}, {}};
   for (const YAML::Node& document : documents) ReadIstioNamespace(document, &context);
   std::vector<Finding> findings;

@@ -23,7 +23,8 @@
 
 namespace safesubst::lint {
 
-/// The input text, with what it takes to turn yaml-cpp marks into Locations.
+/// The input text, with what it takes to turn yaml-cpp marks into Locations
+/// and yaml-cpp nodes into the tokenizer's scalars.
 class Source {
  public:
   Source(std::string_view text, std::string file);
@@ -36,10 +37,15 @@ class Source {
   std::size_t ScalarOffset(const YAML::Node& node) const;
   /// 1-based line and column of a byte offset.
   Location At(std::size_t offset) const;
+  /// The tokens of the whole text.
+  const Tokens& tokens() const { return tokens_; }
+  /// The tokenizer's scalar whose text starts at `offset` (ScalarOffset), or null.
+  const Scalar* ScalarAt(std::size_t offset) const;
 
  private:
   std::string_view text_;
   std::string file_;
+  Tokens tokens_;
   std::size_t bom_ = 0;  // yaml-cpp does not count a UTF-8 byte order mark
   std::vector<std::size_t> line_starts_;
 };

@@ -110,6 +110,28 @@ TEST_CASE("lint yaml: quoted scalars with escapes and folding") {
   CHECK(PositionOf(source, tagged, "$T") == "8:24");
 }
 
+TEST_CASE("lint yaml: positions after hexadecimal, Unicode and line-break escapes") {
+  // Every byte of an escape maps to its backslash; an escaped line break
+  // followed by an empty line decodes to one line feed.
+  std::string text =
+      "e: \"\\x41\\U0001F600\\L $A\\\n"
+      "  \n"
+      "  b $B \\\" $C\"\n";
+  Source source(text, "f.yaml");
+  YAML::Node root = YAML::Load(text);
+  ScalarView e = ViewOfKey(source, root, "e");
+  CHECK(e.text == "A\U0001F600\u2028 $A\nb $B \" $C");
+  CHECK(e.exact);
+  CHECK(PositionOf(source, e, "A") == "1:5");
+  CHECK(PositionOf(source, e, "\U0001F600") == "1:9");
+  CHECK(PositionOf(source, e, "\u2028") == "1:19");
+  CHECK(PositionOf(source, e, "$A") == "1:22");
+  CHECK(PositionOf(source, e, "b") == "3:3");
+  CHECK(PositionOf(source, e, "$B") == "3:5");
+  CHECK(PositionOf(source, e, "\"") == "3:8");
+  CHECK(PositionOf(source, e, "$C") == "3:11");
+}
+
 TEST_CASE("lint yaml: plain scalars, multi-line plain, CRLF and a byte order mark") {
   std::string text = "\xEF\xBB\xBF" "a: x $P\r\nb: one\r\n  two $Q\r\n";
   Source source(text, "f.yaml");
