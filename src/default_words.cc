@@ -26,8 +26,19 @@ bool EndsInOpenName(std::string_view text) {
 
 }  // namespace
 
-DefaultWordSplicer::DefaultWordSplicer(std::string_view text, Applies applies)
-    : text_(text), applies_(std::move(applies)) {}
+DefaultWordSplicer::DefaultWordSplicer(std::string_view text, Applies applies, bool flux)
+    : text_(text), applies_(std::move(applies)), flux_(flux) {}
+
+void DefaultWordSplicer::AppendWordText(std::string_view text, std::string* word) const {
+  if (!flux_) {
+    word->append(text);
+    return;
+  }
+  for (std::size_t at = 0; at < text.size(); ++at) {
+    if (text[at] == '$' && (at + 1 == text.size() || text[at + 1] != '{')) word->push_back('$');
+    word->push_back(text[at]);
+  }
+}
 
 std::string DefaultWordSplicer::Word(const Reference& outer, int depth, std::string* problem) const {
   const std::size_t begin = static_cast<std::size_t>(outer.operand.data() - text_.data());
@@ -46,12 +57,12 @@ std::string DefaultWordSplicer::Word(const Reference& outer, int depth, std::str
           *problem = "default words are nested more than " + std::to_string(kMaxWordDepth) + " deep";
           return;
         }
-        word.append(text_.substr(copied, inner.offset - copied));
+        AppendWordText(text_.substr(copied, inner.offset - copied), &word);
         word += Word(inner, depth + 1, problem);
         copied = inner.offset + inner.length;
       },
       [](std::size_t) {});
-  word.append(text_.substr(copied, end - copied));
+  AppendWordText(text_.substr(copied, end - copied), &word);
   return word;
 }
 

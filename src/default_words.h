@@ -30,8 +30,11 @@ class DefaultWordSplicer {
   /// applies (the render's decision for it, read where the outer form stands).
   using Applies = std::function<bool(const Reference& inner)>;
 
-  /// `text` is the template; it must outlive the splicer.
-  DefaultWordSplicer(std::string_view text, Applies applies);
+  /// `text` is the template; it must outlive the splicer. `flux`: the
+  /// template is read as Flux reads it, where a word's `$` that starts no
+  /// `${` is text, `$$` too, and elsewhere `$$` is a `$`: such a `$` is
+  /// spliced as `$$`, which the render of the spliced text writes as `$`.
+  DefaultWordSplicer(std::string_view text, Applies applies, bool flux = false);
 
   /// Replaces the form `reference` (a kBracedDefault of `text`, after any
   /// spliced before) by its word, with the default forms inside the word
@@ -58,10 +61,12 @@ class DefaultWordSplicer {
     std::size_t spliced_end;
   };
   std::string Word(const Reference& reference, int depth, std::string* problem) const;
+  void AppendWordText(std::string_view text, std::string* word) const;
   std::size_t OriginalOffset(std::size_t spliced) const;
 
   std::string_view text_;
   Applies applies_;
+  bool flux_;
   std::string spliced_;
   std::size_t copied_ = 0;  // of text_, into spliced_
   std::vector<Edit> edits_;

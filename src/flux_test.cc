@@ -5,11 +5,15 @@
 // describes) with the same values: X=1.2, E set and empty, U unset.
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <string>
+#include <vector>
 
+#include "real_shells.h"
 #include "safesubst/render.h"
 #include "safesubst/survey.h"
 #include "safesubst/values.h"
+#include "test_support.h"
 
 using namespace safesubst;
 
@@ -67,11 +71,67 @@ TEST_CASE("flux flavor: the forms as Flux's engine writes them") {
   CHECK(RenderedLine("[${U=d} ${E=d} ${X=d}]") == "[d d 1.2]");  // `=` alone is `:=` there
 }
 
+// Flux has no escape: `$$` is a `$`, and its engine reads on after it.
+TEST_CASE("flux flavor: an escape holding other `$` forms is written as Flux's engine writes it") {
+  CHECK(RenderedLine("[$${U:=$${X}}]") == "[${U:=${X}}]");  // a two-stage substitution (joryirving/home-ops)
+  CHECK(RenderedLine("[$${U:=${X}}]") == "[${U:=1.2}]");
+  CHECK(RenderedLine("[$${U:=${U}}]") == "[${U:=}]");
+  CHECK(RenderedLine("[$${U:-$X}]") == "[${U:-$X}]");
+  CHECK(RenderedLine("[$${U:-$$X}]") == "[${U:-$X}]");
+  CHECK(RenderedLine("[$${U:=${U:-d}}]") == "[${U:=d}]");
+  CHECK(RenderedLine("[$${U:-$${E:-$${X}}}]") == "[${U:-${E:-${X}}}]");
+  CHECK(RenderedLine("[$${U:=$}] [$${U:=$$}] [$${X}$]") == "[${U:=$}] [${U:=$}] [${X}$]");
+  CHECK(RenderedLine("[x$${U:=${X}}y${X}]") == "[x${U:=1.2}y1.2]");
+  CHECK(RenderedLine("[$${U:-${X}-${X}}]") == "[${U:-1.2-1.2}]");
+  CHECK(RenderedLine("[$$$${X}] [$$${X}]") == "[$${X}] [$1.2]");
+}
+
+// Inside a default word `$$` is no escape there: a `$` that starts no `${` is text.
+TEST_CASE("flux flavor: a `$` in a default word is written as Flux's engine writes it") {
+  CHECK(RenderedLine("[${U:-$${X}}]") == "[$1.2]");
+  CHECK(RenderedLine("[${U:-$$X}] [${U:-$$}]") == "[$$X] [$$]");
+  CHECK(RenderedLine("[${U:-$}${X}]") == "[$1.2]");
+  CHECK(RenderedLine("[${E:-a$$(b)}]") == "[a$$(b)]");
+}
+
+TEST_CASE("flux flavor: a value inside an escape in a script is encoded for where Flux's output puts it") {
+  // Flux writes `"${A:=<value>}"`: the value lands in the word of a
+  // double-quoted expansion, which the lexer sees in Flux's reading.
+  const std::string value = "a b\"$(touch canary)`id`}\\x ${HOME} $$";
+  ValueSet values;
+  values.Set("B", Value{value, ValueSource::kCommandLine, Location{"--set"}});
+  RenderOptions options;
+  const std::string text = "data:\n  run.sh: |\n    #!/bin/sh\n    printf '%s\\n' \"$${A:=${B}}\" \"$$A\"\n";
+  RenderResult result = Render(text, Flux(), values, options);
+  REQUIRE_MESSAGE(result.ok(), (result.diagnostics.empty() ? "" : result.diagnostics[0].message));
+  const std::string script = result.output.substr(result.output.find("#!/bin/sh"));
+  CHECK(script.find("\"${A:=a b\\\"\\$(touch canary)") != std::string::npos);
+  const testing::TempDir work;
+  const std::vector<testing::RealShell> shells = testing::InstalledShells();
+  const std::vector<std::filesystem::path> dirs =
+      testing::RunScriptUnderShells(work.path(), shells, [&](const testing::RealShell&) { return script; });
+  for (std::size_t i = 0; i < shells.size(); ++i) {
+    CAPTURE(shells[i].name);
+    CHECK(testing::ReadFile(dirs[i] / "stdout") == value + "\n" + value + "\n");
+    CHECK_FALSE(std::filesystem::exists(dirs[i] / "canary"));
+  }
+  // A single quote there is read differently by dash and bash: refused, located.
+  values.Set("B", Value{"it's", ValueSource::kCommandLine, Location{"--set"}});
+  RenderResult quote = Render(text, Flux(), values, options);
+  CHECK_FALSE(quote.ok());
+  CHECK(HasMessage(quote, Severity::kError, "in the word of a double-quoted ${...} expansion"));
+}
+
 TEST_CASE("flux flavor: a `$$` in a script is written as Flux writes it, with a warning") {
   RenderResult result = RenderFlux("a: |\n  #!/bin/sh\n  echo $$\n");
   REQUIRE(result.ok());
   CHECK(result.output == "a: |\n  #!/bin/sh\n  echo $\n");
   CHECK(HasMessage(result, Severity::kWarning, "Flux writes $$ as $: the script no longer reads its process id"));
+  // `$$$$` is how a Flux template writes `$$`, also through a default word.
+  RenderResult pid = RenderFlux("a: |\n  #!/bin/sh\n  echo $$$$ ${U:-$$}\n");
+  REQUIRE(pid.ok());
+  CHECK(pid.output == "a: |\n  #!/bin/sh\n  echo $$ $$\n");
+  CHECK(pid.diagnostics.empty());
 }
 
 TEST_CASE("flux flavor: an unset name is an empty string, and an error in strict mode") {
@@ -91,13 +151,17 @@ TEST_CASE("flux flavor: an unset name is an empty string, and an error in strict
   CHECK(defaulted.output == "b: d\n");
 }
 
-TEST_CASE("flux flavor: forms Flux's engine fails on are refused where they stand") {
-  for (const char* form : {"${X-y}", "${U?m}", "${X+p}", "${arr[0]}", "${!x}", "${X.Y}", "$${A:=$${B}}"}) {
+TEST_CASE("flux flavor: forms Flux's engine fails on or reads otherwise are refused where they stand") {
+  // Flux ends a form at its first `}` (`${U:-{x}}` is `${U:-{x}` and a `}`:
+  // with U set, its value and a `}`), and reads `$$` in a string
+  // operation's argument as `$` (`${X/a/$${E}}` ends at the first `}`).
+  for (std::string form : {"${X-y}", "${U?m}", "${X+p}", "${arr[0]}", "${!x}", "${X.Y}", "${U:-{x}}", "${X/a/$${E}}"}) {
     CAPTURE(form);
-    RenderResult result = RenderFlux(std::string("a: |\n  echo ") + form + "\n");
+    RenderResult result = RenderFlux("a: |\n  echo " + form + "\n");
     CHECK_FALSE(result.ok());
     CHECK(result.output.empty());
-    CHECK((HasMessage(result, Severity::kError, "Flux cannot") || HasMessage(result, Severity::kError, "Flux reads")));
+    CHECK((HasMessage(result, Severity::kError, "Flux cannot") || HasMessage(result, Severity::kError, "Flux reads") ||
+           HasMessage(result, Severity::kError, "Flux ends")));
   }
 }
 
@@ -173,6 +237,13 @@ TEST_CASE("flux audit: what Flux's substitution does to scripts, nginx and Kuber
   Result<std::vector<AuditChange>> escaped = AuditFlux(TemplateSource{"t.yaml", "a: |\n  echo $$HOME $${X}\n"}, given);
   REQUIRE(escaped.ok());
   CHECK(escaped.value->empty());
+  // Flux reads on inside an escape: the script's ${HOME} there is blanked.
+  Result<std::vector<AuditChange>> inside =
+      AuditFlux(TemplateSource{"t.yaml", "a: |\n  #!/bin/sh\n  echo $${X:=${HOME}}\n"}, given);
+  REQUIRE(inside.ok());
+  REQUIRE(inside.value->size() == 1);
+  CHECK((*inside.value)[0].after == "  echo ${X:=}");
+  CHECK((*inside.value)[0].blanked == std::vector<std::string>{"HOME"});
 
   // A form Flux's engine fails on is reported wherever it stands.
   Result<std::vector<AuditChange>> failing = AuditFlux(TemplateSource{"t.yaml", "a: ${X-d}\n"}, given);

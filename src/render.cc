@@ -244,7 +244,7 @@ class Renderer {
   const ShellContext* ShellContextOf(std::size_t index) const {
     return shell_contexts_.empty() ? nullptr : shell_contexts_[index];
   }
-  ScriptContexts script_contexts_;
+  ScriptContexts script_contexts_{manifest_.mode == DeclarationMode::kFlux};
   // EncodeForShell's answers by context address, mode and value.
   std::unordered_map<std::string, ShellEncoding, TextHash> shell_encodings_;
   std::string shell_key_;
@@ -286,6 +286,7 @@ RenderResult Renderer::Run() {
   result_.diagnostics = CheckTextEncoding(text_, options_.file_name);
   if (HasErrors(result_.diagnostics)) return std::move(result_);
   tokens_ = Tokenize(text_, TokenizerOptions{options_.file_name});
+  if (manifest_.mode == DeclarationMode::kFlux) ReadEscapesAsFlux(text_, &tokens_.references);
   result_.diagnostics = tokens_.diagnostics;
   Append(CheckTabIndentation(text_, tokens_, options_.file_name));
   Append(CheckDuplicateKeys(text_, tokens_, options_.file_name));
@@ -342,7 +343,7 @@ RenderResult Renderer::RenderSplicedDefaults() {
   constexpr int kMaxRounds = 4;
   detail::DefaultWordSplicer splicer(text_, [this](const Reference& inner) {
     return ResolveReference(inner, manifest_, values_).outcome == Resolution::Outcome::kDefaultWord;
-  });
+  }, manifest_.mode == DeclarationMode::kFlux);
   Diagnostics problems;
   for (const Reference* reference : default_words_) {
     std::string problem = splicer.Splice(*reference);
@@ -807,15 +808,11 @@ bool Renderer::InFluxDisabledDocument(const Reference& reference) const {
          IsFluxDisabled(flux_disabled_documents_, tokens_.scalars[reference.scalar].document);
 }
 
-// A form Flux's engine fails on: refused, with Flux's escape.
+// A form Flux's engine fails on, or reads otherwise: refused.
 bool Renderer::FluxCannotRead(const Reference& reference) {
-  std::string problem = safesubst::FluxCannotRead(text_, reference);
-  if (problem.empty()) return false;
-  const std::string form(text_.substr(reference.offset, reference.length));
-  std::string hint = reference.kind == RefKind::kEscape
-                         ? "render it without --flavor flux, which writes the escape whole (one `$` less)"
-                         : "write $" + form + ", which Flux writes as " + form;
-  ReportAtFirstUse(Severity::kError, reference, std::move(problem), std::move(hint));
+  FluxRefusal refusal = safesubst::FluxCannotRead(text_, reference);
+  if (refusal.message.empty()) return false;
+  ReportAtFirstUse(Severity::kError, reference, std::move(refusal.message), std::move(refusal.hint));
   return true;
 }
 

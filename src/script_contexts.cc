@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "flux.h"
 #include "key_bytes.h"
 #include "shell_lexer.h"
 
@@ -46,7 +47,8 @@ void ScriptContexts::Lex(std::string_view text, const Scalar& scalar, const Refe
                          const ShellContext** contexts) {
   ++lexed_;
   source_offsets_.reserve(scalar.length + 1);  // one per decoded byte: at most about the raw span's
-  const std::string script = DecodeScalar(text, scalar, &source_offsets_);
+  std::string script = DecodeScalar(text, scalar, &source_offsets_);
+  if (flux_) WriteDollarDollarsAsFlux(&script, &source_offsets_);
   positions_.clear();
   for (std::size_t i = 0; i < count; ++i) {
     auto at = std::lower_bound(source_offsets_.begin(), source_offsets_.end(), references[i].offset);

@@ -28,6 +28,9 @@ namespace safesubst {
 /// reference costs a pointer to it.
 class ScriptContexts {
  public:
+  /// `flux`: the scripts are read as Flux writes them, each `$$` as `$`.
+  explicit ScriptContexts(bool flux = false) : flux_(flux) {}
+
   /// Sets contexts[i] to the context at references[i] (all in `scalar`, in
   /// text order) for each of the `count`. The contexts stay valid as long as
   /// this object; equal contexts are one object.
@@ -53,6 +56,7 @@ class ScriptContexts {
   std::unordered_map<std::string, std::vector<const ShellContext*>> remembered_;
   std::vector<std::size_t> source_offsets_, positions_;
   std::size_t lexed_ = 0;
+  bool flux_ = false;
 };
 
 }  // namespace safesubst

@@ -337,8 +337,8 @@ Effect FluxEffect(std::string_view text, const Reference& reference, const Envir
   if (reference.context == ContextClass::kComment) return effect;
   const std::string form(text.substr(reference.offset, reference.length));
   const bool script = reference.context == ContextClass::kScript;
-  if (std::string failure = FluxCannotRead(text, reference); !failure.empty()) {
-    effect = Effect{true, form, true, {}, std::move(failure)};
+  if (FluxRefusal failure = FluxCannotRead(text, reference); !failure.message.empty()) {
+    effect = Effect{true, form, true, {}, std::move(failure.message)};
     return effect;
   }
   const std::string name(reference.name);
@@ -403,6 +403,7 @@ Result<std::vector<AuditChange>> AuditFlux(const TemplateSource& source, const E
   Result<std::vector<AuditChange>> result;
   Tokens tokens = ReadTemplate(source, &result.diagnostics);
   if (HasErrors(result.diagnostics)) return result;
+  ReadEscapesAsFlux(source.text, &tokens.references);
   const std::vector<std::uint32_t> disabled = FluxDisabledDocuments(source.text, tokens);
   result.value = AuditLines(source, tokens, [&](const Reference& reference) {
     if (reference.scalar != Reference::kNoScalar && IsFluxDisabled(disabled, tokens.scalars[reference.scalar].document)) {

@@ -59,7 +59,10 @@ printf '%d the same, %d refused, %d different\n' "$same" "$refused" "$different"
 # with the undeclared U blanked as Flux blanks it.
 for value in 'v1.2.3' 'a/b/c' '' 'UPPER lower'; do
   for form in '${X%.*}' '${X#v}' '${X/./-}' '${X,,}' '${X:1}' '${#X}' '${X:-d}' '${U:-d}' '${U:=${Y}-d}' \
-              '${U:?m}' '${U:+p}' '${X:+p}' '${U=d}' '${X=d}' '${U}' '$X' '$$' '$$x' '$${X}' '$$(X)' '$(X)' '$1' '${X-d}' '${x[0]}'; do
+              '${U:?m}' '${U:+p}' '${X:+p}' '${U=d}' '${X=d}' '${U}' '$X' '$$' '$$x' '$${X}' '$$(X)' '$(X)' '$1' '${X-d}' '${x[0]}' \
+              '$${U:=$${X}}' '$${U:=${X}}' '$${X:-${Y}}' '$${U:-$X}' '$${U:-$$X}' '$${U:=${U:-d}}' '$${U:-$${Y:-$${X}}}' \
+              '$${U:=$}' '$${U:=$$}' 'x$${U:=${X}}y${X}' '$${U:-${X}-${Y}}' '$${X}$' '$$$${X}' '$$${X}' \
+              '${U:-$${X}}' '${U:-$$X}' '${U:-$}${X}' '${U:-$$}' '${U:-a$$(b)}' '${U:-{x}}' '${X:-{x}}' '${X/a/$${Y}}'; do
     compare "$value" "$form" --flavor flux
   done
 done
