@@ -178,6 +178,7 @@ class Renderer {
   };
   SpliceMark MarkSplices() const { return {splices_.size(), splice_text_.size()}; }
   void DropSplicesSince(SpliceMark mark);
+  bool HoldsEscape(const Scalar& scalar) const;
   std::uint32_t ParentColumn(std::uint32_t scalar_index) const;
   std::size_t LeastOutputSize() const;
   bool OutputWithinLimit(std::size_t size, const char* would_be);
@@ -224,6 +225,13 @@ class Renderer {
   // per splice: a placeholder-dense template makes millions of them.
   std::vector<TemplateEdit> splices_;
   std::string splice_text_;
+  // Whether the next splice joins the last one (EndSplice): true after a
+  // splice of the scalar being encoded, unless it holds an escape, whose own
+  // splice must stay apart. A placeholder-dense scalar then makes one edit,
+  // not one per value; the bytes between its values, copied into
+  // splice_text_, are part of the output anyway.
+  bool joins_last_splice_ = false;
+  bool scalar_joins_splices_ = false;
   // The declared references with their values, in reference (= source)
   // order, and each one's variable: grouped by scalar (the reference's) for
   // encoding, which writes the values as written (after shell encoding), and
@@ -301,9 +309,7 @@ RenderResult Renderer::Run() {
   if (!key_substitutions_.empty()) return RenderSplicedKeys();
   if (!OutputWithinLimit(LeastOutputSize(), "would be at least")) return std::move(result_);
   // Encode scalar by scalar; substitutions_ is in reference (= source) order.
-  // Each substitution makes at most one splice (a requoted scalar's one
-  // replaces those of its values).
-  splices_.reserve(splices_.size() + substitutions_.size());
+  // Each scalar makes at most one splice (EndSplice), but for its escapes.
   for (std::size_t begin = 0; begin < substitutions_.size();) {
     const std::uint32_t scalar = substitutions_[begin].reference->scalar;
     std::size_t end = begin;
@@ -818,6 +824,8 @@ bool Renderer::FluxCannotRead(const Reference& reference) {
 
 void Renderer::EncodeScalar(std::uint32_t scalar_index, ScalarSubstitutions substitutions) {
   const Scalar& scalar = tokens_.scalars[scalar_index];
+  joins_last_splice_ = false;
+  scalar_joins_splices_ = !HoldsEscape(scalar);
   for (const Variable* variable : substitutions.variables) {
     if (variable && variable->type == VarType::kYaml) {
       if (substitutions.values.size() != 1 || !EncodeYamlVariable(scalar_index, substitutions.values[0], *variable)) {
@@ -1171,14 +1179,34 @@ void Renderer::AddSplice(std::size_t offset, std::size_t length, std::string_vie
   EndSplice(offset, length, text_begin);
 }
 
-// Records the splice whose text was appended to splice_text_ from `text_begin` on.
+// Records the splice whose text was appended to splice_text_ from `text_begin`
+// on; after another splice of the same scalar, as part of that one, with the
+// template bytes between the two put before the text (joins_last_splice_).
 void Renderer::EndSplice(std::size_t offset, std::size_t length, std::size_t text_begin) {
-  splices_.push_back({offset, length, splice_text_.size() - text_begin});
+  const std::size_t replacement_length = splice_text_.size() - text_begin;
+  if (joins_last_splice_) {
+    TemplateEdit& last = splices_.back();
+    const std::size_t gap = offset - (last.offset + last.length);
+    if (gap > 0) splice_text_.insert(text_begin, text_.substr(last.offset + last.length, gap));
+    last.length = offset + length - last.offset;
+    last.replacement_length += gap + replacement_length;
+    return;
+  }
+  splices_.push_back({offset, length, replacement_length});
+  joins_last_splice_ = scalar_joins_splices_;
 }
 
 void Renderer::DropSplicesSince(SpliceMark mark) {
   splices_.resize(mark.splices);
   splice_text_.resize(mark.text);
+  joins_last_splice_ = false;
+}
+
+// Whether a `$${NAME}` escape stands in `scalar` (escapes_ is in source order).
+bool Renderer::HoldsEscape(const Scalar& scalar) const {
+  auto first = std::lower_bound(escapes_.begin(), escapes_.end(), scalar.offset,
+                                [](const Reference* escape, std::size_t offset) { return escape->offset < offset; });
+  return first != escapes_.end() && (*first)->offset < scalar.offset + scalar.length;
 }
 
 // The output's size if every value were written as it is, and each
