@@ -31,6 +31,7 @@
 
 #include "safesubst/references.h"
 #include "text_checks.h"
+#include "yaml_spans.h"
 
 namespace safesubst {
 
@@ -177,8 +178,8 @@ struct Node {
 // FindBreak) cost more inlined and are left to the compiler.
 class Parser {
  public:
-  Parser(std::string_view text, const TokenizerOptions& options, Tokens* out)
-      : text_(text), size_(text.size()), options_(options), out_(*out) {
+  Parser(std::string_view text, const TokenizerOptions& options, Tokens* out, SpanRecorder* spans)
+      : text_(text), size_(text.size()), options_(options), out_(*out), spans_(spans) {
     emit_reference_ = [this](const Reference& found) { RecordReference(found); };
     on_unterminated_ = [this](std::size_t offset) { ReportUnterminated(offset); };
   }
@@ -251,6 +252,12 @@ class Parser {
     ErrorHere(std::string(before) + Cur() + std::string(after), hint);
   }
   void TooDeep();
+  [[gnu::cold]] [[gnu::noinline]] void TwoAnchors(std::size_t second);
+  [[gnu::cold]] [[gnu::noinline]] void AliasWithProperties(std::size_t alias);
+  [[gnu::always_inline]] void CheckNoTabIndent(std::size_t collection);
+  void CheckNoTabBefore(std::size_t collection);
+  [[gnu::always_inline]] bool SkipToNextFlowToken(int n);
+  [[gnu::cold]] [[gnu::noinline]] void ReportShallowFlowLine();
 
   // ---- recording ----
   [[gnu::always_inline]] void StartScalar(ScalarStyle style);
@@ -279,8 +286,20 @@ class Parser {
   std::string_view DecodedKey(const Node& key);
   bool IsScriptSequence(std::uint32_t path) const;
 
+  // ---- node spans (only with spans_; see yaml_spans.h) ----
+  void NoteProperty(std::size_t begin, std::size_t end);
+  NodeSpan SpanHere(NodeKind kind, std::size_t begin);
+  void OpenSpan(NodeKind kind, bool flow, std::size_t begin);
+  void LiftProperties();
+  void LowerProperties();
+  void LowerPropertiesOnto(const Node& node, std::uint32_t mark);
+  void OpenMappingAbove(const Node& first_key, std::uint32_t key_mark);
+  void RecordAliasSpan(const Node& alias);
+  void RecordScalarSpan(const Scalar& scalar);
+
   // ---- documents ----
   void ParseDirective();
+  void CheckDirective(std::size_t begin, std::size_t end);
   void SkipTrailingContent();
   void ExpectLineEnd();
 
@@ -304,6 +323,7 @@ class Parser {
   [[gnu::always_inline]] Node ParseFlowNode(int n, std::uint32_t path);
   void ParseFlowCollection(int n, std::uint32_t path);
   [[gnu::always_inline]] void ParseFlowEntry(int n, std::uint32_t path, bool is_sequence, std::int32_t index, bool script);
+  [[gnu::always_inline]] void ParseFlowPairValue(int n, std::uint32_t segment, bool pair, const Cursor& after_key);
   void SkipPropertyToken();
   void CheckTagCharacters(std::size_t begin, std::size_t end);
   [[gnu::always_inline]] bool PlainFirstAt(std::size_t i, bool flow) const;
@@ -320,6 +340,13 @@ class Parser {
   std::size_t size_;
   const TokenizerOptions& options_;
   Tokens& out_;
+  SpanRecorder* spans_;  // null unless node spans were asked for
+  // With spans_: the properties read for the node about to be recorded.
+  SourceRange pending_anchor_;
+  SourceRange pending_tag_;
+  // With spans_: properties of a block node followed by a line break (LiftProperties).
+  SourceRange outer_anchor_;
+  SourceRange outer_tag_;
 
   std::size_t pos_ = 0;
   std::uint32_t line_ = 1;
@@ -337,6 +364,14 @@ class Parser {
   // mostly in increasing order, so `$`-free text is searched about once.
   std::size_t dollar_from_ = static_cast<std::size_t>(-1);
   std::size_t next_dollar_ = 0;
+  // The directives of the document being read: its %TAG handles, and whether
+  // it had a %YAML directive.
+  std::vector<std::string_view> tag_handles_;
+  bool yaml_directive_seen_ = false;
+  // A line of a flow collection not indented past the block around it
+  // (SkipToNextFlowToken), or kNoAnchor; and that block's indentation.
+  std::size_t shallow_flow_line_ = kNoAnchor;
+  int shallow_flow_indent_ = 0;
 
   // State of the reference scan in progress (ScanReferences calls back).
   std::uint32_t ref_scalar_ = Reference::kNoScalar;
@@ -425,6 +460,54 @@ Location Parser::LocationOf(std::size_t offset) const {
   return LocationOf(Cursor{offset, line, start});
 }
 
+void Parser::TwoAnchors(std::size_t second) {
+  Error(LocationOf(second), "a node cannot have two anchors",
+        "remove one; an anchor on the line above a mapping's first key belongs to the mapping");
+}
+
+void Parser::AliasWithProperties(std::size_t alias) {
+  Error(LocationOf(alias), "an alias cannot have an anchor or a tag",
+        "the alias stands for the anchored node, properties included; remove them");
+}
+
+// YAML indents block collections with spaces only: a tab before one that
+// starts on its line (`-\t- a`, or a key after a tab) is an error.
+inline void Parser::CheckNoTabIndent(std::size_t collection) {
+  // Usually the collection is first on its line, after spaces only.
+  if (collection < line_start_ || collection - line_start_ != LineIndent()) CheckNoTabBefore(collection);
+}
+
+void Parser::CheckNoTabBefore(std::size_t collection) {
+  for (std::size_t i = collection; i > 0 && IsBlank(text_[i - 1]); --i) {
+    if (text_[i - 1] == '\t') {
+      Error(LocationOf(i - 1), "a tab cannot indent a block collection", "indent with spaces");
+      return;
+    }
+  }
+}
+
+// Inside a flow collection in block context, every line must be indented
+// (with spaces) more than the block node around it (`n`). The first line
+// that is not is reported when its collection closes: in an unterminated
+// collection (the usual cause) the missing bracket is the error to report.
+// A line that starts with the closing bracket is let pass, as libyaml and
+// go-yaml do: `args: [\n  "x",\n]` is common in templates.
+inline bool Parser::SkipToNextFlowToken(int n) {
+  const bool crossed = SkipToNextToken();
+  if (crossed && n >= 0 && shallow_flow_line_ == kNoAnchor && !AtBoundary() && Cur() != ']' && Cur() != '}' &&
+      static_cast<int>(LineIndent()) <= n) {
+    shallow_flow_line_ = pos_;
+    shallow_flow_indent_ = n;
+  }
+  return crossed;
+}
+
+void Parser::ReportShallowFlowLine() {
+  Error(LocationOf(shallow_flow_line_), "a line of a flow collection must be indented more than the block around it",
+        "indent this line with spaces past column " + std::to_string(shallow_flow_indent_ + 1));
+  shallow_flow_line_ = kNoAnchor;
+}
+
 void Parser::TooDeep() {
   ErrorHere("nesting deeper than " + std::to_string(kMaxDepth) + " levels",
             "flatten the document; safesubst stops reading here");
@@ -460,6 +543,7 @@ void Parser::RecordScalar(const Scalar& scanned, std::uint32_t path, bool is_key
   scalar.path = path;
   scalar.is_key = is_key;
   scalar.context = context;
+  if (spans_) RecordScalarSpan(scalar);
   // A key first on its line has no properties before it: nothing to check.
   if (is_key && scalar.column - 1 != scalar.indent) CheckKeyTag(scalar);
   std::size_t begin = scalar.offset;
@@ -494,6 +578,7 @@ void Parser::RecordEmpty(const Cursor& at, std::uint32_t path, bool is_key, Cont
   scalar.is_key = is_key;
   scalar.context = context;
   out_.scalars.push_back(scalar);
+  if (spans_) RecordScalarSpan(scalar);
 }
 
 // A tag on a key decides its value where this tokenizer keeps the text: to
@@ -538,6 +623,8 @@ inline void Parser::RecordValue(const Node& value, std::uint32_t path, ContextCl
     RecordScalar(scanned_, path, false, context);
   } else if (value.kind == Node::Kind::kEmpty && value.has_properties) {
     RecordEmpty(value.empty_at, path, false, context);
+  } else if (value.kind == Node::Kind::kAlias && spans_) {
+    RecordAliasSpan(value);
   }
 }
 
@@ -712,6 +799,103 @@ bool Parser::IsScriptSequence(std::uint32_t path) const {
 }
 
 // ---------------------------------------------------------------------------
+// Node spans: recorded only when asked for (spans_), so that the render's
+// pass pays one untaken branch per node and nothing more.
+
+void Parser::NoteProperty(std::size_t begin, std::size_t end) {
+  (text_[begin] == '&' ? pending_anchor_ : pending_tag_) = SourceRange{begin, end};
+}
+
+// A span of `kind` starting at `begin`, with the properties read for it.
+NodeSpan Parser::SpanHere(NodeKind kind, std::size_t begin) {
+  NodeSpan node;
+  node.kind = kind;
+  node.begin = node.end = begin;
+  std::size_t line = std::min(begin, line_start_);  // the start of begin's line
+  if (begin < line_start_) {
+    while (line > 0 && !IsBreak(text_[line - 1])) --line;
+  }
+  node.column = static_cast<std::uint32_t>(begin - line);
+  node.indent = static_cast<std::uint32_t>(std::min(SkipSpaces(text_, line), begin) - line);
+  node.anchor = pending_anchor_;
+  node.tag = pending_tag_;
+  pending_anchor_ = pending_tag_ = SourceRange{};
+  return node;
+}
+
+void Parser::OpenSpan(NodeKind kind, bool flow, std::size_t begin) {
+  NodeSpan node = SpanHere(kind, begin);
+  node.flow = flow;
+  spans_->Open(node);
+}
+
+// Properties followed by a line break may be those of a block mapping whose
+// first key comes next (`&m` above `&k key: v`): they wait apart from the
+// properties of the key's line until the node is known.
+void Parser::LiftProperties() {
+  if (pending_anchor_.present()) outer_anchor_ = std::exchange(pending_anchor_, SourceRange{});
+  if (pending_tag_.present()) outer_tag_ = std::exchange(pending_tag_, SourceRange{});
+}
+
+// The node was not a mapping: the properties above it are its own.
+void Parser::LowerProperties() {
+  if (!pending_anchor_.present()) pending_anchor_ = outer_anchor_;
+  if (!pending_tag_.present()) pending_tag_ = outer_tag_;
+  outer_anchor_ = outer_tag_ = SourceRange{};
+}
+
+// A flow node in block context that was not a key: a collection was recorded
+// (at `mark`) before that was known.
+void Parser::LowerPropertiesOnto(const Node& node, std::uint32_t mark) {
+  if (node.kind != Node::Kind::kCollection) return LowerProperties();
+  NodeSpan& collection = spans_->At(mark);
+  if (!collection.anchor.present()) collection.anchor = outer_anchor_;
+  if (!collection.tag.present()) collection.tag = outer_tag_;
+  outer_anchor_ = outer_tag_ = SourceRange{};
+}
+
+// `first_key` (its span, if it is a collection, recorded at `key_mark`) turned
+// out to be the first key of a mapping: opens the mapping above it, with the
+// properties above the key's line.
+void Parser::OpenMappingAbove(const Node& first_key, std::uint32_t key_mark) {
+  const bool flow = flow_depth_ > 0;
+  const SourceRange key_anchor = first_key.kind == Node::Kind::kCollection ? SourceRange{} : pending_anchor_;
+  const SourceRange key_tag = first_key.kind == Node::Kind::kCollection ? SourceRange{} : pending_tag_;
+  pending_anchor_ = std::exchange(outer_anchor_, SourceRange{});
+  pending_tag_ = std::exchange(outer_tag_, SourceRange{});
+  // The mapping starts at its first key's properties, if any.
+  std::size_t begin = std::min({first_key.begin, key_anchor.begin, key_tag.begin});
+  if (first_key.kind == Node::Kind::kCollection) {
+    const NodeSpan& key = spans_->At(key_mark);
+    begin = std::min({first_key.begin, key.anchor.begin, key.tag.begin});
+  }
+  NodeSpan mapping = SpanHere(NodeKind::kMapping, begin);
+  mapping.flow = flow;
+  if (first_key.kind == Node::Kind::kCollection) {
+    spans_->InsertParent(key_mark, mapping);
+    return;
+  }
+  spans_->Open(mapping);
+  pending_anchor_ = key_anchor;
+  pending_tag_ = key_tag;
+}
+
+void Parser::RecordAliasSpan(const Node& alias) {
+  NodeSpan node = SpanHere(NodeKind::kAlias, alias.begin);
+  node.end = alias.end;
+  spans_->Leaf(node);
+}
+
+void Parser::RecordScalarSpan(const Scalar& scalar) {
+  NodeSpan node = SpanHere(NodeKind::kScalar, scalar.offset);
+  node.end = scalar.offset + scalar.length;
+  node.column = scalar.column - 1;
+  node.indent = scalar.indent;
+  node.scalar = static_cast<std::uint32_t>(out_.scalars.size() - 1);
+  spans_->Leaf(node);
+}
+
+// ---------------------------------------------------------------------------
 // Documents
 
 void Parser::Run() {
@@ -726,16 +910,33 @@ void Parser::Run() {
           "add '---' after the directives, or remove them");
     directive_pending = false;
   };
-  auto begin_document = [&] {
+  auto end_document = [&](bool explicit_end) {
+    if (spans_ == nullptr || !spans_->Open()) return;
+    if (explicit_end) spans_->EndExplicitly();
+    spans_->Close(explicit_end ? pos_ + 3 : content_end_);
+  };
+  auto begin_document = [&](bool explicit_start) {
+    if (!directive_pending) tag_handles_.clear();  // directives apply to the next document only
     if (any_document) ++document_;
     any_document = true;
     directives_allowed = false;
+    if (spans_ == nullptr) return;
+    end_document(false);
+    NodeSpan document;
+    document.kind = NodeKind::kDocument;
+    document.explicit_start = explicit_start;
+    document.begin = document.end = pos_;
+    spans_->Open(document);
   };
   while (true) {
     SkipToNextToken();
     if (AtEnd()) break;
     if (Column() == 0 && Cur() == '%' && directives_allowed) {
-      if (!directive_pending) pending_directive = Save();
+      if (!directive_pending) {
+        pending_directive = Save();
+        tag_handles_.clear();
+        yaml_directive_seen_ = false;
+      }
       directive_pending = true;
       ParseDirective();
       continue;
@@ -743,6 +944,8 @@ void Parser::Run() {
     if (AtDocumentMarker()) {
       const bool start = Cur() == '-';
       RecordMarker(start ? Marker::Kind::kDocumentStart : Marker::Kind::kDocumentEnd, 3);
+      if (start) begin_document(true);
+      else end_document(true);
       pos_ += 3;
       if (!start) {
         report_lone_directive();
@@ -751,15 +954,15 @@ void Parser::Run() {
         continue;
       }
       directive_pending = false;
-      begin_document();
       ParseBlockNode(-1, PathSegment::kRoot, Where::kDocumentStart, false, false);
     } else {
       report_lone_directive();
-      begin_document();
+      begin_document(false);
       ParseBlockNode(-1, PathSegment::kRoot, Where::kBareDocument, false, false);
     }
     SkipTrailingContent();
   }
+  end_document(false);
   report_lone_directive();
   // Comment references can be found while a flow key is still pending.
   auto by_offset = [](const Reference& a, const Reference& b) { return a.offset < b.offset; };
@@ -778,8 +981,37 @@ void Parser::ParseDirective() {
   }
   pos_ = start;
   RecordMarker(Marker::Kind::kDirective, end - start);
+  CheckDirective(start, end);
   pos_ = end;
   ExpectLineEnd();
+}
+
+// A %YAML directive names one version, once per document; a %TAG directive
+// declares the handle its document's tags may use.
+void Parser::CheckDirective(std::size_t begin, std::size_t end) {
+  std::vector<std::string_view> words;
+  for (std::size_t i = begin; i < end;) {
+    const std::size_t word = i;
+    while (i < end && !IsBlank(text_[i])) ++i;
+    words.push_back(text_.substr(word, i - word));
+    while (i < end && IsBlank(text_[i])) ++i;
+  }
+  if (words[0] == "%TAG" && words.size() > 1) tag_handles_.push_back(words[1]);
+  if (words[0] != "%YAML") return;
+  if (yaml_directive_seen_) {
+    Error(LocationOf(begin), "a second %YAML directive for the same document", "remove one of them");
+  }
+  yaml_directive_seen_ = true;
+  const std::string_view version = words.size() > 1 ? words[1] : std::string_view();
+  const std::size_t dot = version.find('.');
+  auto digits = [](std::string_view part) {
+    return !part.empty() && std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  if (words.size() != 2 || dot == std::string_view::npos || !digits(version.substr(0, dot)) ||
+      !digits(version.substr(dot + 1))) {
+    Error(LocationOf(begin), "a %YAML directive takes one version number, such as '%YAML 1.2'",
+          "a comment after it needs a space before its '#'");
+  }
 }
 
 // After a document's root node only comments, markers and the end may follow.
@@ -855,14 +1087,23 @@ Node Parser::ParseBlockNodeContent(int n, std::uint32_t path, Where where, bool 
   int props_column = -1;  // column of the first property on the content's line
   std::size_t anchor = kNoAnchor;
   bool anchor_line_ended = false;  // a line break between the anchor and the content
+  // An anchor after another on an earlier line: only a mapping and its first
+  // key may have one each.
+  std::size_t second_anchor = kNoAnchor;
   while (true) {
     if (AtBoundary() || (crossed && !IndentAllows(n, where))) {
+      if (second_anchor != kNoAnchor) TwoAnchors(second_anchor);
+      if (spans_) LowerProperties();
       RecordEmpty(empty.empty_at, path, as_key, as_key ? ContextClass::kData : flow_context);
       return empty;
     }
     if (Cur() != '&' && Cur() != '!') break;
     if (props_column < 0) props_column = Column();
     if (Cur() == '&') {
+      if (anchor != kNoAnchor) {
+        if (anchor_line_ended) second_anchor = pos_;
+        else TwoAnchors(pos_);
+      }
       anchor = pos_;
       anchor_line_ended = false;
     }
@@ -873,6 +1114,7 @@ Node Parser::ParseBlockNodeContent(int n, std::uint32_t path, Where where, bool 
       crossed = true;
       props_column = -1;
       anchor_line_ended = true;
+      if (spans_) LiftProperties();
     }
   }
   const int content_column = Column();
@@ -892,6 +1134,8 @@ Node Parser::ParseBlockNodeContent(int n, std::uint32_t path, Where where, bool 
   // An anchor on the line of a block mapping's first key is that key's.
   const std::size_t mapping_anchor = anchor_line_ended || c == '{' ? anchor : kNoAnchor;
   if (AtIndicator('-') || AtIndicator('?')) {
+    if (second_anchor != kNoAnchor) TwoAnchors(second_anchor);
+    CheckNoTabIndent(pos_);
     if (props_column >= 0) {
       ErrorHere("a block collection cannot start on the line of its anchor or tag",
                 "move the anchor or tag to the line of the key above, or start the collection on the next line");
@@ -900,17 +1144,24 @@ Node Parser::ParseBlockNodeContent(int n, std::uint32_t path, Where where, bool 
                          : "a complex key '? ' cannot start on the same line as its key",
                 "start it on the next line, indented");
     }
+    if (spans_) {
+      LowerProperties();
+      OpenSpan(c == '-' ? NodeKind::kSequence : NodeKind::kMapping, false, pos_);
+    }
     if (c == '-') {
       ParseBlockSequence(content_column, path);
     } else {
       RecordMappingAnchor(mapping_anchor, path);
       ParseBlockMapping(content_column, path, nullptr, 0);
     }
+    if (spans_) spans_->Close(content_end_);
     node.kind = Node::Kind::kCollection;
     node.end = content_end_;
     return node;
   }
   if (c == '|' || c == '>') {
+    if (second_anchor != kNoAnchor) TwoAnchors(second_anchor);
+    if (spans_) LowerProperties();
     ScanBlockScalar(n);
     if (properties_indent) CheckLinesPastProperties(scanned_, props_column);
     node.kind = Node::Kind::kScalar;
@@ -920,15 +1171,18 @@ Node Parser::ParseBlockNodeContent(int n, std::uint32_t path, Where where, bool 
     return node;
   }
   const std::size_t segment_mark = out_.paths.size();
+  const std::uint32_t span_mark = spans_ ? spans_->Mark() : 0;
   if (AtIndicator(':')) {
     node.kind = Node::Kind::kEmpty;  // an entry with an empty key: `: value`
     node.empty_at = Save();
   } else {
     if (c == '{') RecordMappingAnchor(mapping_anchor, path);
     node = ScanFlowContent(n, path, /*flow=*/false);
+    if (node.kind == Node::Kind::kAlias && props_column >= 0) AliasWithProperties(node.begin);
     if (node.kind == Node::Kind::kEmpty) {
       UnexpectedHere("unexpected '", "': no YAML node starts with it", "quote the value if this character is part of it");
       SkipToLineEnd();
+      if (spans_) LowerProperties();
       RecordEmpty(empty.empty_at, path, as_key, as_key ? ContextClass::kData : flow_context);
       return empty;
     }
@@ -948,7 +1202,10 @@ Node Parser::ParseBlockNodeContent(int n, std::uint32_t path, Where where, bool 
     }
     if (c == '{') ForgetMappingAnchor(mapping_anchor);  // the `{...}` is a key, not the anchored node
     if (anchor_line_ended) RecordMappingAnchor(anchor, path);
+    CheckNoTabIndent(line_start_ + static_cast<std::size_t>(entry_column));
+    if (spans_) OpenMappingAbove(node, span_mark);
     ParseBlockMapping(entry_column, path, &node, segment_mark);
+    if (spans_) spans_->Close(content_end_);
     Node mapping;
     mapping.kind = Node::Kind::kCollection;
     mapping.begin = node.begin;
@@ -956,6 +1213,8 @@ Node Parser::ParseBlockNodeContent(int n, std::uint32_t path, Where where, bool 
     return mapping;
   }
   Restore(after);
+  if (second_anchor != kNoAnchor) TwoAnchors(second_anchor);
+  if (spans_) LowerPropertiesOnto(node, span_mark);
   if (node.kind == Node::Kind::kScalar) {
     if (node.style == ScalarStyle::kPlain) {
       ExtendPlain(&scanned_, n, /*flow=*/false);
@@ -963,6 +1222,8 @@ Node Parser::ParseBlockNodeContent(int n, std::uint32_t path, Where where, bool 
     }
     node.end = scanned_.offset + scanned_.length;
     RecordScalar(scanned_, path, as_key, as_key ? ContextClass::kData : flow_context);
+  } else if (node.kind == Node::Kind::kAlias && spans_) {
+    RecordAliasSpan(node);
   }
   ExpectLineEnd();
   return node;
@@ -1063,6 +1324,7 @@ void Parser::ParseExplicitEntry(int m, std::uint32_t path) {
 }
 
 inline void Parser::ParseImplicitEntry(int m, std::uint32_t path) {
+  const bool has_properties = Cur() == '&' || Cur() == '!';
   while (Cur() == '&' || Cur() == '!') {
     SkipPropertyToken();
     SkipBlanks();
@@ -1074,6 +1336,7 @@ inline void Parser::ParseImplicitEntry(int m, std::uint32_t path) {
   } else {
     const Cursor start = Save();
     key = ScanFlowContent(m, path, /*flow=*/false);
+    if (key.kind == Node::Kind::kAlias && has_properties) AliasWithProperties(key.begin);
     if (key.kind == Node::Kind::kEmpty) {
       if (Column() == 0 && Cur() == '%') {
         ErrorHere("a directive must follow a '...' document end marker",
@@ -1107,6 +1370,7 @@ inline void Parser::ParseEntryValue(int m, std::uint32_t path, const Node& key, 
   if (key.kind == Node::Kind::kCollection) Reparent(segment_mark, path, segment);
   RecordKey(key, segment);
   RecordAliasKey(key, segment);
+  if (key.kind == Node::Kind::kAlias && spans_) RecordAliasSpan(key);
   ++pos_;  // the `:`
   ParseBlockNode(m, segment, Where::kMappingValue, false, false);
 }
@@ -1159,11 +1423,12 @@ inline Node Parser::ParseFlowNode(int n, std::uint32_t path) {
     if (Cur() == '&') anchor = pos_;
     SkipPropertyToken();
     empty_at = Save();
-    SkipToNextToken();
+    SkipToNextFlowToken(n);
   }
   if (Cur() == '{') RecordMappingAnchor(anchor, path);
   Node node;
   if (!AtBoundary()) node = ScanFlowContent(n, path, /*flow=*/true);
+  if (node.kind == Node::Kind::kAlias && has_properties) AliasWithProperties(node.begin);
   if (node.kind == Node::Kind::kEmpty) node.empty_at = empty_at;
   node.has_properties = has_properties;
   return node;
@@ -1178,12 +1443,13 @@ void Parser::ParseFlowCollection(int n, std::uint32_t path) {
   const bool is_sequence = Cur() == '[';
   const char close = is_sequence ? ']' : '}';
   const Cursor open = Save();
+  if (spans_) OpenSpan(is_sequence ? NodeKind::kSequence : NodeKind::kMapping, true, pos_);
   ++pos_;
   ++flow_depth_;
   const bool script = is_sequence && IsScriptSequence(path);
   std::int32_t index = 0;
   while (true) {
-    SkipToNextToken();
+    SkipToNextFlowToken(n);
     if (AtBoundary()) {
       Error(LocationOf(open),
             std::string("unterminated flow ") + (is_sequence ? "sequence: expected ']'" : "mapping: expected '}'"),
@@ -1193,6 +1459,7 @@ void Parser::ParseFlowCollection(int n, std::uint32_t path) {
     const char c = Cur();
     if (c == close) {
       ++pos_;
+      if (shallow_flow_line_ != kNoAnchor) ReportShallowFlowLine();
       break;
     }
     if (c == ']' || c == '}') {
@@ -1208,7 +1475,7 @@ void Parser::ParseFlowCollection(int n, std::uint32_t path) {
     const std::size_t entry_start = pos_;
     ParseFlowEntry(n, path, is_sequence, index, script);
     if (is_sequence) ++index;
-    SkipToNextToken();
+    SkipToNextFlowToken(n);
     if (AtBoundary()) continue;  // reported at the top of the loop
     if (Cur() == ',') {
       ++pos_;
@@ -1220,7 +1487,9 @@ void Parser::ParseFlowCollection(int n, std::uint32_t path) {
   }
   --flow_depth_;
   --depth_;
+  if (flow_depth_ == 0) shallow_flow_line_ = kNoAnchor;  // not closed: the missing bracket was reported
   content_end_ = std::max(content_end_, pos_);
+  if (spans_) spans_->Close(pos_);
 }
 
 inline void Parser::ParseFlowEntry(int n, std::uint32_t path, bool is_sequence, std::int32_t index, bool script) {
@@ -1228,9 +1497,10 @@ inline void Parser::ParseFlowEntry(int n, std::uint32_t path, bool is_sequence, 
   const bool explicit_key = Cur() == '?' && BlankOrFlowEndAt(pos_ + 1);
   if (explicit_key) {
     ++pos_;
-    SkipToNextToken();
+    SkipToNextFlowToken(n);
   }
   const std::size_t segment_mark = out_.paths.size();
+  const std::uint32_t span_mark = spans_ ? spans_->Mark() : 0;
   const Node key = ParseFlowNode(n, item);
   auto at_entry_end = [&] { return AtBoundary() || Cur() == ',' || Cur() == ']' || Cur() == '}'; };
   if (key.kind == Node::Kind::kEmpty && !key.has_properties && !at_entry_end() && Cur() != ':') {
@@ -1242,7 +1512,7 @@ inline void Parser::ParseFlowEntry(int n, std::uint32_t path, bool is_sequence, 
                          (key.kind == Node::Kind::kScalar && (key.style == ScalarStyle::kDoubleQuoted ||
                                                               key.style == ScalarStyle::kSingleQuoted));
   const Cursor after_key = Save();
-  SkipToNextToken();
+  SkipToNextFlowToken(n);
   const bool pair = !AtBoundary() && Cur() == ':' && (json_like || BlankOrFlowEndAt(pos_ + 1));
   if (pair && is_sequence && !explicit_key && key.kind != Node::Kind::kEmpty && key.begin < line_start_) {
     // In a flow sequence, `key: value` is a single-pair mapping whose key
@@ -1257,15 +1527,25 @@ inline void Parser::ParseFlowEntry(int n, std::uint32_t path, bool is_sequence, 
   // A mapping entry: of the flow mapping, or a single-pair mapping in a sequence.
   const std::uint32_t segment = NewKeySegment(item, KeyText(key));
   if (key.kind == Node::Kind::kCollection) Reparent(segment_mark, item, segment);
+  // In a sequence, the entry is a single-pair mapping; its key has every property.
+  const bool single_pair_span = is_sequence && spans_;
+  if (single_pair_span) OpenMappingAbove(key, span_mark);
   RecordKey(key, segment);
   RecordAliasKey(key, segment);
+  if (key.kind == Node::Kind::kAlias && spans_) RecordAliasSpan(key);
+  ParseFlowPairValue(n, segment, pair, after_key);
+  if (single_pair_span) spans_->Close(content_end_);
+}
+
+inline void Parser::ParseFlowPairValue(int n, std::uint32_t segment, bool pair, const Cursor& after_key) {
+  auto at_entry_end = [&] { return AtBoundary() || Cur() == ',' || Cur() == ']' || Cur() == '}'; };
   if (!pair) {
     RecordEmpty(after_key, segment, false, ContextClass::kData);
     return;
   }
   ++pos_;  // the `:`
   const Cursor after_colon = Save();
-  SkipToNextToken();
+  SkipToNextFlowToken(n);
   if (at_entry_end()) {
     RecordEmpty(after_colon, segment, false, ContextClass::kData);
     return;
@@ -1285,12 +1565,15 @@ inline void Parser::ParseFlowEntry(int n, std::uint32_t path, bool is_sequence, 
 // Skips an anchor `&a`, a tag `!t` / `!<verbatim>`, or an alias `*a`.
 void Parser::SkipPropertyToken() {
   if (Cur() == '!' && At(pos_ + 1) == '<') {
+    const std::size_t start = pos_;
     while (pos_ < size_ && text_[pos_] != '>' && !IsBreak(text_[pos_])) ++pos_;
     if (Cur() == '>') ++pos_;
+    if (spans_) NoteProperty(start, pos_);
     return;
   }
   const std::size_t start = pos_++;
   while (pos_ < size_ && !(ClassOf(text_[pos_]) & (kBlankClass | kBreakClass | kFlowClass))) ++pos_;
+  if (spans_ && text_[start] != '*') NoteProperty(start, pos_);
   if (text_[start] == '!') CheckTagCharacters(start + 1, pos_);
   if (text_[start] == '&') {
     out_.anchors.push_back(Anchor{start, pos_ - start, document_, text_.substr(start + 1, pos_ - start - 1)});
@@ -1307,7 +1590,14 @@ void Parser::CheckTagCharacters(std::size_t begin, std::size_t end) {
   // suffix would start a second tag for yaml-cpp.
   std::size_t handle_end = begin;
   while (handle_end < end && is_word(handle_end)) ++handle_end;
-  if (handle_end < end && text_[handle_end] == '!') begin = handle_end + 1;
+  if (handle_end < end && text_[handle_end] == '!') {
+    const std::string_view handle = text_.substr(begin - 1, handle_end - begin + 2);
+    if (handle != "!!" && std::find(tag_handles_.begin(), tag_handles_.end(), handle) == tag_handles_.end()) {
+      Error(LocationOf(begin - 1), "the tag handle '" + std::string(handle) + "' is not declared for this document",
+            "declare it with a %TAG directive before the document's '---' (each document needs its own)");
+    }
+    begin = handle_end + 1;
+  }
   for (std::size_t i = begin; i < end; ++i) {
     const char c = text_[i];
     if (std::isalnum(static_cast<unsigned char>(c)) || (c != '\0' && std::strchr("-#;/?:@&=+$_.~*'()", c))) continue;
@@ -1530,7 +1820,12 @@ int Parser::DetectBlockIndent(int n) {
       p = SkipBreak(text_, p);
       continue;
     }
-    if (spaces <= n) return -1;
+    if (spaces <= n) {
+      if (text_[p] == '\t') {
+        Error(LocationOf(p), "a tab cannot indent the content of a block scalar", "indent with spaces");
+      }
+      return -1;
+    }
     if (spaces == 0 && p + 3 <= size_ && (text_.substr(p, 3) == "---" || text_.substr(p, 3) == "...") &&
         BlankOrEndAt(p + 3)) {
       return -1;
@@ -1866,7 +2161,15 @@ Tokens Tokenize(std::string_view text, const TokenizerOptions& options) {
   tokens.scalars.reserve(text.size() / 10 + 8);
   tokens.paths.reserve(text.size() / 10 + 8);
   tokens.references.reserve(CountRareByte(text, '$'));
-  Parser parser(text, options, &tokens);
+  Parser parser(text, options, &tokens, nullptr);
+  parser.Run();
+  return tokens;
+}
+
+Tokens TokenizeWithSpans(std::string_view text, NodeSpans* spans, const TokenizerOptions& options) {
+  Tokens tokens;
+  SpanRecorder recorder(spans);
+  Parser parser(text, options, &tokens, &recorder);
   parser.Run();
   return tokens;
 }

@@ -768,6 +768,34 @@ TEST_CASE("tokenizer: structural errors are located") {
   CHECK(Tokenize("%YAML 1.2\n---\na: 1 # fine\n").diagnostics.empty());
 }
 
+// Invalid YAML the YAML test suite lists (the case ids in the comments); the
+// conformance test checks every case when the suite is at hand, these
+// without it.
+TEST_CASE("tokenizer: invalid YAML of the test suite is an error") {
+  CHECK(HasErrorAt(Tokenize("a:\n\tb: c\n"), 2, 1, "a tab cannot indent a block collection"));  // 4EJS
+  CHECK(HasErrorAt(Tokenize("- \t- x\n"), 1, 3, "a tab cannot indent a block collection"));      // Y79Y/005
+  CHECK(HasErrorAt(Tokenize("?\tkey: v\n"), 1, 2, "a tab cannot indent a block collection"));     // Y79Y/008
+  CHECK(HasErrorAt(Tokenize("foo: |\n\t\nbar: 1\n"), 2, 1, "a tab cannot indent the content"));  // Y79Y/000
+  CHECK(HasErrorAt(Tokenize("a: &x\n  &y v\n"), 2, 3, "two anchors"));                              // 4JVG
+  CHECK(HasErrorAt(Tokenize("a: &x &y v\n"), 1, 7, "two anchors"));
+  CHECK(HasErrorAt(Tokenize("a: &x v\nb: &y *x\n"), 2, 7, "an alias cannot have an anchor"));       // SR86
+  CHECK(HasErrorAt(Tokenize("a: &x v\n&y *x : w\n"), 2, 4, "an alias cannot have an anchor"));      // SU74
+  CHECK(HasErrorAt(Tokenize("flow: [a,\nb]\n"), 2, 1, "a line of a flow collection"));               // 9C9N
+  CHECK(HasErrorAt(Tokenize("k: {\nk\n:\nv\n}\n"), 2, 1, "a line of a flow collection"));         // VJP3/00
+  CHECK(HasErrorAt(Tokenize("%YAML 1.2 foo\n---\n"), 1, 1, "takes one version number"));           // H7TQ
+  CHECK(HasErrorAt(Tokenize("%YAML 1.1#x\n---\n"), 1, 1, "takes one version number"));              // MUS6/00
+  CHECK(HasErrorAt(Tokenize("%YAML 1.2\n%YAML 1.2\n---\n"), 2, 1, "a second %YAML directive"));   // SF5V
+  CHECK(HasErrorAt(Tokenize("%TAG !p! tag:x,2024:\n--- !p!a\nb\n--- !p!c\nd\n"), 4, 5,           // QLJ7
+                   "tag handle '!p!' is not declared"));
+  // Valid neighbours of each.
+  for (const char* fine : {"a:\n  b: c\n", "-\tx\n", "a: |\n  x\n\t\nb: 1\n", "&m\n&k a: v\n", "a: &x v\nb: *x\n",
+                           "flow: [a,\n b]\n", "[a,\nb]\n", "%YAML 1.1 # c\n---\n", "%YAML 1.2\n---\na\n...\n%YAML 1.2\n---\nb\n",
+                           "%TAG !p! tag:x,2024:\n--- !p!a\nb\n"}) {
+    CAPTURE(fine);
+    CHECK(Tokenize(fine).diagnostics.empty());
+  }
+}
+
 TEST_CASE("tokenizer: a tag holds URI characters only, since yaml-cpp ends it at the first other one") {
   CHECK(HasErrorAt(Tokenize("a: !t\\ \"x\"\n"), 1, 6, "character '\\' is not allowed in a tag"));
   CHECK(HasErrorAt(Tokenize("a: !t^ v\n"), 1, 6, "character '^' is not allowed in a tag"));
@@ -776,7 +804,7 @@ TEST_CASE("tokenizer: a tag holds URI characters only, since yaml-cpp ends it at
   // Past the handle (`!`, `!!`, `!word!`) a `!` would start a second tag for yaml-cpp.
   CHECK(HasErrorAt(Tokenize("- !x!y!z v\n"), 1, 7, "character '!' is not allowed in a tag"));
   CHECK(HasErrorAt(Tokenize("a: !!a!b v\n"), 1, 7, "character '!' is not allowed in a tag"));
-  for (const char* fine : {"a: !caf%C3%A9 v\n", "a: !!str 1\n", "a: !e!x v\n", "a: !<tag:x.org,2024:t^> v\n",
+  for (const char* fine : {"a: !caf%C3%A9 v\n", "a: !!str 1\n", "%TAG !e! tag:e.org,2024:\n---\na: !e!x v\n", "a: !<tag:x.org,2024:t^> v\n",
                            "a: !x-y_z.w/v:u;t?s=r+q@p&o~n*m'l(k)j# v\n", "[!t, !u a]\n"}) {
     CAPTURE(fine);
     CHECK(Tokenize(fine).diagnostics.empty());

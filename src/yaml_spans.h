@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: Apache-2.0
+// Node spans: an opt-in record, made by the tokenizer's own pass, of every
+// node of a YAML stream (documents, mappings, sequences, scalars, aliases)
+// with its place in the tree and in the source.
+//
+// The render's tokenizer pass records none of this (it pays one untaken
+// branch per node); TokenizeWithSpans asks for it. The nodes are in document
+// order, which is the order of the YAML event stream: a node's descendants
+// follow it directly, so the tree is walked with a stack of open nodes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "safesubst/tokenizer.h"
+
+namespace safesubst {
+
+enum class NodeKind : std::uint8_t { kDocument, kMapping, kSequence, kScalar, kAlias };
+
+/// A source range [begin, end); empty (begin == end == kNone) when absent.
+struct SourceRange {
+  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  std::size_t begin = kNone;
+  std::size_t end = kNone;
+  bool present() const { return begin != kNone; }
+  std::string_view in(std::string_view text) const { return text.substr(begin, end - begin); }
+};
+
+struct NodeSpan {
+  static constexpr std::uint32_t kNone = 0xffffffffu;
+  NodeKind kind = NodeKind::kScalar;
+  /// Mappings and sequences: written `{...}` / `[...]`, or a single `key: value`
+  /// pair inside a flow sequence (a flow mapping without braces).
+  bool flow = false;
+  /// Documents: started by `---`, ended by `...`.
+  bool explicit_start = false;
+  bool explicit_end = false;
+  /// A key of its parent mapping (the parent's children alternate key, value).
+  bool is_key = false;
+  /// The parent node (kNone for a document).
+  std::uint32_t parent = kNone;
+  /// A value of a mapping: the index of its key node; else kNone.
+  std::uint32_t key = kNone;
+  /// An item of a sequence: its position (0-based); else -1.
+  std::int32_t index = -1;
+  /// Scalars: the index into Tokens::scalars (style, chomping, DecodeScalar).
+  std::uint32_t scalar = kNone;
+  /// 0-based column of `begin`, and the indentation (in spaces) of its line.
+  std::uint32_t column = 0;
+  std::uint32_t indent = 0;
+  /// The node's own text, its properties excluded: a collection from its first
+  /// entry (or `[`/`{`) to the end of its last entry (or `]`/`}`); a scalar as
+  /// in Scalar::offset/length; an alias `*name`; a document from its `---` or
+  /// first content to its end (its `...` included).
+  std::size_t begin = 0;
+  std::size_t end = 0;
+  SourceRange anchor;  ///< `&name`, as written
+  SourceRange tag;     ///< `!tag`, `!!tag`, `!<uri>` as written (unresolved)
+};
+
+/// The spans of one stream, in document (event) order.
+struct NodeSpans {
+  std::vector<NodeSpan> nodes;
+};
+
+/// Tokenizes `text` like Tokenize and also records its node spans in `spans`
+/// (cleared first). For malformed YAML (tokens.diagnostics holds an error)
+/// the spans are whatever could be read: their structure is not meaningful.
+Tokens TokenizeWithSpans(std::string_view text, NodeSpans* spans, const TokenizerOptions& options = {});
+
+/// The tokenizer's side of the spans: called by the parser as it reads. A
+/// collection that turns out to be the first key of a block mapping (or of a
+/// single-pair mapping in a flow sequence) is read before its mapping is known:
+/// InsertParent puts the mapping above it afterwards.
+class SpanRecorder {
+ public:
+  explicit SpanRecorder(NodeSpans* spans) : nodes_(spans->nodes) { nodes_.clear(); }
+
+  /// Where the next node will be recorded.
+  std::uint32_t Mark() const { return static_cast<std::uint32_t>(nodes_.size()); }
+  /// Opens a document, mapping or sequence: the nodes recorded until its
+  /// Close are its children.
+  void Open(NodeSpan node);
+  void Close(std::size_t end);
+  /// Records a scalar or an alias, a child of the open node.
+  void Leaf(NodeSpan node);
+  /// Opens `node` (a mapping) as the parent of the node recorded at `mark`
+  /// and of everything after it; that node becomes the mapping's first key.
+  void InsertParent(std::uint32_t mark, NodeSpan node);
+  /// The node recorded at `mark` (for moving properties to an inserted parent).
+  NodeSpan& At(std::uint32_t mark) { return nodes_[mark]; }
+  bool Open() const { return !open_.empty(); }
+  /// Marks the open document as ended by `...`.
+  void EndExplicitly() { nodes_[open_.back().node].explicit_end = true; }
+
+ private:
+  struct OpenNode {
+    std::uint32_t node;
+    std::uint32_t children = 0;
+    std::uint32_t last_child = NodeSpan::kNone;
+  };
+  // Places `node` (about to be recorded at index `at`) under the open node.
+  void Attach(NodeSpan* node, std::uint32_t at);
+
+  std::vector<NodeSpan>& nodes_;
+  std::vector<OpenNode> open_;
+};
+
+}  // namespace safesubst
