@@ -146,7 +146,7 @@ class StepRunner {
   }
 
   void Run(const std::vector<Step>& steps, const std::vector<YamlPath>& paths) {
-    for (std::size_t i = 0; i < steps.size(); ++i) RunStep(steps[i], paths[i], /*steps_follow=*/i + 1 < steps.size());
+    for (std::size_t i = 0; i < steps.size(); ++i) RunStep(steps[i], paths[i]);
   }
 
   std::string Output() const {
@@ -220,7 +220,7 @@ class StepRunner {
     return true;
   }
 
-  void RunStep(const Step& step, const YamlPath& path, bool steps_follow) {
+  void RunStep(const Step& step, const YamlPath& path) {
     if (!step.when.empty()) {
       if (context_.manifest == nullptr || context_.values == nullptr) {
         Error(step.location, StepTitle(step) + ": the step has conditions but no values were given");
@@ -240,15 +240,10 @@ class StepRunner {
         fragment = LoadFragment(step);
         if (!fragment) return;
       }
-      EditOutcome outcome;
-      switch (step.action) {
-        case Step::Action::kDelete: outcome = detail::DeletePath(document.text, path); break;
-        case Step::Action::kSet: outcome = detail::SetPath(document.text, path, step.value); break;
-        case Step::Action::kMerge: outcome = detail::MergeAtPath(document.text, path, *fragment, step.append); break;
-      }
+      EditOutcome outcome = Edit(step, path, document.text, fragment, detail::EditReading::kScanner);
       switch (outcome.status) {
         case EditOutcome::Status::kOk:
-          if (!Parses(step, document, outcome.text, steps_follow)) break;
+          if (!Parses(step, path, document, fragment, outcome.text)) break;
           document.text = std::move(outcome.text);
           matched += outcome.matched;
           break;
@@ -285,19 +280,32 @@ class StepRunner {
     }
   }
 
-  // The engine checks its own layouts, so an edited document that does not
+  static EditOutcome Edit(const Step& step, const YamlPath& path, const std::string& document,
+                          const std::optional<std::string>& fragment, detail::EditReading reading) {
+    switch (step.action) {
+      case Step::Action::kDelete: return detail::DeletePath(document, path, reading);
+      case Step::Action::kSet: return detail::SetPath(document, path, step.value, reading);
+      case Step::Action::kMerge: return detail::MergeAtPath(document, path, *fragment, step.append, reading);
+    }
+    return {};
+  }
+
+  // yaml-cpp is the witness of every edit: an edited document that does not
   // parse means the step broke a reference (an alias to a deleted anchor) or
-  // hit a bug; either way the step fails here, naming it. Where another step
-  // follows, the documents are built, and remembered for its layout.
-  bool Parses(const Step& step, const Document& document, const std::string& edited, bool steps_follow) {
+  // hit a bug; either way the step fails here, naming it. The scanner planned
+  // the edit alone, so where yaml-cpp refuses the input itself (the document,
+  // the fragment or the value), the edit planned cross-checked says so.
+  bool Parses(const Step& step, const YamlPath& path, const Document& document,
+              const std::optional<std::string>& fragment, const std::string& edited) {
     try {
-      if (steps_follow) {
-        detail::LoadAllDocumentsUnmarked(edited);
-      } else {
-        detail::CheckAllDocumentsParse(edited);
-      }
+      detail::CheckAllDocumentsParse(edited);
       return true;
     } catch (const YAML::Exception& e) {
+      EditOutcome checked = Edit(step, path, document.text, fragment, detail::EditReading::kCrossChecked);
+      if (checked.status == EditOutcome::Status::kError) {
+        ReportEditError(step, document, checked, fragment ? *fragment : std::string());
+        return false;
+      }
       Error(step.location,
             StepTitle(step) + " in " + Describe(document) + ": the edited document does not parse (" + e.msg + ")",
             "a deleted or replaced node may hold an anchor (&name) that an alias (*name) still uses");
@@ -387,7 +395,7 @@ Result<std::string> ApplySteps(std::string_view rendered, const std::vector<Step
     detail::PathError unused;
     detail::ParseYamlPath(steps[i].path, &paths[i], &unused);
   }
-  detail::RememberLoadedText remember;  // each step lays out what the step before loaded
+  detail::RememberLoadedText remember;  // a fragment yaml-cpp must read is read once
   StepRunner runner(rendered, context);
   runner.Run(steps, paths);
   result.diagnostics = std::move(runner.diagnostics());

@@ -602,6 +602,26 @@ TEST_CASE("steps: a step that breaks an alias is an error at that step") {
   CHECK(Contains(diagnostics[0].hint, "anchor"));
 }
 
+// The scanner plans each edit alone and yaml-cpp witnesses the result; where
+// the input itself is what yaml-cpp refuses, the step fails as it did when
+// every edit was cross-checked: naming the input ("not valid YAML"), not the
+// edit. (Where the edit removes the refused part, the witness accepts the
+// result: yaml-cpp witnesses edits, it no longer gatekeeps their input.)
+TEST_CASE("steps: input yaml-cpp refuses is reported as such, not as a broken edit") {
+  Scenario scenario;
+  scenario.fragments["x.yaml"] = "a: *nowhere\nb: 1\n";
+  Diagnostics diagnostics = scenario.Fail("a: *nowhere\nb: 1\n", {Delete(".b")});
+  REQUIRE(diagnostics.size() == 1);
+  CHECK(Contains(diagnostics[0].message, "delete `.b` in the document"));
+  CHECK(Contains(diagnostics[0].message, "not valid YAML"));
+  CHECK_FALSE(Contains(diagnostics[0].message, "does not parse"));
+
+  diagnostics = scenario.Fail("spec: {}\n", {Merge("x.yaml", ".spec")});
+  REQUIRE(diagnostics.size() == 1);
+  CHECK(Contains(diagnostics[0].message, "in the fragment x.yaml:1:"));
+  CHECK(Contains(diagnostics[0].message, "not valid YAML"));
+}
+
 TEST_CASE("steps: merge errors") {
   Scenario scenario;
   scenario.fragments["map.yaml"] = "a: 1\n";

@@ -221,7 +221,7 @@ Selection Select(const Layout& layout, const std::vector<PathSelector>& selector
             if (child != kNoNode) next.push_back(child);
             else miss(prefix + " has no key `" + selector.key + "`");
           } else if (flow_map) {
-            if (n.yaml[selector.key].IsDefined()) return Selection{{}, index, {}};
+            if (layout.FlowMapHasKey(index, selector.key)) return Selection{{}, index, {}};
             miss(prefix + " has no key `" + selector.key + "`");
           } else {
             miss(prefix + " is " + layout.KindName(index) + ", not a mapping");
@@ -233,7 +233,7 @@ Selection Select(const Layout& layout, const std::vector<PathSelector>& selector
             miss(prefix + " is " + layout.KindName(index) + ", not a sequence");
             break;
           }
-          const auto size = static_cast<std::int64_t>(n.yaml.size());
+          const auto size = static_cast<std::int64_t>(layout.ItemCount(index));
           const std::int64_t at = selector.index < 0 ? size + selector.index : selector.index;
           if (at < 0 || at >= size) {
             miss(prefix + " has " + std::to_string(size) + (size == 1 ? " item" : " items") + "; index " +
@@ -248,7 +248,7 @@ Selection Select(const Layout& layout, const std::vector<PathSelector>& selector
         case PathSelector::Kind::kAll: {
           if (!block_seq && !flow_seq) {
             miss(prefix + " is " + layout.KindName(index) + ", not a sequence");
-          } else if (n.yaml.size() == 0) {
+          } else if (layout.ItemCount(index) == 0) {
             miss(prefix + " is an empty sequence");
           } else if (flow_seq) {
             return Selection{{}, index, {}};
@@ -263,13 +263,18 @@ Selection Select(const Layout& layout, const std::vector<PathSelector>& selector
             break;
           }
           bool any = false;
-          for (std::size_t item = 0; item < n.yaml.size(); ++item) {
-            const YAML::Node value = n.yaml[item];
-            if (!value.IsMap()) continue;
-            const YAML::Node field = value[selector.key];
-            if (!field.IsDefined() || !field.IsScalar() || field.Scalar() != selector.value) continue;
-            if (flow_seq) return Selection{{}, index, {}};
-            next.push_back(n.children[item]);
+          if (flow_seq) {
+            const YAML::Node items = layout.Yaml(index);
+            for (std::size_t item = 0; item < items.size(); ++item) {
+              const YAML::Node field = items[item].IsMap() ? items[item][selector.key] : YAML::Node();
+              if (field.IsDefined() && field.IsScalar() && field.Scalar() == selector.value) {
+                return Selection{{}, index, {}};
+              }
+            }
+          }
+          for (std::uint32_t item : n.children) {
+            if (!layout.HasScalarField(item, selector.key, selector.value)) continue;
+            next.push_back(item);
             any = true;
           }
           if (!any) miss("no item of " + prefix + " has `" + selector.key + ": " + selector.value + "`");
@@ -349,7 +354,7 @@ class Planner {
   // Re-emits flow collection `index` of `layout` in block style.
   static std::vector<Edit> BlockifyEdits(const Layout& layout, std::uint32_t index) {
     Planner planner(layout, nullptr);
-    SlotText text{EmitSlotText(layout.node(index).yaml, EmitTargetFor(layout, index, planner.style_),
+    SlotText text{EmitSlotText(layout.Yaml(index), EmitTargetFor(layout, index, planner.style_),
                                   &planner.expansion_),
                   false};
     planner.Replace(index, std::move(text), 0);
@@ -380,7 +385,7 @@ class Planner {
     const int column = static_cast<int>(p.column);
     std::string text = WriteValueAt(*source_, value, SlotKind::kMapValue, column).text;
     if (EndsWithKeptLines(*source_, value) && BlankLineFollows(target_, target_.ExtentEnd(p.children.back()))) {
-      text = EmitSlotText(source_->node(value).yaml,
+      text = EmitSlotText(source_->Yaml(value),
                           EmitTarget{SlotKind::kMapValue, column, style_.step, style_.compact, style_.eol},
                           &expansion_);
     }
@@ -493,7 +498,7 @@ class Planner {
   SlotText WriteSlot(const Layout& source, std::uint32_t s, const Layout& target, std::uint32_t index) {
     const LayoutNode& t = target.node(index);
     if (EndsWithKeptLines(source, s) && BlankLineFollows(target, target.LastLineEnd(index))) {
-      return SlotText{EmitSlotText(source.node(s).yaml, EmitTargetFor(target, index, style_), &expansion_), false};
+      return SlotText{EmitSlotText(source.Yaml(s), EmitTargetFor(target, index, style_), &expansion_), false};
     }
     if (t.slot_kind == SlotKind::kRoot) return WriteValueAt(source, s, SlotKind::kRoot, -1);
     return WriteValueAt(source, s, t.slot_kind, target.ParentColumn(index));
@@ -537,7 +542,7 @@ class Planner {
         if (source.LineStart(n.begin) != source.LineStart(n.content)) {
           // Properties on a line of their own: emit rather than splice.
           EmitTarget target{slot, parent_column, style_.step, style_.compact, eol};
-          return EmitSlotText(n.yaml, target, &expansion_);
+          return EmitSlotText(source.Yaml(s), target, &expansion_);
         }
         const bool sequence = n.kind == LayoutKind::kBlockSeq;
         int column = 0;
@@ -566,9 +571,9 @@ class Planner {
     if (EndsWithKeptLines(source, s) && BlankLineFollows(target_, insert_at)) {
       EmitTarget target{n.slot_kind, column, style_.step, style_.compact, style_.eol};
       if (n.slot_kind == SlotKind::kMapValue) {
-        return Spaces(column) + EmitKey(n.key) + ":" + EmitSlotText(n.yaml, target, &expansion_);
+        return Spaces(column) + EmitKey(n.key) + ":" + EmitSlotText(source.Yaml(s), target, &expansion_);
       }
-      return Spaces(column) + "-" + EmitSlotText(n.yaml, target, &expansion_);
+      return Spaces(column) + "-" + EmitSlotText(source.Yaml(s), target, &expansion_);
     }
     const int delta = column - static_cast<int>(source.Column(n.entry));
     if (source.AtLineStart(n.entry)) {
@@ -667,11 +672,17 @@ EditOutcome Error(std::string message) {
   return outcome;
 }
 
+// Scans `text` the way `reading` asks.
+bool ScanAs(EditReading reading, Layout* layout, std::string_view text, LayoutError* error) {
+  return reading == EditReading::kCrossChecked ? layout->ScanChecked(text, error) : layout->Scan(text, error);
+}
+
 // Re-emits one flow collection in block style; returns false on an overlap (a bug).
-bool Blockify(std::string* text, std::uint32_t index, EditOutcome::Source source, EditOutcome* failure) {
+bool Blockify(std::string* text, std::uint32_t index, EditOutcome::Source source, EditReading reading,
+              EditOutcome* failure) {
   Layout layout;
   LayoutError error;
-  if (!layout.Scan(*text, &error)) {
+  if (!ScanAs(reading, &layout, *text, &error)) {
     *failure = Error(source, error);
     return false;
   }
@@ -699,30 +710,47 @@ enum class Op : std::uint8_t { kDelete, kSet, kMerge };
 // plans again when a planner asks for it (each round removes one flow
 // collection, so this ends).
 EditOutcome PlanAndApply(Op op, std::string_view document, const YamlPath& path, std::string_view source_text,
-                         bool append);
+                         bool append, EditReading reading);
 
 // A node that has to be written out but holds an alias to itself, or whose
 // aliases expand too far, fails the step (EmitSlotText throws).
-EditOutcome Run(Op op, std::string_view document, const YamlPath& path, std::string_view source_text, bool append) {
+EditOutcome RunAs(EditReading reading, Op op, std::string_view document, const YamlPath& path,
+                  std::string_view source_text, bool append) {
   try {
-    return PlanAndApply(op, document, path, source_text, append);
+    return PlanAndApply(op, document, path, source_text, append, reading);
   } catch (const NodeNotEmittable& error) {
     return Error(std::string("a node here cannot be written in block style: ") + error.what());
   }
 }
 
+// The scanner plans alone; an edit that ends in anything but success is
+// planned again cross-checked, so that a refusal, a miss or an error is the
+// one it always was (yaml-cpp's reading of invalid input first).
+EditOutcome Run(EditReading reading, Op op, std::string_view document, const YamlPath& path,
+                std::string_view source_text, bool append) {
+  if (reading == EditReading::kScanner) {
+    try {
+      EditOutcome outcome = RunAs(EditReading::kScanner, op, document, path, source_text, append);
+      if (outcome.ok()) return outcome;
+    } catch (const LayoutUnreadable&) {
+      // what ScanChecked refuses, it refuses below
+    }
+  }
+  return RunAs(EditReading::kCrossChecked, op, document, path, source_text, append);
+}
+
 EditOutcome PlanAndApply(Op op, std::string_view document, const YamlPath& path, std::string_view source_text,
-                         bool append) {
+                         bool append, EditReading reading) {
   std::string text(document);
   std::string source(source_text);
   constexpr int kMaxRounds = 64;
   for (int round = 0; round < kMaxRounds; ++round) {
     Layout target;
     LayoutError error;
-    if (!target.Scan(text, &error)) return Error(EditOutcome::Source::kDocument, error);
+    if (!ScanAs(reading, &target, text, &error)) return Error(EditOutcome::Source::kDocument, error);
     Layout source_layout;
     const EditOutcome::Source source_kind = op == Op::kMerge ? EditOutcome::Source::kFragment : EditOutcome::Source::kValue;
-    if (op != Op::kDelete && !source_layout.Scan(source, &error)) return Error(source_kind, error);
+    if (op != Op::kDelete && !ScanAs(reading, &source_layout, source, &error)) return Error(source_kind, error);
     Planner planner(target, op == Op::kDelete ? nullptr : &source_layout);
     Plan plan;
     switch (op) {
@@ -745,10 +773,10 @@ EditOutcome PlanAndApply(Op op, std::string_view document, const YamlPath& path,
       case Plan::Kind::kError:
         return Error(std::move(plan.message));
       case Plan::Kind::kBlockifyTarget:
-        if (!Blockify(&text, plan.node, EditOutcome::Source::kDocument, &outcome)) return outcome;
+        if (!Blockify(&text, plan.node, EditOutcome::Source::kDocument, reading, &outcome)) return outcome;
         break;
       case Plan::Kind::kBlockifySource:
-        if (!Blockify(&source, plan.node, source_kind, &outcome)) return outcome;
+        if (!Blockify(&source, plan.node, source_kind, reading, &outcome)) return outcome;
         break;
     }
   }
@@ -757,16 +785,18 @@ EditOutcome PlanAndApply(Op op, std::string_view document, const YamlPath& path,
 
 }  // namespace
 
-EditOutcome DeletePath(std::string_view document, const YamlPath& path) {
-  return Run(Op::kDelete, document, path, {}, false);
+EditOutcome DeletePath(std::string_view document, const YamlPath& path, EditReading reading) {
+  return Run(reading, Op::kDelete, document, path, {}, false);
 }
 
-EditOutcome SetPath(std::string_view document, const YamlPath& path, std::string_view value_yaml) {
-  return Run(Op::kSet, document, path, value_yaml, false);
+EditOutcome SetPath(std::string_view document, const YamlPath& path, std::string_view value_yaml,
+                    EditReading reading) {
+  return Run(reading, Op::kSet, document, path, value_yaml, false);
 }
 
-EditOutcome MergeAtPath(std::string_view document, const YamlPath& path, std::string_view fragment, bool append) {
-  return Run(Op::kMerge, document, path, fragment, append);
+EditOutcome MergeAtPath(std::string_view document, const YamlPath& path, std::string_view fragment, bool append,
+                        EditReading reading) {
+  return Run(reading, Op::kMerge, document, path, fragment, append);
 }
 
 }  // namespace safesubst::detail

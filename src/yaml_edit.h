@@ -52,15 +52,29 @@ struct EditOutcome {
   bool ok() const { return status == Status::kOk; }
 };
 
+/// How an edit reads the documents it edits (yaml_layout.h).
+enum class EditReading : std::uint8_t {
+  /// The layout scanner plans alone; an edit that does not succeed so is
+  /// planned again kCrossChecked, so that its refusal is the one yaml-cpp's
+  /// reading gives. The caller parses the edited text (the witness).
+  kScanner,
+  /// yaml-cpp parses every text too, and its tree must agree with the
+  /// scanner's (Layout::ScanChecked).
+  kCrossChecked,
+};
+
 /// Deletes every node `path` selects from `document` (one YAML document).
-EditOutcome DeletePath(std::string_view document, const YamlPath& path);
+EditOutcome DeletePath(std::string_view document, const YamlPath& path,
+                       EditReading reading = EditReading::kScanner);
 
 /// Sets every node `path` selects to `value_yaml` (YAML text, one node). When
 /// the last selector is `.key` and the mapping has no such key, the key is
 /// appended to it (a null or `{}` parent becomes a mapping).
-EditOutcome SetPath(std::string_view document, const YamlPath& path, std::string_view value_yaml);
+EditOutcome SetPath(std::string_view document, const YamlPath& path, std::string_view value_yaml,
+                    EditReading reading = EditReading::kScanner);
 
 /// Merges `fragment` (YAML text, one document) into every node `path` selects.
-EditOutcome MergeAtPath(std::string_view document, const YamlPath& path, std::string_view fragment, bool append);
+EditOutcome MergeAtPath(std::string_view document, const YamlPath& path, std::string_view fragment, bool append,
+                        EditReading reading = EditReading::kScanner);
 
 }  // namespace safesubst::detail

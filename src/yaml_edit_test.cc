@@ -222,6 +222,26 @@ TEST_CASE("yaml edit: keys that need quoting are quoted") {
   CHECK(Set("a: 1\n", ".\"8080\"", "x") == "a: 1\n\"8080\": x\n");
 }
 
+// kScanner plans from the scanner alone and leaves the witness to the caller
+// (the step engine parses every edited text); kCrossChecked refuses what
+// yaml-cpp refuses, and any outcome but success is decided that way.
+TEST_CASE("yaml edit: the scanner plans alone, anything but success is decided cross-checked") {
+  YamlPath b, missing;
+  PathError error;
+  REQUIRE(ParseYamlPath(".b", &b, &error));
+  REQUIRE(ParseYamlPath(".c.d", &missing, &error));
+  EditOutcome outcome = DeletePath("a: *nowhere\nb: 1\n", b);
+  CHECK(outcome.status == EditOutcome::Status::kOk);
+  CHECK(outcome.text == "a: *nowhere\n");
+  outcome = DeletePath("a: *nowhere\nb: 1\n", b, EditReading::kCrossChecked);
+  CHECK(outcome.status == EditOutcome::Status::kError);
+  CHECK(outcome.message.find("not valid YAML") != std::string::npos);
+  // A miss is not trusted to the scanner: yaml-cpp's refusal comes first.
+  outcome = DeletePath("a: *nowhere\nb: 1\n", missing);
+  CHECK(outcome.status == EditOutcome::Status::kError);
+  CHECK(outcome.message.find("not valid YAML") != std::string::npos);
+}
+
 TEST_CASE("yaml edit: the API reports no match and errors without touching the text") {
   YamlPath path;
   PathError error;
@@ -327,7 +347,7 @@ struct Sweep {
   void Document(const std::string& where, const std::string& text) {
     Layout layout;
     LayoutError error;
-    if (!layout.Scan(text, &error) || !Sweepable(layout)) return;
+    if (!layout.ScanChecked(text, &error) || !Sweepable(layout)) return;  // what yaml-cpp reads alike
     ++documents;
     static const std::vector<std::string> kValues = {
         "replaced", "k: |\n  two\n  lines\n", "- a\n- b: c\n", "{x: [1, 2]}", "\"quoted\"   # why",

@@ -205,14 +205,93 @@ bool Layout::IsSequence(std::uint32_t index) const {
   return kind == LayoutKind::kBlockSeq || kind == LayoutKind::kFlowSeq;
 }
 
+namespace {
+
+// The plain scalars YAML's core schema (and yaml-cpp) reads as null.
+bool IsNullWord(std::string_view plain) {
+  return plain.empty() || plain == "~" || plain == "null" || plain == "Null" || plain == "NULL";
+}
+
+}  // namespace
+
 bool Layout::IsNull(std::uint32_t index) const {
   const LayoutNode& n = nodes_[index];
-  return n.kind == LayoutKind::kEmpty || (n.kind == LayoutKind::kScalar && n.yaml.IsNull());
+  if (n.kind == LayoutKind::kEmpty) return true;
+  if (n.kind != LayoutKind::kScalar) return false;
+  // A tag decides, or properties alone; a `...` line the scanner took for a
+  // scalar is yaml-cpp's empty document.
+  if (n.begin != n.content || StartsWithMarker(index)) return Yaml(index).IsNull();
+  const char first = text_[n.content];
+  // A multi-line plain scalar holds a space once folded: never a null word.
+  return first != '"' && first != '\'' && IsNullWord(text_.substr(n.content, n.end - n.content));
+}
+
+bool Layout::StartsWithMarker(std::uint32_t index) const {
+  const std::size_t content = nodes_[index].content;
+  return IsMarkerAt(text_, content, "---") || IsMarkerAt(text_, content, "...");
 }
 
 bool Layout::IsEmptyFlow(std::uint32_t index) const {
   const LayoutNode& n = nodes_[index];
-  return (n.kind == LayoutKind::kFlowMap || n.kind == LayoutKind::kFlowSeq) && n.yaml.size() == 0;
+  if (n.kind != LayoutKind::kFlowMap && n.kind != LayoutKind::kFlowSeq) return false;
+  std::size_t p = n.content + 1;  // after the bracket
+  while (p < n.end) {
+    const char c = text_[p];
+    if (c == '#' && (IsBlankChar(text_[p - 1]) || IsBreakChar(text_[p - 1]))) {
+      while (p < n.end && !IsBreakChar(text_[p])) ++p;  // a comment
+    } else if (IsBlankChar(c) || IsBreakChar(c)) {
+      ++p;
+    } else {
+      break;
+    }
+  }
+  return p < n.end && (text_[p] == ']' || text_[p] == '}');
+}
+
+std::size_t Layout::ItemCount(std::uint32_t index) const {
+  const LayoutNode& n = nodes_[index];
+  if (n.kind == LayoutKind::kBlockSeq || n.kind == LayoutKind::kBlockMap) return n.children.size();
+  return Yaml(index).size();
+}
+
+bool Layout::FlowMapHasKey(std::uint32_t index, std::string_view key) const {
+  return Yaml(index)[std::string(key)].IsDefined();
+}
+
+bool Layout::OwnScalarValue(std::uint32_t index, std::string* value, bool* is_scalar) const {
+  const LayoutNode& n = nodes_[index];
+  switch (n.kind) {
+    case LayoutKind::kBlockMap: case LayoutKind::kBlockSeq: case LayoutKind::kFlowMap: case LayoutKind::kFlowSeq:
+      *is_scalar = false;
+      return true;
+    case LayoutKind::kScalar:
+      break;
+    default:
+      return false;  // block scalars, aliases, empty nodes: as yaml-cpp reads them
+  }
+  if (n.begin != n.content || !SingleLine(index) || StartsWithMarker(index)) return false;
+  const std::string_view raw = text_.substr(n.content, n.end - n.content);
+  if (raw.empty()) return false;
+  const bool quoted = raw.front() == '"' || raw.front() == '\'';
+  *is_scalar = quoted || !IsNullWord(raw);
+  return DecodeKeyText(raw, value);
+}
+
+bool Layout::HasScalarField(std::uint32_t index, std::string_view key, std::string_view value) const {
+  const LayoutNode& n = nodes_[index];
+  if (n.kind == LayoutKind::kBlockMap && !IsNullWord(key)) {  // a null key is no string key for yaml-cpp
+    const std::uint32_t field = FindKey(index, key);
+    if (field == kNoNode) return false;
+    std::string text;
+    bool is_scalar = false;
+    if (OwnScalarValue(field, &text, &is_scalar)) return is_scalar && text == value;
+  } else if (n.kind != LayoutKind::kBlockMap && n.kind != LayoutKind::kFlowMap && n.kind != LayoutKind::kAlias) {
+    return false;
+  }
+  const YAML::Node item = Yaml(index);
+  if (!item.IsMap()) return false;
+  const YAML::Node field = item[std::string(key)];
+  return field.IsDefined() && field.IsScalar() && field.Scalar() == value;
 }
 
 std::uint32_t Layout::FindKey(std::uint32_t map, std::string_view key) const {
@@ -441,6 +520,9 @@ class LayoutScanner {
       if (!DecodeKeyText(text_.substr(kp, ke - kp), &key_text)) {
         return FailNode(kp, "cannot read this mapping key");
       }
+      // A plain null key (`~:`, `null:`, or none at all) is no string key
+      // for yaml-cpp: only the cross-checked scan may take it on.
+      if (!quoted && IsNullWord(key_text)) layout_.needs_cross_check_ = true;
       std::uint32_t child = ParseNode(colon + 1, column, true, SlotKind::kMapValue, index, key_begin);
       if (child == kNoNode) return kNoNode;
       N(child).key = std::move(key_text);
@@ -666,11 +748,12 @@ std::string Describe(const YAML::Node& node) {
 // yaml-cpp nodes. Returns false with an error at the first disagreement.
 class LayoutChecker {
  public:
-  LayoutChecker(std::vector<LayoutNode>* nodes, LayoutError* error) : nodes_(*nodes), error_(*error) {}
+  LayoutChecker(const std::vector<LayoutNode>& nodes, std::vector<YAML::Node>* yaml, LayoutError* error)
+      : nodes_(nodes), yaml_(*yaml), error_(*error) {}
 
   bool Attach(std::uint32_t index, const YAML::Node& yaml) {
-    LayoutNode& n = nodes_[index];
-    n.yaml = yaml;
+    const LayoutNode& n = nodes_[index];
+    yaml_[index] = yaml;
     bool ok = true;
     switch (n.kind) {
       case LayoutKind::kEmpty: ok = yaml.IsNull() || (yaml.IsScalar() && yaml.Scalar().empty()); break;
@@ -722,21 +805,18 @@ class LayoutChecker {
     return true;
   }
 
-  std::vector<LayoutNode>& nodes_;
+  const std::vector<LayoutNode>& nodes_;
+  std::vector<YAML::Node>& yaml_;
   LayoutError& error_;
 };
 
-bool Layout::Scan(std::string_view text, LayoutError* error) {
-  *error = LayoutError{};
-  text_ = text;
-  nodes_.clear();
-  line_starts_.assign(1, 0);
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '\n') line_starts_.push_back(i + 1);
-  }
-  std::size_t first_break = text.find('\n');
-  eol_ = first_break != std::string_view::npos && first_break > 0 && text[first_break - 1] == '\r' ? "\r\n" : "\n";
+namespace {
 
+bool StartsWithBom(std::string_view text) { return text.substr(0, 3) == "\xEF\xBB\xBF"; }
+
+// yaml-cpp's reading of a text that must hold one document; false with the
+// error a scan reports.
+bool LoadOneDocument(std::string_view text, YAML::Node* document, LayoutError* error) {
   std::vector<YAML::Node> documents;
   try {
     documents = LoadAllDocumentsUnmarked(text);
@@ -749,21 +829,76 @@ bool Layout::Scan(std::string_view text, LayoutError* error) {
     error->message = "expected one YAML document, found " + std::to_string(documents.size());
     return false;
   }
+  *document = documents.empty() ? YAML::Node() : documents[0];
+  return true;
+}
 
+}  // namespace
+
+void Layout::Reset(std::string_view text) {
+  text_ = text;
+  nodes_.clear();
+  yaml_.clear();
+  needs_cross_check_ = false;
+  line_starts_.assign(1, 0);
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n') line_starts_.push_back(i + 1);
+  }
+  std::size_t first_break = text.find('\n');
+  eol_ = first_break != std::string_view::npos && first_break > 0 && text[first_break - 1] == '\r' ? "\r\n" : "\n";
+}
+
+bool Layout::ScanBody(LayoutError* error) {
   std::size_t body_begin = 0;
   std::size_t body_end = 0;
-  FindBody(text, &body_begin, &body_end);
+  FindBody(text_, &body_begin, &body_end);
   LayoutScanner scanner(this, error);
-  if (!scanner.Run(body_begin, body_end)) {
-    nodes_.clear();
-    return false;
-  }
-  LayoutChecker checker(&nodes_, error);
-  if (!checker.Attach(0, documents.empty() ? YAML::Node() : documents[0])) {
-    nodes_.clear();
-    return false;
-  }
+  if (scanner.Run(body_begin, body_end)) return true;
+  nodes_.clear();
+  return false;
+}
+
+bool Layout::AttachYaml(const YAML::Node& document, LayoutError* error) const {
+  std::vector<YAML::Node> yaml(nodes_.size());
+  LayoutChecker checker(nodes_, &yaml, error);
+  if (!checker.Attach(0, document)) return false;
+  yaml_ = std::move(yaml);
   return true;
+}
+
+bool Layout::Scan(std::string_view text, LayoutError* error) {
+  *error = LayoutError{};
+  Reset(text);
+  // A BOM, which the scanner would take for content, and a stream of
+  // several documents are left to the cross-checked scan.
+  if (!StartsWithBom(text) && SplitDocuments(text).size() == 1 && ScanBody(error) && !needs_cross_check_) {
+    return true;
+  }
+  // Refused, or doubtful: the cross-checked scan decides, and its error is
+  // the one yaml-cpp's reading gives first, as it was when every scan parsed
+  // with yaml-cpp.
+  return ScanChecked(text, error);
+}
+
+bool Layout::ScanChecked(std::string_view text, LayoutError* error) {
+  *error = LayoutError{};
+  Reset(text);
+  YAML::Node document;
+  if (!LoadOneDocument(text, &document, error) || !ScanBody(error)) return false;
+  if (AttachYaml(document, error)) return true;
+  nodes_.clear();
+  return false;
+}
+
+const YAML::Node& Layout::Yaml(std::uint32_t index) const {
+  if (yaml_.empty()) {
+    LayoutError error;
+    YAML::Node document;
+    if (!LoadOneDocument(text_, &document, &error) || !AttachYaml(document, &error)) {
+      throw LayoutUnreadable(std::move(error));
+    }
+  }
+  return yaml_[index];
 }
 
 }  // namespace safesubst::detail

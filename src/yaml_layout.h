@@ -8,21 +8,27 @@
 // sequences (including compact `key:\n- item` sequences), block scalars, quoted
 // and multi-line plain scalars, flow collections (kept as opaque spans),
 // aliases, anchors and tags, comments and document markers. It records byte
-// offsets, the way rapidyaml does, and copies nothing but decoded keys.
+// offsets, the way rapidyaml does, and copies nothing but decoded keys. A
+// construct it does not handle (explicit `?` keys, multi-line or flow keys,
+// tabs as indentation) is reported as an error instead of risking a wrong edit.
 //
-// The scanner is not trusted on its own: the same document is parsed by
-// yaml-cpp, and the two trees must agree node by node (kinds, keys in order,
-// sequence lengths). Each layout node then carries its yaml-cpp node, which is
-// where scalar values come from (for `[name=app]` selectors and document
-// matches). A disagreement, or a construct the scanner does not handle
-// (explicit `?` keys, multi-line or flow keys, tabs as indentation), is
-// reported as an error instead of risking a wrong edit.
+// Scan plans edits from the scanner alone: the step engine's hot path no
+// longer parses each document with yaml-cpp to lay it out (issue 28). yaml-cpp
+// stays the independent witness: the step engine parses every edited document
+// with it, and ScanChecked (the edit's second opinion whenever the first ends
+// in anything but success) parses the text too and requires the two trees to
+// agree node by node (kinds, keys in order, sequence lengths), as every scan
+// did before. The few questions only a full parse answers (the items of a flow
+// collection, a multi-line scalar's value, a node to re-emit) load yaml-cpp's
+// tree on first use (Layout::Yaml), with the same agreement check.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <yaml-cpp/yaml.h>
@@ -81,7 +87,6 @@ struct LayoutNode {
   /// line are part of its value, so its extent reaches over them.
   bool keeps_trailing_lines = false;
   std::vector<std::uint32_t> children;  ///< kBlockMap values / kBlockSeq items, in order
-  YAML::Node yaml;  ///< the same node, as yaml-cpp parsed it
 };
 
 /// Why a document could not be laid out.
@@ -90,14 +95,30 @@ struct LayoutError {
   std::string message;
 };
 
+/// Thrown by Layout::Yaml when yaml-cpp cannot read the text or disagrees
+/// with the scanner: ScanChecked would have refused the text with `error`.
+struct LayoutUnreadable : std::exception {
+  explicit LayoutUnreadable(LayoutError e) : error(std::move(e)) {}
+  const char* what() const noexcept override { return error.message.c_str(); }
+  LayoutError error;
+};
+
 /// The layout of one document (one piece of SplitDocuments; the text may also
 /// be a whole single-document stream).
 class Layout {
  public:
-  /// Scans `text`, which must outlive the layout. Returns false and fills
-  /// `error` when the text is not valid YAML, holds more than one document, or
-  /// uses a construct the scanner does not handle.
+  /// Scans `text`, which must outlive the layout, with the scanner alone: no
+  /// yaml-cpp pass, so a text yaml-cpp refuses may be laid out (the step
+  /// engine's witness parses every edited text). What the scanner is known to
+  /// read unlike yaml-cpp (a BOM, a null key) and a text of several documents
+  /// are scanned as ScanChecked does. Returns false and fills `error` when the
+  /// scanner cannot lay the text out, with the error ScanChecked gives
+  /// (yaml-cpp's reading first, as it always was).
   bool Scan(std::string_view text, LayoutError* error);
+  /// Scan, and yaml-cpp parses the text: false with `error` when the text is
+  /// not valid YAML for it, holds more than one document, or the two readings
+  /// disagree.
+  bool ScanChecked(std::string_view text, LayoutError* error);
 
   std::string_view text() const { return text_; }
   const LayoutNode& node(std::uint32_t index) const { return nodes_[index]; }
@@ -140,6 +161,18 @@ class Layout {
   bool IsNull(std::uint32_t index) const;
   /// A flow collection with no items: `{}` or `[]`.
   bool IsEmptyFlow(std::uint32_t index) const;
+  /// The items of a sequence (block or flow).
+  std::size_t ItemCount(std::uint32_t index) const;
+  /// Flow mapping `index` has the key `key`.
+  bool FlowMapHasKey(std::uint32_t index, std::string_view key) const;
+  /// Node `index` is a mapping whose value of `key` is the scalar `value`
+  /// (what a `[key=value]` path selector asks of a sequence item).
+  bool HasScalarField(std::uint32_t index, std::string_view key, std::string_view value) const;
+  /// The node as yaml-cpp reads it, for what only a full parse answers (a
+  /// node re-emitted in block style). The first call parses the text and
+  /// checks it against the layout, as ScanChecked does; throws
+  /// LayoutUnreadable where ScanChecked would have failed.
+  const YAML::Node& Yaml(std::uint32_t index) const;
   /// Finds the value of `key` in block mapping `map`, or kNoNode.
   std::uint32_t FindKey(std::uint32_t map, std::string_view key) const;
   /// A human name for the node kind ("a mapping", "a sequence", "a scalar", ...).
@@ -147,10 +180,26 @@ class Layout {
 
  private:
   friend class LayoutScanner;
+  void Reset(std::string_view text);
+  bool ScanBody(LayoutError* error);
+  /// Checks yaml-cpp's `document` against the nodes and keeps it, node by node.
+  bool AttachYaml(const YAML::Node& document, LayoutError* error) const;
+  /// The node's content starts with `---` or `...` (read as a scalar).
+  bool StartsWithMarker(std::uint32_t index) const;
+  /// Reads a node as a possible scalar value without yaml-cpp: `is_scalar`
+  /// is false for a collection or a plain null, else `value` is the scalar's
+  /// value. Returns false when only yaml-cpp can tell (properties, several
+  /// lines, block scalars, aliases, empty nodes).
+  bool OwnScalarValue(std::uint32_t index, std::string* value, bool* is_scalar) const;
+
   std::string_view text_;
   std::vector<LayoutNode> nodes_;
+  /// yaml-cpp's reading, node by node, once something asked for it (Yaml).
+  mutable std::vector<YAML::Node> yaml_;
   std::vector<std::size_t> line_starts_;
   std::string eol_ = "\n";
+  /// The scanner met what only the cross-checked scan may accept.
+  bool needs_cross_check_ = false;
 };
 
 /// Decodes a single-line key as written (plain, '...' or "..."), without properties.

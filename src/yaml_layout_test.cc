@@ -92,7 +92,7 @@ TEST_CASE("yaml layout: block structure of a Deployment") {
   std::uint32_t script = layout.node(args).children[0];
   CHECK(layout.node(script).kind == LayoutKind::kBlockScalar);
   CHECK(Span(layout, script) == "|\n            echo \"$NODE_IP\"\n\n            # still the script");
-  CHECK(layout.node(script).yaml.Scalar() == "echo \"$NODE_IP\"\n\n# still the script\n");
+  CHECK(layout.Yaml(script).Scalar() == "echo \"$NODE_IP\"\n\n# still the script\n");
   std::uint32_t env = layout.FindKey(app, "env");
   CHECK(layout.node(env).kind == LayoutKind::kFlowSeq);
   CHECK(layout.IsEmptyFlow(env));
@@ -119,10 +119,10 @@ TEST_CASE("yaml layout: scalars, empty values, properties") {
   CHECK(layout.IsNull(a));
   CHECK(layout.IsNull(root.children[1]));
   CHECK(Span(layout, root.children[2]) == "'it''s'");
-  CHECK(layout.node(root.children[2]).yaml.Scalar() == "it's");
+  CHECK(layout.Yaml(root.children[2]).Scalar() == "it's");
   CHECK(Span(layout, root.children[3]) == "\"x\\ty\"");
   CHECK(Span(layout, root.children[4]) == "plain text\n  continued here");
-  CHECK(layout.node(root.children[4]).yaml.Scalar() == "plain text continued here");
+  CHECK(layout.Yaml(root.children[4]).Scalar() == "plain text continued here");
   const LayoutNode& f = layout.node(root.children[5]);
   CHECK(Span(layout, root.children[5]) == "&anchor !!str tagged");
   CHECK(layout.text().substr(f.content, f.end - f.content) == "tagged");
@@ -131,7 +131,7 @@ TEST_CASE("yaml layout: scalars, empty values, properties") {
   CHECK(layout.node(root.children[7]).kind == LayoutKind::kFlowMap);
   CHECK(Span(layout, root.children[7]) == "{x: [1, '2]'], y: \"}\"}");
   CHECK(layout.node(root.children[8]).kind == LayoutKind::kBlockScalar);
-  CHECK(layout.node(root.children[8]).yaml.Scalar() == "folded text");
+  CHECK(layout.Yaml(root.children[8]).Scalar() == "folded text");
 }
 
 TEST_CASE("yaml layout: nested sequences and maps in sequence items") {
@@ -200,6 +200,41 @@ TEST_CASE("yaml layout: unsupported and invalid input is an error, not a guess")
   CHECK_FALSE(layout.Scan("[a, b]: c\n", &error));
 }
 
+// Scan plans from the scanner alone: what only yaml-cpp refuses (an alias to
+// no anchor) is laid out, and yaml-cpp's verdict comes when something asks
+// for its tree; ScanChecked parses up front, as every scan did before.
+TEST_CASE("yaml layout: Scan reads without yaml-cpp, ScanChecked and Yaml() bring its verdict") {
+  Layout layout;
+  LayoutError error;
+  REQUIRE(layout.Scan("a: *nowhere\nb: [1, 2]\n", &error));
+  CHECK(layout.FindKey(0, "b") != kNoNode);
+  CHECK_THROWS_AS((void)layout.Yaml(layout.FindKey(0, "b")), LayoutUnreadable);
+  CHECK_FALSE(layout.ScanChecked("a: *nowhere\nb: [1, 2]\n", &error));
+  CHECK(error.message.find("not valid YAML") != std::string::npos);
+
+  // The flow sequence's items are yaml-cpp's reading, parsed on first use.
+  REQUIRE(layout.Scan("a: x\nb: [1, 2]\n", &error));
+  CHECK(layout.ItemCount(layout.FindKey(0, "b")) == 2);
+}
+
+// What the scanner is known to read differently from yaml-cpp goes to the
+// cross-checked scan, whose verdict (an error here) stays the one it was.
+TEST_CASE("yaml layout: a BOM and null keys are left to the cross-checked scan") {
+  for (std::string_view text : {"\xEF\xBB\xBF# saved on Windows\r\napiVersion: v1\r\n", "~: a\nb: 1\n",
+                                "null: a\n", ": a\nb: 1\n"}) {
+    INFO(text);
+    Layout own, checked;
+    LayoutError own_error, checked_error;
+    CHECK(own.Scan(text, &own_error) == checked.ScanChecked(text, &checked_error));
+    CHECK(own_error.message == checked_error.message);
+    CHECK(own.size() == checked.size());
+  }
+  Layout layout;
+  LayoutError error;
+  CHECK_FALSE(layout.Scan("~: a\nb: 1\n", &error));
+  CHECK(error.message == "only scalar mapping keys are supported");
+}
+
 TEST_CASE("yaml layout: splitting a stream into documents") {
   constexpr std::string_view stream =
       "# leading comment\n"
@@ -228,9 +263,36 @@ TEST_CASE("yaml layout: splitting a stream into documents") {
   CHECK(SplitDocuments("a: 1").size() == 1);
 }
 
+// What the layout answers from the scanner alone (Scan plans edits with no
+// yaml-cpp tree) must be what yaml-cpp's tree of the same node says.
+void CheckOwnReadingAgrees(const Layout& checked, const std::string& name) {
+  Layout own;
+  LayoutError error;
+  REQUIRE(own.Scan(checked.text(), &error));
+  REQUIRE(own.size() == checked.size());
+  for (std::uint32_t i = 0; i < own.size(); ++i) {
+    INFO(name, ": node ", i, " `", Span(own, i), "`");
+    const YAML::Node& yaml = checked.Yaml(i);
+    CHECK(own.IsNull(i) == (own.node(i).kind == LayoutKind::kEmpty || (own.node(i).kind == LayoutKind::kScalar && yaml.IsNull())));
+    if (own.IsMapping(i) || own.IsSequence(i)) {
+      CHECK(own.IsEmptyFlow(i) == (own.node(i).kind != LayoutKind::kBlockMap && own.node(i).kind != LayoutKind::kBlockSeq &&
+                                   yaml.size() == 0));
+      CHECK(own.ItemCount(i) == yaml.size());
+    }
+    if (own.node(i).kind != LayoutKind::kBlockMap || !yaml.IsMap()) continue;
+    for (std::uint32_t child : own.node(i).children) {
+      const YAML::Node field = yaml[own.node(child).key];
+      const std::string value = field.IsDefined() && field.IsScalar() ? field.Scalar() : "(not a scalar)";
+      CHECK(own.HasScalarField(i, own.node(child).key, value) == (field.IsDefined() && field.IsScalar()));
+      CHECK_FALSE(own.HasScalarField(i, own.node(child).key, value + "~"));
+    }
+  }
+}
+
 // The scanner over every valid case of the YAML test suite: each document is
 // either laid out in agreement with yaml-cpp, or refused as unsupported; a
-// disagreement would be reported by Scan as "disagree"/"different kind".
+// disagreement would be reported by ScanChecked as "disagree"/"different kind".
+// Where it is laid out, the scanner's own answers agree with yaml-cpp's tree.
 TEST_CASE("yaml layout: yaml-test-suite sweep") {
   const std::filesystem::path suite = safesubst::testing::YamlTestSuiteOrSkip();
   int laid_out = 0, refused = 0, invalid_for_yamlcpp = 0, disagreements = 0;
@@ -246,11 +308,14 @@ TEST_CASE("yaml layout: yaml-test-suite sweep") {
       std::string_view text = std::string_view(stream).substr(doc.begin, doc.end - doc.begin);
       Layout layout;
       LayoutError error;
-      if (layout.Scan(text, &error)) {
+      if (layout.ScanChecked(text, &error)) {
         ++laid_out;
+        CheckOwnReadingAgrees(layout, entry.path().filename().string());
       } else if (error.message.find("not valid YAML") != std::string::npos ||
                  error.message.find("one YAML document") != std::string::npos) {
         ++invalid_for_yamlcpp;
+      } else if (Layout own; own.Scan(text, &error)) {
+        FAIL(entry.path().filename().string(), ": the scanner alone accepts what the cross-check refuses");
       } else if (error.message.find("disagree") != std::string::npos ||
                  error.message.find("different kind") != std::string::npos ||
                  error.message.find("the scanner read key") != std::string::npos) {

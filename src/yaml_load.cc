@@ -43,12 +43,10 @@ std::string DescribeParseError(const YAML::Exception& error) {
 }
 
 std::size_t MaxDocumentCount(std::string_view text) {
-  std::size_t markers = 0;
-  for (std::size_t line = 0; line < text.size();) {
-    if (IsDocumentMarkerLine(text, line)) ++markers;
-    std::size_t end = text.find_first_of("\r\n", line);
-    if (end == std::string_view::npos) break;
-    line = end + 1;
+  // One plain pass over the bytes: it runs before every check of an edit.
+  std::size_t markers = IsDocumentMarkerLine(text, 0) ? 1 : 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if ((text[i] == '\n' || text[i] == '\r') && IsDocumentMarkerLine(text, i + 1)) ++markers;
   }
   return markers + 1;
 }

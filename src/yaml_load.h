@@ -54,11 +54,12 @@ void CheckAllDocumentsParse(std::string_view text);
 /// While one lives on a thread, LoadAllDocumentsUnmarked there remembers the
 /// last few texts of up to 64 KiB it loaded, with their documents, and
 /// answers the same bytes again without a yaml-cpp pass (so does
-/// CheckAllDocumentsParse): the step engine loads each document it edits, to
-/// check it, then lays the same text out for the next step, and lays out the
-/// same merge fragment for every document. The answer depends on the bytes
-/// alone. The outermost one overwrites and forgets the texts when it ends:
-/// they may hold secret values.
+/// CheckAllDocumentsParse): the step engine plans its edits without yaml-cpp,
+/// but where a plan needs yaml-cpp's tree (a flow collection to re-emit, a
+/// multi-line scalar to compare), it is the same merge fragment for every
+/// document and app of a batch. The answer depends on the bytes alone. The
+/// outermost one overwrites and forgets the texts when it ends: they may hold
+/// secret values.
 class RememberLoadedText {
  public:
   RememberLoadedText();
