@@ -46,22 +46,34 @@ bool ScriptContexts::BuildKey(std::string_view text, const Scalar& scalar, const
 void ScriptContexts::Lex(std::string_view text, const Scalar& scalar, const Reference* references, std::size_t count,
                          const ShellContext** contexts) {
   ++lexed_;
-  source_offsets_.reserve(scalar.length + 1);  // one per decoded byte: at most about the raw span's
-  std::string script = DecodeScalar(text, scalar, &source_offsets_);
-  if (flux_) WriteDollarDollarsAsFlux(&script, &source_offsets_);
-  positions_.clear();
-  for (std::size_t i = 0; i < count; ++i) {
-    auto at = std::lower_bound(source_offsets_.begin(), source_offsets_.end(), references[i].offset);
-    positions_.push_back(static_cast<std::size_t>(at - source_offsets_.begin()));
-  }
-  // The buffers are reused for the next script, but not kept at a large
-  // one's size (8 bytes per byte of it), nor while it is lexed.
-  if (source_offsets_.size() > kLargestRemembered) std::vector<std::size_t>().swap(source_offsets_);
+  const std::string script = Decode(text, scalar, references, count);
   // As ShellContextsAt, a position the lexer would not answer has the default context.
   std::fill_n(contexts, count, Keep(ShellContext{}));
   TakeShellContextsAt(script, positions_, scalar.bash_script ? ScriptShells::kBash : ScriptShells::kSh,
                       [&](std::size_t index, ShellContext&& context) { contexts[index] = Keep(std::move(context)); });
   if (positions_.size() > kLargestRemembered) std::vector<std::size_t>().swap(positions_);
+}
+
+// The script as the shell reads it; positions_ gets where each reference
+// stands in it.
+std::string ScriptContexts::Decode(std::string_view text, const Scalar& scalar, const Reference* references,
+                                   std::size_t count) {
+  positions_.clear();
+  if (flux_) {  // WriteDollarDollarsAsFlux edits the byte-by-byte map
+    std::vector<std::size_t> source_offsets;
+    std::string script = DecodeScalar(text, scalar, &source_offsets);
+    WriteDollarDollarsAsFlux(&script, &source_offsets);
+    for (std::size_t i = 0; i < count; ++i) {
+      auto at = std::lower_bound(source_offsets.begin(), source_offsets.end(), references[i].offset);
+      positions_.push_back(static_cast<std::size_t>(at - source_offsets.begin()));
+    }
+    return script;
+  }
+  std::string script = DecodeScalar(text, scalar, &sources_);
+  for (std::size_t i = 0; i < count; ++i) positions_.push_back(sources_.FirstFrom(references[i].offset));
+  // The map is reused for the next script, but not kept at a large one's size.
+  if (sources_.size() > kLargestRemembered) sources_ = SourceRuns();
+  return script;
 }
 
 const ShellContext* ScriptContexts::Keep(ShellContext&& context) {

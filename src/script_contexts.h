@@ -13,6 +13,7 @@
 
 #include "safesubst/shell.h"
 #include "safesubst/tokenizer.h"
+#include "source_runs.h"
 
 namespace safesubst {
 
@@ -44,6 +45,7 @@ class ScriptContexts {
   bool BuildKey(std::string_view text, const Scalar& scalar, const Reference* references, std::size_t count);
   void Lex(std::string_view text, const Scalar& scalar, const Reference* references, std::size_t count,
            const ShellContext** contexts);
+  std::string Decode(std::string_view text, const Scalar& scalar, const Reference* references, std::size_t count);
   const ShellContext* Keep(ShellContext&& context);
 
   struct ContextHash {
@@ -54,7 +56,8 @@ class ScriptContexts {
   static constexpr std::size_t kLargestRemembered = std::size_t{1} << 16;  // bytes of a script
   std::string key_;
   std::unordered_map<std::string, std::vector<const ShellContext*>> remembered_;
-  std::vector<std::size_t> source_offsets_, positions_;
+  SourceRuns sources_;
+  std::vector<std::size_t> positions_;
   std::size_t lexed_ = 0;
   bool flux_ = false;
 };

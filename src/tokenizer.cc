@@ -30,6 +30,7 @@
 #include <utility>
 
 #include "safesubst/references.h"
+#include "source_runs.h"
 #include "text_checks.h"
 #include "yaml_spans.h"
 
@@ -1911,12 +1912,14 @@ void Parser::ScanBlockScalar(int n) {
 // Appends decoded bytes and, optionally, the source offset of each.
 class Decoded {
  public:
-  explicit Decoded(std::vector<std::size_t>* offsets) : offsets_(offsets) {
+  explicit Decoded(std::vector<std::size_t>* offsets, SourceRuns* runs = nullptr) : offsets_(offsets), runs_(runs) {
     if (offsets_ != nullptr) offsets_->clear();
+    if (runs_ != nullptr) runs_->Clear();
   }
   void Put(char c, std::size_t from) {
     value_.push_back(c);
     if (offsets_ != nullptr) offsets_->push_back(from);
+    if (runs_ != nullptr) runs_->Add(from);
   }
   void Put(std::string_view bytes, std::size_t from) {
     for (char c : bytes) Put(c, from);
@@ -1928,10 +1931,12 @@ class Decoded {
       offsets_->resize(old_size + (end - begin));
       std::iota(offsets_->begin() + static_cast<std::ptrdiff_t>(old_size), offsets_->end(), begin);
     }
+    if (runs_ != nullptr) runs_->AddRange(begin, end);
   }
   void Truncate(std::size_t size) {
     value_.resize(size);
     if (offsets_ != nullptr) offsets_->resize(size);
+    if (runs_ != nullptr) runs_->Truncate(size);
   }
   std::size_t size() const { return value_.size(); }
   std::string Take() { return std::move(value_); }
@@ -1939,6 +1944,7 @@ class Decoded {
  private:
   std::string value_;
   std::vector<std::size_t>* offsets_;
+  SourceRuns* runs_;
 };
 
 void AppendUtf8(std::uint32_t code_point, std::size_t from, Decoded* out) {
@@ -2210,13 +2216,8 @@ std::optional<std::string_view> VerbatimBody(std::string_view text, const Scalar
   return body;
 }
 
-}  // namespace
-
-std::string DecodeScalar(std::string_view text, const Scalar& scalar, std::vector<std::size_t>* source_offsets) {
-  if (source_offsets == nullptr) {
-    if (const std::optional<std::string_view> body = VerbatimBody(text, scalar)) return std::string(*body);
-  }
-  Decoded out(source_offsets);
+std::string DecodeInto(std::string_view text, const Scalar& scalar, Decoded* decoded) {
+  Decoded& out = *decoded;
   const std::size_t begin = std::min(scalar.offset, text.size());
   const std::size_t end = std::min(scalar.offset + scalar.length, text.size());
   switch (scalar.style) {
@@ -2238,6 +2239,21 @@ std::string DecodeScalar(std::string_view text, const Scalar& scalar, std::vecto
       break;
   }
   return out.Take();
+}
+
+}  // namespace
+
+std::string DecodeScalar(std::string_view text, const Scalar& scalar, std::vector<std::size_t>* source_offsets) {
+  if (source_offsets == nullptr) {
+    if (const std::optional<std::string_view> body = VerbatimBody(text, scalar)) return std::string(*body);
+  }
+  Decoded out(source_offsets);
+  return DecodeInto(text, scalar, &out);
+}
+
+std::string DecodeScalar(std::string_view text, const Scalar& scalar, SourceRuns* sources) {
+  Decoded out(nullptr, sources);
+  return DecodeInto(text, scalar, &out);
 }
 
 std::string_view ContextName(ContextClass context) {
