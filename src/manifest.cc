@@ -13,6 +13,7 @@
 #include "safesubst/values.h"
 #include "bounded_read.h"
 #include "validate.h"
+#include "yaml_node_writer.h"
 #include "yaml_tree.h"
 
 namespace safesubst {

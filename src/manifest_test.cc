@@ -423,6 +423,27 @@ TEST_CASE("set values keep multi-line and tagged scalars") {
   CHECK(steps[3].value == "- a\n- \"b c\"");
 }
 
+// The one writer (yaml_node_writer.h) keeps what the source wrote, with
+// yaml_encoding's rules: yaml-cpp's emitter dropped a collection's tag and
+// left a YAML 1.1 line break plain, where PyYAML reads "k x".
+TEST_CASE("set values keep a collection's tag and quote YAML 1.1 line breaks") {
+  Result<Manifest> result = Parse(
+      "steps:\n"
+      "  - set: .data.ref\n"
+      "    value: !custom {a: 1}\n"
+      "  - set: .data.text\n"
+      "    value: k\u2028x\n");
+  REQUIRE_MESSAGE(result.ok(), Describe(result.diagnostics));
+  const std::vector<Step>& steps = result.value->steps;
+  REQUIRE(steps.size() == 2);
+  CHECK(steps[0].value == "!custom {a: 1}");
+  CHECK(steps[1].value == "\"k\\Lx\"");
+  testing::CommandResult read = testing::ReadWithPyYaml("text: " + steps[1].value + "\n");
+  INFO("python3: ", read.err);
+  REQUIRE_MESSAGE(read.code == 0, "python3 could not read the value (is python3-yaml installed?)");
+  CHECK(read.out == "{\"text\": \"k\\u2028x\"}\n");
+}
+
 // yaml-typed defaults and set values are written back as YAML text, aliases
 // expanded: bounded, and a node inside itself is an error, not a crash.
 TEST_CASE("structured defaults and set values with alias bombs or recursive aliases are errors") {

@@ -421,13 +421,9 @@ TEST_CASE("steps: delete a sequence item, with its comment") {
   CHECK(output == "args: [\"--a\", \"--b\"]\nitems:\n- y\n");
 }
 
-// The document as PyYAML (a YAML 1.1 reader, like go-yaml v2 in kubectl)
-// reads it, as JSON with every non-ASCII character escaped. python3-yaml is
-// in packaging/debian-test-deps.txt: without it the test fails.
+// The document as PyYAML reads it (testing::ReadWithPyYaml).
 std::string ReadWithPyYaml(const std::string& yaml) {
-  testing::CommandResult read = testing::RunShell(
-      "python3 -c 'import json, sys, yaml; print(json.dumps(yaml.safe_load(sys.stdin.read()), sort_keys=True))'",
-      yaml);
+  testing::CommandResult read = testing::ReadWithPyYaml(yaml);
   INFO("python3: ", read.err);
   REQUIRE_MESSAGE(read.code == 0, "python3 could not read the output (is python3-yaml installed?)");
   return read.out;

@@ -14,7 +14,6 @@
 #include <mutex>
 
 #include "yaml_load.h"
-#include "yaml_tree.h"
 #include "safesubst/references.h"
 #include "safesubst/values.h"
 
@@ -51,82 +50,7 @@ std::size_t EditDistance(std::string_view a, std::string_view b) {
   return previous[b.size()];
 }
 
-// Writes a node as YAML, keeping what a plain re-emit would lose: a scalar
-// that was quoted in the manifest (`value: "31"`) stays a string. Aliases are
-// written out in full, within `budget`.
-class NodeEmitter {
- public:
-  explicit NodeEmitter(ExpansionBudget* budget) : budget_(*budget) {}
-
-  bool Emit(const YamlRef& node) {
-    if (!budget_.Count(node, &problem_)) return false;
-    if (!node.IsSequence() && !node.IsMap()) {
-      EmitScalar(node.node());
-      return true;
-    }
-    if (!budget_.Open(node, &problem_)) return false;
-    const bool emitted = CheckUniqueKeys(node, &problem_) && EmitCollection(node);
-    budget_.Close();
-    return emitted;
-  }
-
-  std::string Text() const { return out_.c_str(); }
-  const std::string& problem() const { return problem_; }
-
- private:
-  bool EmitCollection(const YamlRef& node);
-  void EmitScalar(const YamlNode& scalar);
-
-  ExpansionBudget& budget_;
-  YAML::Emitter out_;
-  std::string problem_;
-};
-
-void NodeEmitter::EmitScalar(const YamlNode& scalar) {
-  if (scalar.kind != YamlNode::Kind::kScalar) {
-    out_ << YAML::Null;
-  } else if (scalar.tag == "!" || scalar.tag == "tag:yaml.org,2002:str") {
-    out_ << YAML::DoubleQuoted << scalar.text;
-  } else if (!scalar.tag.empty() && scalar.tag != "?") {
-    out_ << YAML::VerbatimTag(scalar.tag) << scalar.text;
-  } else {
-    out_ << scalar.text;
-  }
-}
-
-bool NodeEmitter::EmitCollection(const YamlRef& node) {
-  if (node.node().flow) out_ << YAML::Flow;
-  if (node.IsSequence()) {
-    out_ << YAML::BeginSeq;
-    for (const YamlRef& item : node.Items()) {
-      if (!Emit(item)) return false;
-    }
-    out_ << YAML::EndSeq;
-    return true;
-  }
-  out_ << YAML::BeginMap;
-  for (const auto& [key, value] : node.Entries()) {
-    out_ << YAML::Key;
-    if (!Emit(key)) return false;
-    out_ << YAML::Value;
-    if (!Emit(value)) return false;
-  }
-  out_ << YAML::EndMap;
-  return true;
-}
-
 }  // namespace
-
-bool NodeAsYaml(const YamlRef& node, ExpansionBudget* budget, std::string* yaml, std::string* problem) {
-  budget->StartValue();
-  NodeEmitter emitter(budget);
-  if (!emitter.Emit(node)) {
-    *problem = emitter.problem();
-    return false;
-  }
-  *yaml = emitter.Text();
-  return true;
-}
 
 std::optional<VarType> ParseVarType(std::string_view name) {
   for (const TypeEntry& entry : kTypes) {

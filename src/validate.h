@@ -15,9 +15,6 @@ class RE2;
 }
 namespace safesubst::detail {
 
-class ExpansionBudget;
-class YamlRef;
-
 /// Parses a type name as written in a manifest (`dns-label`, `ipv4`, ...).
 std::optional<VarType> ParseVarType(std::string_view name);
 
@@ -62,11 +59,5 @@ std::string KeysHint(std::string_view word, const std::vector<std::string_view>&
 /// A value as it appears in a message: `"text"` with control characters and
 /// quotes escaped and long values shortened, or `***` for a sensitive variable.
 std::string QuoteForMessage(const Variable& variable, std::string_view value);
-
-/// Writes a YAML node back as YAML text. Unlike a plain re-emit, a scalar that
-/// was quoted in the source (`"31"`) stays quoted, so it stays a string.
-/// Aliases are expanded within `budget` (yaml_tree.h): returns false and sets
-/// `*problem` ("contains a recursive alias", ...) when a bound is passed.
-bool NodeAsYaml(const YamlRef& node, ExpansionBudget* budget, std::string* yaml, std::string* problem);
 
 }  // namespace safesubst::detail

@@ -7,19 +7,13 @@
 #include "safesubst/yaml_encoding.h"
 
 #include "yaml_node_set.h"
+#include "yaml_node_writer.h"
 #include "yaml_tree.h"
 
 namespace safesubst::detail {
 namespace {
 
 std::string Spaces(int count) { return std::string(static_cast<std::size_t>(std::max(count, 0)), ' '); }
-
-std::string ExpandTag(const std::string& tag) {
-  static constexpr std::string_view kCore = "tag:yaml.org,2002:";
-  if (tag.compare(0, kCore.size(), kCore) == 0) return "!!" + tag.substr(kCore.size());
-  if (!tag.empty() && tag[0] == '!') return tag;
-  return "!<" + tag + ">";
-}
 
 // A string that a literal block scalar (`|` or `|-`) carries exactly: more
 // than one line, what any block carries (FitsBlock: no carriage returns, no
@@ -171,7 +165,7 @@ void EmitScalar(const YAML::Node& node, const EmitTarget& target, std::string* o
     int content_column = target.slot == SlotKind::kRoot ? static_cast<int>(target.indent_step)
                                                         : target.parent_column + static_cast<int>(target.indent_step);
     *out += prefix;
-    if (node.Tag() != "!") *out += ExpandTag(node.Tag()) + " ";
+    if (node.Tag() != "!") *out += TagText(node.Tag()) + " ";
     *out += LiteralBlock(node.Scalar(), content_column, target.eol);
     return;
   }
@@ -200,7 +194,7 @@ std::string EmitInlineScalar(const YAML::Node& scalar) {
   if (scalar.Tag() == "?") return plain ? text : DoubleQuoted(text);
   if (scalar.Tag() == "!") return DoubleQuoted(text);
   std::string value = plain ? text : DoubleQuoted(text);
-  return ExpandTag(scalar.Tag()) + " " + value;
+  return TagText(scalar.Tag()) + " " + value;
 }
 
 std::string EmitKey(std::string_view key) {

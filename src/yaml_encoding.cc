@@ -36,8 +36,8 @@
 #include <cstddef>
 #include <initializer_list>
 #include <optional>
-#include <vector>
 
+#include "yaml_node_writer.h"
 #include "yaml_tree.h"
 
 namespace safesubst {
@@ -445,232 +445,6 @@ FoldLine ClassifyFoldLine(std::initializer_list<std::string_view> pieces) {
   return FoldLine::kEmpty;
 }
 
-// ---------------------------------------------------------------------------
-// type: yaml nodes
-
-using detail::YamlNode;
-using detail::YamlRef;
-using detail::YamlStream;
-
-// An implicit key is limited to 1024 characters (YAML 1.2 7.4.2, 8.2.2); longer
-// keys are written as explicit `? ` keys. Counting bytes errs on the safe side.
-constexpr std::size_t kMaxImplicitKey = 1000;
-
-std::string WrittenTooLarge(std::size_t limit) {
-  return "the value is more than " + std::to_string(limit) + " bytes once written out";
-}
-
-class NodeWriter {
- public:
-  // `max_bytes`: the most that aliases may add to the text; `max_written`:
-  // the most the written text may grow to.
-  NodeWriter(const YamlStream& stream, std::size_t max_bytes, std::size_t max_written, std::string* out)
-      : stream_(stream), max_written_(max_written), out_(*out), budget_(max_bytes) {}
-
-  const YamlValueError& error() const { return error_; }
-
-  // The node replaces the placeholder after `key: ` or `- `.
-  bool WriteTopLevel(std::uint32_t index, std::uint32_t parent_indent, bool block_allowed) {
-    std::optional<YamlRef> node = Resolve(index);
-    if (!node) return false;
-    if (block_allowed && IsNonEmptyCollection(*node)) {
-      WriteTag(node->node().tag, /*space_after=*/false);
-      return WriteBlockCollection(*node, parent_indent + 2);
-    }
-    return WriteFlow(*node);
-  }
-
- private:
-  // Follows an alias, counting the node against the expansion budget and the
-  // text written so far against `max_written_`.
-  std::optional<YamlRef> Resolve(std::uint32_t index) {
-    YamlRef node(stream_, index);
-    std::string problem;
-    if (!budget_.Count(node, &problem)) {
-      Fail(KindOf(budget_.passed()), "the value " + problem);
-      return std::nullopt;
-    }
-    if (out_.size() > max_written_) {
-      Fail(YamlValueError::Kind::kTooLarge, WrittenTooLarge(max_written_));
-      return std::nullopt;
-    }
-    return node;
-  }
-
-  // Brackets the children of a collection (see ExpansionBudget::Open), whose
-  // keys must differ.
-  bool Open(const YamlRef& node) {
-    std::string problem;
-    if (!budget_.Open(node, &problem)) {
-      Fail(KindOf(budget_.passed()), "the value " + problem);
-      return false;
-    }
-    if (CheckUniqueKeys(node, &problem)) return true;
-    Fail(YamlValueError::Kind::kInvalid, "the value " + problem);
-    return false;
-  }
-
-  void Fail(YamlValueError::Kind kind, std::string message) { error_ = YamlValueError{kind, std::move(message)}; }
-
-  static YamlValueError::Kind KindOf(detail::ExpansionBudget::Bound bound) {
-    using Bound = detail::ExpansionBudget::Bound;
-    switch (bound) {
-      case Bound::kRecursion: return YamlValueError::Kind::kInvalid;
-      case Bound::kBytes: return YamlValueError::Kind::kTooLarge;
-      case Bound::kNodes:
-      case Bound::kDepth: return YamlValueError::Kind::kTooDeep;
-    }
-    return YamlValueError::Kind::kInvalid;
-  }
-
-  static bool IsCollection(const YamlRef& node) { return node.IsSequence() || node.IsMap(); }
-  static bool IsNonEmptyCollection(const YamlRef& node) {
-    return IsCollection(node) && !node.node().children.empty();
-  }
-
-  void Indent(std::uint32_t indent) {
-    out_ += '\n';
-    out_.append(indent, ' ');
-  }
-
-  // A non-empty collection in block style, each entry on a new line at `indent`.
-  // With `first_inline`, the first entry continues the current line (after `- `).
-  bool WriteBlockCollection(const YamlRef& collection, std::uint32_t indent, bool first_inline = false) {
-    if (!Open(collection)) return false;
-    const YamlNode& node = collection.node();
-    bool mapping = node.kind == YamlNode::Kind::kMapping;
-    std::size_t step = mapping ? 2 : 1;
-    for (std::size_t i = 0; i < node.children.size(); i += step) {
-      if (i > 0 || !first_inline) Indent(indent);
-      if (mapping) {
-        if (!WriteBlockKey(node.children[i], indent)) return false;
-        out_ += ':';
-        if (!WriteAfterIndicator(node.children[i + 1], indent + 2, /*after_dash=*/false)) return false;
-      } else {
-        out_ += '-';
-        if (!WriteAfterIndicator(node.children[i], indent + 2, /*after_dash=*/true)) return false;
-      }
-    }
-    budget_.Close();
-    return true;
-  }
-
-  // The value after `key:` or `-` (no space written yet).
-  bool WriteAfterIndicator(std::uint32_t index, std::uint32_t child_indent, bool after_dash) {
-    std::optional<YamlRef> node = Resolve(index);
-    if (!node) return false;
-    if (IsNonEmptyCollection(*node)) {
-      bool tagged = HasExplicitTag(node->node());
-      if (tagged) {
-        out_ += ' ';
-        WriteTag(node->node().tag, /*space_after=*/false);
-      }
-      // Compact `- a: 1` and `- - x`; a tag must stay on the `-` line alone.
-      bool first_inline = after_dash && !tagged;
-      if (first_inline) out_ += ' ';
-      return WriteBlockCollection(*node, child_indent, first_inline);
-    }
-    out_ += ' ';
-    return WriteFlow(*node);
-  }
-
-  bool WriteBlockKey(std::uint32_t index, std::uint32_t indent) {
-    std::optional<YamlRef> node = Resolve(index);
-    if (!node) return false;
-    std::size_t start = out_.size();
-    if (IsCollection(*node)) {
-      // A complex key: `? [a, b]` then `:` on the next line.
-      out_ += "? ";
-      if (!WriteFlow(*node)) return false;
-      Indent(indent);
-      return true;
-    }
-    WriteScalar(node->node(), /*in_flow=*/false);
-    if (out_.size() - start > kMaxImplicitKey) {
-      std::string key = out_.substr(start);
-      out_.resize(start);
-      out_ += "? " + key;
-      Indent(indent);
-    }
-    return true;
-  }
-
-  bool WriteFlow(const YamlRef& collection) {
-    const YamlNode& node = collection.node();
-    if (!IsCollection(collection)) {
-      WriteScalar(node, /*in_flow=*/true);
-      return true;
-    }
-    if (!Open(collection)) return false;
-    bool mapping = node.kind == YamlNode::Kind::kMapping;
-    WriteTag(node.tag);
-    out_ += mapping ? '{' : '[';
-    std::size_t step = mapping ? 2 : 1;
-    for (std::size_t i = 0; i < node.children.size(); i += step) {
-      if (i > 0) out_ += ", ";
-      std::optional<YamlRef> child = Resolve(node.children[i]);
-      if (!child) return false;
-      std::size_t key_start = out_.size();
-      if (!WriteFlow(*child)) return false;
-      if (mapping && (IsCollection(*child) || out_.size() - key_start > kMaxImplicitKey)) {
-        out_.insert(key_start, "? ");
-      }
-      if (mapping) {
-        out_ += ": ";
-        std::optional<YamlRef> value = Resolve(node.children[i + 1]);
-        if (!value || !WriteFlow(*value)) return false;
-      }
-    }
-    out_ += mapping ? '}' : ']';
-    budget_.Close();
-    return true;
-  }
-
-  // Explicit tags are kept: `tag:yaml.org,2002:str` as `!!str`, local tags as
-  // written, anything else verbatim. `?` and `!` are the non-specific tags.
-  static bool HasExplicitTag(const YamlNode& node) {
-    return !node.tag.empty() && node.tag != "?" && node.tag != "!";
-  }
-
-  void WriteTag(const std::string& tag, bool space_after = true) {
-    if (tag.empty() || tag == "?" || tag == "!") return;
-    constexpr std::string_view kCore = "tag:yaml.org,2002:";
-    if (tag.compare(0, kCore.size(), kCore) == 0) {
-      out_ += "!!";
-      out_.append(tag, kCore.size(), std::string::npos);
-    } else if (tag[0] == '!') {
-      out_ += tag;
-    } else {
-      out_ += "!<" + tag + ">";
-    }
-    if (space_after) out_ += ' ';
-  }
-
-  void WriteScalar(const YamlNode& node, bool in_flow) {
-    if (node.kind != YamlNode::Kind::kScalar) {
-      out_ += "null";
-      return;
-    }
-    WriteTag(node.tag);
-    bool explicit_tag = HasExplicitTag(node);
-    // A plain scalar keeps its resolution when written plain again; a quoted one
-    // may go plain only when it reads as a string there.
-    bool plain = FitsPlain(node.text, in_flow) &&
-                 (explicit_tag || node.tag == "?" || ResolvePlain(node.text) == PlainKind::kString);
-    if (plain) {
-      out_ += node.text;
-    } else {
-      out_ += DoubleQuoted(node.text);
-    }
-  }
-
-  const YamlStream& stream_;
-  const std::size_t max_written_;
-  std::string& out_;
-  detail::ExpansionBudget budget_;
-  YamlValueError error_;
-};
-
 }  // namespace
 
 PlainKind ResolvePlain(std::string_view text) {
@@ -835,7 +609,7 @@ std::string DoubleQuoted(std::string_view value) {
 
 bool EncodeYamlNode(std::string_view yaml_text, std::uint32_t parent_indent, bool block_allowed,
                     std::size_t max_bytes, std::string* out, YamlValueError* error) {
-  YamlStream stream;
+  detail::YamlStream stream;
   detail::YamlParseError parse_error;
   if (!detail::ParseYamlStream(yaml_text, &stream, &parse_error)) {
     *error = {YamlValueError::Kind::kInvalid, parse_error.message + " (line " + std::to_string(parse_error.line + 1) +
@@ -856,13 +630,9 @@ bool EncodeYamlNode(std::string_view yaml_text, std::uint32_t parent_indent, boo
     // tags or deep nesting repeated through aliases far longer: the written
     // text may hold the value four times over plus `max_bytes`.
     const std::size_t max_written = max_bytes + 4 * yaml_text.size();
-    NodeWriter writer(stream, max_bytes, max_written, &encoded);
-    if (!writer.WriteTopLevel(stream.documents[0], parent_indent, block_allowed)) {
-      *error = writer.error();
-      return false;
-    }
-    if (encoded.size() > max_written) {
-      *error = {YamlValueError::Kind::kTooLarge, WrittenTooLarge(max_written)};
+    detail::ExpansionBudget budget(max_bytes);
+    if (!detail::WriteValueNode(stream, stream.documents[0], parent_indent, block_allowed, &budget, max_written,
+                                &encoded, error)) {
       return false;
     }
   }

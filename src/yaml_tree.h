@@ -88,6 +88,7 @@ class YamlRef {
         via_alias_(stream.nodes[index].kind == YamlNode::Kind::kAlias) {}
 
   const YamlNode& node() const { return stream_->nodes[index_]; }
+  const YamlStream& stream() const { return *stream_; }
   std::uint32_t index() const { return index_; }
   /// Reached through an alias (`*a`) rather than written out in place.
   bool via_alias() const { return via_alias_; }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Helpers shared by tests that run programs: the safesubst binary, /bin/sh,
-// GNU envsubst, shellcheck.
+// GNU envsubst, shellcheck, PyYAML.
 #pragma once
 
 #include <sys/wait.h>
@@ -69,6 +69,16 @@ inline CommandResult RunShell(const std::string& command, const std::string& inp
   result.out = ReadFile(scratch / "out");
   result.err = ReadFile(scratch / "err");
   return result;
+}
+
+/// `yaml` as PyYAML (a YAML 1.1 reader, like go-yaml v2 in kubectl) reads
+/// it, in `out` as JSON with sorted keys and every non-ASCII character
+/// escaped. python3-yaml is in packaging/debian-test-deps.txt: a caller
+/// requires `code` 0, so that the test fails without it.
+inline CommandResult ReadWithPyYaml(const std::string& yaml) {
+  return RunShell(
+      "python3 -c 'import json, sys, yaml; print(json.dumps(yaml.safe_load(sys.stdin.read()), sort_keys=True))'",
+      yaml);
 }
 
 /// True when `program` is on PATH.
