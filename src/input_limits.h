@@ -10,18 +10,18 @@
 
 namespace safesubst {
 
-/// Checks the size, nesting depth and alias count of `text` against `limits`
-/// with one cheap forward scan (no parsing). Returns the errors found.
+/// Checks the size, nesting depth and alias count of `text` against `limits`.
+/// A cheap bound (line lengths, brackets, `*`) settles most texts; the others
+/// are read by the tokenizer with node spans (yaml_spans.h). Returns the errors found.
 Diagnostics CheckInputLimits(std::string_view text, const Limits& limits, const std::string& file);
 
-/// The deepest collection nesting in `text`: flow brackets plus block levels
-/// (indentation steps and `- `/`? ` entries). Block scalar bodies and quoted
-/// text are skipped. The result may overstate the true depth by one (a line
-/// opening with `- ` counts both its indentation level and its entry), never
-/// understate it. `deepest_offset` receives where the maximum is reached.
+/// The deepest collection nesting in `text`: the number of mappings and
+/// sequences (block or flow) around the deepest node, as the tokenizer reads
+/// them. Quoted text, comments and block scalars are text, not structure.
+/// `deepest_offset` receives where the deepest collection starts.
 std::uint32_t NestingDepth(std::string_view text, std::size_t* deepest_offset);
 
-/// The number of alias nodes (`*name`) in `text`, outside quotes and comments.
+/// The number of alias nodes (`*name`) in `text`.
 std::uint32_t CountAliases(std::string_view text);
 
 }  // namespace safesubst

@@ -52,10 +52,9 @@ TEST_CASE("limits: nesting depth counts flow brackets and block levels") {
   CHECK(NestingDepth("a: b\n", nullptr) == 1);
   CHECK(NestingDepth(FlowNested(10), nullptr) == 10);
   CHECK(NestingDepth(BlockNested(10), nullptr) == 10);
-  // A sequence entry opening a line counts with its indentation level too: the
-  // scan may overstate the depth by one, never understate it.
-  CHECK(NestingDepth("- - - x\n", nullptr) >= 3);
-  CHECK(NestingDepth("- - - x\n", nullptr) <= 4);
+  // The tokenizer's reading (node spans): each collection is one level.
+  CHECK(NestingDepth("- - - x\n", nullptr) == 3);
+  CHECK(NestingDepth("a:\n  - b: [c, {d: e}]\n", nullptr) == 5);
   CHECK(NestingDepth("a:\n- x\n", nullptr) == 2);
   // Brackets inside quotes, comments and block scalars are text, not structure.
   CHECK(NestingDepth("a: \"[[[[\"\nb: '{{{{'\n# [[[[\nc: |\n  [[[[\n  {{{{\n", nullptr) == 1);
@@ -67,6 +66,7 @@ TEST_CASE("limits: nesting depth counts flow brackets and block levels") {
 
 TEST_CASE("limits: aliases are counted outside quotes and comments") {
   CHECK(CountAliases("a: &x 1\nb: [*x, *x]\nc: *x\n# *x\nd: '*x'\ne: 2*3\n") == 3);
+  CHECK(CountAliases("a: &x 1\nb: {\"k\":*x}\nc: |\n  *x\nverbs: [\"*\"]\n") == 1);
 }
 
 // CheckInputLimits skips the scan when a cheap bound shows both limits out of
