@@ -41,7 +41,7 @@ struct Structure {
 
 Structure ReadStructure(std::string_view text) {
   NodeSpans spans;
-  TokenizeWithSpans(text, &spans);
+  TokenizeWithSpans(text, &spans, {}, SpanReading::kNoReferences);
   Structure structure;
   // Reading malformed YAML on after an error, the tokenizer may take any `*`
   // for an alias; only valid YAML goes on to the stages the limit protects.

@@ -186,6 +186,7 @@ class Parser {
   }
 
   void Run();
+  void SkipReferences() { references_wanted_ = false; }
 
  private:
   // ---- cursor ----
@@ -342,6 +343,7 @@ class Parser {
   const TokenizerOptions& options_;
   Tokens& out_;
   SpanRecorder* spans_;  // null unless node spans were asked for
+  bool references_wanted_ = true;
   // With spans_: the properties read for the node about to be recorded.
   SourceRange pending_anchor_;
   SourceRange pending_tag_;
@@ -554,7 +556,7 @@ void Parser::RecordScalar(const Scalar& scanned, std::uint32_t path, bool is_key
     // The header line (indicators, comment) is not content.
     while (begin < end && !IsBreak(text_[begin])) ++begin;
   }
-  if (begin < end && HasDollar(begin, end)) ScanScalarReferences(begin, end);
+  if (begin < end && HasDollar(begin, end) && references_wanted_) ScanScalarReferences(begin, end);
 }
 
 // The references of the scalar just recorded, in text_[begin, end). Kept out
@@ -638,7 +640,7 @@ void Parser::RecordComment() {
   if (cr != nullptr) end = static_cast<std::size_t>(static_cast<const char*>(cr) - text_.data());
   pos_ = end;
   out_.comments.push_back(Comment{start.pos, end - start.pos, start.line, static_cast<std::uint32_t>(start.pos - start.line_start + 1)});
-  if (!HasDollar(start.pos, end)) return;
+  if (!HasDollar(start.pos, end) || !references_wanted_) return;
   ref_scalar_ = Reference::kNoScalar;
   ref_context_ = ContextClass::kComment;
   ref_cursor_ = start;
@@ -2172,10 +2174,12 @@ Tokens Tokenize(std::string_view text, const TokenizerOptions& options) {
   return tokens;
 }
 
-Tokens TokenizeWithSpans(std::string_view text, NodeSpans* spans, const TokenizerOptions& options) {
+Tokens TokenizeWithSpans(std::string_view text, NodeSpans* spans, const TokenizerOptions& options,
+                         SpanReading reading) {
   Tokens tokens;
   SpanRecorder recorder(spans);
   Parser parser(text, options, &tokens, &recorder);
+  if (reading == SpanReading::kNoReferences) parser.SkipReferences();
   parser.Run();
   return tokens;
 }

@@ -66,10 +66,17 @@ struct NodeSpans {
   std::vector<NodeSpan> nodes;
 };
 
+/// What TokenizeWithSpans records besides the spans.
+enum class SpanReading : std::uint8_t {
+  kAllTokens,     ///< everything Tokenize records
+  kNoReferences,  ///< no `$` references (a placeholder-dense template has millions; limits need none)
+};
+
 /// Tokenizes `text` like Tokenize and also records its node spans in `spans`
 /// (cleared first). For malformed YAML (tokens.diagnostics holds an error)
 /// the spans are whatever could be read: their structure is not meaningful.
-Tokens TokenizeWithSpans(std::string_view text, NodeSpans* spans, const TokenizerOptions& options = {});
+Tokens TokenizeWithSpans(std::string_view text, NodeSpans* spans, const TokenizerOptions& options = {},
+                         SpanReading reading = SpanReading::kAllTokens);
 
 /// The tokenizer's side of the spans: called by the parser as it reads. A
 /// collection that turns out to be the first key of a block mapping (or of a
