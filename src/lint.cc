@@ -240,8 +240,7 @@ Result<std::vector<Finding>> Lint(std::string_view text, const LintOptions& opti
                                            std::string("cannot lint: the YAML parser failed: ") + error.what()));
     return result;
   }
-  const lint::ShellScriptIndex shell_scripts(text, source.tokens());
-  lint::Context context{source, options, shell_scripts, {}, {}};
+  lint::Context context{source, options, {}, {}};
   for (const YAML::Node& document : documents) ReadIstioNamespace(document, &context);
   std::vector<Finding> findings;
   try {

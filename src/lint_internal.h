@@ -24,7 +24,8 @@
 namespace safesubst::lint {
 
 /// The input text, with what it takes to turn yaml-cpp marks into Locations
-/// and yaml-cpp nodes into the tokenizer's scalars.
+/// and yaml-cpp nodes into the tokenizer's scalars (marked as shell scripts
+/// or not).
 class Source {
  public:
   Source(std::string_view text, std::string file);
@@ -41,6 +42,10 @@ class Source {
   const Tokens& tokens() const { return tokens_; }
   /// The tokenizer's scalar whose text starts at `offset` (ScalarOffset), or null.
   const Scalar* ScalarAt(std::size_t offset) const;
+  /// The shells that run the scalar `node`, or none when it is no shell
+  /// script: the render's own rule (shell_script_scalars.h), so that lint
+  /// checks exactly the scripts the render quotes values in.
+  std::optional<ScriptShells> ScriptShellsOf(const YAML::Node& node) const;
 
  private:
   std::string_view text_;
@@ -91,22 +96,7 @@ class VisitedCollections {
   detail::YamlNodeSet seen_;
 };
 
-/// Which scalars of the input are shell scripts, and which shells run each:
-/// the render's own rule (shell_script_scalars.h), read from the tokens of
-/// the whole input and looked up by a node's offset, so that lint checks
-/// exactly the scripts the render quotes values in.
-class ShellScriptIndex {
- public:
-  /// `tokens` of `text`, as Tokenize gives them (they are marked here).
-  ShellScriptIndex(std::string_view text, Tokens tokens);
-  /// The shells that run the scalar `node`, or none when it is no shell script.
-  std::optional<ScriptShells> Find(const Source& source, const YAML::Node& node) const;
-
- private:
-  std::vector<std::pair<std::size_t, ScriptShells>> scripts_;  // by Scalar::offset
-};
-
-/// A shell script found in a manifest (ShellScriptIndex).
+/// A shell script found in a manifest (Source::ScriptShellsOf).
 struct Script {
   YAML::Node node;
   ScalarView view;
@@ -152,7 +142,6 @@ struct Pod {
 struct Context {
   const Source& source;
   const LintOptions& options;
-  const ShellScriptIndex& shell_scripts;
   /// Namespaces labelled for injection by Namespace objects in the same input.
   std::set<std::string, std::less<>> istio_namespaces;
   /// Namespaces labelled `istio-injection: disabled`: the injector never sees their pods.
@@ -189,7 +178,7 @@ void CheckPlaceholders(const YAML::Node& document, const Context& context, const
 /// leftover-placeholder, part 2: the shapes a blanked variable leaves in a shell script.
 void CheckBlankedScript(const Script& script, const std::string& object, const std::string& container,
                         Emitter& emit);
-/// Every shell script under `node` (ShellScriptIndex), each once, in document order.
+/// Every shell script under `node` (Source::ScriptShellsOf), each once, in document order.
 std::vector<Script> ScriptsUnder(const YAML::Node& node, const Context& context);
 /// The shell scripts of a document outside the containers of its `pod`: a
 /// ConfigMap's or Secret's script files, the command lines of objects lint

@@ -160,22 +160,6 @@ bool ExtractPod(const YAML::Node& document, const Context& context, Pod* pod) {
   return true;
 }
 
-ShellScriptIndex::ShellScriptIndex(std::string_view text, Tokens tokens) {
-  MarkShellScripts(text, &tokens);
-  for (const Scalar& scalar : tokens.scalars) {
-    if (scalar.is_shell) scripts_.emplace_back(scalar.offset, scalar.bash_script ? ScriptShells::kBash : ScriptShells::kSh);
-  }
-}
-
-std::optional<ScriptShells> ShellScriptIndex::Find(const Source& source, const YAML::Node& node) const {
-  if (!node.IsScalar()) return std::nullopt;
-  const std::size_t offset = source.ScalarOffset(node);
-  auto found = std::lower_bound(scripts_.begin(), scripts_.end(), offset,
-                                [](const auto& script, std::size_t at) { return script.first < at; });
-  if (found == scripts_.end() || found->first != offset) return std::nullopt;
-  return found->second;
-}
-
 namespace {
 
 // Adds the scripts under `node` that `scripts` does not hold yet (a scalar
@@ -187,7 +171,7 @@ void AddScriptsUnder(const YAML::Node& node, const Context& context, VisitedColl
     for (auto it = node.begin(); it != node.end(); ++it) AddScriptsUnder(it->second, context, visited, scripts);
   } else if (node.IsSequence()) {
     for (const YAML::Node& item : node) AddScriptsUnder(item, context, visited, scripts);
-  } else if (std::optional<ScriptShells> shells = context.shell_scripts.Find(context.source, node)) {
+  } else if (std::optional<ScriptShells> shells = context.source.ScriptShellsOf(node)) {
     const bool known = std::any_of(scripts->begin(), scripts->end(),
                                    [&](const Script& script) { return script.node.is(node); });
     if (!known) scripts->push_back(MakeScript(context.source, node, *shells));

@@ -136,7 +136,7 @@ class PlaceholderWalker {
 
  private:
   bool IsShellScript(const YAML::Node& node) const {
-    return context_.shell_scripts.Find(source_, node).has_value();
+    return source_.ScriptShellsOf(node).has_value();
   }
 
   // `data`: not a script context. Block scalars are always scripts (or opaque text).

@@ -13,6 +13,7 @@
 #include <algorithm>
 
 #include "lint_internal.h"
+#include "shell_script_scalars.h"
 
 namespace safesubst::lint {
 
@@ -29,6 +30,7 @@ bool IsBlank(char c) { return c == ' ' || c == '\t'; }
 
 Source::Source(std::string_view text, std::string file)
     : text_(text), file_(std::move(file)), tokens_(Tokenize(text)) {
+  MarkShellScripts(text_, &tokens_);
   if (text_.substr(0, 3) == "\xEF\xBB\xBF") bom_ = 3;
   line_starts_.push_back(0);
   for (std::size_t i = 0; i < text_.size(); ++i) {
@@ -57,6 +59,12 @@ const Scalar* Source::ScalarAt(std::size_t offset) const {
   auto found = std::lower_bound(scalars.begin(), scalars.end(), offset,
                                 [](const Scalar& scalar, std::size_t at) { return scalar.offset < at; });
   return found != scalars.end() && found->offset == offset ? &*found : nullptr;
+}
+
+std::optional<ScriptShells> Source::ScriptShellsOf(const YAML::Node& node) const {
+  const Scalar* scalar = node.IsScalar() ? ScalarAt(ScalarOffset(node)) : nullptr;
+  if (scalar == nullptr || !scalar->is_shell) return std::nullopt;
+  return scalar->bash_script ? ScriptShells::kBash : ScriptShells::kSh;
 }
 
 Location Source::At(std::size_t offset) const {

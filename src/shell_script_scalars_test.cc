@@ -217,18 +217,16 @@ void AddLintReadings(const YAML::Node& document, const lint::Context& context, l
 // yaml-cpp, or YAML that yaml-cpp misreads: lint says so and checks nothing).
 bool LintReadings(const std::string& text, ScriptReadings* readings) {
   if (HasErrors(CheckTextEncoding(text, "t.yaml"))) return false;
-  Tokens tokens = Tokenize(text);
-  if (!tokens.yaml_cpp_misreads.empty()) return false;
+  lint::Source source(text, "t.yaml");
+  if (!source.tokens().yaml_cpp_misreads.empty()) return false;
   std::vector<YAML::Node> documents;
   try {
     documents = detail::LoadAllDocuments(text);
   } catch (const std::exception&) {
     return false;
   }
-  lint::Source source(text, "t.yaml");
   LintOptions options;
-  const lint::ShellScriptIndex shell_scripts(text, std::move(tokens));
-  lint::Context context{source, options, shell_scripts, {}, {}};
+  lint::Context context{source, options, {}, {}};
   lint::VisitedCollections visited;
   try {
     for (const YAML::Node& document : documents) AddLintReadings(document, context, &visited, readings);
