@@ -63,6 +63,12 @@ bool DecodeKeyText(std::string_view raw, std::string* out) {
               : raw.front() == '\'' ? ScalarStyle::kSingleQuoted
                                     : ScalarStyle::kPlain;
   key.length = raw.size();
+  if (key.style == ScalarStyle::kPlain && raw.find('\n') == std::string_view::npos &&
+      raw.find('\r') == std::string_view::npos &&
+      (raw.empty() || (raw.back() != ' ' && raw.back() != '\t'))) {
+    out->assign(raw);  // one plain line without trailing blanks is its own value
+    return true;
+  }
   if (key.style != ScalarStyle::kPlain && (raw.size() < 2 || raw.back() != raw.front())) return false;
   *out = DecodeScalar(raw, key);
   return true;
@@ -814,6 +820,18 @@ namespace {
 
 bool StartsWithBom(std::string_view text) { return text.substr(0, 3) == "\xEF\xBB\xBF"; }
 
+// SplitDocuments(text) is one piece. Without a marker line after the first
+// line it is (a step engine's document starts with its `---` line, if any),
+// found without classifying every line.
+bool OneDocumentPiece(std::string_view text) {
+  bool marker_after_first_line = IsMarkerAt(text, 0, "...");
+  for (std::size_t p = text.find('\n'); p != std::string_view::npos && !marker_after_first_line;
+       p = text.find('\n', p + 1)) {
+    marker_after_first_line = IsMarkerAt(text, p + 1, "---") || IsMarkerAt(text, p + 1, "...");
+  }
+  return !marker_after_first_line || SplitDocuments(text).size() == 1;
+}
+
 // yaml-cpp's reading of a text that must hold one document; false with the
 // error a scan reports.
 bool LoadOneDocument(std::string_view text, YAML::Node* document, LayoutError* error) {
@@ -841,8 +859,8 @@ void Layout::Reset(std::string_view text) {
   yaml_.clear();
   needs_cross_check_ = false;
   line_starts_.assign(1, 0);
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '\n') line_starts_.push_back(i + 1);
+  for (std::size_t i = text.find('\n'); i != std::string_view::npos; i = text.find('\n', i + 1)) {
+    line_starts_.push_back(i + 1);
   }
   std::size_t first_break = text.find('\n');
   eol_ = first_break != std::string_view::npos && first_break > 0 && text[first_break - 1] == '\r' ? "\r\n" : "\n";
@@ -852,6 +870,7 @@ bool Layout::ScanBody(LayoutError* error) {
   std::size_t body_begin = 0;
   std::size_t body_end = 0;
   FindBody(text_, &body_begin, &body_end);
+  nodes_.reserve(2 * line_starts_.size());  // about what a manifest holds, so nodes seldom move
   LayoutScanner scanner(this, error);
   if (scanner.Run(body_begin, body_end)) return true;
   nodes_.clear();
@@ -871,7 +890,7 @@ bool Layout::Scan(std::string_view text, LayoutError* error) {
   Reset(text);
   // A BOM, which the scanner would take for content, and a stream of
   // several documents are left to the cross-checked scan.
-  if (!StartsWithBom(text) && SplitDocuments(text).size() == 1 && ScanBody(error) && !needs_cross_check_) {
+  if (!StartsWithBom(text) && OneDocumentPiece(text) && ScanBody(error) && !needs_cross_check_) {
     return true;
   }
   // Refused, or doubtful: the cross-checked scan decides, and its error is

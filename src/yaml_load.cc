@@ -43,10 +43,17 @@ std::string DescribeParseError(const YAML::Exception& error) {
 }
 
 std::size_t MaxDocumentCount(std::string_view text) {
-  // One plain pass over the bytes: it runs before every check of an edit.
+  // It runs before every check of an edit: where no line ends with a lone CR
+  // (no CR at all), memchr finds the line starts.
+  const char line_break = text.find('\r') == std::string_view::npos ? '\n' : '\r';
   std::size_t markers = IsDocumentMarkerLine(text, 0) ? 1 : 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if ((text[i] == '\n' || text[i] == '\r') && IsDocumentMarkerLine(text, i + 1)) ++markers;
+  for (std::size_t i = text.find(line_break); i != std::string_view::npos; i = text.find(line_break, i + 1)) {
+    if (IsDocumentMarkerLine(text, i + 1)) ++markers;
+  }
+  if (line_break == '\r') {
+    for (std::size_t i = text.find('\n'); i != std::string_view::npos; i = text.find('\n', i + 1)) {
+      if (IsDocumentMarkerLine(text, i + 1)) ++markers;
+    }
   }
   return markers + 1;
 }

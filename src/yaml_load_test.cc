@@ -12,6 +12,8 @@ TEST_CASE("yaml_load: the most documents a stream can hold is its marker lines p
   CHECK(MaxDocumentCount("a: 1\n") == 1);
   CHECK(MaxDocumentCount("---\na: 1\n---\nb: 2\n...\n") == 4);
   CHECK(MaxDocumentCount("--- |\n  x\n---\r\ny\n") == 3);
+  // A lone CR ends a line too; CRLF counts once.
+  CHECK(MaxDocumentCount("a: 1\r---\rb: 2\r\n...\r\nc: 3\r") == 3);
   // Not markers: indented, or followed by other text.
   CHECK(MaxDocumentCount("  ---\n----\n---x\na: '---'\n") == 1);
 }
