@@ -240,7 +240,7 @@ class StepRunner {
         fragment = LoadFragment(step);
         if (!fragment) return;
       }
-      EditOutcome outcome = Edit(step, path, document.text, fragment, detail::EditReading::kScanner);
+      EditOutcome outcome = Edit(step, path, document.text, fragment, detail::EditReading::kTokenizer);
       switch (outcome.status) {
         case EditOutcome::Status::kOk:
           if (!Parses(step, path, document, fragment, outcome.text)) break;
@@ -292,7 +292,7 @@ class StepRunner {
 
   // yaml-cpp is the witness of every edit: an edited document that does not
   // parse means the step broke a reference (an alias to a deleted anchor) or
-  // hit a bug; either way the step fails here, naming it. The scanner planned
+  // hit a bug; either way the step fails here, naming it. The layout planned
   // the edit alone, so where yaml-cpp refuses the input itself (the document,
   // the fragment or the value), the edit planned cross-checked says so.
   bool Parses(const Step& step, const YamlPath& path, const Document& document,

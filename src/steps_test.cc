@@ -598,7 +598,7 @@ TEST_CASE("steps: a step that breaks an alias is an error at that step") {
   CHECK(Contains(diagnostics[0].hint, "anchor"));
 }
 
-// The scanner plans each edit alone and yaml-cpp witnesses the result; where
+// The tokenizer's reading plans each edit alone and yaml-cpp witnesses the result; where
 // the input itself is what yaml-cpp refuses, the step fails as it did when
 // every edit was cross-checked: naming the input ("not valid YAML"), not the
 // edit. (Where the edit removes the refused part, the witness accepts the

@@ -723,14 +723,14 @@ EditOutcome RunAs(EditReading reading, Op op, std::string_view document, const Y
   }
 }
 
-// The scanner plans alone; an edit that ends in anything but success is
+// The layout plans alone; an edit that ends in anything but success is
 // planned again cross-checked, so that a refusal, a miss or an error is the
 // one it always was (yaml-cpp's reading of invalid input first).
 EditOutcome Run(EditReading reading, Op op, std::string_view document, const YamlPath& path,
                 std::string_view source_text, bool append) {
-  if (reading == EditReading::kScanner) {
+  if (reading == EditReading::kTokenizer) {
     try {
-      EditOutcome outcome = RunAs(EditReading::kScanner, op, document, path, source_text, append);
+      EditOutcome outcome = RunAs(EditReading::kTokenizer, op, document, path, source_text, append);
       if (outcome.ok()) return outcome;
     } catch (const LayoutUnreadable&) {
       // what ScanChecked refuses, it refuses below

@@ -54,27 +54,28 @@ struct EditOutcome {
 
 /// How an edit reads the documents it edits (yaml_layout.h).
 enum class EditReading : std::uint8_t {
-  /// The layout scanner plans alone; an edit that does not succeed so is
-  /// planned again kCrossChecked, so that its refusal is the one yaml-cpp's
-  /// reading gives. The caller parses the edited text (the witness).
-  kScanner,
+  /// The tokenizer's reading (Layout::Scan) plans alone; an edit that does
+  /// not succeed so is planned again kCrossChecked, so that its refusal is
+  /// the one yaml-cpp's reading gives. The caller parses the edited text
+  /// (the witness).
+  kTokenizer,
   /// yaml-cpp parses every text too, and its tree must agree with the
-  /// scanner's (Layout::ScanChecked).
+  /// layout (Layout::ScanChecked).
   kCrossChecked,
 };
 
 /// Deletes every node `path` selects from `document` (one YAML document).
 EditOutcome DeletePath(std::string_view document, const YamlPath& path,
-                       EditReading reading = EditReading::kScanner);
+                       EditReading reading = EditReading::kTokenizer);
 
 /// Sets every node `path` selects to `value_yaml` (YAML text, one node). When
 /// the last selector is `.key` and the mapping has no such key, the key is
 /// appended to it (a null or `{}` parent becomes a mapping).
 EditOutcome SetPath(std::string_view document, const YamlPath& path, std::string_view value_yaml,
-                    EditReading reading = EditReading::kScanner);
+                    EditReading reading = EditReading::kTokenizer);
 
 /// Merges `fragment` (YAML text, one document) into every node `path` selects.
 EditOutcome MergeAtPath(std::string_view document, const YamlPath& path, std::string_view fragment, bool append,
-                        EditReading reading = EditReading::kScanner);
+                        EditReading reading = EditReading::kTokenizer);
 
 }  // namespace safesubst::detail

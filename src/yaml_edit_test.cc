@@ -222,10 +222,10 @@ TEST_CASE("yaml edit: keys that need quoting are quoted") {
   CHECK(Set("a: 1\n", ".\"8080\"", "x") == "a: 1\n\"8080\": x\n");
 }
 
-// kScanner plans from the scanner alone and leaves the witness to the caller
+// kTokenizer plans from the tokenizer's reading alone and leaves the witness to the caller
 // (the step engine parses every edited text); kCrossChecked refuses what
 // yaml-cpp refuses, and any outcome but success is decided that way.
-TEST_CASE("yaml edit: the scanner plans alone, anything but success is decided cross-checked") {
+TEST_CASE("yaml edit: the tokenizer's reading plans alone, anything but success is decided cross-checked") {
   YamlPath b, missing;
   PathError error;
   REQUIRE(ParseYamlPath(".b", &b, &error));
@@ -236,7 +236,7 @@ TEST_CASE("yaml edit: the scanner plans alone, anything but success is decided c
   outcome = DeletePath("a: *nowhere\nb: 1\n", b, EditReading::kCrossChecked);
   CHECK(outcome.status == EditOutcome::Status::kError);
   CHECK(outcome.message.find("not valid YAML") != std::string::npos);
-  // A miss is not trusted to the scanner: yaml-cpp's refusal comes first.
+  // A miss is not trusted to that reading alone: yaml-cpp's refusal comes first.
   outcome = DeletePath("a: *nowhere\nb: 1\n", missing);
   CHECK(outcome.status == EditOutcome::Status::kError);
   CHECK(outcome.message.find("not valid YAML") != std::string::npos);

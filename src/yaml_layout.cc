@@ -3,6 +3,7 @@
 #include "yaml_load.h"
 
 #include "safesubst/tokenizer.h"
+#include "yaml_spans.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -224,17 +225,10 @@ bool Layout::IsNull(std::uint32_t index) const {
   const LayoutNode& n = nodes_[index];
   if (n.kind == LayoutKind::kEmpty) return true;
   if (n.kind != LayoutKind::kScalar) return false;
-  // A tag decides, or properties alone; a `...` line the scanner took for a
-  // scalar is yaml-cpp's empty document.
-  if (n.begin != n.content || StartsWithMarker(index)) return Yaml(index).IsNull();
+  if (n.begin != n.content) return Yaml(index).IsNull();  // a tag decides, or properties alone
   const char first = text_[n.content];
   // A multi-line plain scalar holds a space once folded: never a null word.
   return first != '"' && first != '\'' && IsNullWord(text_.substr(n.content, n.end - n.content));
-}
-
-bool Layout::StartsWithMarker(std::uint32_t index) const {
-  const std::size_t content = nodes_[index].content;
-  return IsMarkerAt(text_, content, "---") || IsMarkerAt(text_, content, "...");
 }
 
 bool Layout::IsEmptyFlow(std::uint32_t index) const {
@@ -275,7 +269,7 @@ bool Layout::OwnScalarValue(std::uint32_t index, std::string* value, bool* is_sc
     default:
       return false;  // block scalars, aliases, empty nodes: as yaml-cpp reads them
   }
-  if (n.begin != n.content || !SingleLine(index) || StartsWithMarker(index)) return false;
+  if (n.begin != n.content || !SingleLine(index)) return false;
   const std::string_view raw = text_.substr(n.content, n.end - n.content);
   if (raw.empty()) return false;
   const bool quoted = raw.front() == '"' || raw.front() == '\'';
@@ -317,19 +311,80 @@ std::string Layout::KindName(std::uint32_t index) const {
 }
 
 // ---------------------------------------------------------------------------
-// The scanner
+// The layout from the tokenizer's node spans
 
-class LayoutScanner {
+namespace {
+
+// Skips blanks, comments and line breaks from `p`; the next content byte or `end`.
+std::size_t SkipToContent(std::string_view text, std::size_t p, std::size_t end) {
+  while (p < end) {
+    const char c = text[p];
+    if (c == '#') {
+      while (p < end && !IsBreakChar(text[p])) ++p;
+    } else if (IsBlankChar(c) || IsBreakChar(c)) {
+      ++p;
+    } else {
+      break;
+    }
+  }
+  return std::min(p, end);
+}
+
+// The tokenizer reads templates: two of its errors are about the template, not
+// about YAML (an unterminated `${`, which rendered text may hold; a tag that
+// decides a key's value), and leave the node spans whole.
+bool IsYamlError(const Diagnostic& diagnostic) {
+  if (diagnostic.severity != Severity::kError) return false;
+  const std::string_view message = diagnostic.message;
+  return message.rfind("unterminated '${'", 0) != 0 && message.rfind("a mapping key has the tag", 0) != 0;
+}
+
+// Where a node's properties (`&anchor`, `!tag`) or, without them, its text begins.
+std::size_t PropertiesBegin(const NodeSpan& span) {
+  std::size_t begin = span.begin;
+  if (span.anchor.present()) begin = std::min(begin, span.anchor.begin);
+  if (span.tag.present()) begin = std::min(begin, span.tag.begin);
+  return begin;
+}
+
+std::size_t PropertiesEnd(const NodeSpan& span) {
+  std::size_t end = 0;
+  if (span.anchor.present()) end = std::max(end, span.anchor.end);
+  if (span.tag.present()) end = std::max(end, span.tag.end);
+  return end;
+}
+
+}  // namespace
+
+// Builds the layout of one document from TokenizeWithSpans: the tokenizer,
+// tested against the whole YAML test suite, reads the structure; this turns
+// its nodes into the extents edits need (where a `:` or `-` is, which nodes
+// are empty) and refuses what the planner does not handle (explicit `?`
+// keys, flow or alias keys, keys over several lines).
+class LayoutBuilder {
  public:
-  LayoutScanner(Layout* layout, LayoutError* error) : layout_(*layout), text_(layout->text_), error_(*error) {}
+  LayoutBuilder(Layout* layout, LayoutError* error) : layout_(*layout), text_(layout->text_), error_(*error) {}
 
-  bool Run(std::size_t body_begin, std::size_t body_end) {
-    end_ = body_end;
-    std::uint32_t root = ParseNode(body_begin, -1, false, SlotKind::kRoot, kNoNode, body_begin);
-    if (root == kNoNode) return false;
-    std::size_t after = SkipToContent(layout_.nodes_[root].end);
-    if (after < end_) return Fail(after, "unexpected content after the end of the document's root node");
-    return true;
+  bool Run(std::size_t body_begin) {
+    NodeSpans spans;
+    const Tokens tokens = TokenizeWithSpans(text_, &spans);
+    for (const Diagnostic& diagnostic : tokens.diagnostics) {
+      if (IsYamlError(diagnostic)) return Fail(diagnostic.location.offset, "not valid YAML: " + diagnostic.message);
+    }
+    spans_ = &spans.nodes;
+    tokens_ = &tokens;
+    IndexSubtrees();
+    std::uint32_t document = NodeSpan::kNone;
+    int documents = 0;
+    for (std::uint32_t i = 0; i < spans.nodes.size(); ++i) {
+      if (spans.nodes[i].kind != NodeKind::kDocument) continue;
+      if (++documents == 1) document = i;
+    }
+    if (documents > 1) return Fail(0, "expected one YAML document, found " + std::to_string(documents));
+    const std::uint32_t root = document != NodeSpan::kNone && document + 1 < subtree_end_[document]
+                                   ? document + 1
+                                   : NodeSpan::kNone;
+    return Build(root, SlotKind::kRoot, kNoNode, body_begin, body_begin) != kNoNode;
   }
 
  private:
@@ -345,397 +400,183 @@ class LayoutScanner {
     return kNoNode;
   }
 
-  char At(std::size_t p) const { return p < end_ ? text_[p] : '\0'; }
-  bool BlankOrEnd(std::size_t p) const { return p >= end_ || IsBlankChar(text_[p]) || IsBreakChar(text_[p]); }
-  bool IsDash(std::size_t p) const { return At(p) == '-' && BlankOrEnd(p + 1); }
-  bool SameLine(std::size_t a, std::size_t b) const {
-    return text_.substr(a, b - a).find('\n') == std::string_view::npos;
-  }
-  int Column(std::size_t p) const { return static_cast<int>(layout_.Column(p)); }
-
-  std::size_t SkipBlanks(std::size_t p) const {
-    while (p < end_ && IsBlankChar(text_[p])) ++p;
-    return p;
-  }
-
-  // Skips blanks, comments and line breaks; returns the next content byte or end_.
-  std::size_t SkipToContent(std::size_t p) const {
-    while (true) {
-      p = SkipBlanks(p);
-      if (p >= end_) return end_;
-      if (text_[p] == '#') {
-        while (p < end_ && !IsBreakChar(text_[p])) ++p;
-        continue;
-      }
-      if (IsBreakChar(text_[p])) {
-        ++p;
-        continue;
-      }
-      return p;
+  // subtree_end_[i]: one past the last descendant of span i (spans are in
+  // document order, a node's descendants right after it).
+  void IndexSubtrees() {
+    const std::vector<NodeSpan>& nodes = *spans_;
+    subtree_end_.assign(nodes.size(), 0);
+    for (std::uint32_t i = static_cast<std::uint32_t>(nodes.size()); i-- > 0;) {  // descendants first
+      subtree_end_[i] = std::max(subtree_end_[i], i + 1);
+      const std::uint32_t parent = nodes[i].parent;
+      if (parent != NodeSpan::kNone) subtree_end_[parent] = std::max(subtree_end_[parent], subtree_end_[i]);
     }
   }
 
-  // `:` followed by a blank: what makes the text before it an implicit key.
-  bool ColonFollows(std::size_t p) const {
-    std::size_t q = SkipBlanks(p);
-    return At(q) == ':' && BlankOrEnd(q + 1);
-  }
+  std::uint32_t Column(std::size_t offset) const { return layout_.Column(offset); }
 
   std::uint32_t NewNode(SlotKind slot_kind, std::uint32_t parent, std::size_t entry, std::size_t slot) {
-    LayoutNode node;
+    LayoutNode& node = layout_.nodes_.emplace_back();
     node.slot_kind = slot_kind;
     node.parent = parent;
     node.entry = entry;
     node.slot = slot;
     node.begin = node.content = node.end = slot;
-    layout_.nodes_.push_back(std::move(node));
     return static_cast<std::uint32_t>(layout_.nodes_.size() - 1);
+  }
+
+  // How many children span `s` has.
+  std::size_t ChildCount(std::uint32_t s) const {
+    std::size_t count = 0;
+    for (std::uint32_t child = s + 1; child < subtree_end_[s]; child = subtree_end_[child]) ++count;
+    return count;
   }
   LayoutNode& N(std::uint32_t index) { return layout_.nodes_[index]; }
 
-  // Parses the node that fills a slot starting at `from` (after `:`, `-`, or
-  // the document start). Content on the same line belongs to the slot; on later
-  // lines it must be indented deeper than `parent_column`, except that a
-  // mapping value may be a sequence whose dashes sit at the key's column.
-  std::uint32_t ParseNode(std::size_t from, int parent_column, bool compact_ok, SlotKind slot_kind,
-                          std::uint32_t parent, std::size_t entry) {
-    const std::uint32_t index = NewNode(slot_kind, parent, entry, from);
-    auto present = [&](std::size_t q) {
-      if (q >= end_) return false;
-      if (SameLine(from, q)) return true;
-      const int column = Column(q);
-      return column > parent_column || (compact_ok && column == parent_column && IsDash(q));
-    };
-    std::size_t p = SkipToContent(from);
-    if (!present(p)) {
-      N(index).column = static_cast<std::uint32_t>(Column(from));
+  // The layout node for span `s` (kNone: nothing, an empty node) in the slot
+  // at `slot` (after `:`, `-`, or the document start).
+  std::uint32_t Build(std::uint32_t s, SlotKind slot_kind, std::uint32_t parent, std::size_t entry,
+                      std::size_t slot) {
+    const std::uint32_t index = NewNode(slot_kind, parent, entry, slot);
+    if (s == NodeSpan::kNone || IsEmpty(s)) {
+      N(index).column = Column(slot);
       return index;  // kEmpty
     }
-    N(index).begin = p;
-    while (At(p) == '&' || At(p) == '!') {
-      std::size_t q = p;
-      while (!BlankOrEnd(q)) ++q;
-      std::size_t next = SkipToContent(q);
-      if (!present(next)) {
-        // Properties alone: an empty scalar such as `!!str` or `&a`.
+    const NodeSpan& span = (*spans_)[s];
+    const std::size_t properties = PropertiesBegin(span);
+    switch (span.kind) {
+      case NodeKind::kScalar: {
+        const Scalar& scalar = tokens_->scalars[span.scalar];
         LayoutNode& n = N(index);
-        n.kind = LayoutKind::kScalar;
-        n.content = n.end = q;
-        n.column = static_cast<std::uint32_t>(Column(n.begin));
+        n.begin = properties;
+        n.content = scalar.length == 0 ? PropertiesEnd(span) : span.begin;  // properties alone: after them
+        n.end = scalar.length == 0 ? n.content : span.end;
+        n.column = scalar.length == 0 ? Column(n.content) : span.column;
+        const bool block = scalar.style == ScalarStyle::kLiteral || scalar.style == ScalarStyle::kFolded;
+        n.kind = block ? LayoutKind::kBlockScalar : LayoutKind::kScalar;
+        n.keeps_trailing_lines = block && scalar.chomping == Chomping::kKeep;
         return index;
       }
-      // Properties written on the same line as an implicit key belong to the key.
-      if (SameLine(p, next) && KeyFollowsAt(next)) {
-        return ParseBlockMapAt(index, N(index).begin, p);
-      }
-      p = next;
+      case NodeKind::kAlias:
+        N(index).kind = LayoutKind::kAlias;
+        break;
+      case NodeKind::kMapping:
+        if (!span.flow) return BuildBlockMap(index, s);
+        N(index).kind = LayoutKind::kFlowMap;
+        break;
+      case NodeKind::kSequence:
+        if (!span.flow) return BuildBlockSeq(index, s);
+        N(index).kind = LayoutKind::kFlowSeq;
+        break;
+      case NodeKind::kDocument:
+        return FailNode(span.begin, "a document inside a document");
     }
-    N(index).content = p;
-    N(index).column = static_cast<std::uint32_t>(Column(p));
-    const char c = text_[p];
-    if (IsDash(p)) {
-      if (slot_kind == SlotKind::kMapValue && SameLine(from, p)) {
-        return FailNode(p, "a block sequence cannot start on the line of its key");
-      }
-      return ParseBlockSeq(index, p);
-    }
-    if (c == '|' || c == '>') return ParseBlockScalar(index, p, parent_column);
-    if (c == '[' || c == '{') {
-      std::size_t q = ScanFlow(p);
-      if (q == 0) return kNoNode;
-      if (ColonFollows(q)) return FailNode(p, "a flow collection used as a mapping key is not supported");
-      LayoutNode& n = N(index);
-      n.kind = c == '[' ? LayoutKind::kFlowSeq : LayoutKind::kFlowMap;
-      n.end = q;
-      return index;
-    }
-    if (c == '*') {
-      std::size_t q = p + 1;
-      while (!BlankOrEnd(q)) ++q;
-      if (ColonFollows(q)) return FailNode(p, "an alias used as a mapping key is not supported");
-      N(index).kind = LayoutKind::kAlias;
-      N(index).end = q;
-      return index;
-    }
-    if (c == '?' && BlankOrEnd(p + 1)) return FailNode(p, "explicit `?` mapping keys are not supported");
-    if (KeyFollowsAt(p)) {
-      if (slot_kind == SlotKind::kMapValue && SameLine(from, p)) {
-        return FailNode(p, "a mapping cannot start on the line of its key");
-      }
-      return ParseBlockMapAt(index, N(index).begin, p);
-    }
-    std::size_t q = 0;
-    if (c == '"' || c == '\'') {
-      q = ScanQuoted(p);
-      if (q == 0) return kNoNode;
-    } else {
-      q = ExtendPlain(ScanPlainLine(p), parent_column);
-    }
-    N(index).kind = LayoutKind::kScalar;
-    N(index).end = q;
+    LayoutNode& n = N(index);
+    n.begin = properties;
+    n.content = span.begin;
+    n.end = span.end;
+    n.column = span.column;
     return index;
   }
 
-  // True when a single-line scalar starting at `p` is followed by `: `.
-  bool KeyFollowsAt(std::size_t p) const {
-    char c = At(p);
-    if (c == '[' || c == '{' || c == '|' || c == '>' || c == '*' || IsDash(p)) return false;
-    if (c == '?' && BlankOrEnd(p + 1)) return false;
-    std::size_t q;
-    if (c == '"' || c == '\'') {
-      q = ScanQuotedQuiet(p);
-      if (q == 0 || !SameLine(p, q)) return false;
-    } else {
-      q = ScanPlainLine(p);
-    }
-    return ColonFollows(q);
+  // A scalar of no text and no properties: `key:` or `-` with nothing after.
+  bool IsEmpty(std::uint32_t s) const {
+    const NodeSpan& span = (*spans_)[s];
+    return span.kind == NodeKind::kScalar && tokens_->scalars[span.scalar].length == 0 &&
+           PropertiesBegin(span) == span.begin;
   }
 
-  // The block mapping whose first key starts at `key` (properties of the key
-  // included), at the key's column.
-  std::uint32_t ParseBlockMapAt(std::uint32_t index, std::size_t begin, std::size_t key) {
-    {
-      LayoutNode& n = N(index);
-      n.kind = LayoutKind::kBlockMap;
-      n.begin = begin;
-      n.content = key;
-      n.column = static_cast<std::uint32_t>(Column(key));
-    }
-    const int column = Column(key);
-    std::size_t k = key;
-    while (true) {
-      std::size_t key_begin = k;
-      std::size_t kp = k;
-      while (At(kp) == '&' || At(kp) == '!') {
-        while (!BlankOrEnd(kp)) ++kp;
-        kp = SkipBlanks(kp);
-      }
-      const char c = At(kp);
-      if (c == '?' && BlankOrEnd(kp + 1)) return FailNode(kp, "explicit `?` mapping keys are not supported");
-      if (c == '[' || c == '{') return FailNode(kp, "a flow collection used as a mapping key is not supported");
-      if (c == '*') return FailNode(kp, "an alias used as a mapping key is not supported");
-      const bool quoted = c == '"' || c == '\'';
-      const std::size_t ke = quoted ? ScanQuoted(kp) : ScanPlainLine(kp);
-      if (quoted && ke == 0) return kNoNode;
-      if (!SameLine(kp, ke)) return FailNode(kp, "a multi-line mapping key is not supported");
-      std::size_t colon = SkipBlanks(ke);
-      if (!(At(colon) == ':' && BlankOrEnd(colon + 1))) {
-        return FailNode(kp, "expected `key: value` in a block mapping");
-      }
+  // Block collection `index` from span `s`, before its children.
+  void StartCollection(std::uint32_t index, std::uint32_t s, LayoutKind kind, std::size_t children) {
+    const NodeSpan& span = (*spans_)[s];
+    LayoutNode& n = N(index);
+    n.kind = kind;
+    n.begin = PropertiesBegin(span);
+    n.content = span.begin;
+    n.column = span.column;
+    n.children.reserve(children);
+  }
+
+  std::uint32_t BuildBlockMap(std::uint32_t index, std::uint32_t s) {
+    StartCollection(index, s, LayoutKind::kBlockMap, ChildCount(s) / 2);
+    // The children alternate key, value; a subtree ends where the next sibling starts.
+    for (std::uint32_t k = s + 1; k < subtree_end_[s] && subtree_end_[k] < subtree_end_[s];
+         k = subtree_end_[subtree_end_[k]]) {
+      const NodeSpan& key = (*spans_)[k];
       std::string key_text;
-      if (!DecodeKeyText(text_.substr(kp, ke - kp), &key_text)) {
-        return FailNode(kp, "cannot read this mapping key");
-      }
-      // A plain null key (`~:`, `null:`, or none at all) is no string key
-      // for yaml-cpp: only the cross-checked scan may take it on.
-      if (!quoted && IsNullWord(key_text)) layout_.needs_cross_check_ = true;
-      std::uint32_t child = ParseNode(colon + 1, column, true, SlotKind::kMapValue, index, key_begin);
+      std::size_t slot = 0;
+      if (!ReadKey(key, &key_text, &slot)) return kNoNode;
+      std::uint32_t child = Build(subtree_end_[k], SlotKind::kMapValue, index, PropertiesBegin(key), slot);
       if (child == kNoNode) return kNoNode;
       N(child).key = std::move(key_text);
       N(index).children.push_back(child);
       N(index).end = N(child).end;  // an empty value ends at its slot, just after the colon
-      std::size_t next = SkipToContent(N(child).end);
-      if (next >= end_ || Column(next) < column) break;
-      if (Column(next) == column && layout_.AtLineStart(next) && !IsDash(next)) {
-        k = next;
-        continue;
-      }
-      return FailNode(next, Column(next) == column ? "a sequence item where a mapping key was expected"
-                                                   : "unexpected indentation in a block mapping");
     }
     return index;
   }
 
-  std::uint32_t ParseBlockSeq(std::uint32_t index, std::size_t dash) {
-    N(index).kind = LayoutKind::kBlockSeq;
-    const int column = Column(dash);
-    while (true) {
-      std::uint32_t child = ParseNode(dash + 1, column, false, SlotKind::kSeqItem, index, dash);
+  // A key the planner can use: one line, a scalar written before its `:`.
+  // Its decoded text, and the slot just after its colon.
+  bool ReadKey(const NodeSpan& key, std::string* text, std::size_t* slot) {
+    std::size_t before = PropertiesBegin(key);
+    while (before > 0 && IsBlankChar(text_[before - 1])) --before;
+    if (before > 0 && text_[before - 1] == '?') return Fail(before - 1, "explicit `?` mapping keys are not supported");
+    if (key.kind == NodeKind::kAlias) return Fail(key.begin, "an alias used as a mapping key is not supported");
+    if (key.kind != NodeKind::kScalar) {
+      return Fail(key.begin, key.flow ? "a flow collection used as a mapping key is not supported"
+                                      : "explicit `?` mapping keys are not supported");
+    }
+    const std::string_view raw = text_.substr(key.begin, key.end - key.begin);
+    if (raw.find('\n') != std::string_view::npos || raw.find('\r') != std::string_view::npos) {
+      return Fail(key.begin, "a multi-line mapping key is not supported");
+    }
+    std::size_t colon = key.end;
+    while (colon < text_.size() && IsBlankChar(text_[colon])) ++colon;
+    if (colon >= text_.size() || text_[colon] != ':') return Fail(key.begin, "explicit `?` mapping keys are not supported");
+    if (!DecodeKeyText(raw, text)) return Fail(key.begin, "cannot read this mapping key");
+    // A plain null key (`~:`, `null:`, or none at all) is no string key
+    // for yaml-cpp: only the cross-checked scan may take it on.
+    const bool quoted = !raw.empty() && (raw.front() == '"' || raw.front() == '\'');
+    if (!quoted && IsNullWord(*text)) layout_.needs_cross_check_ = true;
+    *slot = colon + 1;
+    return true;
+  }
+
+  std::uint32_t BuildBlockSeq(std::uint32_t index, std::uint32_t s) {
+    StartCollection(index, s, LayoutKind::kBlockSeq, ChildCount(s));
+    std::size_t dash = (*spans_)[s].begin;
+    for (std::uint32_t item = s + 1; item < subtree_end_[s]; item = subtree_end_[item]) {
+      if (text_[dash] != '-') return FailNode(dash, "expected a `-` sequence item");
+      std::uint32_t child = Build(item, SlotKind::kSeqItem, index, dash, dash + 1);
       if (child == kNoNode) return kNoNode;
       N(index).children.push_back(child);
       N(index).end = std::max(N(child).end, dash + 1);
-      std::size_t next = SkipToContent(N(child).end);
-      if (next >= end_ || Column(next) < column) break;
-      if (Column(next) == column && IsDash(next) && layout_.AtLineStart(next)) {
-        dash = next;
-        continue;
-      }
-      if (Column(next) == column) break;  // the next key of the mapping this compact sequence is a value of
-      return FailNode(next, "unexpected indentation in a block sequence");
+      dash = SkipToContent(text_, N(child).end, text_.size());
     }
     return index;
-  }
-
-  // `|` or `>` with its header and content lines.
-  std::uint32_t ParseBlockScalar(std::uint32_t index, std::size_t p, int parent_column) {
-    N(index).kind = LayoutKind::kBlockScalar;
-    std::size_t q = p + 1;
-    bool explicit_indent = false;
-    while (q < end_ && (text_[q] == '+' || text_[q] == '-' || (text_[q] >= '0' && text_[q] <= '9'))) {
-      if (text_[q] != '+' && text_[q] != '-') explicit_indent = true;
-      if (text_[q] == '+') N(index).keeps_trailing_lines = true;
-      ++q;
-    }
-    std::size_t header_end = RawLineEnd(text_, q);
-    std::size_t after = SkipBlanks(q);
-    if (after < header_end && text_[after] != '#') {
-      return FailNode(after, "unexpected text after a block scalar header");
-    }
-    std::size_t end = q;
-    int content_indent = explicit_indent ? parent_column + 1 : -1;
-    std::size_t line = layout_.NextLineStart(header_end);
-    while (line < end_) {
-      std::size_t line_end = std::min(RawLineEnd(text_, line), end_);
-      std::size_t first = FirstNonSpace(text_, line, line_end);
-      if (first == line_end) {  // an empty line belongs to the scalar (tentatively)
-        line = layout_.NextLineStart(line_end);
-        continue;
-      }
-      const int indent = static_cast<int>(first - line);
-      if (content_indent < 0) {
-        if (indent <= parent_column) break;
-        content_indent = indent;
-      }
-      if (indent < content_indent) break;
-      end = line_end;
-      line = layout_.NextLineStart(line_end);
-    }
-    N(index).end = end;
-    return index;
-  }
-
-  // Returns one past the closing quote, or 0 after reporting an error.
-  std::size_t ScanQuoted(std::size_t p) {
-    std::size_t q = ScanQuotedQuiet(p);
-    if (q == 0) Fail(p, "unterminated quoted scalar");
-    return q;
-  }
-  std::size_t ScanQuotedQuiet(std::size_t p) const {
-    const char quote = text_[p];
-    std::size_t q = p + 1;
-    while (q < end_) {
-      char c = text_[q];
-      if (quote == '\'' && c == '\'') {
-        if (At(q + 1) == '\'') {
-          q += 2;
-          continue;
-        }
-        return q + 1;
-      }
-      if (quote == '"' && c == '\\') {
-        q += 2;
-        continue;
-      }
-      if (quote == '"' && c == '"') return q + 1;
-      ++q;
-    }
-    return 0;
-  }
-
-  // The first line of a plain scalar: stops before `: `, ` #` and the line
-  // break; trailing blanks are not part of it.
-  std::size_t ScanPlainLine(std::size_t p) const {
-    std::size_t last = p;
-    for (std::size_t q = p; q < end_ && !IsBreakChar(text_[q]); ++q) {
-      const char c = text_[q];
-      if (c == ':' && BlankOrEnd(q + 1)) break;
-      if (c == '#' && q > p && IsBlankChar(text_[q - 1])) break;
-      if (!IsBlankChar(c)) last = q + 1;
-    }
-    return last;
-  }
-
-  // Continuation lines of a multi-line plain scalar: more indented than the
-  // parent, not comments. `q` is the end of the content so far.
-  std::size_t ExtendPlain(std::size_t q, int parent_column) const {
-    while (true) {
-      std::size_t r = SkipBlanks(q);
-      if (r < end_ && !IsBreakChar(text_[r])) return q;  // a comment (or `: `) ends the scalar
-      std::size_t line = layout_.NextLineStart(q);
-      std::size_t first = line;
-      while (line < end_) {
-        std::size_t line_end = std::min(RawLineEnd(text_, line), end_);
-        first = line;
-        while (first < line_end && IsBlankChar(text_[first])) ++first;
-        if (first < line_end) break;
-        line = layout_.NextLineStart(line_end);
-        first = end_;
-      }
-      if (first >= end_) return q;
-      if (Column(first) <= parent_column || text_[first] == '#') return q;
-      std::size_t e = ScanPlainLine(first);
-      if (e == first) return q;
-      q = e;
-    }
-  }
-
-  // A flow collection from its opening bracket; returns one past the closing
-  // bracket, or 0 after reporting an error. Quotes only open at the start of
-  // a scalar, so `[don't]` is one plain scalar.
-  std::size_t ScanFlow(std::size_t p) {
-    int depth = 0;
-    bool scalar_start = true;
-    std::size_t q = p;
-    while (q < end_) {
-      const char c = text_[q];
-      if (c == '[' || c == '{') {
-        ++depth;
-        scalar_start = true;
-      } else if (c == ']' || c == '}') {
-        if (--depth == 0) return q + 1;
-        scalar_start = false;
-      } else if ((c == '"' || c == '\'') && scalar_start) {
-        std::size_t e = ScanQuoted(q);
-        if (e == 0) return 0;
-        q = e;
-        scalar_start = false;
-        continue;
-      } else if (c == '#' && q > p && (IsBlankChar(text_[q - 1]) || IsBreakChar(text_[q - 1]))) {
-        while (q < end_ && !IsBreakChar(text_[q])) ++q;
-        continue;
-      } else if (c == ',' || c == ':' || c == '?') {
-        scalar_start = true;
-      } else if (!IsBlankChar(c) && !IsBreakChar(c)) {
-        scalar_start = false;
-      }
-      ++q;
-    }
-    Fail(p, "unterminated flow collection");
-    return 0;
   }
 
   Layout& layout_;
   std::string_view text_;
   LayoutError& error_;
-  std::size_t end_ = 0;
+  const std::vector<NodeSpan>* spans_ = nullptr;
+  const Tokens* tokens_ = nullptr;
+  std::vector<std::uint32_t> subtree_end_;
 };
 
 namespace {
 
-// The body of a one-document piece: after its `---` marker (or from the start),
-// up to a `...` line (or the end).
-void FindBody(std::string_view text, std::size_t* body_begin, std::size_t* body_end) {
-  *body_begin = 0;
-  *body_end = text.size();
-  std::size_t line = 0;
-  bool started = false;
-  while (line < text.size()) {
-    std::size_t next = text.find('\n', line);
-    next = next == std::string_view::npos ? text.size() : next + 1;
-    LineClass kind = Classify(text, line);
-    if (!started) {
-      if (kind == LineClass::kStart) {
-        *body_begin = line + 3;
-        started = true;
-      } else if (kind == LineClass::kContent) {
-        started = true;
-      }
-    } else if (kind == LineClass::kEnd || kind == LineClass::kStart) {
-      *body_end = line;
-      return;
-    }
-    line = next;
+// Where the body of a one-document piece starts: after its `---` marker, or
+// at the start.
+std::size_t BodyBegin(std::string_view text) {
+  for (std::size_t line = 0; line < text.size();) {
+    const LineClass kind = Classify(text, line);
+    if (kind == LineClass::kStart) return line + 3;
+    if (kind == LineClass::kContent) return 0;
+    const std::size_t next = text.find('\n', line);
+    if (next == std::string_view::npos) break;
+    line = next + 1;
   }
+  return 0;
 }
 
 std::string Describe(const YAML::Node& node) {
@@ -818,8 +659,6 @@ class LayoutChecker {
 
 namespace {
 
-bool StartsWithBom(std::string_view text) { return text.substr(0, 3) == "\xEF\xBB\xBF"; }
-
 // SplitDocuments(text) is one piece. Without a marker line after the first
 // line it is (a step engine's document starts with its `---` line, if any),
 // found without classifying every line.
@@ -867,12 +706,9 @@ void Layout::Reset(std::string_view text) {
 }
 
 bool Layout::ScanBody(LayoutError* error) {
-  std::size_t body_begin = 0;
-  std::size_t body_end = 0;
-  FindBody(text_, &body_begin, &body_end);
   nodes_.reserve(2 * line_starts_.size());  // about what a manifest holds, so nodes seldom move
-  LayoutScanner scanner(this, error);
-  if (scanner.Run(body_begin, body_end)) return true;
+  LayoutBuilder builder(this, error);
+  if (builder.Run(BodyBegin(text_))) return true;
   nodes_.clear();
   return false;
 }
@@ -888,11 +724,8 @@ bool Layout::AttachYaml(const YAML::Node& document, LayoutError* error) const {
 bool Layout::Scan(std::string_view text, LayoutError* error) {
   *error = LayoutError{};
   Reset(text);
-  // A BOM, which the scanner would take for content, and a stream of
-  // several documents are left to the cross-checked scan.
-  if (!StartsWithBom(text) && OneDocumentPiece(text) && ScanBody(error) && !needs_cross_check_) {
-    return true;
-  }
+  // A stream of several documents is left to the cross-checked scan.
+  if (OneDocumentPiece(text) && ScanBody(error) && !needs_cross_check_) return true;
   // Refused, or doubtful: the cross-checked scan decides, and its error is
   // the one yaml-cpp's reading gives first, as it was when every scan parsed
   // with yaml-cpp.

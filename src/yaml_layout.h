@@ -3,24 +3,24 @@
 // document starts and ends in the source bytes, so that edits can splice bytes
 // instead of re-emitting the document (SPEC Rule 4, byte preservation).
 //
-// Approach: a small recursive scanner over the text that understands only what
-// it must to find extents: block mappings (implicit single-line keys), block
-// sequences (including compact `key:\n- item` sequences), block scalars, quoted
-// and multi-line plain scalars, flow collections (kept as opaque spans),
-// aliases, anchors and tags, comments and document markers. It records byte
-// offsets, the way rapidyaml does, and copies nothing but decoded keys. A
-// construct it does not handle (explicit `?` keys, multi-line or flow keys,
-// tabs as indentation) is reported as an error instead of risking a wrong edit.
+// Approach: the tokenizer, tested against every case of the YAML test suite,
+// reads the document with its node spans (yaml_spans.h), and the layout turns
+// them into what edits need: block mappings and sequences with the offsets of
+// each key, `:` and `-`, block scalars, scalars, flow collections (kept as
+// opaque spans), aliases and properties, as byte offsets (the way rapidyaml
+// does; nothing is copied but decoded keys). A construct the planner does not
+// handle (explicit `?` keys, multi-line, flow or alias keys) is reported as an
+// error instead of risking a wrong edit.
 //
-// Scan plans edits from the scanner alone: the step engine's hot path no
-// longer parses each document with yaml-cpp to lay it out (issue 28). yaml-cpp
-// stays the independent witness: the step engine parses every edited document
-// with it, and ScanChecked (the edit's second opinion whenever the first ends
-// in anything but success) parses the text too and requires the two trees to
-// agree node by node (kinds, keys in order, sequence lengths), as every scan
-// did before. The few questions only a full parse answers (the items of a flow
-// collection, a multi-line scalar's value, a node to re-emit) load yaml-cpp's
-// tree on first use (Layout::Yaml), with the same agreement check.
+// Scan plans edits from that reading alone: the step engine's hot path does
+// not parse documents with yaml-cpp to lay them out (issue 28). yaml-cpp stays
+// the independent witness: the step engine parses every edited document with
+// it, and ScanChecked (the edit's second opinion whenever the first ends in
+// anything but success) parses the text too and requires the two trees to
+// agree node by node (kinds, keys in order, sequence lengths). The few
+// questions only a full parse answers (the items of a flow collection, a
+// multi-line scalar's value, a node to re-emit) load yaml-cpp's tree on first
+// use (Layout::Yaml), with the same agreement check.
 #pragma once
 
 #include <cstddef>
@@ -96,7 +96,7 @@ struct LayoutError {
 };
 
 /// Thrown by Layout::Yaml when yaml-cpp cannot read the text or disagrees
-/// with the scanner: ScanChecked would have refused the text with `error`.
+/// with the layout: ScanChecked would have refused the text with `error`.
 struct LayoutUnreadable : std::exception {
   explicit LayoutUnreadable(LayoutError e) : error(std::move(e)) {}
   const char* what() const noexcept override { return error.message.c_str(); }
@@ -107,13 +107,13 @@ struct LayoutUnreadable : std::exception {
 /// be a whole single-document stream).
 class Layout {
  public:
-  /// Scans `text`, which must outlive the layout, with the scanner alone: no
-  /// yaml-cpp pass, so a text yaml-cpp refuses may be laid out (the step
-  /// engine's witness parses every edited text). What the scanner is known to
-  /// read unlike yaml-cpp (a BOM, a null key) and a text of several documents
-  /// are scanned as ScanChecked does. Returns false and fills `error` when the
-  /// scanner cannot lay the text out, with the error ScanChecked gives
-  /// (yaml-cpp's reading first, as it always was).
+  /// Lays out `text`, which must outlive the layout, from the tokenizer's
+  /// reading alone: no yaml-cpp pass, so a text yaml-cpp refuses may be laid
+  /// out (the step engine's witness parses every edited text). A null key,
+  /// which yaml-cpp reads as no string, and a text of several documents are
+  /// scanned as ScanChecked does. Returns false and fills `error` when the
+  /// text cannot be laid out, with the error ScanChecked gives (yaml-cpp's
+  /// reading first).
   bool Scan(std::string_view text, LayoutError* error);
   /// Scan, and yaml-cpp parses the text: false with `error` when the text is
   /// not valid YAML for it, holds more than one document, or the two readings
@@ -179,13 +179,11 @@ class Layout {
   std::string KindName(std::uint32_t index) const;
 
  private:
-  friend class LayoutScanner;
+  friend class LayoutBuilder;
   void Reset(std::string_view text);
   bool ScanBody(LayoutError* error);
   /// Checks yaml-cpp's `document` against the nodes and keeps it, node by node.
   bool AttachYaml(const YAML::Node& document, LayoutError* error) const;
-  /// The node's content starts with `---` or `...` (read as a scalar).
-  bool StartsWithMarker(std::uint32_t index) const;
   /// Reads a node as a possible scalar value without yaml-cpp: `is_scalar`
   /// is false for a collection or a plain null, else `value` is the scalar's
   /// value. Returns false when only yaml-cpp can tell (properties, several
@@ -198,7 +196,7 @@ class Layout {
   mutable std::vector<YAML::Node> yaml_;
   std::vector<std::size_t> line_starts_;
   std::string eol_ = "\n";
-  /// The scanner met what only the cross-checked scan may accept.
+  /// The reading met what only the cross-checked scan may accept.
   bool needs_cross_check_ = false;
 };
 

@@ -200,7 +200,7 @@ TEST_CASE("yaml layout: unsupported and invalid input is an error, not a guess")
   CHECK_FALSE(layout.Scan("[a, b]: c\n", &error));
 }
 
-// Scan plans from the scanner alone: what only yaml-cpp refuses (an alias to
+// Scan plans from the tokenizer's reading alone: what only yaml-cpp refuses (an alias to
 // no anchor) is laid out, and yaml-cpp's verdict comes when something asks
 // for its tree; ScanChecked parses up front, as every scan did before.
 TEST_CASE("yaml layout: Scan reads without yaml-cpp, ScanChecked and Yaml() bring its verdict") {
@@ -217,11 +217,10 @@ TEST_CASE("yaml layout: Scan reads without yaml-cpp, ScanChecked and Yaml() brin
   CHECK(layout.ItemCount(layout.FindKey(0, "b")) == 2);
 }
 
-// What the scanner is known to read differently from yaml-cpp goes to the
-// cross-checked scan, whose verdict (an error here) stays the one it was.
-TEST_CASE("yaml layout: a BOM and null keys are left to the cross-checked scan") {
-  for (std::string_view text : {"\xEF\xBB\xBF# saved on Windows\r\napiVersion: v1\r\n", "~: a\nb: 1\n",
-                                "null: a\n", ": a\nb: 1\n"}) {
+// A plain null key is no string key for yaml-cpp: such a document goes to the
+// cross-checked scan, whose verdict (an error) stays the one it was.
+TEST_CASE("yaml layout: null keys are left to the cross-checked scan") {
+  for (std::string_view text : {"~: a\nb: 1\n", "null: a\n", ": a\nb: 1\n"}) {
     INFO(text);
     Layout own, checked;
     LayoutError own_error, checked_error;
@@ -233,6 +232,17 @@ TEST_CASE("yaml layout: a BOM and null keys are left to the cross-checked scan")
   LayoutError error;
   CHECK_FALSE(layout.Scan("~: a\nb: 1\n", &error));
   CHECK(error.message == "only scalar mapping keys are supported");
+}
+
+// The tokenizer skips a BOM (the layout scanner before it read one as part of
+// the first key, and the cross-check refused the document).
+TEST_CASE("yaml layout: a document saved with a BOM is laid out") {
+  Layout layout = MustScan("\xEF\xBB\xBF# saved on Windows\r\napiVersion: v1\r\nkind: Secret\r\n");
+  REQUIRE(layout.root().children.size() == 2);
+  CHECK(layout.node(layout.root().children[0]).key == "apiVersion");
+  CHECK(layout.eol() == "\r\n");
+  LayoutError error;
+  CHECK(layout.ScanChecked("\xEF\xBB\xBF# saved on Windows\r\napiVersion: v1\r\nkind: Secret\r\n", &error));
 }
 
 TEST_CASE("yaml layout: splitting a stream into documents") {
@@ -263,7 +273,7 @@ TEST_CASE("yaml layout: splitting a stream into documents") {
   CHECK(SplitDocuments("a: 1").size() == 1);
 }
 
-// What the layout answers from the scanner alone (Scan plans edits with no
+// What the layout answers from its own reading (Scan plans edits with no
 // yaml-cpp tree) must be what yaml-cpp's tree of the same node says.
 void CheckOwnReadingAgrees(const Layout& checked, const std::string& name) {
   Layout own;
@@ -315,7 +325,7 @@ TEST_CASE("yaml layout: yaml-test-suite sweep") {
                  error.message.find("one YAML document") != std::string::npos) {
         ++invalid_for_yamlcpp;
       } else if (Layout own; own.Scan(text, &error)) {
-        FAIL(entry.path().filename().string(), ": the scanner alone accepts what the cross-check refuses");
+        FAIL(entry.path().filename().string(), ": Scan alone accepts what the cross-check refuses");
       } else if (error.message.find("disagree") != std::string::npos ||
                  error.message.find("different kind") != std::string::npos ||
                  error.message.find("the scanner read key") != std::string::npos) {
