@@ -114,6 +114,40 @@ bool Matches(const DocumentMatch& match, const Identity& identity) {
   return true;
 }
 
+// True when the tokenizer's reading of `document` (its layout) already shows
+// it does not match: then yaml-cpp, which reads an invalid document as
+// matching nothing, would not match it either, and need not parse it. A
+// stream of many documents with one `match:` step parses only the matching
+// ones with yaml-cpp.
+bool ClearlyUnmatched(const DocumentMatch& match, std::string_view document) {
+  detail::Layout layout;
+  detail::LayoutError error;
+  if (!layout.Scan(document, &error) || layout.empty() || layout.root().kind != detail::LayoutKind::kBlockMap) {
+    return false;
+  }
+  try {
+    if (!match.kind.empty() && !layout.HasScalarField(0, "kind", match.kind)) return true;
+    if (match.name.empty() && match.labels.empty()) return false;
+    const std::uint32_t metadata = layout.FindKey(0, "metadata");
+    if (metadata == detail::kNoNode) return true;
+    if (layout.node(metadata).kind != detail::LayoutKind::kBlockMap) return false;  // flow, alias: yaml-cpp tells
+    if (!match.name.empty() && !layout.HasScalarField(metadata, "name", match.name)) return true;
+    if (match.labels.empty()) return false;
+    const std::uint32_t labels = layout.FindKey(metadata, "labels");
+    if (labels == detail::kNoNode) return true;
+    for (const auto& [key, value] : match.labels) {
+      if (!layout.HasScalarField(labels, key, value)) return true;
+    }
+  } catch (const detail::LayoutUnreadable&) {
+    // only yaml-cpp can tell
+  }
+  return false;
+}
+
+bool DocumentMatchesAt(const DocumentMatch& match, std::string_view document) {
+  return !HasMatch(match) || (!ClearlyUnmatched(match, document) && Matches(match, IdentityOf(document)));
+}
+
 // One document of the stream being edited.
 struct Document {
   std::string text;
@@ -234,7 +268,7 @@ class StepRunner {
     std::vector<std::pair<const Document*, std::string>> misses;
     for (Document& document : documents_) {
       if (!document.has_content) continue;
-      if (HasMatch(step.match) && !Matches(step.match, IdentityOf(document.text))) continue;
+      if (!DocumentMatchesAt(step.match, document.text)) continue;
       ++selected;
       if (step.action == Step::Action::kMerge && !fragment) {
         fragment = LoadFragment(step);
@@ -367,7 +401,7 @@ bool ConditionsHold(const Step& step, const Manifest& manifest, const ValueSet& 
 }
 
 bool DocumentMatches(const DocumentMatch& match, std::string_view document) {
-  return !HasMatch(match) || Matches(match, IdentityOf(document));
+  return DocumentMatchesAt(match, document);
 }
 
 Diagnostics CheckStepPaths(const std::vector<Step>& steps) {

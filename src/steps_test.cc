@@ -685,6 +685,40 @@ TEST_CASE("steps: multi-document stream, match by kind, name and labels") {
   CHECK(output.substr(output.find("kind: Service")) == input.substr(input.find("kind: Service")));
 }
 
+// A document the tokenizer's layout shows not to match is skipped without a
+// yaml-cpp parse; where it cannot tell (flow or aliased metadata, a quoted or
+// tagged value), yaml-cpp reads the document as before. Either way the
+// matches are yaml-cpp's.
+TEST_CASE("steps: match reads kind, name and labels as yaml-cpp does, in every style") {
+  Scenario scenario;
+  const std::string input =
+      "kind: Service\nmetadata: {name: web, labels: {tier: front}}\nspec: {a: 1}\n"
+      "---\n"
+      "kind: \"Deployment\"\nmetadata:\n  name: !!str web\n  labels:\n    tier: front\nspec:\n  a: 1\n"
+      "---\n"
+      "kind: Deployment\ncommon: &l\n  tier: front\nmetadata:\n  name: api\n  labels: *l\nspec:\n  a: 1\n"
+      "---\n"
+      "kind: ConfigMap\nmetadata:\n  name: web\ndata:\n  a: 1\n";
+  Step by_name = Set(".spec.b", "2");
+  by_name.match.kind = "Service";
+  by_name.match.name = "web";
+  CHECK(Contains(scenario.Apply(input, {by_name}), "spec:\n  a: 1\n  b: 2\n---\nkind: \"Deployment\""));
+
+  Step tagged = Set(".spec.b", "2");
+  tagged.match.kind = "Deployment";
+  tagged.match.name = "web";
+  std::string output = scenario.Apply(input, {tagged});
+  CHECK(Contains(output, "    tier: front\nspec:\n  a: 1\n  b: 2\n---\n"));
+  CHECK(output.find("b: 2") == output.rfind("b: 2"));  // not api, not the ConfigMap
+
+  Step by_label = Set(".spec.b", "2");
+  by_label.match.labels = {{"tier", "front"}};
+  output = scenario.Apply(input, {by_label});
+  CHECK(Contains(output, "spec:\n  a: 1\n  b: 2\n---\nkind: ConfigMap"));  // the aliased labels of api
+  CHECK(output.find("b: 2") != output.rfind("b: 2"));
+  CHECK(output.find("data:\n  a: 1\n") != std::string::npos);  // the ConfigMap has no labels
+}
+
 TEST_CASE("steps: without a match a path must match in some document, with one, in every matched document") {
   Scenario scenario;
   const std::string input = ReadData("multi/stream.yaml");
