@@ -330,13 +330,11 @@ std::size_t SkipToContent(std::string_view text, std::size_t p, std::size_t end)
   return std::min(p, end);
 }
 
-// The tokenizer reads templates: two of its errors are about the template, not
-// about YAML (an unterminated `${`, which rendered text may hold; a tag that
-// decides a key's value), and leave the node spans whole.
+// The tokenizer reads templates: one of its errors is about the template, not
+// about YAML (a tag that decides a key's value), and leaves the node spans
+// whole. (It reads no `$` references here, so it reports none.)
 bool IsYamlError(const Diagnostic& diagnostic) {
-  if (diagnostic.severity != Severity::kError) return false;
-  const std::string_view message = diagnostic.message;
-  return message.rfind("unterminated '${'", 0) != 0 && message.rfind("a mapping key has the tag", 0) != 0;
+  return diagnostic.severity == Severity::kError && diagnostic.message.rfind("a mapping key has the tag", 0) != 0;
 }
 
 // Where a node's properties (`&anchor`, `!tag`) or, without them, its text begins.
@@ -367,7 +365,7 @@ class LayoutBuilder {
 
   bool Run(std::size_t body_begin) {
     NodeSpans spans;
-    const Tokens tokens = TokenizeWithSpans(text_, &spans);
+    const Tokens tokens = TokenizeWithSpans(text_, &spans, {}, SpanReading::kNoReferences);
     for (const Diagnostic& diagnostic : tokens.diagnostics) {
       if (IsYamlError(diagnostic)) return Fail(diagnostic.location.offset, "not valid YAML: " + diagnostic.message);
     }
