@@ -296,7 +296,6 @@ RenderResult Renderer::Run() {
   tokens_ = Tokenize(text_, TokenizerOptions{options_.file_name});
   if (manifest_.mode == DeclarationMode::kFlux) ReadEscapesAsFlux(text_, &tokens_.references);
   result_.diagnostics = tokens_.diagnostics;
-  Append(CheckTabIndentation(text_, tokens_, options_.file_name));
   Append(CheckDuplicateKeys(text_, tokens_, options_.file_name));
   Append(CheckNoValuesInTags(text_, tokens_, manifest_, options_.file_name));
   CheckDocumentCount();

@@ -233,40 +233,6 @@ Diagnostics CheckTextEncoding(std::string_view text, const std::string& file) {
   return out;
 }
 
-Diagnostics CheckTabIndentation(std::string_view text, const Tokens& tokens, const std::string& file) {
-  Diagnostics out;
-  if (text.find('\t') == std::string_view::npos) return out;
-  Reporter reporter(text, file, &out);
-  int tabs = 0;
-  // Lines inside block scalars and multi-line flow scalars are content, not indentation.
-  std::vector<std::pair<std::size_t, std::size_t>> content;
-  for (const Scalar& scalar : tokens.scalars) {
-    if (scalar.length > 0 && text.substr(scalar.offset, scalar.length).find('\n') != std::string_view::npos) {
-      content.emplace_back(scalar.offset, scalar.offset + scalar.length);
-    }
-  }
-  std::size_t next_content = 0;
-  for (std::size_t line = 0; line < text.size();) {
-    std::size_t end = text.find('\n', line);
-    if (end == std::string_view::npos) end = text.size();
-    while (next_content < content.size() && content[next_content].second < line) ++next_content;
-    bool inside = next_content < content.size() && content[next_content].first < line;
-    std::size_t i = line;
-    while (i < end && text[i] == ' ') ++i;
-    // A tab before the first token of a block line. Tabs after `key:` or in
-    // blank lines are allowed, so only a tab followed by content counts.
-    if (!inside && i < end && text[i] == '\t') {
-      std::size_t after = text.find_first_not_of(" \t", i);
-      if (after < end && text[after] != '#' && text[after] != '\r') {
-        reporter.Report(&tabs, i, "tab used as indentation", "YAML indents with spaces only; replace the tab");
-      }
-    }
-    line = end + 1;
-  }
-  reporter.Summarize(tabs, "tab indentations");
-  return out;
-}
-
 namespace {
 
 // A mapping key as CheckDuplicateKeys compares it: by its source text

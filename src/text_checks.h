@@ -39,10 +39,6 @@ bool IsDocumentMarkerLine(std::string_view text, std::size_t line);
 /// at its location (the first few of each kind, then a count).
 Diagnostics CheckTextEncoding(std::string_view text, const std::string& file);
 
-/// Reports a tab in the indentation of a block line (YAML forbids it; many
-/// parsers give a confusing message far from the tab).
-Diagnostics CheckTabIndentation(std::string_view text, const Tokens& tokens, const std::string& file);
-
 /// Reports a key that appears twice in the same mapping: YAML forbids it and
 /// yaml-cpp silently keeps one of them, so a render could drop a value.
 Diagnostics CheckDuplicateKeys(std::string_view text, const Tokens& tokens, const std::string& file);

@@ -256,8 +256,10 @@ class Parser {
   void TooDeep();
   [[gnu::cold]] [[gnu::noinline]] void TwoAnchors(std::size_t second);
   [[gnu::cold]] [[gnu::noinline]] void AliasWithProperties(std::size_t alias);
-  [[gnu::always_inline]] void CheckNoTabIndent(std::size_t collection);
-  void CheckNoTabBefore(std::size_t collection);
+  [[gnu::always_inline]] void CheckNoTabIndent(std::size_t collection, int n);
+  void CheckNoTabBefore(std::size_t collection, int n);
+  bool TabIndentsLine(int n);
+  [[gnu::cold]] [[gnu::noinline]] void CheckTabIndentedLine(int n);
   [[gnu::always_inline]] bool SkipToNextFlowToken(int n);
   [[gnu::cold]] [[gnu::noinline]] void ReportShallowFlowLine();
 
@@ -475,17 +477,33 @@ void Parser::AliasWithProperties(std::size_t alias) {
 
 // YAML indents block collections with spaces only: a tab before one that
 // starts on its line (`-\t- a`, or a key after a tab) is an error.
-inline void Parser::CheckNoTabIndent(std::size_t collection) {
+inline void Parser::CheckNoTabIndent(std::size_t collection, int n) {
   // Usually the collection is first on its line, after spaces only.
-  if (collection < line_start_ || collection - line_start_ != LineIndent()) CheckNoTabBefore(collection);
+  if (collection < line_start_ || collection - line_start_ != LineIndent()) CheckNoTabBefore(collection, n);
 }
 
-void Parser::CheckNoTabBefore(std::size_t collection) {
+void Parser::CheckNoTabBefore(std::size_t collection, int n) {
+  if (TabIndentsLine(n)) return;  // reported with the line (CheckTabIndentedLine)
   for (std::size_t i = collection; i > 0 && IsBlank(text_[i - 1]); --i) {
     if (text_[i - 1] == '\t') {
       Error(LocationOf(i - 1), "a tab cannot indent a block collection", "indent with spaces");
       return;
     }
+  }
+}
+
+// The current line starts a block node whose parent is indented `n`, and a tab
+// stands where its indentation (more than `n` spaces) should be. After enough
+// spaces a tab is separation (`foo:\n \tbar`), and at the top level any.
+bool Parser::TabIndentsLine(int n) {
+  const std::uint32_t spaces = LineIndent();
+  return static_cast<int>(spaces) <= n && line_start_ + spaces < size_ && text_[line_start_ + spaces] == '\t';
+}
+
+void Parser::CheckTabIndentedLine(int n) {
+  if (TabIndentsLine(n)) {
+    Error(LocationOf(line_start_ + LineIndent()), "tab used as indentation",
+          "YAML indents with spaces only; replace the tab");
   }
 }
 
@@ -1121,6 +1139,8 @@ Node Parser::ParseBlockNodeContent(int n, std::uint32_t path, Where where, bool 
     }
   }
   const int content_column = Column();
+  // Something besides spaces before the node on its own line: a tab, or properties.
+  if (crossed && content_column != static_cast<int>(LineIndent())) CheckTabIndentedLine(n);
   const int entry_column = props_column >= 0 ? props_column : content_column;
   // Properties on the line of `key: ` or `--- ` are harmless; anywhere else
   // yaml-cpp takes their column for the node's indentation.
@@ -1138,7 +1158,7 @@ Node Parser::ParseBlockNodeContent(int n, std::uint32_t path, Where where, bool 
   const std::size_t mapping_anchor = anchor_line_ended || c == '{' ? anchor : kNoAnchor;
   if (AtIndicator('-') || AtIndicator('?')) {
     if (second_anchor != kNoAnchor) TwoAnchors(second_anchor);
-    CheckNoTabIndent(pos_);
+    CheckNoTabIndent(pos_, n);
     if (props_column >= 0) {
       ErrorHere("a block collection cannot start on the line of its anchor or tag",
                 "move the anchor or tag to the line of the key above, or start the collection on the next line");
@@ -1205,7 +1225,7 @@ Node Parser::ParseBlockNodeContent(int n, std::uint32_t path, Where where, bool 
     }
     if (c == '{') ForgetMappingAnchor(mapping_anchor);  // the `{...}` is a key, not the anchored node
     if (anchor_line_ended) RecordMappingAnchor(anchor, path);
-    CheckNoTabIndent(line_start_ + static_cast<std::size_t>(entry_column));
+    CheckNoTabIndent(line_start_ + static_cast<std::size_t>(entry_column), n);
     if (spans_) OpenMappingAbove(node, span_mark);
     ParseBlockMapping(entry_column, path, &node, segment_mark);
     if (spans_) spans_->Close(content_end_);
@@ -1272,9 +1292,13 @@ inline bool Parser::SkipToSiblingLine(int m, bool sequence) {
       return false;  // e.g. the next key of the mapping holding a compact sequence
     }
     if (!reported) {
-      ErrorHere(sequence ? "unexpected indentation: expected a '- ' entry at column " + std::to_string(m + 1)
-                         : "unexpected indentation: expected a mapping key at column " + std::to_string(m + 1),
-                "align this line with the entries above it, or quote a value that continues here");
+      if (TabIndentsLine(m)) {
+        CheckTabIndentedLine(m);
+      } else {
+        ErrorHere(sequence ? "unexpected indentation: expected a '- ' entry at column " + std::to_string(m + 1)
+                           : "unexpected indentation: expected a mapping key at column " + std::to_string(m + 1),
+                  "align this line with the entries above it, or quote a value that continues here");
+      }
       reported = true;
     }
     SkipToLineEnd();

@@ -772,7 +772,9 @@ TEST_CASE("tokenizer: structural errors are located") {
 // conformance test checks every case when the suite is at hand, these
 // without it.
 TEST_CASE("tokenizer: invalid YAML of the test suite is an error") {
-  CHECK(HasErrorAt(Tokenize("a:\n\tb: c\n"), 2, 1, "a tab cannot indent a block collection"));  // 4EJS
+  CHECK(HasErrorAt(Tokenize("a:\n\tb: c\n"), 2, 1, "tab used as indentation"));                  // 4EJS
+  CHECK(HasErrorAt(Tokenize("a:\n\tb\n"), 2, 1, "tab used as indentation"));
+  CHECK(HasErrorAt(Tokenize("a: 1\n\tb: 2\n"), 2, 1, "tab used as indentation"));
   CHECK(HasErrorAt(Tokenize("- \t- x\n"), 1, 3, "a tab cannot indent a block collection"));      // Y79Y/005
   CHECK(HasErrorAt(Tokenize("?\tkey: v\n"), 1, 2, "a tab cannot indent a block collection"));     // Y79Y/008
   CHECK(HasErrorAt(Tokenize("foo: |\n\t\nbar: 1\n"), 2, 1, "a tab cannot indent the content"));  // Y79Y/000
@@ -788,7 +790,7 @@ TEST_CASE("tokenizer: invalid YAML of the test suite is an error") {
   CHECK(HasErrorAt(Tokenize("%TAG !p! tag:x,2024:\n--- !p!a\nb\n--- !p!c\nd\n"), 4, 5,           // QLJ7
                    "tag handle '!p!' is not declared"));
   // Valid neighbours of each.
-  for (const char* fine : {"a:\n  b: c\n", "-\tx\n", "a: |\n  x\n\t\nb: 1\n", "&m\n&k a: v\n", "a: &x v\nb: *x\n",
+  for (const char* fine : {"a:\n  b: c\n", "-\tx\n", "foo:\n \tbar\n", "\t{}\n", "a: 1\n\t\nb: 2\n", "a: |\n  x\n\t\nb: 1\n", "&m\n&k a: v\n", "a: &x v\nb: *x\n",
                            "flow: [a,\n b]\n", "[a,\nb]\n", "%YAML 1.1 # c\n---\n", "%YAML 1.2\n---\na\n...\n%YAML 1.2\n---\nb\n",
                            "%TAG !p! tag:x,2024:\n--- !p!a\nb\n"}) {
     CAPTURE(fine);
