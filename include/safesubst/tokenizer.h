@@ -44,15 +44,17 @@ enum class RefKind : std::uint8_t {
 };
 
 /// A `$` form found inside a scalar or a comment.
+/// (The small fields come first, so that they pack: a placeholder-dense
+/// template holds millions of references.)
 struct Reference {
   RefKind kind = RefKind::kBare;
   ContextClass context = ContextClass::kData;
-  std::size_t offset = 0;  ///< byte offset of the `$` in the source
-  std::size_t length = 0;  ///< bytes covered by the whole form, e.g. 7 for `${NAME}`
   std::uint32_t line = 0;  ///< 1-based
   std::uint32_t column = 0;  ///< 1-based, in bytes
   /// Index into Tokens::scalars, or kNoScalar for a reference inside a comment.
   std::uint32_t scalar = 0;
+  std::size_t offset = 0;  ///< byte offset of the `$` in the source
+  std::size_t length = 0;  ///< bytes covered by the whole form, e.g. 7 for `${NAME}`
   std::string_view name;     ///< NAME (kShell: x of ${x[0]}, ${!x}, ${#x[@]}...; else empty for kShell and kDollarDollar)
   /// kBracedDefault: ":-", "-", ":=", "=", ":?", "?", ":+", "+". kOperation:
   /// "%", "%%", "#", "##", "/", "//", "/#", "/%", ",", ",,", "^", "^^", ":"
