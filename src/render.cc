@@ -82,6 +82,15 @@ bool DecodedSpan(const std::vector<std::size_t>& source_offsets, const Reference
   return *end - *begin == reference.length;
 }
 
+// How many scalars `values` (in source order) fall in.
+std::size_t ScalarsOf(std::span<const ReferenceValue> values) {
+  std::size_t scalars = 0;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    scalars += i == 0 || values[i].reference->scalar != values[i - 1].reference->scalar;
+  }
+  return scalars;
+}
+
 // A form written as its text without the first `$`: `$${NAME}`, and in the
 // Flux flavor `$$`.
 bool IsEscape(RefKind kind) { return kind == RefKind::kEscape || kind == RefKind::kDollarDollar; }
@@ -309,6 +318,8 @@ RenderResult Renderer::Run() {
   if (!OutputWithinLimit(LeastOutputSize(), "would be at least")) return std::move(result_);
   // Encode scalar by scalar; substitutions_ is in reference (= source) order.
   // Each scalar makes at most one splice (EndSplice), but for its escapes.
+  // Sized once: a flow sequence may rewrite millions of scalars.
+  splices_.reserve(splices_.size() + ScalarsOf(substitutions_));
   for (std::size_t begin = 0; begin < substitutions_.size();) {
     const std::uint32_t scalar = substitutions_[begin].reference->scalar;
     std::size_t end = begin;
@@ -1349,11 +1360,7 @@ const std::vector<RewrittenScalar>* Renderer::Rewritten() {
   std::sort(requoted_.begin(), requoted_.end());
   std::vector<RewrittenScalar> rewritten;
   // Sized once: a flow sequence may hold millions of rewritten scalars.
-  std::size_t scalars = 0;
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    scalars += i == 0 || values[i].reference->scalar != values[i - 1].reference->scalar;
-  }
-  rewritten.reserve(scalars);
+  rewritten.reserve(ScalarsOf(values));
   for (std::size_t begin = 0; begin < values.size();) {
     const std::uint32_t scalar_index = values[begin].reference->scalar;
     if (scalar_index == Reference::kNoScalar) return nullptr;
