@@ -12,6 +12,9 @@
 //   safesubst_bench_generate tenant DIR               # one tenant of 19 apps, seed and safesubst inputs
 //   safesubst_bench_generate dense --placeholders N   # one document: lines of 1,000 ${A} (placeholder-dense data)
 //   safesubst_bench_generate dense-script --placeholders N  # one document: a | script, 4 ${A} a line
+//   safesubst_bench_generate dense-plain --placeholders N   # one document: one plain scalar of N ${A}
+//   safesubst_bench_generate dense-flow --placeholders N    # one document: a flow sequence of N "${A}"
+//   safesubst_bench_generate dense-keys --placeholders N    # one document: N lines `k<i>: ${A}`
 //
 // Everything goes to standard output except `tenant`, which writes files.
 // Output is deterministic: the same arguments always give the same bytes.
@@ -216,20 +219,40 @@ std::string Laughs(long copies) {
 
 // One document whose size is mostly placeholders (the memory test,
 // tests/memory/peak_memory_test.sh): `count` uses of ${A}, in plain scalars
-// of 1,000 each, or in a shell script of `echo ${A} ${A} ${A} ${A}` lines.
-std::string Dense(long count, bool script) {
+// of 1,000 each ("dense"), in a shell script of `echo ${A} ${A} ${A} ${A}`
+// lines ("dense-script"), in one plain scalar ("dense-plain"), as the items
+// of a flow sequence ("dense-flow"), or each the value of its own key
+// ("dense-keys").
+std::string Dense(long count, std::string_view shape) {
   std::string d = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dense\ndata:\n";
-  if (script) {
+  if (shape == "dense-script") {
     d += "  run.sh: |\n    #!/bin/sh\n";
     for (long i = 0; i < count; i += 4) d += "    echo ${A} ${A} ${A} ${A}\n";
-    return d;
-  }
-  for (long line = 0; line * 1000 < count; ++line) {
-    d += "  k" + std::to_string(line) + ": ";
-    for (long i = line * 1000; i < std::min(count, (line + 1) * 1000); ++i) d += "${A}";
+  } else if (shape == "dense-plain") {
+    d += "  k: ";
+    for (long i = 0; i < count; ++i) d += "${A}";
     d += "\n";
+  } else if (shape == "dense-flow") {
+    d += "  k: [";
+    for (long i = 0; i < count; ++i) d += i == 0 ? "\"${A}\"" : ", \"${A}\"";
+    d += "]\n";
+  } else if (shape == "dense-keys") {
+    for (long i = 0; i < count; ++i) d += "  k" + std::to_string(i) + ": ${A}\n";
+  } else {
+    for (long line = 0; line * 1000 < count; ++line) {
+      d += "  k" + std::to_string(line) + ": ";
+      for (long i = line * 1000; i < std::min(count, (line + 1) * 1000); ++i) d += "${A}";
+      d += "\n";
+    }
   }
   return d;
+}
+
+bool IsDenseShape(std::string_view shape) {
+  for (std::string_view known : {"dense", "dense-script", "dense-plain", "dense-flow", "dense-keys"}) {
+    if (shape == known) return true;
+  }
+  return false;
 }
 
 std::string Manifest(bool tenant) {
@@ -325,7 +348,7 @@ int Usage() {
                "       safesubst_bench_generate laughs --copies N\n"
                "       safesubst_bench_generate app|manifest|values|shell-format\n"
                "       safesubst_bench_generate tenant DIR\n"
-               "       safesubst_bench_generate dense|dense-script --placeholders N\n");
+               "       safesubst_bench_generate dense|dense-script|dense-plain|dense-flow|dense-keys --placeholders N\n");
   return 2;
 }
 
@@ -349,8 +372,8 @@ int main(int argc, char** argv) {
     for (long i = 0; i < static_cast<long>(number); ++i) Write(TinyDocument(i));
   } else if (command == "laughs" && option == "--copies" && number > 0) {
     Write(Laughs(static_cast<long>(number)));
-  } else if ((command == "dense" || command == "dense-script") && option == "--placeholders" && number > 0) {
-    Write(Dense(static_cast<long>(number), command == "dense-script"));
+  } else if (IsDenseShape(command) && option == "--placeholders" && number > 0) {
+    Write(Dense(static_cast<long>(number), command));
   } else if (command == "app") {
     Write(App());
   } else if (command == "manifest") {
