@@ -35,7 +35,10 @@ printf 'apiVersion: v1\nkind: ConfigMap\n' > "$dir/tiny.yaml"
 base=$(peak_kb "$dir/tiny.yaml")
 [ -n "$base" ] || fail "rendering a tiny template failed"
 # Each shape, and the bytes per placeholder allowed on top of 3 x (input + output).
-for shape_allowance in dense:110 dense-script:130 dense-plain:110 dense-flow:230 dense-keys:255; do
+# A flow sequence and key lines peak at one of two heights from run to run
+# (which thread's malloc arena takes what: 259 or 283 MB, 359 or 366 MB); their
+# allowances are over the higher.
+for shape_allowance in dense:110 dense-script:130 dense-plain:110 dense-flow:255 dense-keys:295; do
   shape=${shape_allowance%:*} per_placeholder=${shape_allowance#*:}
   "$generate" "$shape" --placeholders "$placeholders" > "$dir/$shape.yaml" || fail "cannot generate $shape"
   peak=$(peak_kb "$dir/$shape.yaml")
