@@ -105,12 +105,9 @@ class InputText {
   int descriptor_ = -1;  // of the mapped file, or -1
 };
 
-/// Most diagnostics PrintDiagnostics prints from one list: thousands of
-/// syntax errors in a generated file help nobody, and a count stands for the rest.
-constexpr std::size_t kMaxPrintedDiagnostics = 100;
-
-/// Prints diagnostics to stderr, GCC style, with snippets from `sources`:
-/// the first kMaxPrintedDiagnostics, then how many more there are.
+/// Prints diagnostics to stderr, GCC style, with snippets from `sources`.
+/// A render keeps at most Limits::max_errors of each template (--max-errors);
+/// a note says how many more there were.
 void PrintDiagnostics(const Diagnostics& diagnostics, Sources& sources, bool color);
 
 /// Whether to color `descriptor` (stderr by default): `mode` is

@@ -118,7 +118,7 @@ TEST_CASE("bad input: SIGPIPE on stdout is an error exit, not a hang or a succes
 }
 
 // A generated file with thousands of problems on one long line: the first
-// 100 diagnostics are printed, each quoting a window of the line, then a count.
+// --max-errors (50) are printed, each quoting a window of the line, then a count.
 TEST_CASE("bad input: many diagnostics on one long line are capped and windowed") {
   TempDir dir;
   std::string line = "k: x";
@@ -133,15 +133,28 @@ TEST_CASE("bad input: many diagnostics on one long line are capped and windowed"
   for (std::size_t at = result.err.find(": error: "); at != std::string::npos; at = result.err.find(": error: ", at + 1)) {
     ++errors;
   }
-  CHECK(errors == 100);
-  CHECK(result.err.find("safesubst: note: 2900 more errors and 0 more warnings or notes not shown") != std::string::npos);
+  CHECK(errors == 50);
+  CHECK(result.err.find("t.yaml: note: 2950 more errors and 0 more warnings or notes not shown (at most 50 of each "
+                        "are kept)") != std::string::npos);
   // Each quoted line is a window of at most 160 bytes plus the "..." marks.
-  CHECK(result.err.size() < 100 * 600);
-  // The 100th reference, about 800 bytes into the line, is quoted in its window.
-  const std::string column = std::to_string(line.find("${U99}") + 1);
-  const std::size_t last = result.err.find("t.yaml:1:" + column + ": error: undeclared variable 'U99'");
+  CHECK(result.err.size() < 50 * 600);
+  // The 50th reference, about 400 bytes into the line, is quoted in its window.
+  const std::string column = std::to_string(line.find("${U49}") + 1);
+  const std::size_t last = result.err.find("t.yaml:1:" + column + ": error: undeclared variable 'U49'");
   REQUIRE(last != std::string::npos);
   CHECK(result.err.find("  ...", last) != std::string::npos);
+  // --max-errors raises the limit; 0 shows them all.
+  auto count_errors = [&](const std::string& option) {
+    CommandResult run = RunShell("cd " + ShellQuote(dir.path().string()) + " && NO_COLOR=1 " + Safesubst() +
+                                 " render " + option + " -m m.yaml t.yaml");
+    std::size_t count = 0;
+    for (std::size_t at = run.err.find(": error: "); at != std::string::npos; at = run.err.find(": error: ", at + 1)) {
+      ++count;
+    }
+    return std::make_pair(count, run.err.find("more errors and") != std::string::npos);
+  };
+  CHECK(count_errors("--max-errors 120") == std::make_pair(std::size_t{120}, true));
+  CHECK(count_errors("--max-errors 0") == std::make_pair(std::size_t{3000}, false));
 }
 
 TEST_CASE("bad input: explain and vars report a template they cannot read, exit 1") {

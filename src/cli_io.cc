@@ -164,29 +164,8 @@ const SourceText& Sources::Get(const std::string& name) {
   return texts_.emplace(name, SourceText(std::move(text))).first->second;
 }
 
-namespace {
-
-// The line that stands for the diagnostics PrintDiagnostics leaves out.
-void PrintOmitted(const Diagnostics& diagnostics, bool color) {
-  std::size_t errors = 0, others = 0;
-  for (std::size_t i = kMaxPrintedDiagnostics; i < diagnostics.size(); ++i) {
-    ++(diagnostics[i].severity == Severity::kError ? errors : others);
-  }
-  std::string summary = std::to_string(errors) + (errors == 1 ? " more error" : " more errors") + " and " +
-                        std::to_string(others) + (others == 1 ? " more warning or note" : " more warnings or notes") +
-                        " not shown";
-  std::fprintf(stderr, "%ssafesubst:%s note: %s\n", color ? "\033[1m" : "", color ? "\033[0m" : "", summary.c_str());
-}
-
-}  // namespace
-
 void PrintDiagnostics(const Diagnostics& diagnostics, Sources& sources, bool color) {
-  std::size_t shown = 0;
   for (const Diagnostic& diagnostic : diagnostics) {
-    if (++shown > kMaxPrintedDiagnostics) {
-      PrintOmitted(diagnostics, color);
-      return;
-    }
     static const SourceText kNoSource;
     const SourceText& source = diagnostic.location.line > 0 ? sources.Get(diagnostic.location.file) : kNoSource;
     std::string text = FormatDiagnostic(diagnostic, source, color, sources.redactor());

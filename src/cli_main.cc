@@ -148,6 +148,8 @@ void AddInputOptions(OptionAdder& add, InputOptions* inputs) {
   add.Limit("--max-documents", limits.max_documents, "Most documents in one stream");
   add.Limit("--max-manifest-size", limits.max_manifest_bytes, "Largest manifest or values file in bytes");
   add.Limit("--max-output-size", limits.max_output_bytes, "Largest output of one template in bytes");
+  add.Limit("--max-errors", limits.max_errors,
+            "Most errors, and most warnings, shown of one template; a note counts the rest (0: all)");
 }
 
 // `safesubst --explain FILE` is accepted as a spelling of `safesubst explain FILE`.

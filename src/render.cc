@@ -21,6 +21,7 @@
 #include "bounded_read.h"
 #include "classify.h"
 #include "default_words.h"
+#include "diagnostic_cap.h"
 #include "fast_invariant.h"
 #include "flux.h"
 #include "input_limits.h"
@@ -302,7 +303,7 @@ RenderResult Renderer::Run() {
   if (HasErrors(result_.diagnostics)) return std::move(result_);
   result_.diagnostics = CheckTextEncoding(text_, options_.file_name);
   if (HasErrors(result_.diagnostics)) return std::move(result_);
-  tokens_ = Tokenize(text_, TokenizerOptions{options_.file_name});
+  tokens_ = Tokenize(text_, TokenizerOptions{options_.file_name, options_.limits.max_errors});
   if (manifest_.mode == DeclarationMode::kFlux) ReadEscapesAsFlux(text_, &tokens_.references);
   result_.diagnostics = tokens_.diagnostics;
   Append(CheckDuplicateKeys(text_, tokens_, options_.file_name));
@@ -1605,11 +1606,17 @@ Result<std::string> Renderer::RenderFragment(const Step& step) {
 
 RenderResult Render(std::string_view template_text, const Manifest& manifest, const ValueSet& values,
                     const RenderOptions& options) {
-  auto render_whole = [&](std::string_view text) { return Renderer(text, manifest, values, options).Run(); };
+  auto render_whole = [&](std::string_view text) {
+    RenderResult result = Renderer(text, manifest, values, options).Run();
+    detail::CapDiagnostics(&result.diagnostics, options.limits.max_errors, options.file_name);
+    return result;
+  };
   // A large stream is rendered in document-aligned pieces, in parallel (parallel_render.h).
   if (!detail::RendersInPieces(template_text, manifest, options)) return render_whole(template_text);
-  return detail::RenderPieces(template_text, detail::kChunkTarget, options.threads, options.limits, render_whole,
-                              options.copy_template ? &options.copy_template : nullptr);
+  RenderResult result = detail::RenderPieces(template_text, detail::kChunkTarget, options.threads, options.limits,
+                                             render_whole, options.copy_template ? &options.copy_template : nullptr);
+  detail::CapDiagnostics(&result.diagnostics, options.limits.max_errors, options.file_name);
+  return result;
 }
 
 std::string_view ActionName(ReferenceReport::Action action) {

@@ -29,6 +29,7 @@
 #include <optional>
 #include <utility>
 
+#include "diagnostic_cap.h"
 #include "safesubst/references.h"
 #include "source_runs.h"
 #include "text_checks.h"
@@ -244,7 +245,7 @@ class Parser {
   // Errors are rare: keeping them out of line (and cold) keeps the hot
   // functions small enough for the compiler to inline the cursor helpers.
   [[gnu::cold]] [[gnu::noinline]] void Error(Location at, std::string_view message, std::string_view hint = {}) {
-    out_.diagnostics.push_back(MakeError(std::move(at), std::string(message), std::string(hint)));
+    diagnostics_.Add(MakeError(std::move(at), std::string(message), std::string(hint)));
   }
   [[gnu::cold]] [[gnu::noinline]] void ErrorHere(std::string_view message, std::string_view hint = {}) {
     Error(LocationOf(Save()), message, hint);
@@ -352,6 +353,7 @@ class Parser {
   // With spans_: properties of a block node followed by a line break (LiftProperties).
   SourceRange outer_anchor_;
   SourceRange outer_tag_;
+  detail::DiagnosticCap diagnostics_{&out_.diagnostics, options_.max_errors};  // into out_.diagnostics
 
   std::size_t pos_ = 0;
   std::uint32_t line_ = 1;
@@ -693,8 +695,8 @@ void Parser::ReportUnterminated(std::size_t offset) {
   at.pos = offset;
   if (ref_scalar_ == Reference::kNoScalar) {
     // Comments are never substituted (SPEC Rule 2): worth a note, not a failure.
-    out_.diagnostics.push_back(MakeWarning(LocationOf(at), "unterminated '${' in a comment: expected '}'",
-                                           "comments are never substituted; close the brace to silence this"));
+    diagnostics_.Add(MakeWarning(LocationOf(at), "unterminated '${' in a comment: expected '}'",
+                                 "comments are never substituted; close the brace to silence this"));
     return;
   }
   Error(LocationOf(at), "unterminated '${': expected '}'",
@@ -2195,6 +2197,7 @@ Tokens Tokenize(std::string_view text, const TokenizerOptions& options) {
   tokens.references.reserve(CountRareByte(text, '$'));
   Parser parser(text, options, &tokens, nullptr);
   parser.Run();
+  detail::CapDiagnostics(&tokens.diagnostics, options.max_errors, options.file_name);  // words the count
   return tokens;
 }
 
@@ -2205,6 +2208,7 @@ Tokens TokenizeWithSpans(std::string_view text, NodeSpans* spans, const Tokenize
   Parser parser(text, options, &tokens, &recorder);
   if (reading == SpanReading::kNoReferences) parser.SkipReferences();
   parser.Run();
+  detail::CapDiagnostics(&tokens.diagnostics, options.max_errors, options.file_name);  // words the count
   return tokens;
 }
 

@@ -38,7 +38,18 @@ struct Diagnostic {
   std::string message;
   /// What the user can do about it; may be empty.
   std::string hint;
+  /// A note that stands for the diagnostics of one input left out past
+  /// Limits::max_errors (CapDiagnostics): how many errors, and how many
+  /// warnings and notes. 0 in every other diagnostic.
+  std::size_t omitted_errors = 0;
+  std::size_t omitted_others = 0;
 };
+
+/// How many errors, and how many warnings and notes, of one input are kept
+/// by default (Limits::max_errors, --max-errors): a template with millions of
+/// syntax errors would otherwise hold gigabytes of messages, and the first
+/// ones are those worth reading.
+inline constexpr std::size_t kDefaultMaxErrors = 50;
 
 using Diagnostics = std::vector<Diagnostic>;
 

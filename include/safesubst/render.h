@@ -32,6 +32,9 @@ struct Limits {
   /// The output of one template (1 GiB): refused before the values are
   /// encoded when writing them as they are would already pass it.
   std::size_t max_output_bytes = std::size_t{1} << 30;
+  /// Most errors, and most warnings and notes, kept of one template; the
+  /// rest are counted in one note (diagnostic.h). 0 keeps them all.
+  std::size_t max_errors = kDefaultMaxErrors;
 };
 
 struct RenderOptions {

@@ -189,6 +189,9 @@ struct SAFESUBST_API Tokens {
 struct TokenizerOptions {
   /// File name used in diagnostics.
   std::string file_name = "<stdin>";
+  /// Most errors, and most warnings, kept (Limits::max_errors); the rest are
+  /// counted in one note. 0 keeps them all.
+  std::size_t max_errors = kDefaultMaxErrors;
 };
 
 /// Tokenizes `text` (UTF-8, optional BOM, LF or CRLF line ends).
