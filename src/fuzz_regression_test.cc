@@ -114,17 +114,20 @@ TEST_CASE("fuzz regressions: a runaway YAML document is an error in manifests an
 // encoder's parser (yaml_tree.cc) and the `type: yaml` value check
 // (validate.cc): found by the render target, `render --full-check` on `|`,
 // an empty line and `,` hung, and so did a `type: yaml` value of that text.
+// As a template it is valid YAML (a root block scalar holding "\n,"), which
+// yaml-cpp cannot read: rendered, with a warning that says so (issue 28 item 4).
 TEST_CASE("fuzz regressions: a runaway YAML document is an error for the tree parser and yaml values") {
   const std::string runaway = "|\n\n,";
   RenderOptions options;
   options.file_name = "t.yaml";
   options.full_structure_check = true;
   RenderResult rendered = Render(runaway, Manifest{}, ValueSet{}, options);
-  CHECK_FALSE(rendered.ok());
-  CHECK(rendered.output.empty());
+  CHECK(rendered.ok());
+  CHECK(rendered.output == runaway);
   bool located = false;
   for (const Diagnostic& diagnostic : rendered.diagnostics) {
-    located = located || (diagnostic.message.find("cannot start a node") != std::string::npos &&
+    located = located || (diagnostic.severity == Severity::kWarning &&
+                          diagnostic.message.find("cannot start a node") != std::string::npos &&
                           diagnostic.location.line == 3);
   }
   CHECK(located);

@@ -138,6 +138,23 @@ TEST_CASE("lint: valid YAML that yaml-cpp misreads is a warning that it was not 
   CHECK(result.diagnostics[0].location.line == 3);
 }
 
+// Issue 28 item 4: nor because yaml-cpp cannot read it (yaml-test-suite 4MUZ:
+// a flow mapping's `:` on the line after its quoted key); invalid YAML still is an error.
+TEST_CASE("lint: valid YAML that yaml-cpp cannot read is a warning that it was not linted, not an error") {
+  LintOptions options;
+  options.file_name = "t.yaml";
+  Result<std::vector<Finding>> result = Lint("apiVersion: v1\nkind: ConfigMap\ndata: {\"a\"\n  : \"b\"}\n", options);
+  REQUIRE(result.value.has_value());
+  REQUIRE(result.diagnostics.size() == 1);
+  CHECK(result.diagnostics[0].severity == Severity::kWarning);
+  CHECK(result.diagnostics[0].message ==
+        "not linted: yaml-cpp, which the lint rules read through, cannot read this valid YAML (yaml-cpp: end of map "
+        "flow not found)");
+  Result<std::vector<Finding>> invalid = Lint("data: {\"a\"\n  : \"b\"\n", options);
+  REQUIRE_FALSE(invalid.diagnostics.empty());
+  CHECK(HasErrors(invalid.diagnostics));
+}
+
 TEST_CASE("lint: every tests/data/lint file gives exactly the findings it declares") {
   std::vector<std::filesystem::path> files = DataFiles();
   REQUIRE(files.size() >= 25);

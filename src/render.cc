@@ -140,8 +140,10 @@ class Renderer {
   void CountRepeatedUses();
 
   void CheckDocumentCount();
-  void NoteYamlCppMisreads();
-  void RefuseYamlCppComparison();
+  // What yaml-cpp does with the template when it misreads it (Tokens::yaml_cpp_misreads).
+  static constexpr const char* kMisreads = "misreads this valid YAML (a line not indented past its anchor or tag)";
+  void NoteYamlCppCannotRead(Location at, const std::string& why);
+  void RefuseYamlCppComparison(Location at, const std::string& why);
   RenderResult RenderSplicedDefaults();
   void LexShellScripts();
   void DecideAll();
@@ -1272,36 +1274,54 @@ void Renderer::CheckStructure(const std::string& output) {
   // yaml-cpp misreads some valid YAML (Tokens::yaml_cpp_misreads): there the
   // tree comparison would refuse or mislead, and the token proof decides.
   const bool yaml_cpp_misreads = !tokens_.yaml_cpp_misreads.empty();
+  const bool tokens_tried = !options_.full_structure_check || yaml_cpp_misreads;
   // A `type: yaml` value changes the shape on purpose: only the tree
   // comparison knows how to exempt its subtree.
-  if ((!options_.full_structure_check || yaml_cpp_misreads) && yaml_paths_.empty() && CheckStructureByTokens(output)) {
-    if (yaml_cpp_misreads && (options_.verbose || options_.full_structure_check)) NoteYamlCppMisreads();
+  if (tokens_tried && yaml_paths_.empty() && CheckStructureByTokens(output)) {
+    if (yaml_cpp_misreads && (options_.verbose || options_.full_structure_check)) {
+      NoteYamlCppCannotRead(LocateOffset(text_, tokens_.yaml_cpp_misreads.front(), options_.file_name), kMisreads);
+    }
     return;
   }
-  if (yaml_cpp_misreads) return RefuseYamlCppComparison();
+  if (yaml_cpp_misreads) {
+    return RefuseYamlCppComparison(LocateOffset(text_, tokens_.yaml_cpp_misreads.front(), options_.file_name),
+                                   kMisreads);
+  }
   Result<std::vector<StructureDifference>> compared =
       CompareStructure(text_, output, yaml_paths_, options_.file_name, ExpectedValues());
+  // yaml-cpp cannot read the template, which the tokenizer (conformance-tested
+  // on the YAML test suite) read: valid YAML is never refused for that.
+  if (!compared.value && !compared.diagnostics.empty() && compared.diagnostics[0].location.file == options_.file_name) {
+    const Diagnostic& failure = compared.diagnostics[0];
+    const std::string why = "cannot read this valid YAML (yaml-cpp: " + failure.message + ")";
+    if (!tokens_tried && yaml_paths_.empty() && CheckStructureByTokens(output)) {
+      return NoteYamlCppCannotRead(failure.location, why);
+    }
+    return RefuseYamlCppComparison(failure.location, why);
+  }
   Append(std::move(compared.diagnostics));
   if (compared.value) ReportStructureDifferences(*compared.value);
 }
 
-// Where yaml-cpp misreads the template, the structure was proved by tokens alone.
-void Renderer::NoteYamlCppMisreads() {
+// Where yaml-cpp cannot read the template as YAML does, the structure was
+// proved by tokens alone: a note with -v, a warning when --full-check asked
+// for the yaml-cpp comparison.
+void Renderer::NoteYamlCppCannotRead(Location at, const std::string& why) {
+  if (!options_.verbose && !options_.full_structure_check) return;
   result_.diagnostics.push_back(Diagnostic{
-      Severity::kNote, LocateOffset(text_, tokens_.yaml_cpp_misreads.front(), options_.file_name),
-      "yaml-cpp misreads this valid YAML (a line not indented past its anchor or tag): the structure was "
-      "checked at token level, not with the yaml-cpp comparison",
-      {}});
+      options_.full_structure_check ? Severity::kWarning : Severity::kNote, std::move(at),
+      "yaml-cpp " + why + ": the structure was checked at token level, not with the yaml-cpp comparison", {}});
 }
 
 // A `type: yaml` value needs the tree comparison, which cannot read this
 // template as YAML does; the token proof could not decide either.
-void Renderer::RefuseYamlCppComparison() {
-  Error(LocateOffset(text_, tokens_.yaml_cpp_misreads.front(), options_.file_name),
+void Renderer::RefuseYamlCppComparison(Location at, const std::string& why) {
+  Error(std::move(at),
         "the structure of this render cannot be checked: yaml-cpp, the parser the check needs " +
-            std::string(yaml_paths_.empty() ? "for these values" : "for a `type: yaml` value") +
-            ", misreads this valid YAML (a line not indented past its anchor or tag)",
-        "indent the scalar's lines past its anchor or tag, or put the anchor on its own line above the scalar");
+            std::string(yaml_paths_.empty() ? "for these values" : "for a `type: yaml` value") + ", " + why,
+        why == kMisreads
+            ? "indent the scalar's lines past its anchor or tag, or put the anchor on its own line above the scalar"
+            : "write this part of the template in a form yaml-cpp reads too, or render without `type: yaml` values");
 }
 
 // What each rewritten value scalar must read back as, so that the tree
