@@ -23,7 +23,7 @@
 #include "safesubst/steps.h"
 #include "safesubst/tokenizer.h"
 #include "safesubst/values.h"
-#include "simple_yaml.h"
+#include "yaml_span_tree.h"
 #include "yaml_tree.h"
 
 namespace safesubst::fuzz {
@@ -82,11 +82,11 @@ inline void FuzzTokenizer(std::string_view text) {
 
 /// The manifest loader and the values readers, fed the same text.
 inline void FuzzManifest(std::string_view text) {
-  // The fast reader of plain YAML builds yaml-cpp's tree exactly, or declines.
-  safesubst::detail::YamlStream simple, full;
+  // The reader from the tokenizer's spans builds yaml-cpp's tree exactly, or declines.
+  safesubst::detail::YamlStream spans, full;
   safesubst::detail::YamlParseError error;
-  if (safesubst::detail::ParseSimpleYaml(text, &simple)) {
-    SAFESUBST_FUZZ_CHECK(safesubst::detail::ParseYamlStreamWithYamlCpp(text, &full, &error) && simple == full);
+  if (safesubst::detail::ReadYamlStreamFromSpans(text, &spans)) {
+    SAFESUBST_FUZZ_CHECK(safesubst::detail::ParseYamlStreamWithYamlCpp(text, &full, &error) && spans == full);
   }
   Result<Manifest> manifest = ParseManifest(text, "fuzz/manifest.yaml");
   SAFESUBST_FUZZ_CHECK(detail::ResultMatchesDiagnostics(manifest.value.has_value(), manifest.diagnostics));

@@ -16,8 +16,8 @@
 #include <sstream>
 
 #include "safesubst/yaml_encoding.h"
-#include "simple_yaml.h"
 #include "yaml_load.h"
+#include "yaml_span_tree.h"
 
 namespace safesubst::detail {
 
@@ -97,7 +97,7 @@ class TreeBuilder : public YAML::EventHandler {
 }  // namespace
 
 bool ParseYamlStream(std::string_view text, YamlStream* stream, YamlParseError* error) {
-  return ParseSimpleYaml(text, stream) || ParseYamlStreamWithYamlCpp(text, stream, error);
+  return ReadYamlStreamFromSpans(text, stream) || ParseYamlStreamWithYamlCpp(text, stream, error);
 }
 
 bool ParseYamlStreamWithYamlCpp(std::string_view text, YamlStream* stream, YamlParseError* error) {

@@ -58,7 +58,7 @@ struct YamlParseError {
 bool ParseYamlStream(std::string_view text, YamlStream* stream, YamlParseError* error);
 
 /// The same, always with yaml-cpp; ParseYamlStream first tries the faster
-/// ParseSimpleYaml (simple_yaml.h), which builds the same tree or declines.
+/// ReadYamlStreamFromSpans (yaml_span_tree.h), which builds the same tree or declines.
 bool ParseYamlStreamWithYamlCpp(std::string_view text, YamlStream* stream, YamlParseError* error);
 
 /// What writing nodes out with their aliases expanded may add, on top of

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "yaml_span_tree.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "safesubst/tokenizer.h"
+#include "yaml_spans.h"
+
+namespace safesubst::detail {
+
+namespace {
+
+// Deeper trees are left to yaml-cpp, which has its own bound on nesting.
+constexpr std::size_t kMaxDepth = 100;
+
+// yaml-cpp reads a plain `~`, `null`, `Null`, `NULL` or nothing as a null.
+bool IsNullWord(std::string_view value) {
+  return value.empty() || value == "~" || value == "null" || value == "Null" || value == "NULL";
+}
+
+// Input yaml-cpp reads as the tokenizer does: no byte order mark or UTF-16/32
+// (yaml-cpp converts those first), no CR (yaml-cpp counts a lone CR as no line
+// break), no NUL, no tab (yaml-cpp places nulls after tabs differently), no
+// line starting with `%` (a directive, or after `...` content yaml-cpp
+// misreads).
+bool ReadsLikeYamlCpp(std::string_view text) {
+  if (text.empty() || text[0] == '%' || text.find("\n%") != std::string_view::npos) return false;
+  const auto first = static_cast<unsigned char>(text[0]);
+  if (first == 0xEF || first == 0xFE || first == 0xFF) return false;
+  return std::all_of(text.begin(), text.end(), [](char c) { return c != '\r' && c != '\0' && c != '\t'; });
+}
+
+// Builds the arena node by node: the spans are in event order, so every
+// node's parent is already in the arena when the node comes.
+class SpanTreeReader {
+ public:
+  SpanTreeReader(std::string_view text, const Tokens& tokens, const NodeSpans& spans, YamlStream* stream)
+      : text_(text), tokens_(tokens), spans_(spans.nodes), stream_(stream) {}
+
+  bool Read() {
+    FindLineStarts();
+    arena_index_.assign(spans_.size(), NodeSpan::kNone);
+    depth_.assign(spans_.size(), 0);
+    for (std::uint32_t i = 0; i < spans_.size(); ++i) {
+      if (!Add(i)) return false;
+    }
+    return !stream_->documents.empty() && stream_->documents.size() == documents_;
+  }
+
+ private:
+  void FindLineStarts() {
+    line_starts_.push_back(0);
+    for (const char* at = text_.data(), *end = at + text_.size();
+         (at = static_cast<const char*>(std::memchr(at, '\n', static_cast<std::size_t>(end - at)))) != nullptr;) {
+      line_starts_.push_back(static_cast<std::size_t>(++at - text_.data()));
+    }
+  }
+
+  bool Add(std::uint32_t i) {
+    const NodeSpan& span = spans_[i];
+    if (span.tag.present()) return false;  // yaml-cpp's tag resolution is not repeated here
+    if (span.kind == NodeKind::kDocument) {
+      ++documents_;
+      anchors_.clear();  // yaml-cpp's anchors are per document
+      return true;
+    }
+    depth_[i] = depth_[span.parent] + 1;
+    if (depth_[i] > kMaxDepth || !FlowEntryOnOneLine(span) || !PlainAnchor(span) || ExplicitKey(span)) {
+      return false;
+    }
+    YamlNode node;
+    std::size_t mark = span.anchor.present() ? span.anchor.begin : span.begin;
+    switch (span.kind) {
+      case NodeKind::kScalar:
+        if (!ReadScalar(span, &node, &mark)) return false;
+        break;
+      case NodeKind::kMapping:
+      case NodeKind::kSequence:
+        // A `? key` entry, or a `[k: v]` pair, is marked differently by yaml-cpp.
+        if (text_[span.begin] == '?' || (span.flow && text_[span.begin] != '[' && text_[span.begin] != '{')) {
+          return false;
+        }
+        node.kind = span.kind == NodeKind::kMapping ? YamlNode::Kind::kMapping : YamlNode::Kind::kSequence;
+        node.tag = "?";
+        node.flow = span.flow;
+        break;
+      default:
+        if (!ReadAlias(span, &node)) return false;
+        break;
+    }
+    Place(mark, &node);
+    Attach(i, span, std::move(node));
+    return true;
+  }
+
+  bool ReadScalar(const NodeSpan& span, YamlNode* node, std::size_t* mark) {
+    const Scalar& scalar = tokens_.scalars[span.scalar];
+    if (!YamlCppReadsScalar(span, scalar)) return false;
+    if (span.begin == span.end && scalar.style == ScalarStyle::kPlain) {
+      node->kind = YamlNode::Kind::kNull;
+      return !span.anchor.present() && MarkEmptyValue(span, mark);
+    }
+    std::string value = DecodeScalar(text_, scalar);
+    if (scalar.style == ScalarStyle::kPlain && IsNullWord(value)) {
+      node->kind = YamlNode::Kind::kNull;
+      return true;
+    }
+    node->kind = YamlNode::Kind::kScalar;
+    node->tag = scalar.style == ScalarStyle::kPlain ? "?" : "!";
+    node->text = std::move(value);
+    return true;
+  }
+
+  // yaml-cpp refuses a `?` in a flow plain scalar (and, below, a flow key
+  // whose `:` is on a later line), folds blank lines of quoted scalars
+  // differently, and ends kept (`|+`) block scalars, block scalars at the
+  // end of the text and block scalars on a `---` line differently.
+  bool YamlCppReadsScalar(const NodeSpan& span, const Scalar& scalar) const {
+    const bool block = scalar.style == ScalarStyle::kLiteral || scalar.style == ScalarStyle::kFolded;
+    if (block) {
+      return !span.anchor.present() && scalar.chomping != Chomping::kKeep && spans_[span.parent].kind != NodeKind::kDocument &&
+             text_.find_first_not_of(" \n", span.end) != std::string_view::npos;
+    }
+    const std::string_view written = text_.substr(span.begin, span.end - span.begin);
+    if (scalar.style != ScalarStyle::kPlain) return written.find('\n') == std::string_view::npos;
+    return !scalar.in_flow || written.find('?') == std::string_view::npos;
+  }
+
+  // An explicit `? key`: yaml-cpp marks the nulls around it elsewhere.
+  bool ExplicitKey(const NodeSpan& span) const {
+    if (!span.is_key) return false;
+    const std::size_t start = span.anchor.present() ? std::min(span.anchor.begin, span.begin) : span.begin;
+    const std::size_t before = start == 0 ? std::string_view::npos : text_.find_last_not_of(' ', start - 1);
+    return before != std::string_view::npos && text_[before] == '?';
+  }
+
+  // A flow key on one line, its `:` on the same line and a space after it.
+  bool FlowEntryOnOneLine(const NodeSpan& span) const {
+    const NodeSpan& parent = spans_[span.parent];
+    if (!parent.flow || parent.kind != NodeKind::kMapping) return true;
+    if (span.is_key) return text_.substr(span.begin, span.end - span.begin).find('\n') == std::string_view::npos;
+    const NodeSpan& key = spans_[span.key];
+    const std::string_view gap = text_.substr(key.end, span.begin - key.end);
+    return gap.find('\n') == std::string_view::npos && !gap.empty() && gap.back() == ' ';
+  }
+
+  // yaml-cpp takes an anchor name up to a blank; a flow indicator ends it for the tokenizer.
+  bool PlainAnchor(const NodeSpan& span) const {
+    return !span.anchor.present() || (span.anchor.end - span.anchor.begin >= 2 &&
+                                      span.anchor.in(text_).find_first_of(",[]{}") == std::string_view::npos);
+  }
+
+  // yaml-cpp marks a missing value of a block mapping where the next token
+  // starts: the next content after blanks and comments, or the end of the
+  // text (after a last line break; without one its column varies). Other
+  // empty nodes are left to yaml-cpp.
+  bool MarkEmptyValue(const NodeSpan& span, std::size_t* mark) const {
+    const NodeSpan& parent = spans_[span.parent];
+    if (span.is_key || parent.kind != NodeKind::kMapping || parent.flow) return false;
+    // After an explicit `? key` with no `:`, yaml-cpp marks the null elsewhere.
+    const std::size_t colon = text_.find_first_not_of(' ', spans_[span.key].end);
+    if (colon == std::string_view::npos || text_[colon] != ':') return false;
+    std::size_t at = span.begin;
+    while (at < text_.size()) {
+      if (text_[at] == '#') {
+        const std::size_t line_end = text_.find('\n', at);
+        at = line_end == std::string_view::npos ? text_.size() : line_end;
+      } else if (text_[at] == ' ' || text_[at] == '\n') {
+        ++at;
+      } else {
+        break;
+      }
+    }
+    *mark = at;
+    return at < text_.size() || text_.back() == '\n';
+  }
+
+  bool ReadAlias(const NodeSpan& span, YamlNode* node) {
+    const auto found = anchors_.find(text_.substr(span.begin + 1, span.end - span.begin - 1));
+    if (found == anchors_.end()) return false;  // yaml-cpp words that error
+    node->kind = YamlNode::Kind::kAlias;
+    node->target = found->second;
+    stream_->has_aliases = true;
+    return true;
+  }
+
+  void Place(std::size_t offset, YamlNode* node) const {
+    const auto line = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset) - line_starts_.begin() - 1;
+    node->line = static_cast<std::uint32_t>(line);
+    node->column = static_cast<std::uint32_t>(offset - line_starts_[static_cast<std::size_t>(line)]);
+    node->offset = offset;
+  }
+
+  void Attach(std::uint32_t i, const NodeSpan& span, YamlNode node) {
+    const auto index = static_cast<std::uint32_t>(stream_->nodes.size());
+    if (span.anchor.present()) anchors_[span.anchor.in(text_).substr(1)] = index;
+    arena_index_[i] = index;
+    stream_->nodes.push_back(std::move(node));
+    if (spans_[span.parent].kind == NodeKind::kDocument) {
+      stream_->documents.push_back(index);
+    } else {
+      stream_->nodes[arena_index_[span.parent]].children.push_back(index);
+    }
+  }
+
+  std::string_view text_;
+  const Tokens& tokens_;
+  const std::vector<NodeSpan>& spans_;
+  YamlStream* stream_;
+  std::vector<std::size_t> line_starts_;
+  std::vector<std::uint32_t> arena_index_;  // for each span, its node in the arena
+  std::vector<std::size_t> depth_;
+  std::map<std::string_view, std::uint32_t> anchors_;
+  std::size_t documents_ = 0;
+};
+
+bool HasDirective(const Tokens& tokens) {
+  return std::any_of(tokens.markers.begin(), tokens.markers.end(),
+                     [](const Marker& marker) { return marker.kind == Marker::Kind::kDirective; });
+}
+
+}  // namespace
+
+bool ReadYamlStreamFromSpans(std::string_view text, YamlStream* stream) {
+  *stream = YamlStream{};
+  if (!ReadsLikeYamlCpp(text)) return false;
+  NodeSpans spans;
+  const Tokens tokens = TokenizeWithSpans(text, &spans, {}, SpanReading::kNoReferences);
+  if (HasErrors(tokens.diagnostics) || HasDirective(tokens) ||
+      !SpanTreeReader(text, tokens, spans, stream).Read()) {
+    *stream = YamlStream{};
+    return false;
+  }
+  return true;
+}
+
+}  // namespace safesubst::detail
