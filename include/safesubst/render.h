@@ -8,6 +8,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "safesubst/diagnostic.h"
@@ -117,6 +118,17 @@ struct RenderResult {
 /// Renders one template. On error, `output` is empty and `diagnostics` say why.
 SAFESUBST_API RenderResult Render(std::string_view template_text, const Manifest& manifest,
                                   const ValueSet& values, const RenderOptions& options);
+
+/// Variables and their values for RenderString, as (NAME, value) pairs.
+using NamedValues = std::vector<std::pair<std::string, std::string>>;
+
+/// The common case in one call: renders `template_text` with each of
+/// `values` a declared string variable, as a manifest declaring them would
+/// (`RenderString(text, {{"APP", "web"}})`): any other `${NAME}` in data is an
+/// error, a script's own variables are kept. The same result as Render; a
+/// name that is not a variable name is an error in it.
+SAFESUBST_API RenderResult RenderString(std::string_view template_text, const NamedValues& values,
+                                        const RenderOptions& options = {});
 
 SAFESUBST_API std::string_view ActionName(ReferenceReport::Action action);
 

@@ -6,7 +6,8 @@
 #   CMake, static                -DSAFESUBST_USE_STATIC_LIBS=ON -> libsafesubst.a + yaml-cpp + re2
 #   pkg-config, shared           pkg-config --cflags --libs safesubst
 #   pkg-config, static           pkg-config --static --libs safesubst, libsafesubst.a
-# and runs each binary, checking its output. Also checks the installed tree
+# and runs each binary, checking its output; and the README's library example
+# (RenderString) the pkg-config way, so that the README cannot drift. Also checks the installed tree
 # (headers, man page, completions, the kubectl-safesubst link) and that the
 # installed program runs under both names.
 #
@@ -155,6 +156,19 @@ if cflags=$(pkg-config --cflags safesubst) && libs=$(pkg-config --libs safesubst
   else
     cat "$work/pkg-shared.log" >&2
     fail "pkg-shared: compile and link"
+  fi
+  # The README's library example (the first ```cpp block after "## Library") builds and prints what it says.
+  awk '/^## Library/ { library = 1 } library && /^```cpp$/ { inside = 1; next } inside && /^```$/ { exit } inside' \
+    "$source_dir/README.md" > "$work/readme_example.cc"
+  # shellcheck disable=SC2086  # flags are words
+  if [ -s "$work/readme_example.cc" ] &&
+     "$cxx" -std=c++20 -Wall -Wextra -Werror $cflags "$work/readme_example.cc" \
+       -o "$work/readme-example" $libs -Wl,-rpath,"$pc_libdir" 2>"$work/readme-example.log"; then
+    check "README example: prints the render" sh -c '"$1" >"$2" && printf "name: web\nversion: \"1.10\"\n" | cmp -s - "$2"' \
+      sh "$work/readme-example" "$work/readme-example.out"
+  else
+    cat "$work/readme-example.log" >&2
+    fail "README example: extract, compile and link"
   fi
 else
   fail "pkg-config does not know safesubst"
