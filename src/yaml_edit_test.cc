@@ -230,14 +230,16 @@ TEST_CASE("yaml edit: the tokenizer's reading plans alone, anything but success 
   PathError error;
   REQUIRE(ParseYamlPath(".b", &b, &error));
   REQUIRE(ParseYamlPath(".c.d", &missing, &error));
-  EditOutcome outcome = DeletePath("a: *nowhere\nb: 1\n", b);
+  // Valid YAML that yaml-cpp misreads (a block scalar not indented past its anchor).
+  constexpr std::string_view misread = "a:\n- &x |-\n  text\nb: 1\n";
+  EditOutcome outcome = DeletePath(misread, b);
   CHECK(outcome.status == EditOutcome::Status::kOk);
-  CHECK(outcome.text == "a: *nowhere\n");
-  outcome = DeletePath("a: *nowhere\nb: 1\n", b, EditReading::kCrossChecked);
+  CHECK(outcome.text == "a:\n- &x |-\n  text\n");
+  outcome = DeletePath(misread, b, EditReading::kCrossChecked);
   CHECK(outcome.status == EditOutcome::Status::kError);
   CHECK(outcome.message.find("not valid YAML") != std::string::npos);
   // A miss is not trusted to that reading alone: yaml-cpp's refusal comes first.
-  outcome = DeletePath("a: *nowhere\nb: 1\n", missing);
+  outcome = DeletePath(misread, missing);
   CHECK(outcome.status == EditOutcome::Status::kError);
   CHECK(outcome.message.find("not valid YAML") != std::string::npos);
 }

@@ -200,17 +200,23 @@ TEST_CASE("yaml layout: unsupported and invalid input is an error, not a guess")
   CHECK_FALSE(layout.Scan("[a, b]: c\n", &error));
 }
 
-// Scan plans from the tokenizer's reading alone: what only yaml-cpp refuses (an alias to
-// no anchor) is laid out, and yaml-cpp's verdict comes when something asks
-// for its tree; ScanChecked parses up front, as every scan did before.
+// Scan plans from the tokenizer's reading alone: what only yaml-cpp refuses
+// (here valid YAML it misreads: a block scalar's lines not indented past its
+// anchor) is laid out, and yaml-cpp's verdict comes when something asks for
+// its tree; ScanChecked parses up front, as every scan did before. An alias
+// to no anchor, which the tokenizer does not check, goes to ScanChecked.
 TEST_CASE("yaml layout: Scan reads without yaml-cpp, ScanChecked and Yaml() bring its verdict") {
+  constexpr std::string_view misread = "a:\n- &x |-\n  text\nb: [1, 2]\n";
   Layout layout;
   LayoutError error;
-  REQUIRE(layout.Scan("a: *nowhere\nb: [1, 2]\n", &error));
+  REQUIRE(layout.Scan(misread, &error));
   CHECK(layout.FindKey(0, "b") != kNoNode);
   CHECK_THROWS_AS((void)layout.Yaml(layout.FindKey(0, "b")), LayoutUnreadable);
-  CHECK_FALSE(layout.ScanChecked("a: *nowhere\nb: [1, 2]\n", &error));
+  CHECK_FALSE(layout.ScanChecked(misread, &error));
   CHECK(error.message.find("not valid YAML") != std::string::npos);
+  CHECK_FALSE(layout.Scan("a: *nowhere\nb: 1\n", &error));
+  CHECK(error.message == "not valid YAML: the referenced anchor is not defined");
+  CHECK(layout.Scan("a: &here 1\nb: *here\n", &error));
 
   // The flow sequence's items are yaml-cpp's reading, parsed on first use.
   REQUIRE(layout.Scan("a: x\nb: [1, 2]\n", &error));
