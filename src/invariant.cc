@@ -293,13 +293,20 @@ std::string NeutralizeReferences(std::string_view text) {
   return out;
 }
 
+// Both sides are read with yaml-cpp itself, not ParseYamlStream's fast path
+// (the tokenizer's spans): the comparison is a witness that does not share
+// the renderer's reading of the YAML.
+bool ParseWithWitness(std::string_view text, YamlStream* stream, detail::YamlParseError* error) {
+  return detail::ParseYamlStreamWithYamlCpp(text, stream, error);
+}
+
 // Parses the template with its references neutralized, then gives plain
 // scalars that were written on one line their text as written (so that a key
 // `name-${S}` is known by that name, as Tokens::PathString knows it).
 bool ParseTemplate(std::string_view text, YamlStream* stream, detail::YamlParseError* error) {
-  if (text.find("${") == std::string_view::npos) return detail::ParseYamlStream(text, stream, error);
+  if (text.find("${") == std::string_view::npos) return ParseWithWitness(text, stream, error);
   std::string neutral = NeutralizeReferences(text);
-  if (!detail::ParseYamlStream(neutral, stream, error)) return false;
+  if (!ParseWithWitness(neutral, stream, error)) return false;
   for (YamlNode& node : stream->nodes) {
     if (node.kind != YamlNode::Kind::kScalar || node.tag != "?" || node.offset + node.text.size() > text.size()) {
       continue;
@@ -325,7 +332,7 @@ Result<std::vector<StructureDifference>> CompareStructureExempting(
                                            "fix the template; it must parse before anything is substituted"));
     return result;
   }
-  if (!detail::ParseYamlStream(rendered_text, &after, &error)) {
+  if (!ParseWithWitness(rendered_text, &after, &error)) {
     result.diagnostics.push_back(
         MakeError(detail::ParseErrorLocation(error, file + " (rendered output)"),
                   "rendered output is not valid YAML: " + error.message,
