@@ -24,6 +24,7 @@
 #include "safesubst/tokenizer.h"
 #include "safesubst/values.h"
 #include "yaml_span_tree.h"
+#include "yaml_spans.h"
 #include "yaml_tree.h"
 
 namespace safesubst::fuzz {
@@ -77,6 +78,20 @@ inline void FuzzTokenizer(std::string_view text) {
   }
   for (const Comment& comment : tokens.comments) {
     SAFESUBST_FUZZ_CHECK(comment.offset < text.size() && comment.length <= text.size() - comment.offset);
+  }
+  // Node spans (yaml_spans.h): recording them changes nothing else, and, even
+  // for malformed input, they form a tree in document order within the text.
+  NodeSpans spans;
+  const Tokens with_spans = TokenizeWithSpans(text, &spans, TokenizerOptions{"fuzz.yaml"});
+  SAFESUBST_FUZZ_CHECK(with_spans.scalars.size() == tokens.scalars.size());
+  SAFESUBST_FUZZ_CHECK(with_spans.diagnostics.size() == tokens.diagnostics.size());
+  for (std::uint32_t i = 0; i < spans.nodes.size(); ++i) {
+    const NodeSpan& node = spans.nodes[i];
+    SAFESUBST_FUZZ_CHECK(node.begin <= node.end && node.end <= text.size());
+    SAFESUBST_FUZZ_CHECK((node.kind == NodeKind::kDocument) == (node.parent == NodeSpan::kNone));
+    SAFESUBST_FUZZ_CHECK(node.parent == NodeSpan::kNone || node.parent < i);
+    SAFESUBST_FUZZ_CHECK(node.key == NodeSpan::kNone || (node.key < i && spans.nodes[node.key].parent == node.parent));
+    SAFESUBST_FUZZ_CHECK(node.kind != NodeKind::kScalar || node.scalar < with_spans.scalars.size());
   }
 }
 
