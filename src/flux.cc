@@ -97,6 +97,20 @@ void ReadEscapesAsFlux(std::string_view text, std::vector<Reference>* references
   *references = std::move(read);
 }
 
+std::string FluxLoneDollarJoins(std::string_view text, std::size_t start, const Reference& reference,
+                                std::string_view value, bool shell) {
+  if (value.empty()) return {};
+  std::size_t dollars = 0;
+  while (dollars < start && text[start - dollars - 1] == '$') ++dollars;
+  if (dollars % 4 != 2) return {};  // Flux writes each `$$` as `$`: an even count of `$` is left, none alone
+  // After a lone `$`, the bytes no shell of the eight reads as continuing it.
+  constexpr std::string_view kEndsShellDollar = " \t\n/.,:%])};&|<>";
+  const char first = value.front();
+  if (shell ? kEndsShellDollar.find(first) != std::string_view::npos : first != '(') return {};
+  return "Flux writes the `$$` right before '" + std::string(reference.name) + "' as one `$`, which its value would " +
+         (shell ? "continue into a shell expansion (as `$(`, `${` or `$NAME`)" : "turn into Kubernetes' `$(NAME)`");
+}
+
 void WriteDollarDollarsAsFlux(std::string* script, std::vector<std::size_t>* source_offsets) {
   std::string& bytes = *script;
   std::vector<std::size_t>& offsets = *source_offsets;

@@ -51,6 +51,16 @@ struct FluxRefusal {
 };
 FluxRefusal FluxCannotRead(std::string_view text, const Reference& reference);
 
+/// Why the value of the substituted `reference` (of `text`) cannot be written
+/// after the `$$` that ends at `start` (the reference's offset, or an earlier
+/// one when the references between write nothing), or empty: Flux writes that
+/// `$$` as one `$`, which the value would continue into an expansion (`$(`,
+/// `${`, `$NAME`, `$'`, zsh's `$=`) in a shell script (`shell`), or into
+/// Kubernetes' `$(NAME)` anywhere. `value` is never quoted in the answer (it
+/// may be sensitive).
+std::string FluxLoneDollarJoins(std::string_view text, std::size_t start, const Reference& reference,
+                                std::string_view value, bool shell);
+
 /// What Flux's `$$` to `$` changes at the kDollarDollar `reference`, or
 /// empty: a script's process id (`echo $$`) becomes a lone `$`, and in data
 /// Kubernetes' escape `$$(NAME)` becomes `$(NAME)`, which Kubernetes expands.

@@ -122,6 +122,38 @@ TEST_CASE("flux flavor: a value inside an escape in a script is encoded for wher
   CHECK(HasMessage(quote, Severity::kError, "in the word of a double-quoted ${...} expansion"));
 }
 
+TEST_CASE("flux flavor: a value after a `$$` that Flux writes as a lone `$` cannot start an expansion") {
+  // Flux writes `"$$${B}"` as `"$` and B's value: `(touch canary)` would be
+  // `"$(touch canary)"` in the script, `$(SECRET)` where Kubernetes expands;
+  // also with an unset U (an empty string) between them.
+  ValueSet values;
+  values.Set("B", Value{"(touch canary)", ValueSource::kCommandLine, Location{"--set"}});
+  RenderOptions options;
+  for (const char* text : {"a: |\n  #!/bin/sh\n  echo \"$$${B}\"\n", "a: |\n  #!/bin/sh\n  echo \"$${A:-$$${B}}\"\n",
+                           "a: |\n  #!/bin/sh\n  echo $$$$$$${B}\n", "a: |\n  #!/bin/sh\n  echo \"$$${U}${B}\"\n",
+                           "env:\n- name: G\n  value: cost $$${B}\n"}) {
+    CAPTURE(text);
+    RenderResult result = Render(text, Flux(), values, options);
+    CHECK_FALSE(result.ok());
+    CHECK(HasMessage(result, Severity::kError, "Flux writes the `$$` right before 'B' as one `$`"));
+  }
+  for (const char* name : {"HOME", "{HOME}", "'x'", "=x", "1", "-"}) {
+    values.Set("B", Value{name, ValueSource::kCommandLine, Location{"--set"}});
+    CAPTURE(name);
+    CHECK_FALSE(Render("a: |\n  #!/bin/sh\n  echo \"$$${B}\"\n", Flux(), values, options).ok());
+  }
+  // A `$$` written as `$$` (four `$`), a value that ends the `$`, and data
+  // outside Kubernetes' `$(NAME)` are written.
+  values.Set("B", Value{"(x)", ValueSource::kCommandLine, Location{"--set"}});
+  CHECK(Render("a: |\n  #!/bin/sh\n  echo \"$$$$${B}\"\n", Flux(), values, options).output ==
+        "a: |\n  #!/bin/sh\n  echo \"$$(x)\"\n");
+  values.Set("B", Value{"/x 12", ValueSource::kCommandLine, Location{"--set"}});
+  CHECK(Render("a: |\n  #!/bin/sh\n  echo \"$$${B}\"\n", Flux(), values, options).output ==
+        "a: |\n  #!/bin/sh\n  echo \"$/x 12\"\n");
+  values.Set("B", Value{"12", ValueSource::kCommandLine, Location{"--set"}});
+  CHECK(Render("price: $$${B}\n", Flux(), values, options).output == "price: $12\n");
+}
+
 TEST_CASE("flux flavor: a `$$` in a script is written as Flux writes it, with a warning") {
   RenderResult result = RenderFlux("a: |\n  #!/bin/sh\n  echo $$\n");
   REQUIRE(result.ok());

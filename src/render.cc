@@ -154,6 +154,7 @@ class Renderer {
   ReferenceReport::Action Decide(const Reference& reference);
   ReferenceReport::Action DecideOne(const Reference& reference);
   bool JoinsKeptName(const Reference& reference, std::string_view value);
+  bool JoinsFluxLoneDollar(const Reference& reference, std::string_view value);
   bool InKey(const Reference& reference) const;
   ReferenceReport::Action SubstituteInKey(const Reference& reference, const Resolution& resolution);
   RenderResult RenderSplicedKeys();
@@ -582,6 +583,26 @@ bool Renderer::JoinsKeptName(const Reference& reference, std::string_view value)
   return true;
 }
 
+bool Renderer::JoinsFluxLoneDollar(const Reference& reference, std::string_view value) {
+  if (manifest_.mode != DeclarationMode::kFlux) return false;
+  const bool shell = reference.scalar != Reference::kNoScalar && tokens_.scalars[reference.scalar].is_shell;
+  // What Flux writes right before the value: the text before the references
+  // right before this one that write nothing (`$$${UNSET}${B}` is `$` and B).
+  std::size_t start = reference.offset;
+  for (auto before = substitutions_.rbegin(); before != substitutions_.rend(); ++before) {
+    if (before->value.empty() && before->reference->offset + before->reference->length == start) {
+      start = before->reference->offset;
+    } else if (before->reference->offset + before->reference->length <= start) {
+      break;
+    }
+  }
+  std::string problem = FluxLoneDollarJoins(text_, start, reference, value, shell);
+  if (problem.empty()) return false;
+  ReportAtFirstUse(Severity::kError, reference, std::move(problem),
+                   "keep the `$` apart from the placeholder, or write it in the value");
+  return true;
+}
+
 bool Renderer::InKey(const Reference& reference) const {
   return reference.scalar != Reference::kNoScalar && tokens_.scalars[reference.scalar].is_key;
 }
@@ -759,6 +780,7 @@ ReferenceReport::Action Renderer::DecideOne(const Reference& reference) {
     case Resolution::Outcome::kSubstitute:
       if (InKey(reference)) return SubstituteInKey(reference, resolution);
       if (JoinsKeptName(reference, resolution.value)) return Action::kError;
+      if (JoinsFluxLoneDollar(reference, resolution.value)) return Action::kError;
       substitutions_.push_back({&reference, resolution.value});
       substituted_variables_.push_back(resolution.variable);
       return Action::kSubstitute;
