@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Unit tests of AppendShellEncoded: the exact bytes written in each state,
 // and the values refused there. The end-to-end proof (running the encoded
-// scripts under real shells) is in shell_hostile_test.cc.
+// scripts under real shells) is in tests/integration/shell_hostile_test.cc.
 #include <doctest/doctest.h>
 
 #include <string>
