@@ -45,6 +45,7 @@ class SpanTreeReader {
     FindLineStarts();
     arena_index_.assign(spans_.size(), NodeSpan::kNone);
     depth_.assign(spans_.size(), 0);
+    stream_->nodes.reserve(spans_.size());  // one node per span at most
     for (std::uint32_t i = 0; i < spans_.size(); ++i) {
       if (!Add(i)) return false;
     }
