@@ -153,7 +153,7 @@ class Renderer {
   ShellReading ShellReadingAt(const Reference& reference) const;
   ReferenceReport::Action Decide(const Reference& reference);
   ReferenceReport::Action DecideOne(const Reference& reference);
-  bool JoinsKeptName(const Reference& reference, std::string_view value);
+  bool JoinsKeptName(const Reference& reference, const Resolution& resolution);
   bool JoinsFluxLoneDollar(const Reference& reference, std::string_view value);
   bool InKey(const Reference& reference) const;
   ReferenceReport::Action SubstituteInKey(const Reference& reference, const Resolution& resolution);
@@ -572,13 +572,17 @@ ReferenceReport::Action Renderer::Decide(const Reference& reference) {
 // `$PREFIX${V}` with PREFIX kept and V = "data" would read `$PREFIXdata`,
 // another (usually unset) variable, at run time; GNU envsubst has the same
 // trap. Reported with the fix instead of written.
-bool Renderer::JoinsKeptName(const Reference& reference, std::string_view value) {
+bool Renderer::JoinsKeptName(const Reference& reference, const Resolution& resolution) {
   if (kept_bare_ == nullptr || kept_bare_->offset + kept_bare_->length != reference.offset) return false;
+  const std::string_view value = resolution.value;
   if (value.empty() || !IsNameChar(value.front())) return false;
   const std::string kept(kept_bare_->name);
+  // Not even one byte of a sensitive value is shown.
+  const bool sensitive = resolution.variable != nullptr && resolution.variable->sensitive;
+  const std::string first = sensitive ? "a letter, digit or underscore" : "'" + std::string(1, value.front()) + "'";
   ReportAtFirstUse(Severity::kError, reference,
-                   "the value of '" + std::string(reference.name) + "' starts with '" + value.front() +
-                       "', which would join the variable $" + kept + " kept right before it",
+                   "the value of '" + std::string(reference.name) + "' starts with " + first +
+                       ", which would join the variable $" + kept + " kept right before it",
                    "write ${" + kept + "} in the template");
   return true;
 }
@@ -779,7 +783,7 @@ ReferenceReport::Action Renderer::DecideOne(const Reference& reference) {
       return Action::kSubstitute;
     case Resolution::Outcome::kSubstitute:
       if (InKey(reference)) return SubstituteInKey(reference, resolution);
-      if (JoinsKeptName(reference, resolution.value)) return Action::kError;
+      if (JoinsKeptName(reference, resolution)) return Action::kError;
       if (JoinsFluxLoneDollar(reference, resolution.value)) return Action::kError;
       substitutions_.push_back({&reference, resolution.value});
       substituted_variables_.push_back(resolution.variable);

@@ -76,6 +76,13 @@ TEST_CASE("render: a value must not lengthen the name of a $NAME kept right befo
         "the value of 'V' starts with 'd', which would join the variable $PREFIX kept right before it");
   CHECK(joined.diagnostics[0].hint == "write ${PREFIX} in the template");
   CHECK(joined.diagnostics[0].location.column == 19);
+  // Of a sensitive value, not even its first byte is shown.
+  RenderResult secret = RenderText(script, MustParse("variables:\n  V: {sensitive: true}\nruntime: [PREFIX]\n"),
+                                   ValuesOf({{"V", "s3cret"}}));
+  REQUIRE(secret.diagnostics.size() == 1);
+  CHECK(secret.diagnostics[0].message ==
+        "the value of 'V' starts with a letter, digit or underscore, which would join the variable $PREFIX kept right "
+        "before it");
   // A value that cannot continue a name, a braced runtime name, or a gap is fine.
   CHECK(RenderText(script, manifest, ValuesOf({{"V", "-data"}})).output.find("[$PREFIX-data]") != std::string::npos);
   CHECK(RenderText("args: |\n  echo ${PREFIX}${V} $PREFIX/${V}\n", manifest, ValuesOf({{"V", "x"}})).ok());
