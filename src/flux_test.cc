@@ -122,6 +122,39 @@ TEST_CASE("flux flavor: a value inside an escape in a script is encoded for wher
   CHECK(HasMessage(quote, Severity::kError, "in the word of a double-quoted ${...} expansion"));
 }
 
+TEST_CASE("flux flavor: a value in the word of an unquoted `${x:=...}` is refused, quoted it is written") {
+  // Flux writes `$${A:="${B}"}` as `${A:="<value>"}`: the shell assigns the
+  // word to A and expands A unquoted, splitting and globbing the value
+  // (`*` became the directory's listing, `a b` two words, under all 8 shells).
+  ValueSet values;
+  RenderOptions options;
+  for (const char* value : {"*", "a b", "plain"}) {
+    values.Set("B", Value{value, ValueSource::kCommandLine, Location{"--set"}});
+    for (const std::string line : {"printf %s $${A:=\"${B}\"}", "printf %s $${A=${B}}", "printf %s $${A:=x${B}y}"}) {
+      CAPTURE(std::string(value));
+      CAPTURE(line);
+      RenderResult result = Render(std::string("a: |\n  #!/bin/sh\n  ") + line + "\n", Flux(), values, options);
+      CHECK_FALSE(result.ok());
+      CHECK(HasMessage(result, Severity::kError, "in the word of an unquoted ${x:=...}"));
+    }
+  }
+  // Quoted, the assignment's expansion is one field: the value arrives whole.
+  const std::string value = "* a  b";
+  values.Set("B", Value{value, ValueSource::kCommandLine, Location{"--set"}});
+  RenderResult quoted =
+      Render("a: |\n  #!/bin/sh\n  printf '%s\\n' \"$${A:=\"${B}\"}\" \"$${C:-${B}}\"\n", Flux(), values, options);
+  REQUIRE_MESSAGE(quoted.ok(), (quoted.diagnostics.empty() ? "" : quoted.diagnostics[0].message));
+  const std::string script = quoted.output.substr(quoted.output.find("#!/bin/sh"));
+  const testing::TempDir work;
+  const std::vector<testing::RealShell> shells = testing::InstalledShells();
+  const std::vector<std::filesystem::path> dirs =
+      testing::RunScriptUnderShells(work.path(), shells, [&](const testing::RealShell&) { return script; });
+  for (std::size_t i = 0; i < shells.size(); ++i) {
+    CAPTURE(shells[i].name);
+    CHECK(testing::ReadFile(dirs[i] / "stdout") == value + "\n" + value + "\n");
+  }
+}
+
 TEST_CASE("flux flavor: a value after a `$$` that Flux writes as a lone `$` cannot start an expansion") {
   // Flux writes `"$$${B}"` as `"$` and B's value: `(touch canary)` would be
   // `"$(touch canary)"` in the script, `$(SECRET)` where Kubernetes expands;

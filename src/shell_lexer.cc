@@ -161,6 +161,7 @@ struct Frame {
   bool in_double_quotes = false;              // kParameter: the `${` stands in double quotes (or a here-document)
   ParameterWord word = ParameterWord::kNone;  // kParameter
   bool saw_single_quote = false;              // kParameter: a literal `'` in "${x-...}" so far
+  bool assigns = false;                       // kParameter: `${x=word}` or `${x:=word}`
   const Heredoc* heredoc = nullptr;           // kHeredoc
 };
 
@@ -377,11 +378,13 @@ class Lexer {
         const Frame* below = frames_.size() >= 2 ? &frames_[frames_.size() - 2] : nullptr;
         context.bash_brace_expansion = below != nullptr && below->kind == FrameKind::kParameter &&
                                        below->in_double_quotes && below->word == ParameterWord::kValue;
+        if (below != nullptr && below->kind == FrameKind::kParameter) RefuseUnquotedAssignment(*below, &context);
         break;
       }
       case FrameKind::kParameter:
         context.state = top.in_double_quotes ? ShellState::kDoubleQuoted : ShellState::kUnquoted;
         context.parameter_word = top.word;
+        RefuseUnquotedAssignment(top, &context);
         if (top.word == ParameterWord::kNone) context.unsupported = "inside the name part of a ${...} expansion";
         if (top.saw_single_quote) {
           context.unsupported = "after a single quote inside \"${x-...}\", which dash and bash read differently";
@@ -949,6 +952,17 @@ class Lexer {
     if (!closed && !output_->too_deep) Problem(open, "unterminated ${...}");
   }
 
+  // The word of an unquoted `${x:=word}` is assigned to x, and the expansion
+  // is then x's value unquoted: split into fields and globbed, whatever
+  // quoting the word had (`${x:="a b"}` gives two words, `${x:="*"}` the
+  // directory). No encoding of the value survives that.
+  static void RefuseUnquotedAssignment(const Frame& parameter, ShellContext* context) {
+    if (parameter.assigns && !parameter.in_double_quotes && parameter.word == ParameterWord::kValue) {
+      context->unsupported = "in the word of an unquoted ${x:=...}, which the shell assigns and then expands "
+                             "unquoted (split into words and globbed); quote the expansion";
+    }
+  }
+
   static ParameterOp WordOp(char c) {
     switch (c) {
       case '-': return ParameterOp::kDefault;
@@ -969,6 +983,7 @@ class Lexer {
     if (head.op_kind == ParameterHead::OperatorKind::kDefault) {
       if (plain) *op = WordOp(head.op.back());
       word = ParameterWord::kValue;
+      frames_[frame].assigns = head.op.back() == '=';
     }
     pos_ = head.operand;
     frames_[frame].word = word;
