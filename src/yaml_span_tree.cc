@@ -22,16 +22,26 @@ bool IsNullWord(std::string_view value) {
   return value.empty() || value == "~" || value == "null" || value == "Null" || value == "NULL";
 }
 
+// A byte yaml-cpp may read otherwise than the tokenizer: a control character
+// other than the line feed (CR: yaml-cpp counts a lone CR as no line break;
+// tab: it places nulls after tabs differently; the rest are not YAML text,
+// which the tokenizer refuses and yaml-cpp may take: `-\x04`, found by the
+// manifest fuzzer), DEL, and the lead bytes of NEL and the other C1 controls
+// (0xC2), of LS and PS (0xE2) and of a byte order mark (0xEF), which YAML 1.1
+// readers take for breaks or strip.
+bool MayReadOtherwise(char c) {
+  const auto byte = static_cast<unsigned char>(c);
+  return (byte < 0x20 && c != '\n') || byte == 0x7F || byte == 0xC2 || byte == 0xE2 || byte == 0xEF;
+}
+
 // Input yaml-cpp reads as the tokenizer does: no byte order mark or UTF-16/32
-// (yaml-cpp converts those first), no CR (yaml-cpp counts a lone CR as no line
-// break), no NUL, no tab (yaml-cpp places nulls after tabs differently), no
-// line starting with `%` (a directive, or after `...` content yaml-cpp
-// misreads).
+// (yaml-cpp converts those first), none of the bytes above, no line starting
+// with `%` (a directive, or after `...` content yaml-cpp misreads).
 bool ReadsLikeYamlCpp(std::string_view text) {
   if (text.empty() || text[0] == '%' || text.find("\n%") != std::string_view::npos) return false;
   const auto first = static_cast<unsigned char>(text[0]);
-  if (first == 0xEF || first == 0xFE || first == 0xFF) return false;
-  return std::all_of(text.begin(), text.end(), [](char c) { return c != '\r' && c != '\0' && c != '\t'; });
+  if (first == 0xFE || first == 0xFF) return false;
+  return std::none_of(text.begin(), text.end(), MayReadOtherwise);
 }
 
 // Builds the arena node by node: the spans are in event order, so every

@@ -132,6 +132,10 @@ TEST_CASE("spans tree: declines what yaml-cpp may read or mark differently, leav
       "a: |+\n  kept\n\nb: 1\n",
       "a: {\"k\"\n  : v}\n",
       std::string("# \0 x\na: 1\n", 10),
+      "-\x04",              // found by the manifest fuzzer: yaml-cpp's tree differed
+      "a: b\x7f\n",
+      "a: \"x\xc2\x85y\"\n",  // NEL
+      "a: x\xe2\x80\xa8y\n",  // LS
   };
   for (const std::string& text : declined) {
     CAPTURE(text);
