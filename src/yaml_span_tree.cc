@@ -138,6 +138,9 @@ class SpanTreeReader {
     }
     const std::string_view written = text_.substr(span.begin, span.end - span.begin);
     if (scalar.style != ScalarStyle::kPlain) return written.find('\n') == std::string_view::npos;
+    // An anchored plain scalar over several lines (`&a a\nc`, found by the
+    // manifest fuzzer) is read otherwise by yaml-cpp.
+    if (span.anchor.present() && written.find('\n') != std::string_view::npos) return false;
     return !scalar.in_flow || written.find('?') == std::string_view::npos;
   }
 
