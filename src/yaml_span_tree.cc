@@ -137,11 +137,24 @@ class SpanTreeReader {
              text_.find_first_not_of(" \n", span.end) != std::string_view::npos;
     }
     const std::string_view written = text_.substr(span.begin, span.end - span.begin);
+    if (scalar.style == ScalarStyle::kDoubleQuoted && !PlainEscapesOnly(written)) return false;
     if (scalar.style != ScalarStyle::kPlain) return written.find('\n') == std::string_view::npos;
     // An anchored plain scalar over several lines (`&a a\nc`, found by the
     // manifest fuzzer) is read otherwise by yaml-cpp.
     if (span.anchor.present() && written.find('\n') != std::string_view::npos) return false;
     return !scalar.in_flow || written.find('?') == std::string_view::npos;
+  }
+
+  // Only the escapes of ASCII text (`\t \n \" \\ \/`): the others may decode
+  // to what yaml-cpp reads otherwise (`"\N"`, a NEL in a key, found by the
+  // manifest fuzzer), so they are left to yaml-cpp.
+  static bool PlainEscapesOnly(std::string_view written) {
+    for (std::size_t at = written.find('\\'); at != std::string_view::npos; at = written.find('\\', at + 2)) {
+      if (at + 1 >= written.size() || std::string_view("tn\"\\/").find(written[at + 1]) == std::string_view::npos) {
+        return false;
+      }
+    }
+    return true;
   }
 
   // An explicit `? key`: yaml-cpp marks the nulls around it elsewhere.

@@ -137,6 +137,7 @@ TEST_CASE("spans tree: declines what yaml-cpp may read or mark differently, leav
       "a: \"x\xc2\x85y\"\n",  // NEL
       "a: x\xe2\x80\xa8y\n",  // LS
       "&a a# b\nc\n",         // found by the manifest fuzzer: an anchored plain scalar over two lines
+      "\"foo: bar\\NULL\": baz\"\n",  // found by the manifest fuzzer: an escape (NEL) in a key
   };
   for (const std::string& text : declined) {
     CAPTURE(text);
