@@ -138,6 +138,8 @@ TEST_CASE("spans tree: declines what yaml-cpp may read or mark differently, leav
       "a: x\xe2\x80\xa8y\n",  // LS
       "&a a# b\nc\n",         // found by the manifest fuzzer: an anchored plain scalar over two lines
       "\"foo: bar\\NULL\": baz\"\n",  // found by the manifest fuzzer: an escape (NEL) in a key
+      "a: &a [*a]\n",           // found by the manifest fuzzer: an alias inside its own anchor
+      "a: &c[1]\nb: *c\n",      // found by the manifest fuzzer: an anchor ended by a bracket
   };
   for (const std::string& text : declined) {
     CAPTURE(text);
