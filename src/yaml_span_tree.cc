@@ -5,6 +5,8 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "safesubst/tokenizer.h"
@@ -22,16 +24,43 @@ bool IsNullWord(std::string_view value) {
   return value.empty() || value == "~" || value == "null" || value == "Null" || value == "NULL";
 }
 
-// A byte yaml-cpp may read otherwise than the tokenizer: a control character
+// The code point of the UTF-8 sequence at `at` and its length, or a length
+// of 0 for invalid UTF-8 (a stray or missing continuation byte, an overlong
+// form, a surrogate, beyond U+10FFFF).
+std::pair<char32_t, std::size_t> DecodeUtf8(std::string_view text, std::size_t at) {
+  const auto lead = static_cast<unsigned char>(text[at]);
+  const std::size_t length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 0;
+  if (length == 0 || lead > 0xF4 || at + length > text.size()) return {0, 0};
+  char32_t code = lead & (0x7F >> length);
+  for (std::size_t i = 1; i < length; ++i) {
+    const auto next = static_cast<unsigned char>(text[at + i]);
+    if ((next & 0xC0) != 0x80) return {0, 0};
+    code = (code << 6) | (next & 0x3F);
+  }
+  constexpr char32_t kSmallest[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (code < kSmallest[length] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return {0, 0};
+  return {code, length};
+}
+
+// Text yaml-cpp may read otherwise than the tokenizer: a control character
 // other than the line feed (CR: yaml-cpp counts a lone CR as no line break;
 // tab: it places nulls after tabs differently; the rest are not YAML text,
 // which the tokenizer refuses and yaml-cpp may take: `-\x04`, found by the
-// manifest fuzzer), DEL, and the lead bytes of NEL and the other C1 controls
-// (0xC2), of LS and PS (0xE2) and of a byte order mark (0xEF), which YAML 1.1
-// readers take for breaks or strip.
-bool MayReadOtherwise(char c) {
-  const auto byte = static_cast<unsigned char>(c);
-  return (byte < 0x20 && c != '\n') || byte == 0x7F || byte == 0xC2 || byte == 0xE2 || byte == 0xEF;
+// manifest fuzzer), DEL, C1 controls (NEL), LS, PS and a BOM (breaks or
+// stripped for YAML 1.1 readers), and invalid UTF-8 (also found by the fuzzer).
+bool MayReadOtherwise(std::string_view text) {
+  for (std::size_t at = 0; at < text.size();) {
+    const auto byte = static_cast<unsigned char>(text[at]);
+    if (byte < 0x80) {
+      if ((byte < 0x20 && byte != '\n') || byte == 0x7F) return true;
+      ++at;
+      continue;
+    }
+    const auto [code, length] = DecodeUtf8(text, at);
+    if (length == 0 || code <= 0x9F || code == 0x2028 || code == 0x2029 || code == 0xFEFF) return true;
+    at += length;
+  }
+  return false;
 }
 
 // Input yaml-cpp reads as the tokenizer does: no byte order mark or UTF-16/32
@@ -41,7 +70,7 @@ bool ReadsLikeYamlCpp(std::string_view text) {
   if (text.empty() || text[0] == '%' || text.find("\n%") != std::string_view::npos) return false;
   const auto first = static_cast<unsigned char>(text[0]);
   if (first == 0xFE || first == 0xFF) return false;
-  return std::none_of(text.begin(), text.end(), MayReadOtherwise);
+  return !MayReadOtherwise(text);
 }
 
 // Builds the arena node by node: the spans are in event order, so every
