@@ -63,11 +63,23 @@ bool MayReadOtherwise(std::string_view text) {
   return false;
 }
 
+// A document after a `...` line without its own `---` (`...\na\/b`, found by
+// the manifest fuzzer): yaml-cpp reads what follows a `...` otherwise.
+bool ContentAfterDocumentEnd(std::string_view text) {
+  for (std::size_t end = text.find("..."); end != std::string_view::npos; end = text.find("...", end + 3)) {
+    if (end != 0 && text[end - 1] != '\n') continue;
+    const std::size_t next = text.find_first_not_of(" \n", end + 3);
+    if (next != std::string_view::npos && text.compare(next, 3, "---") != 0 && text[next] != '#') return true;
+  }
+  return false;
+}
+
 // Input yaml-cpp reads as the tokenizer does: no byte order mark or UTF-16/32
 // (yaml-cpp converts those first), none of the bytes above, no line starting
 // with `%` (a directive, or after `...` content yaml-cpp misreads).
 bool ReadsLikeYamlCpp(std::string_view text) {
   if (text.empty() || text[0] == '%' || text.find("\n%") != std::string_view::npos) return false;
+  if (ContentAfterDocumentEnd(text)) return false;
   const auto first = static_cast<unsigned char>(text[0]);
   if (first == 0xFE || first == 0xFF) return false;
   return !MayReadOtherwise(text);
