@@ -220,6 +220,9 @@ class SpanTreeReader {
   // the tokenizer (`&a[*b]`, found by the manifest fuzzer, is `&a [*b]` there).
   bool PlainAnchor(const NodeSpan& span) const {
     if (!span.anchor.present()) return true;
+    // Anchors inside a flow collection (`[&e\n &g {g: h}]`, found by the
+    // manifest fuzzer) are placed otherwise by yaml-cpp.
+    if (span.parent != NodeSpan::kNone && spans_[span.parent].flow) return false;
     const bool blank_after = span.anchor.end >= text_.size() || text_[span.anchor.end] == ' ' ||
                              text_[span.anchor.end] == '\n';
     return blank_after && span.anchor.end - span.anchor.begin >= 2 &&

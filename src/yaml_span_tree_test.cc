@@ -142,6 +142,7 @@ TEST_CASE("spans tree: declines what yaml-cpp may read or mark differently, leav
       "a: &c[1]\nb: *c\n",      // found by the manifest fuzzer: an anchor ended by a bracket
       "...\ne\xf9\xdd\n",         // found by the manifest fuzzer: invalid UTF-8
       "\n...\na\\/b\n",           // found by the manifest fuzzer: a document after `...` without `---`
+      "&f [\n&e\n &g { g: h }\n]\n",  // found by the manifest fuzzer: anchors inside a flow collection
   };
   for (const std::string& text : declined) {
     CAPTURE(text);
