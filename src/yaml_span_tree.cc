@@ -6,10 +6,10 @@
 #include <map>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include "safesubst/tokenizer.h"
+#include "utf8.h"
 #include "yaml_spans.h"
 
 namespace safesubst::detail {
@@ -22,24 +22,6 @@ constexpr std::size_t kMaxDepth = 100;
 // yaml-cpp reads a plain `~`, `null`, `Null`, `NULL` or nothing as a null.
 bool IsNullWord(std::string_view value) {
   return value.empty() || value == "~" || value == "null" || value == "Null" || value == "NULL";
-}
-
-// The code point of the UTF-8 sequence at `at` and its length, or a length
-// of 0 for invalid UTF-8 (a stray or missing continuation byte, an overlong
-// form, a surrogate, beyond U+10FFFF).
-std::pair<char32_t, std::size_t> DecodeUtf8(std::string_view text, std::size_t at) {
-  const auto lead = static_cast<unsigned char>(text[at]);
-  const std::size_t length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 0;
-  if (length == 0 || lead > 0xF4 || at + length > text.size()) return {0, 0};
-  char32_t code = lead & (0x7F >> length);
-  for (std::size_t i = 1; i < length; ++i) {
-    const auto next = static_cast<unsigned char>(text[at + i]);
-    if ((next & 0xC0) != 0x80) return {0, 0};
-    code = (code << 6) | (next & 0x3F);
-  }
-  constexpr char32_t kSmallest[] = {0, 0, 0x80, 0x800, 0x10000};
-  if (code < kSmallest[length] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return {0, 0};
-  return {code, length};
 }
 
 // Text yaml-cpp may read otherwise than the tokenizer: a control character
@@ -56,7 +38,8 @@ bool MayReadOtherwise(std::string_view text) {
       ++at;
       continue;
     }
-    const auto [code, length] = DecodeUtf8(text, at);
+    char32_t code = 0;
+    const std::size_t length = detail::DecodeUtf8(text, at, &code);
     if (length == 0 || code <= 0x9F || code == 0x2028 || code == 0x2029 || code == 0xFEFF) return true;
     at += length;
   }
