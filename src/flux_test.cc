@@ -53,6 +53,20 @@ bool HasMessage(const RenderResult& result, Severity severity, const std::string
   return false;
 }
 
+// Runs `script` under every shell of the CI matrix: each prints `expected`
+// and none creates the canary file a hostile value would.
+void CheckUnderEveryShell(const std::string& script, const std::string& expected) {
+  const testing::TempDir work;
+  const std::vector<testing::RealShell> shells = testing::InstalledShells();
+  const std::vector<std::filesystem::path> dirs =
+      testing::RunScriptUnderShells(work.path(), shells, [&](const testing::RealShell&) { return script; });
+  for (std::size_t i = 0; i < shells.size(); ++i) {
+    CAPTURE(shells[i].name);
+    CHECK(testing::ReadFile(dirs[i] / "stdout") == expected);
+    CHECK_FALSE(std::filesystem::exists(dirs[i] / "canary"));
+  }
+}
+
 }  // namespace
 
 TEST_CASE("flux flavor: the forms as Flux's engine writes them") {
@@ -106,15 +120,7 @@ TEST_CASE("flux flavor: a value inside an escape in a script is encoded for wher
   REQUIRE_MESSAGE(result.ok(), (result.diagnostics.empty() ? "" : result.diagnostics[0].message));
   const std::string script = result.output.substr(result.output.find("#!/bin/sh"));
   CHECK(script.find("\"${A:=a b\\\"\\$(touch canary)") != std::string::npos);
-  const testing::TempDir work;
-  const std::vector<testing::RealShell> shells = testing::InstalledShells();
-  const std::vector<std::filesystem::path> dirs =
-      testing::RunScriptUnderShells(work.path(), shells, [&](const testing::RealShell&) { return script; });
-  for (std::size_t i = 0; i < shells.size(); ++i) {
-    CAPTURE(shells[i].name);
-    CHECK(testing::ReadFile(dirs[i] / "stdout") == value + "\n" + value + "\n");
-    CHECK_FALSE(std::filesystem::exists(dirs[i] / "canary"));
-  }
+  CheckUnderEveryShell(script, value + "\n" + value + "\n");
   // A single quote there is read differently by dash and bash: refused, located.
   values.Set("B", Value{"it's", ValueSource::kCommandLine, Location{"--set"}});
   RenderResult quote = Render(text, Flux(), values, options);
@@ -145,14 +151,7 @@ TEST_CASE("flux flavor: a value in the word of an unquoted `${x:=...}` is refuse
       Render("a: |\n  #!/bin/sh\n  printf '%s\\n' \"$${A:=\"${B}\"}\" \"$${C:-${B}}\"\n", Flux(), values, options);
   REQUIRE_MESSAGE(quoted.ok(), (quoted.diagnostics.empty() ? "" : quoted.diagnostics[0].message));
   const std::string script = quoted.output.substr(quoted.output.find("#!/bin/sh"));
-  const testing::TempDir work;
-  const std::vector<testing::RealShell> shells = testing::InstalledShells();
-  const std::vector<std::filesystem::path> dirs =
-      testing::RunScriptUnderShells(work.path(), shells, [&](const testing::RealShell&) { return script; });
-  for (std::size_t i = 0; i < shells.size(); ++i) {
-    CAPTURE(shells[i].name);
-    CHECK(testing::ReadFile(dirs[i] / "stdout") == value + "\n" + value + "\n");
-  }
+  CheckUnderEveryShell(script, value + "\n" + value + "\n");
 }
 
 TEST_CASE("flux flavor: a value after a `$$` that Flux writes as a lone `$` cannot start an expansion") {
