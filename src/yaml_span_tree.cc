@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -97,18 +96,20 @@ class SpanTreeReader {
 
   bool Add(std::uint32_t i) {
     const NodeSpan& span = spans_[i];
-    if (span.tag.present()) return false;  // yaml-cpp's tag resolution is not repeated here
+    // yaml-cpp's tag resolution is not repeated here. Nor are anchors and
+    // aliases: yaml-cpp places, ends and resolves them otherwise in ways the
+    // manifest fuzzer kept finding one at a time (`&a a\nc`, `&a [*a]`,
+    // `&c[1]`, anchors in flow collections, two anchors on one node); the
+    // manifests and values files that use them are few, and yaml-cpp reads them.
+    if (span.tag.present() || span.anchor.present() || span.kind == NodeKind::kAlias) return false;
     if (span.kind == NodeKind::kDocument) {
       ++documents_;
-      anchors_.clear();  // yaml-cpp's anchors are per document
       return true;
     }
     depth_[i] = depth_[span.parent] + 1;
-    if (depth_[i] > kMaxDepth || !FlowEntryOnOneLine(span) || !PlainAnchor(span) || ExplicitKey(span)) {
-      return false;
-    }
+    if (depth_[i] > kMaxDepth || !FlowEntryOnOneLine(span) || ExplicitKey(span)) return false;
     YamlNode node;
-    std::size_t mark = span.anchor.present() ? span.anchor.begin : span.begin;
+    std::size_t mark = span.begin;
     switch (span.kind) {
       case NodeKind::kScalar:
         if (!ReadScalar(span, &node, &mark)) return false;
@@ -124,8 +125,7 @@ class SpanTreeReader {
         node.flow = span.flow;
         break;
       default:
-        if (!ReadAlias(span, &node)) return false;
-        break;
+        return false;
     }
     Place(mark, &node);
     Attach(i, span, std::move(node));
@@ -137,7 +137,7 @@ class SpanTreeReader {
     if (!YamlCppReadsScalar(span, scalar)) return false;
     if (span.begin == span.end && scalar.style == ScalarStyle::kPlain) {
       node->kind = YamlNode::Kind::kNull;
-      return !span.anchor.present() && MarkEmptyValue(span, mark);
+      return MarkEmptyValue(span, mark);
     }
     std::string value = DecodeScalar(text_, scalar);
     if (scalar.style == ScalarStyle::kPlain && IsNullWord(value)) {
@@ -157,15 +157,12 @@ class SpanTreeReader {
   bool YamlCppReadsScalar(const NodeSpan& span, const Scalar& scalar) const {
     const bool block = scalar.style == ScalarStyle::kLiteral || scalar.style == ScalarStyle::kFolded;
     if (block) {
-      return !span.anchor.present() && scalar.chomping != Chomping::kKeep && spans_[span.parent].kind != NodeKind::kDocument &&
+      return scalar.chomping != Chomping::kKeep && spans_[span.parent].kind != NodeKind::kDocument &&
              text_.find_first_not_of(" \n", span.end) != std::string_view::npos;
     }
     const std::string_view written = text_.substr(span.begin, span.end - span.begin);
     if (scalar.style == ScalarStyle::kDoubleQuoted && !PlainEscapesOnly(written)) return false;
     if (scalar.style != ScalarStyle::kPlain) return written.find('\n') == std::string_view::npos;
-    // An anchored plain scalar over several lines (`&a a\nc`, found by the
-    // manifest fuzzer) is read otherwise by yaml-cpp.
-    if (span.anchor.present() && written.find('\n') != std::string_view::npos) return false;
     return !scalar.in_flow || written.find('?') == std::string_view::npos;
   }
 
@@ -184,8 +181,7 @@ class SpanTreeReader {
   // An explicit `? key`: yaml-cpp marks the nulls around it elsewhere.
   bool ExplicitKey(const NodeSpan& span) const {
     if (!span.is_key) return false;
-    const std::size_t start = span.anchor.present() ? std::min(span.anchor.begin, span.begin) : span.begin;
-    const std::size_t before = start == 0 ? std::string_view::npos : text_.find_last_not_of(' ', start - 1);
+    const std::size_t before = span.begin == 0 ? std::string_view::npos : text_.find_last_not_of(' ', span.begin - 1);
     return before != std::string_view::npos && text_[before] == '?';
   }
 
@@ -197,28 +193,6 @@ class SpanTreeReader {
     const NodeSpan& key = spans_[span.key];
     const std::string_view gap = text_.substr(key.end, span.begin - key.end);
     return gap.find('\n') == std::string_view::npos && !gap.empty() && gap.back() == ' ';
-  }
-
-  // yaml-cpp takes an anchor name up to a blank; a flow indicator ends it for
-  // the tokenizer (`&a[*b]`, found by the manifest fuzzer, is `&a [*b]` there).
-  bool PlainAnchor(const NodeSpan& span) const {
-    if (!span.anchor.present()) return true;
-    // Anchors inside a flow collection (`[&e\n &g {g: h}]`, found by the
-    // manifest fuzzer) are placed otherwise by yaml-cpp.
-    if (span.parent != NodeSpan::kNone && spans_[span.parent].flow) return false;
-    const bool blank_after = span.anchor.end >= text_.size() || text_[span.anchor.end] == ' ' ||
-                             text_[span.anchor.end] == '\n';
-    return blank_after && span.anchor.end - span.anchor.begin >= 2 &&
-           span.anchor.in(text_).find_first_of(",[]{}") == std::string_view::npos;
-  }
-
-  // An alias inside the node its anchor names (`&a [*a]`, found by the
-  // manifest fuzzer): yaml-cpp resolves it otherwise.
-  bool InsideItsAnchor(const NodeSpan& alias, std::string_view name) const {
-    for (std::uint32_t at = alias.parent; spans_[at].kind != NodeKind::kDocument; at = spans_[at].parent) {
-      if (spans_[at].anchor.present() && spans_[at].anchor.in(text_).substr(1) == name) return true;
-    }
-    return false;
   }
 
   // yaml-cpp marks a missing value of a block mapping where the next token
@@ -246,17 +220,6 @@ class SpanTreeReader {
     return at < text_.size() || text_.back() == '\n';
   }
 
-  bool ReadAlias(const NodeSpan& span, YamlNode* node) {
-    const std::string_view name = text_.substr(span.begin + 1, span.end - span.begin - 1);
-    const auto found = anchors_.find(name);
-    if (found == anchors_.end()) return false;  // yaml-cpp words that error
-    if (InsideItsAnchor(span, name)) return false;
-    node->kind = YamlNode::Kind::kAlias;
-    node->target = found->second;
-    stream_->has_aliases = true;
-    return true;
-  }
-
   void Place(std::size_t offset, YamlNode* node) const {
     const auto line = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset) - line_starts_.begin() - 1;
     node->line = static_cast<std::uint32_t>(line);
@@ -266,7 +229,6 @@ class SpanTreeReader {
 
   void Attach(std::uint32_t i, const NodeSpan& span, YamlNode node) {
     const auto index = static_cast<std::uint32_t>(stream_->nodes.size());
-    if (span.anchor.present()) anchors_[span.anchor.in(text_).substr(1)] = index;
     arena_index_[i] = index;
     stream_->nodes.push_back(std::move(node));
     if (spans_[span.parent].kind == NodeKind::kDocument) {
@@ -283,7 +245,6 @@ class SpanTreeReader {
   std::vector<std::size_t> line_starts_;
   std::vector<std::uint32_t> arena_index_;  // for each span, its node in the arena
   std::vector<std::size_t> depth_;
-  std::map<std::string_view, std::uint32_t> anchors_;
   std::size_t documents_ = 0;
 };
 
