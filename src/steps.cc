@@ -148,18 +148,36 @@ bool DocumentMatchesAt(const DocumentMatch& match, std::string_view document) {
   return !HasMatch(match) || (!ClearlyUnmatched(match, document) && Matches(match, IdentityOf(document)));
 }
 
+// yaml-cpp, the independent witness of edits, reads `text` (unknown aliases included).
+bool ParsesAsYaml(std::string_view text) {
+  try {
+    detail::CheckAllDocumentsParse(text);
+    return true;
+  } catch (const YAML::Exception&) {
+    return false;
+  }
+}
+
 // One document of the stream being edited.
 struct Document {
   std::string text;
   bool has_content = false;
+  bool edited = false;           ///< a step changed it (kAfterAllSteps: not yet witnessed)
   std::uint32_t first_line = 0;  ///< 1-based line where the piece starts in the input
   std::uint32_t line = 0;        ///< 1-based line of its first content in the input
   int number = 0;                ///< 1-based position among the documents with content
 };
 
+// When yaml-cpp witnesses the edited documents (see ApplySteps).
+enum class Witness : std::uint8_t {
+  kAfterEachEdit,  ///< after every edit, so that a failure names the step that broke the document
+  kAfterAllSteps,  ///< once per edited document, when the steps are done
+};
+
 class StepRunner {
  public:
-  StepRunner(std::string_view rendered, const StepContext& context) : rendered_(rendered), context_(context) {
+  StepRunner(std::string_view rendered, const StepContext& context, Witness witness)
+      : rendered_(rendered), context_(context), witness_(witness) {
     int number = 0;
     // Lines are counted as the pieces go by: counting from the start for
     // each of thousands of documents was quadratic.
@@ -181,6 +199,13 @@ class StepRunner {
 
   void Run(const std::vector<Step>& steps, const std::vector<YamlPath>& paths) {
     for (std::size_t i = 0; i < steps.size(); ++i) RunStep(steps[i], paths[i]);
+  }
+
+  // kAfterAllSteps: yaml-cpp parses each edited document once.
+  bool EditedDocumentsParse() const {
+    return std::all_of(documents_.begin(), documents_.end(), [](const Document& document) {
+      return !document.edited || ParsesAsYaml(document.text);
+    });
   }
 
   std::string Output() const {
@@ -277,8 +302,9 @@ class StepRunner {
       EditOutcome outcome = Edit(step, path, document.text, fragment, detail::EditReading::kTokenizer);
       switch (outcome.status) {
         case EditOutcome::Status::kOk:
-          if (!Parses(step, path, document, fragment, outcome.text)) break;
+          if (witness_ == Witness::kAfterEachEdit && !Parses(step, path, document, fragment, outcome.text)) break;
           document.text = std::move(outcome.text);
+          document.edited = true;
           matched += outcome.matched;
           break;
         case EditOutcome::Status::kNoMatch:
@@ -375,6 +401,7 @@ class StepRunner {
 
   std::string_view rendered_;
   const StepContext& context_;
+  const Witness witness_;
   std::vector<Document> documents_;
   int content_documents_ = 0;
   Diagnostics diagnostics_;
@@ -430,10 +457,19 @@ Result<std::string> ApplySteps(std::string_view rendered, const std::vector<Step
     detail::ParseYamlPath(steps[i].path, &paths[i], &unused);
   }
   detail::RememberLoadedText remember;  // a fragment yaml-cpp must read is read once
-  StepRunner runner(rendered, context);
+  StepRunner runner(rendered, context, Witness::kAfterAllSteps);
   runner.Run(steps, paths);
-  result.diagnostics = std::move(runner.diagnostics());
-  if (!HasErrors(result.diagnostics)) result.value = runner.Output();
+  if (!HasErrors(runner.diagnostics()) && runner.EditedDocumentsParse()) {
+    result.diagnostics = std::move(runner.diagnostics());
+    result.value = runner.Output();
+    return result;
+  }
+  // Something failed: the steps run again with the witness after every edit,
+  // so that the errors are the ones that name the step that broke a document.
+  StepRunner replay(rendered, context, Witness::kAfterEachEdit);
+  replay.Run(steps, paths);
+  result.diagnostics = std::move(replay.diagnostics());
+  if (!HasErrors(result.diagnostics)) result.value = replay.Output();
   return result;
 }
 

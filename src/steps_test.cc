@@ -598,6 +598,27 @@ TEST_CASE("steps: a step that breaks an alias is an error at that step") {
   CHECK(Contains(diagnostics[0].hint, "anchor"));
 }
 
+// yaml-cpp witnesses each edited document once, after the last step; when
+// one does not parse, the steps run again witnessed after every edit. So a
+// step that breaks an alias still fails, and names itself, even where a
+// later step removes the alias and the final document would parse; the
+// later step runs on the document as it was before the failed edit.
+TEST_CASE("steps: a broken alias fails its step even where a later step removes the alias") {
+  Scenario scenario;
+  const std::string input = "defaults: &defaults\n  cpu: 1\napp:\n  resources: *defaults\n  name: x\n";
+  testing::OracleCheck check =
+      testing::CheckAgainstTrees(input, {Delete(".defaults"), Delete(".app.resources")}, scenario.Context());
+  CHECK_FALSE(check.agree);
+  const Diagnostics& diagnostics = check.engine.diagnostics;
+  REQUIRE(diagnostics.size() == 1);
+  CHECK(Contains(diagnostics[0].message, "delete `.defaults` in the document"));
+  CHECK(Contains(diagnostics[0].message, "does not parse"));
+  CHECK_FALSE(check.engine.value.has_value());
+
+  // The same two steps in the other order are fine: the alias goes first.
+  CHECK(scenario.Apply(input, {Delete(".app.resources"), Delete(".defaults")}) == "app:\n  name: x\n");
+}
+
 // The tokenizer's reading plans each edit alone and yaml-cpp witnesses the result; where
 // the input itself is what yaml-cpp refuses, the step fails as it did when
 // every edit was cross-checked: naming the input ("not valid YAML"), not the
