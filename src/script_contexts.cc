@@ -5,7 +5,7 @@
 
 #include "flux.h"
 #include "key_bytes.h"
-#include "shell_lexer.h"
+#include "shell_sinks.h"
 
 namespace safesubst {
 

@@ -23,7 +23,6 @@
 #include <vector>
 
 #include "shell_lexer.h"
-#include "shell_sinks.h"
 
 #include "safesubst/references.h"
 #include "safesubst/shell.h"
@@ -1329,27 +1328,14 @@ bool ShellsMayDiffer(std::string_view script, ScriptShells shells) {
           script.find("((") != std::string_view::npos);
 }
 
-std::vector<ShellContext> ShellContextsAt(std::string_view script, const std::vector<std::size_t>& offsets,
-                                          Diagnostics* problems, ScriptShells shells) {
-  std::vector<ShellContext> contexts = ReadShellContexts(script, offsets, problems);
-  // Only a script that names a sink pays for the second read (with events).
-  if (!offsets.empty() && MayRunCodeAgain(script)) AddSecondOrderReadings(script, offsets, &contexts);
-  if (ShellsMayDiffer(script, shells)) {
-    AddOtherReadings(kDashDialect, script, offsets, &contexts);
-    AddOtherReadings(kBusyboxDialect, script, offsets, &contexts);
-  }
-  return contexts;
+void AddOtherShellReadings(std::string_view script, const std::vector<std::size_t>& offsets,
+                           std::vector<ShellContext>* contexts) {
+  AddOtherReadings(kDashDialect, script, offsets, contexts);
+  AddOtherReadings(kBusyboxDialect, script, offsets, contexts);
 }
 
-void TakeShellContextsAt(std::string_view script, const std::vector<std::size_t>& offsets, ScriptShells shells,
-                         const TakeShellContext& take) {
-  // The second-order and the other shells' readings are added to all the
-  // contexts at once, after they are read.
-  if (ShellsMayDiffer(script, shells) || (!offsets.empty() && MayRunCodeAgain(script))) {
-    std::vector<ShellContext> contexts = ShellContextsAt(script, offsets, nullptr, shells);
-    for (std::size_t i = 0; i < contexts.size(); ++i) take(i, std::move(contexts[i]));
-    return;
-  }
+void ReadShellContexts(std::string_view script, const std::vector<std::size_t>& offsets,
+                       const TakeShellContext& take) {
   Output output;
   output.take = &take;
   output.want_problems = false;

@@ -2,8 +2,8 @@
 // The one shell lexer's second interface: the events of a read, for readers
 // that build a model of a script (lint's commands, words and assignments,
 // the second-order sink finder). The render asks the same lexer only for the
-// quoting state at its placeholders (ShellContextsAt in safesubst/shell.h)
-// and pays nothing for the events: they are sent only to a reader that asks.
+// quoting state at its placeholders (ReadShellContexts, which ShellContextsAt
+// in safesubst/shell.h completes) and pays nothing for the events: they are sent only to a reader that asks.
 //
 // As ninja's manifest and depfile parsers share one Lexer, every part of
 // safesubst that reads shell goes through this lexer, so that they cannot
@@ -100,19 +100,29 @@ class ShellEvents {
   virtual void Comment(std::size_t /*begin*/, std::size_t /*end*/) {}
 };
 
-/// ShellContextsAt without the second-order readings (shell_sinks.h): the
-/// contexts the lexer finds at `offsets` of `script` itself.
+/// ShellContextsAt without the second-order readings (shell_sinks.h) and
+/// the other shells' readings: the contexts bash's reading finds at
+/// `offsets` of `script` itself.
 std::vector<ShellContext> ReadShellContexts(std::string_view script, const std::vector<std::size_t>& offsets,
                                             Diagnostics* problems = nullptr);
 
 /// Receives the context at `offsets[index]`.
 using TakeShellContext = std::function<void(std::size_t index, ShellContext&& context)>;
 
-/// ShellContextsAt (without problems) for a caller that keeps few distinct
+/// ReadShellContexts (without problems) for a caller that keeps few distinct
 /// contexts: each one is passed to `take` as soon as it is read, in no
 /// particular order, instead of all of them being held at once.
-void TakeShellContextsAt(std::string_view script, const std::vector<std::size_t>& offsets, ScriptShells shells,
-                         const TakeShellContext& take);
+void ReadShellContexts(std::string_view script, const std::vector<std::size_t>& offsets,
+                       const TakeShellContext& take);
+
+/// True when dash or busybox sh may read `script` otherwise than bash: run
+/// by sh (`shells`), and holding `$'`, `$[` or `((`.
+bool ShellsMayDiffer(std::string_view script, ScriptShells shells);
+
+/// Adds to each of `contexts` (bash's reading at `offsets`) the readings of
+/// dash and busybox sh where they differ (ShellContext::other_readings).
+void AddOtherShellReadings(std::string_view script, const std::vector<std::size_t>& offsets,
+                           std::vector<ShellContext>* contexts);
 
 /// Reads all of `script` and sends its events to `events`.
 void ReadShell(std::string_view script, ShellEvents* events);

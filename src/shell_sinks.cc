@@ -455,4 +455,25 @@ void AddSecondOrderReadings(std::string_view script, const std::vector<std::size
   }
 }
 
+std::vector<ShellContext> ShellContextsAt(std::string_view script, const std::vector<std::size_t>& offsets,
+                                          Diagnostics* problems, ScriptShells shells) {
+  std::vector<ShellContext> contexts = ReadShellContexts(script, offsets, problems);
+  // Only a script that names a sink pays for the second read (with events).
+  if (!offsets.empty() && MayRunCodeAgain(script)) AddSecondOrderReadings(script, offsets, &contexts);
+  if (ShellsMayDiffer(script, shells)) AddOtherShellReadings(script, offsets, &contexts);
+  return contexts;
+}
+
+void TakeShellContextsAt(std::string_view script, const std::vector<std::size_t>& offsets, ScriptShells shells,
+                         const TakeShellContext& take) {
+  // The second-order and the other shells' readings are added to all the
+  // contexts at once, after they are read.
+  if (ShellsMayDiffer(script, shells) || (!offsets.empty() && MayRunCodeAgain(script))) {
+    std::vector<ShellContext> contexts = ShellContextsAt(script, offsets, nullptr, shells);
+    for (std::size_t i = 0; i < contexts.size(); ++i) take(i, std::move(contexts[i]));
+    return;
+  }
+  ReadShellContexts(script, offsets, take);
+}
+
 }  // namespace safesubst

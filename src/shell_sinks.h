@@ -23,8 +23,18 @@
 #include <vector>
 
 #include "safesubst/shell.h"
+#include "shell_lexer.h"
 
 namespace safesubst {
+
+// ShellContextsAt (safesubst/shell.h) is defined here, above the lexer: the
+// lexer's reading, then the second-order and the other shells' readings.
+
+/// ShellContextsAt (without problems) for a caller that keeps few distinct
+/// contexts: each one is passed to `take` as soon as it is read, in no
+/// particular order, instead of all of them being held at once.
+void TakeShellContextsAt(std::string_view script, const std::vector<std::size_t>& offsets, ScriptShells shells,
+                         const TakeShellContext& take);
 
 /// A cheap test: false when `script` has none of the sink words (then
 /// AddSecondOrderReadings would change nothing).
