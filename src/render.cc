@@ -20,6 +20,7 @@
 
 #include "bounded_read.h"
 #include "classify.h"
+#include "object_paths.h"
 #include "default_words.h"
 #include "diagnostic_cap.h"
 #include "fast_invariant.h"

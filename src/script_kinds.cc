@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "classify.h"
+#include "object_paths.h"
 #include "shell_script_scalars.h"
 
 namespace safesubst {

@@ -5,7 +5,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "classify.h"
+#include "object_paths.h"
 #include "command_line.h"
 #include "safesubst/shell.h"
 

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "object_paths.h"
+
+#include <algorithm>
+
+namespace safesubst {
+
+namespace {
+
+// The mapping a node's entries end up in: a mapping written under a `<<`
+// merge key (`<<: {command: [sh, -c]}`, or an item of `<<: [...]`) merges
+// into the mapping that holds the `<<`.
+std::uint32_t MergeTarget(const Tokens& tokens, std::uint32_t mapping) {
+  while (mapping != PathSegment::kRoot) {
+    const PathSegment& segment = tokens.paths[mapping];
+    std::uint32_t merge = mapping;
+    if (segment.index >= 0 && segment.parent != PathSegment::kRoot) merge = segment.parent;  // an item of `<<: [...]`
+    const PathSegment& entry = tokens.paths[merge];
+    if (entry.index >= 0 || entry.key != "<<") return mapping;
+    mapping = entry.parent;
+  }
+  return mapping;
+}
+
+}  // namespace
+
+bool IsCommandLineItem(const Tokens& tokens, const Scalar& scalar) {
+  if (scalar.path == PathSegment::kRoot) return false;
+  const PathSegment& item = tokens.paths[scalar.path];
+  if (item.index < 0 || item.parent == PathSegment::kRoot) return false;
+  const std::string_view sequence = tokens.paths[item.parent].key;
+  return sequence == "command" || sequence == "args";
+}
+
+bool IsListItem(const Tokens& tokens, std::uint32_t path) {
+  if (path == PathSegment::kRoot) return false;
+  const PathSegment& item = tokens.paths[path];
+  if (item.index < 0 || item.parent == PathSegment::kRoot) return false;
+  const PathSegment& items = tokens.paths[item.parent];
+  return items.index < 0 && items.key == "items" && items.parent == PathSegment::kRoot;
+}
+
+bool IsObjectKind(const Tokens& tokens, const Scalar& scalar) {
+  if (scalar.path == PathSegment::kRoot) return false;
+  const PathSegment& entry = tokens.paths[scalar.path];
+  return entry.index < 0 && entry.key == "kind" &&
+         (entry.parent == PathSegment::kRoot || IsListItem(tokens, entry.parent));
+}
+
+// Groups the non-key scalars that are items of `command`/`args` sequences by
+// the mapping that holds those sequences (the container).
+CommandLines CollectCommandLines(const Tokens& tokens) {
+  struct Entry { std::uint32_t container; bool is_args; std::int32_t index; std::uint32_t scalar; };
+  std::vector<Entry> entries;
+  for (std::uint32_t i = 0; i < tokens.scalars.size(); ++i) {
+    const Scalar& scalar = tokens.scalars[i];
+    if (scalar.is_key || !IsCommandLineItem(tokens, scalar)) continue;
+    const PathSegment& item = tokens.paths[scalar.path];
+    const PathSegment& sequence = tokens.paths[item.parent];
+    entries.push_back({MergeTarget(tokens, sequence.parent), sequence.key == "args", item.index, i});
+  }
+  // Ties (items merged from `<<`) keep their source order: the scalar index
+  // breaks them, as a stable sort would, without its buffer.
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+    if (a.container != b.container) return a.container < b.container;
+    if (a.is_args != b.is_args) return !a.is_args;
+    if (a.index != b.index) return a.index < b.index;
+    return a.scalar < b.scalar;
+  });
+  CommandLines out;
+  out.items.reserve(entries.size());
+  std::vector<std::size_t> starts;  // of each line in out.items, then the end
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    if (i == 0 || entries[i].container != entries[i - 1].container) starts.push_back(i);
+    out.items.push_back(entries[i].scalar);
+  }
+  starts.push_back(entries.size());
+  out.lines.reserve(starts.size() - 1);
+  for (std::size_t k = 0; k + 1 < starts.size(); ++k) {
+    out.lines.push_back({std::span(out.items).subspan(starts[k], starts[k + 1] - starts[k])});
+  }
+  return out;
+}
+
+bool MatchesAnyPath(std::string_view path, const std::vector<std::string>& patterns) {
+  return std::any_of(patterns.begin(), patterns.end(),
+                     [&](const std::string& pattern) { return PathMatches(path, pattern); });
+}
+
+bool PathMatches(std::string_view path, std::string_view pattern) {
+  if (!pattern.empty() && pattern.front() == '.') pattern.remove_prefix(1);
+  std::size_t p = 0, q = 0;
+  while (p < path.size() && q < pattern.size()) {
+    if (pattern.substr(q, 3) == "[*]" && path[p] == '[') {
+      std::size_t close = path.find(']', p);
+      if (close == std::string_view::npos) return false;
+      p = close + 1;
+      q += 3;
+    } else if (path[p] == pattern[q]) {
+      ++p;
+      ++q;
+    } else {
+      return false;
+    }
+  }
+  return p == path.size() && q == pattern.size();
+}
+
+}  // namespace safesubst

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: Apache-2.0
+// Where a scalar stands in a Kubernetes object, read from the tokenizer's
+// paths: a word of a container's command line, an item of a `kind: List`,
+// an object's `kind`, a path the manifest names (`spec.containers[*].args`).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "safesubst/tokenizer.h"
+
+namespace safesubst {
+
+/// The scalars of one container command line: its `command` items, then its
+/// `args` items, each in order.
+struct CommandLine {
+  std::span<const std::uint32_t> items;  ///< indexes into Tokens::scalars
+};
+
+/// Every command line of a template. The lines view one flat list of
+/// indexes, so that thousands of lines cost two allocations, not one each:
+/// moved, never copied (a copy's lines would view the original's list).
+struct CommandLines {
+  CommandLines() = default;
+  CommandLines(CommandLines&&) = default;
+  CommandLines& operator=(CommandLines&&) = default;
+  CommandLines(const CommandLines&) = delete;
+  CommandLines& operator=(const CommandLines&) = delete;
+
+  std::vector<std::uint32_t> items;  ///< every line's items, line after line
+  std::vector<CommandLine> lines;    ///< views into `items`
+};
+
+/// True when `scalar` is an item of a `command` or `args` sequence: a word
+/// of a container's command line.
+bool IsCommandLineItem(const Tokens& tokens, const Scalar& scalar);
+
+/// True when the segment at `path` is an item of a top-level `items`
+/// sequence: an object of a `kind: List`.
+bool IsListItem(const Tokens& tokens, std::uint32_t path);
+
+/// True when `scalar` is the key or value of the `kind` of an object: its
+/// document's top-level `kind`, or that of an item of a top-level `items`.
+bool IsObjectKind(const Tokens& tokens, const Scalar& scalar);
+
+/// Every command line of `tokens`, by container.
+CommandLines CollectCommandLines(const Tokens& tokens);
+
+/// True when `path` (as Tokens::PathString writes it) equals `pattern`,
+/// where the pattern may start with `.` and use `[*]` for any index.
+bool PathMatches(std::string_view path, std::string_view pattern);
+
+/// True when `path` matches one of `patterns` (PathMatches).
+bool MatchesAnyPath(std::string_view path, const std::vector<std::string>& patterns);
+
+}  // namespace safesubst
