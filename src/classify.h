@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "safesubst/manifest.h"
-#include "safesubst/tokenizer.h"
+#include "tokenizer.h"
 
 namespace safesubst {
 

@@ -12,7 +12,7 @@
 #include "safesubst/diagnostic.h"
 #include "safesubst/lint.h"
 #include "safesubst/manifest.h"
-#include "safesubst/redaction.h"
+#include "redaction.h"
 #include "safesubst/render.h"
 #include "safesubst/values.h"
 

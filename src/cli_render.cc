@@ -150,7 +150,7 @@ void PrintExplanation(const std::string& file, const std::vector<ReferenceReport
   for (const ReferenceReport& reference : references) {
     std::string context(ContextName(reference.context));
     // A shell comment is a comment; say which kind instead of repeating the word.
-    if (reference.context == ContextClass::kComment && !reference.shell_state.empty()) {
+    if (reference.context == ReferenceReport::Context::kComment && !reference.shell_state.empty()) {
       context += "/shell";
     } else if (!reference.shell_state.empty()) {
       context += "/" + reference.shell_state;

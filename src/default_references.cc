@@ -6,7 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "safesubst/references.h"
+#include "references.h"
 
 namespace safesubst::detail {
 

@@ -19,7 +19,7 @@
 
 #include "safesubst/diagnostic.h"
 #include "safesubst/render.h"
-#include "safesubst/tokenizer.h"
+#include "tokenizer.h"
 
 namespace safesubst::detail {
 

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "safesubst/tokenizer.h"
+#include "tokenizer.h"
 
 using namespace safesubst;
 

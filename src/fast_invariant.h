@@ -26,8 +26,8 @@
 #include <vector>
 
 #include "safesubst/diagnostic.h"
-#include "safesubst/invariant.h"
-#include "safesubst/tokenizer.h"
+#include "invariant.h"
+#include "tokenizer.h"
 
 namespace safesubst {
 

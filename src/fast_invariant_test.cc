@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "safesubst/invariant.h"
+#include "invariant.h"
 #include "safesubst/render.h"
-#include "safesubst/yaml_encoding.h"
+#include "yaml_encoding.h"
 #include "test_support.h"
 
 namespace safesubst {

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "safesubst/tokenizer.h"
+#include "tokenizer.h"
 
 namespace safesubst {
 

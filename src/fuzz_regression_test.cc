@@ -17,7 +17,7 @@
 #include "safesubst/manifest.h"
 #include "safesubst/render.h"
 #include "safesubst/values.h"
-#include "safesubst/yaml_encoding.h"
+#include "yaml_encoding.h"
 #include "test_support.h"
 
 using namespace safesubst;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The structure invariant: template and rendered output, parsed with yaml-cpp
 // into flat trees (yaml_tree.h), walked in parallel.
-#include "safesubst/invariant.h"
+#include "invariant.h"
 
 #include <algorithm>
 #include <cstddef>

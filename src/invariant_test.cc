@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Tests of the structure invariant: what counts as a change of shape, where it
 // is reported, exemptions, aliases and multi-document streams.
-#include "safesubst/invariant.h"
+#include "invariant.h"
 
 #include <doctest/doctest.h>
 
@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "safesubst/render.h"
-#include "safesubst/yaml_encoding.h"
+#include "yaml_encoding.h"
 #include "alias_bomb.h"
 #include "test_support.h"
 

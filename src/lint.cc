@@ -9,7 +9,7 @@
 #include <algorithm>
 
 #include "lint_internal.h"
-#include "safesubst/tokenizer.h"
+#include "tokenizer.h"
 #include "text_checks.h"
 #include "yaml_load.h"
 

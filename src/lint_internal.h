@@ -17,8 +17,8 @@
 #include "lint_shell.h"
 #include "safesubst/diagnostic.h"
 #include "safesubst/lint.h"
-#include "safesubst/shell.h"
-#include "safesubst/tokenizer.h"
+#include "shell.h"
+#include "tokenizer.h"
 #include "yaml_node_set.h"
 
 namespace safesubst::lint {

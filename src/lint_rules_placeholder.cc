@@ -23,8 +23,8 @@
 #include <unordered_set>
 
 #include "lint_internal.h"
-#include "safesubst/references.h"
-#include "safesubst/shell.h"
+#include "references.h"
+#include "shell.h"
 
 namespace safesubst::lint {
 

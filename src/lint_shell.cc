@@ -5,7 +5,7 @@
 #include <array>
 #include <utility>
 
-#include "safesubst/references.h"
+#include "references.h"
 #include "shell_lexer.h"
 
 namespace safesubst::lint {

@@ -9,7 +9,7 @@
 #include <map>
 
 #include "default_references.h"
-#include "safesubst/references.h"
+#include "references.h"
 #include "safesubst/values.h"
 #include "bounded_read.h"
 #include "validate.h"

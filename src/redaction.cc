@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "safesubst/redaction.h"
+#include "redaction.h"
 
 #include <algorithm>
 
-#include "safesubst/yaml_encoding.h"
+#include "yaml_encoding.h"
 #include "yaml_tree.h"
 
 namespace safesubst {

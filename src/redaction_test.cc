@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "safesubst/redaction.h"
+#include "redaction.h"
 
 #include <doctest/doctest.h>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "safesubst/references.h"
+#include "references.h"
 
 #include <doctest/doctest.h>
 

@@ -31,11 +31,11 @@
 #include "parallel_render.h"
 #include "script_contexts.h"
 #include "script_kinds.h"
-#include "safesubst/invariant.h"
-#include "safesubst/references.h"
-#include "safesubst/shell.h"
+#include "invariant.h"
+#include "references.h"
+#include "shell.h"
 #include "safesubst/steps.h"
-#include "safesubst/yaml_encoding.h"
+#include "yaml_encoding.h"
 #include "substitution.h"
 #include "tag_values.h"
 #include "text_checks.h"
@@ -433,8 +433,7 @@ void Renderer::DecideAll() {
     report.name = std::string(reference.name);
     report.line = reference.line;
     report.column = reference.column;
-    report.context = reference.context;
-    report.kind = reference.kind;
+    report.context = static_cast<ReferenceReport::Context>(reference.context);
     if (reference.scalar != Reference::kNoScalar) {
       report.path = tokens_.PathString(tokens_.scalars[reference.scalar].path);
     }
@@ -1676,6 +1675,15 @@ std::string_view ActionName(ReferenceReport::Action action) {
     case ReferenceReport::Action::kIgnored: return "ignore";
   }
   return "ignore";
+}
+
+// The report's context is the tokenizer's ContextClass under its public name.
+static_assert(static_cast<int>(ReferenceReport::Context::kComment) == static_cast<int>(ContextClass::kComment) &&
+              static_cast<int>(ReferenceReport::Context::kScript) == static_cast<int>(ContextClass::kScript) &&
+              static_cast<int>(ReferenceReport::Context::kData) == static_cast<int>(ContextClass::kData));
+
+std::string_view ContextName(ReferenceReport::Context context) {
+  return ContextName(static_cast<ContextClass>(context));
 }
 
 }  // namespace safesubst

@@ -3,7 +3,7 @@
 // with the manifest and the value set built from them.
 #include <utility>
 
-#include "safesubst/references.h"
+#include "references.h"
 #include "safesubst/render.h"
 
 namespace safesubst {

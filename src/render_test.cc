@@ -14,6 +14,7 @@
 #include "safesubst/values.h"
 #include "alias_bomb.h"
 #include "test_support.h"
+#include "tokenizer.h"
 #include "yaml_tree.h"
 
 namespace safesubst {

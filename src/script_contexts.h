@@ -11,8 +11,8 @@
 #include <unordered_set>
 #include <vector>
 
-#include "safesubst/shell.h"
-#include "safesubst/tokenizer.h"
+#include "shell.h"
+#include "tokenizer.h"
 #include "source_runs.h"
 
 namespace safesubst {

@@ -28,7 +28,7 @@
 
 #include "safesubst/diagnostic.h"
 #include "safesubst/manifest.h"
-#include "safesubst/tokenizer.h"
+#include "tokenizer.h"
 
 namespace safesubst {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Names and descriptions of shell states, and the `#!` test. The lexer is in
 // shell_lexer.cc, the encoder in shell_encoding.cc.
-#include "safesubst/shell.h"
+#include "shell.h"
 
 #include <vector>
 

@@ -32,7 +32,7 @@
 #include <string_view>
 #include <vector>
 
-#include "safesubst/shell.h"
+#include "shell.h"
 
 namespace safesubst {
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "safesubst/shell.h"
+#include "shell.h"
 
 namespace safesubst {
 namespace {

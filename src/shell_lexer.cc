@@ -24,8 +24,8 @@
 
 #include "shell_lexer.h"
 
-#include "safesubst/references.h"
-#include "safesubst/shell.h"
+#include "references.h"
+#include "shell.h"
 
 namespace safesubst {
 namespace {

@@ -3,7 +3,7 @@
 // that build a model of a script (lint's commands, words and assignments,
 // the second-order sink finder). The render asks the same lexer only for the
 // quoting state at its placeholders (ReadShellContexts, which ShellContextsAt
-// in safesubst/shell.h completes) and pays nothing for the events: they are sent only to a reader that asks.
+// in shell.h completes) and pays nothing for the events: they are sent only to a reader that asks.
 //
 // As ninja's manifest and depfile parsers share one Lexer, every part of
 // safesubst that reads shell goes through this lexer, so that they cannot
@@ -21,7 +21,7 @@
 #include <string_view>
 #include <vector>
 
-#include "safesubst/shell.h"
+#include "shell.h"
 
 namespace safesubst {
 

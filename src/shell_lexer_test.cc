@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "safesubst/shell.h"
+#include "shell.h"
 #include "shell_lexer.h"
 
 namespace safesubst {

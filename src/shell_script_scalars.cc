@@ -7,7 +7,7 @@
 
 #include "object_paths.h"
 #include "command_line.h"
-#include "safesubst/shell.h"
+#include "shell.h"
 
 namespace safesubst {
 

@@ -28,7 +28,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "safesubst/tokenizer.h"
+#include "tokenizer.h"
 
 namespace safesubst {
 

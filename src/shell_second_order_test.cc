@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "safesubst/shell.h"
+#include "shell.h"
 #include "real_shells.h"
 #include "shell_sinks.h"
 #include "test_support.h"

@@ -14,7 +14,7 @@
 #include <utility>
 
 #include "command_line.h"
-#include "safesubst/references.h"
+#include "references.h"
 #include "shell_lexer.h"
 
 namespace safesubst {

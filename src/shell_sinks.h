@@ -22,12 +22,12 @@
 #include <string_view>
 #include <vector>
 
-#include "safesubst/shell.h"
+#include "shell.h"
 #include "shell_lexer.h"
 
 namespace safesubst {
 
-// ShellContextsAt (safesubst/shell.h) is defined here, above the lexer: the
+// ShellContextsAt (shell.h) is defined here, above the lexer: the
 // lexer's reading, then the second-order and the other shells' readings.
 
 /// ShellContextsAt (without problems) for a caller that keeps few distinct

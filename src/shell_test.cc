@@ -2,7 +2,7 @@
 // Tests of the `#!` check, and of the seed scenario's wrapper script
 // (SPEC "The seed scenario"): ordinary values must come out exactly as plain
 // substitution would write them, hostile ones must not.
-#include "safesubst/shell.h"
+#include "shell.h"
 
 #include <doctest/doctest.h>
 

@@ -15,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-#include "safesubst/tokenizer.h"
+#include "tokenizer.h"
 
 namespace safesubst {
 

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "safesubst/references.h"
+#include "references.h"
 
 namespace safesubst {
 namespace {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "substitution.h"
 
-#include "safesubst/references.h"
+#include "references.h"
 #include "string_operations.h"
 
 namespace safesubst {

@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "safesubst/manifest.h"
-#include "safesubst/tokenizer.h"
+#include "tokenizer.h"
 #include "safesubst/values.h"
 
 namespace safesubst {

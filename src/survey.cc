@@ -10,7 +10,7 @@
 #include "flux.h"
 #include "foreign_dollars.h"
 #include "lint_shell.h"
-#include "safesubst/tokenizer.h"
+#include "tokenizer.h"
 #include "safesubst/values.h"
 #include "substitution.h"
 #include "text_checks.h"

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "safesubst/references.h"
+#include "references.h"
 
 namespace safesubst {
 

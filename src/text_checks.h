@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "safesubst/diagnostic.h"
-#include "safesubst/tokenizer.h"
+#include "tokenizer.h"
 
 namespace safesubst {
 

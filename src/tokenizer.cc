@@ -17,7 +17,7 @@
 //    length 0 placed just after its indicator (or its properties).
 //  - Indentation is counted in spaces; a tab after the indentation is
 //    separation, as YAML allows.
-#include "safesubst/tokenizer.h"
+#include "tokenizer.h"
 
 #include <algorithm>
 #include <numeric>
@@ -30,7 +30,7 @@
 #include <utility>
 
 #include "diagnostic_cap.h"
-#include "safesubst/references.h"
+#include "references.h"
 #include "source_runs.h"
 #include "text_checks.h"
 #include "yaml_spans.h"

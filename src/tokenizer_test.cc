@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "safesubst/tokenizer.h"
+#include "tokenizer.h"
 
 #include <doctest/doctest.h>
 

@@ -14,7 +14,7 @@
 #include <mutex>
 
 #include "yaml_load.h"
-#include "safesubst/references.h"
+#include "references.h"
 #include "safesubst/values.h"
 
 namespace safesubst {

@@ -9,8 +9,8 @@
 #include <unordered_map>
 
 #include "default_references.h"
-#include "safesubst/redaction.h"
-#include "safesubst/references.h"
+#include "redaction.h"
+#include "references.h"
 #include "bounded_read.h"
 #include "validate.h"
 #include "yaml_node_writer.h"

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "safesubst/yaml_encoding.h"
+#include "yaml_encoding.h"
 
 #include "yaml_node_set.h"
 #include "yaml_node_writer.h"

@@ -4,7 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "alias_bomb.h"
-#include "safesubst/yaml_encoding.h"
+#include "yaml_encoding.h"
 #include "tree_oracle.h"
 
 namespace safesubst::detail {

@@ -29,7 +29,7 @@
 // Plain scalar syntax (FitsPlain): YAML 1.2.2 section 7.3.3 (ns-plain-first,
 // ns-plain-char), tightened where libyaml 0.1 (go-yaml v2) and PyYAML are
 // stricter in flow context, and YAML 1.1's extra line breaks (NEL, LS, PS).
-#include "safesubst/yaml_encoding.h"
+#include "yaml_encoding.h"
 
 #include <algorithm>
 #include <array>

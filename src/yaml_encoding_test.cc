@@ -2,7 +2,7 @@
 // Tests of YAML-level value encoding: plain scalar resolution, the plain
 // scalar fit, the escapes, block bodies, `type: yaml` nodes, and a round-trip
 // property over a generated corpus of tricky values read back with yaml-cpp.
-#include "safesubst/yaml_encoding.h"
+#include "yaml_encoding.h"
 
 #include <doctest/doctest.h>
 #include <yaml-cpp/yaml.h>

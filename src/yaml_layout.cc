@@ -2,7 +2,7 @@
 #include "yaml_layout.h"
 #include "yaml_load.h"
 
-#include "safesubst/tokenizer.h"
+#include "tokenizer.h"
 #include "yaml_spans.h"
 
 #include <algorithm>

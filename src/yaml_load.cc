@@ -11,7 +11,7 @@
 #include <sstream>
 #include <string>
 
-#include "safesubst/tokenizer.h"
+#include "tokenizer.h"
 #include "text_checks.h"
 
 namespace safesubst::detail {

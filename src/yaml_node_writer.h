@@ -17,7 +17,7 @@
 #include <cstdint>
 #include <string>
 
-#include "safesubst/yaml_encoding.h"
+#include "yaml_encoding.h"
 #include "yaml_tree.h"
 
 namespace safesubst::detail {

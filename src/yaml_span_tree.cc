@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "safesubst/tokenizer.h"
+#include "tokenizer.h"
 #include "utf8.h"
 #include "yaml_spans.h"
 

@@ -15,7 +15,7 @@
 #include <map>
 #include <sstream>
 
-#include "safesubst/yaml_encoding.h"
+#include "yaml_encoding.h"
 #include "yaml_load.h"
 #include "yaml_span_tree.h"
 

@@ -6,7 +6,7 @@
 
 #include <sstream>
 
-#include "safesubst/tokenizer.h"
+#include "tokenizer.h"
 
 namespace safesubst {
 

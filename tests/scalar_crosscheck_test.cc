@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "safesubst/tokenizer.h"
+#include "tokenizer.h"
 
 namespace safesubst {
 namespace {

@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "safesubst/tokenizer.h"
+#include "tokenizer.h"
 
 namespace {
 

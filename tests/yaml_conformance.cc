@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "safesubst/tokenizer.h"
+#include "tokenizer.h"
 #include "yaml_spans.h"
 
 namespace fs = std::filesystem;

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "safesubst/invariant.h"
-#include "safesubst/yaml_encoding.h"
+#include "invariant.h"
+#include "yaml_encoding.h"
 
 namespace {
 

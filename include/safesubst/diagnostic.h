@@ -92,7 +92,7 @@ SAFESUBST_API std::string FormatDiagnostic(const Diagnostic& diagnostic, std::st
 SAFESUBST_API std::string FormatDiagnostic(const Diagnostic& diagnostic, const SourceText& source, bool color);
 /// The same, given the text of the diagnostic's line (empty: no snippet)
 /// and the 1-based column of the caret in it: a line with its secrets masked
-/// (redaction.h) keeps the location of the source but moves the caret.
+/// keeps the location of the source but moves the caret.
 SAFESUBST_API std::string FormatDiagnosticAt(const Diagnostic& diagnostic, std::string_view line, std::uint32_t caret_column,
                                              bool color);
 

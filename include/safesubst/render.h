@@ -14,7 +14,6 @@
 #include "safesubst/diagnostic.h"
 #include "safesubst/export.h"
 #include "safesubst/manifest.h"
-#include "safesubst/tokenizer.h"
 #include "safesubst/values.h"
 
 namespace safesubst {
@@ -95,12 +94,18 @@ struct ReferenceReport {
     kError,           ///< this reference makes the render fail
     kIgnored,         ///< comment, `$(NAME)`, `$$`, shell syntax
   };
+  /// Where the form stands (SPEC Rule 2), which decides what an undeclared
+  /// name means there.
+  enum class Context : std::uint8_t {
+    kComment,  ///< in a `#` comment: never substituted, never reported
+    kScript,   ///< in a shell script: an undeclared name is the script's own
+    kData,     ///< in any other scalar or a key: an undeclared `${NAME}` is an error
+  };
   std::string text;  ///< the form as written, e.g. `${EFS_IP_2A}`
   std::string name;
   std::uint32_t line = 0, column = 0;
-  ContextClass context = ContextClass::kData;
-  RefKind kind = RefKind::kBare;
-  std::string path;
+  Context context = Context::kData;
+  std::string path;  ///< node path of the scalar, e.g. `spec.template.spec.containers[0].args[0]`
   Action action = Action::kIgnored;
   /// In a shell script: the quoting state at the reference; else empty.
   std::string shell_state;
@@ -130,6 +135,9 @@ using NamedValues = std::vector<std::pair<std::string, std::string>>;
 SAFESUBST_API RenderResult RenderString(std::string_view template_text, const NamedValues& values,
                                         const RenderOptions& options = {});
 
+/// "substitute", "keep (runtime)", "keep (undeclared)", "escape", "error" or "ignore".
 SAFESUBST_API std::string_view ActionName(ReferenceReport::Action action);
+/// "comment", "script" or "data".
+SAFESUBST_API std::string_view ContextName(ReferenceReport::Context context);
 
 }  // namespace safesubst

@@ -1,18 +1,26 @@
 // SPDX-License-Identifier: Apache-2.0
 // The safesubst library: everything a tool needs to render templates the way
-// the `safesubst` command does.
+// the `safesubst` command does. These are the public headers, and the only
+// ones installed; the library's other headers are internal.
 //
-// The pipeline, in the order a newcomer should read the headers:
-//   tokenizer.h      find every scalar, comment and `$` with its YAML context
-//   manifest.h       which names are deploy-time variables, their types and steps
-//   values.h         collect and validate the values (--set, files, environment)
-//   yaml_encoding.h  write a value so it keeps its meaning where it lands
-//   shell.h          the same for shell scripts
-//   invariant.h      prove the rendered document kept the template's structure
-//   steps.h          merge fragments, delete and set paths after substitution
-//   render.h         all of the above for one template
+//   diagnostic.h  located messages, and Result: every call returns its
+//                 diagnostics next to its value
+//   manifest.h    which names are deploy-time variables, their types and steps
+//   values.h      collect and validate the values (--set, files, environment)
+//   render.h      substitute, encode each value for where it lands, prove the
+//                 structure kept, run the steps: one template
+//   steps.h       the post-substitution steps (merge, delete, set) on their own
+//   lint.h        check rendered manifests for silent runtime failures
+//   survey.h      migration help: survey envsubst templates, audit envsubst
+//   version.h     the library's version
 //
-// A minimal use:
+// The common case, in one call:
+//
+//   safesubst::RenderResult result = safesubst::RenderString(template_text, {{"APP", "web"}});
+//   if (result.ok()) use(result.output);
+//   for (const auto& d : result.diagnostics) std::cerr << safesubst::FormatDiagnostic(d, template_text, false);
+//
+// With a manifest and values from files, as the command does:
 //
 //   safesubst::Result<safesubst::Manifest> manifest = safesubst::LoadManifestFile("vars.yaml");
 //   if (!manifest.ok()) { /* show manifest.diagnostics */ }
@@ -22,22 +30,16 @@
 //   if (!values.ok()) { /* show values.diagnostics */ }
 //   safesubst::RenderResult result =
 //       safesubst::Render(template_text, *manifest.value, *values.value, safesubst::RenderOptions{});
-//   if (result.ok()) use(result.output);
-//   for (const auto& d : result.diagnostics) std::cerr << safesubst::FormatDiagnostic(d, template_text, false);
 //
 // The library never prints, never exits, keeps no global state and throws no
 // exceptions across this API: every failure is a Diagnostic in a result.
 #pragma once
 
 #include "safesubst/diagnostic.h"
-#include "safesubst/invariant.h"
+#include "safesubst/lint.h"
 #include "safesubst/manifest.h"
-#include "safesubst/references.h"
 #include "safesubst/render.h"
-#include "safesubst/shell.h"
 #include "safesubst/steps.h"
 #include "safesubst/survey.h"
-#include "safesubst/tokenizer.h"
 #include "safesubst/values.h"
 #include "safesubst/version.h"
-#include "safesubst/yaml_encoding.h"

@@ -106,8 +106,8 @@ SAFESUBST_API std::vector<std::string> SplitList(std::string_view value);
 SAFESUBST_API std::string DisplayValue(const Variable& variable, std::string_view value);
 
 /// Replaces every occurrence of a sensitive variable's value (or default),
-/// or of a piece of one, in `text` with `***`: Redactor::Mask (redaction.h)
-/// for one text.
+/// or of a piece of one, in `text` with `***`: the masking the command
+/// applies to every message it prints.
 SAFESUBST_API std::string RedactSensitive(std::string_view text, const Manifest& manifest, const ValueSet& values);
 
 }  // namespace safesubst

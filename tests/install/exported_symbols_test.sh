@@ -8,6 +8,9 @@
 # visibility and cmake/libsafesubst.map; a function declared in a public
 # header (INCLUDE_DIR/safesubst/*.h, at namespace scope) without
 # SAFESUBST_API would be missing from the library, and fails the test too.
+# The public headers are those of INCLUDE_DIR/safesubst: each must stand
+# alone once installed (no internal header of src/ included), and the
+# umbrella header safesubst.h must include every one of them.
 #
 # usage: exported_symbols_test.sh LIBRARY EXPECTED_LIST INCLUDE_DIR
 # After an intended API change, write the new list with
@@ -51,6 +54,22 @@ if [ -s "$work/unmarked" ]; then
   cat "$work/unmarked" >&2
   failures=$((failures + 1))
 fi
+# The public headers stand alone once installed: they include only each
+# other and the standard library, never an internal header of src/.
+grep -nE '^#include "' "$include_dir"/safesubst/*.h | grep -vE ':#include "safesubst/[a-z_]+\.h"' \
+  >"$work/internal_includes" || true
+if [ -s "$work/internal_includes" ]; then
+  echo "FAIL: public headers include internal headers (not installed):" >&2
+  cat "$work/internal_includes" >&2
+  failures=$((failures + 1))
+fi
+# The umbrella header includes every public header (export.h comes with them).
+for header in "$include_dir"/safesubst/*.h; do
+  name=$(basename "$header")
+  case $name in safesubst.h | export.h) continue ;; esac
+  grep -qx "#include \"safesubst/$name\"" "$include_dir/safesubst/safesubst.h" ||
+    { echo "FAIL: safesubst/safesubst.h does not include safesubst/$name" >&2; failures=$((failures + 1)); }
+done
 if ! diff -u "$expected" "$work/actual" >"$work/diff"; then
   echo "FAIL: the exported symbols differ from $expected (- expected, + exported):" >&2
   cat "$work/diff" >&2

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "safesubst/tokenizer.h"
+#include "tokenizer.h"
 #include "test_support.h"
 
 using namespace safesubst::testing;

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "real_shells.h"
-#include "safesubst/shell.h"
+#include "shell.h"
 #include "test_support.h"
 
 namespace safesubst {

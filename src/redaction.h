@@ -21,7 +21,6 @@
 #include <vector>
 
 #include "safesubst/diagnostic.h"
-#include "safesubst/export.h"
 #include "safesubst/manifest.h"
 #include "safesubst/values.h"
 
@@ -30,7 +29,7 @@ namespace safesubst {
 /// What stands for a masked secret.
 inline constexpr std::string_view kMasked = "***";
 
-class SAFESUBST_API Redactor {
+class Redactor {
  public:
   /// A sensitive value: masks its text and the pieces a message may quote
   /// on their own, its lines and, when it reads as YAML, its keys and
@@ -94,7 +93,7 @@ class SAFESUBST_API Redactor {
 
 /// FormatDiagnostic (diagnostic.h) with nothing `redactor` masks shown: the
 /// message, the hint and the source line are masked, the caret moved with them.
-SAFESUBST_API std::string FormatDiagnostic(const Diagnostic& diagnostic, const SourceText& source, bool color,
-                                           const Redactor& redactor);
+std::string FormatDiagnostic(const Diagnostic& diagnostic, const SourceText& source, bool color,
+                             const Redactor& redactor);
 
 }  // namespace safesubst

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "safesubst/diagnostic.h"
-#include "safesubst/export.h"
 
 namespace safesubst {
 
@@ -69,13 +68,13 @@ struct ExpectedValue {
 /// its value in the output, or it is a difference ("the rewritten scalar
 /// reads back as a different value"), as in CompareStructureByTokens: the
 /// yaml-cpp check is never weaker than the token-level one.
-SAFESUBST_API Result<std::vector<StructureDifference>> CompareStructure(
+Result<std::vector<StructureDifference>> CompareStructure(
     std::string_view template_text, std::string_view rendered_text,
     const std::vector<std::string>& exempt_paths, const std::string& file,
     const std::vector<ExpectedValue>& expected = {});
 
 /// As above, with exemptions that can name one document.
-SAFESUBST_API Result<std::vector<StructureDifference>> CompareStructureExempting(
+Result<std::vector<StructureDifference>> CompareStructureExempting(
     std::string_view template_text, std::string_view rendered_text,
     const std::vector<ExemptPath>& exempt_paths, const std::string& file,
     const std::vector<ExpectedValue>& expected = {});

@@ -12,7 +12,6 @@
 #include <string>
 #include <string_view>
 
-#include "safesubst/export.h"
 
 namespace safesubst {
 
@@ -31,12 +30,12 @@ enum class PlainKind : std::uint8_t {
 
 /// Resolves the text of a plain scalar (after line folding) to its kind, as
 /// the most eager of YAML 1.1 and 1.2 readers would. Never allocates.
-SAFESUBST_API PlainKind ResolvePlain(std::string_view text);
+PlainKind ResolvePlain(std::string_view text);
 
 /// True for the plain texts every YAML 1.1 and 1.2 reader takes for the same
 /// integer or bool: a decimal integer without leading zeros (`0`, `3`, `-12`)
 /// and `true` / `false`.
-SAFESUBST_API bool IsDecimalIntOrBool(std::string_view text);
+bool IsDecimalIntOrBool(std::string_view text);
 
 /// True when `text`, written on its own as a whole plain scalar, is read back as
 /// exactly `text`: not empty, no leading indicator (`-?:` followed by a space or
@@ -51,7 +50,7 @@ SAFESUBST_API bool IsDecimalIntOrBool(std::string_view text);
 /// value lands *inside* a plain scalar, use SplicedPlainIsSafe instead: a `#`
 /// after a template space, or a `:` before a template space, only forms a
 /// comment or a mapping indicator across the boundary.
-SAFESUBST_API bool FitsPlain(std::string_view text, bool in_flow);
+bool FitsPlain(std::string_view text, bool in_flow);
 
 /// True when the plain scalar that results from writing `value` between the
 /// template text `before` and `after` (the raw bytes of the same plain scalar
@@ -61,23 +60,23 @@ SAFESUBST_API bool FitsPlain(std::string_view text, bool in_flow);
 /// the line's indentation and trailing white space left aside. Like FitsPlain
 /// it says nothing about the type of the result (check ResolvePlain on the
 /// whole rendered scalar), nor about the 1024-character limit of implicit keys.
-SAFESUBST_API bool SplicedPlainIsSafe(std::string_view before, std::string_view value, std::string_view after,
-                                      bool in_flow);
+bool SplicedPlainIsSafe(std::string_view before, std::string_view value, std::string_view after,
+                        bool in_flow);
 
 /// True when `value` can be written inside a single-quoted scalar and read back
 /// exactly: printable code points only, no line break of any kind (single
 /// quotes have no escapes, and a raw break would be folded).
-SAFESUBST_API bool FitsSingleQuoted(std::string_view value);
+bool FitsSingleQuoted(std::string_view value);
 
 /// True when `value` can be written as (part of) the content of a block scalar:
 /// printable code points, tabs and `\n` only. A `\r`, NEL, LS or PS would be
 /// read as a line break (normalised to `\n`), and control characters cannot be
 /// escaped in a block scalar. See AppendBlockBody for the other duties.
-SAFESUBST_API bool FitsBlock(std::string_view value);
+bool FitsBlock(std::string_view value);
 
 /// True when `text` is well-formed UTF-8 (no overlong forms, no surrogates,
 /// nothing above U+10FFFF).
-SAFESUBST_API bool IsValidUtf8(std::string_view text);
+bool IsValidUtf8(std::string_view text);
 
 /// Appends `value` escaped for the inside of a double-quoted scalar: `\` and
 /// `"`; C0 controls as `\0 \a \b \t \n \v \f \r \e` or `\xNN`; DEL and C1
@@ -86,11 +85,11 @@ SAFESUBST_API bool IsValidUtf8(std::string_view text);
 /// non-characters U+FFFE/U+FFFF as `\uNNNN`. Other code points (including
 /// non-ASCII letters, NBSP and emoji) are copied as they are. The result never
 /// contains a raw line break, so it is safe in any double-quoted scalar.
-SAFESUBST_API void AppendDoubleQuotedBody(std::string_view value, std::string* out);
+void AppendDoubleQuotedBody(std::string_view value, std::string* out);
 
 /// Appends `value` for the inside of a single-quoted scalar (`'` doubled).
 /// Precondition: FitsSingleQuoted(value) (the caller requotes otherwise).
-SAFESUBST_API void AppendSingleQuotedBody(std::string_view value, std::string* out);
+void AppendSingleQuotedBody(std::string_view value, std::string* out);
 
 /// Appends `value` as content of a block scalar whose content lines are
 /// indented by `indent` spaces. The first line of the value continues the
@@ -127,11 +126,11 @@ SAFESUBST_API void AppendSingleQuotedBody(std::string_view value, std::string* o
 ///    would end the document.
 /// Literal blocks need none of the folding duties: leading spaces of a value
 /// line are content there.
-SAFESUBST_API void AppendBlockBody(std::string_view value, std::uint32_t indent, bool folded, std::string* out,
-                                   std::string_view line_before = {}, std::string_view line_after = {});
+void AppendBlockBody(std::string_view value, std::uint32_t indent, bool folded, std::string* out,
+                     std::string_view line_before = {}, std::string_view line_after = {});
 
 /// Writes a complete double-quoted scalar (quotes included).
-SAFESUBST_API std::string DoubleQuoted(std::string_view value);
+std::string DoubleQuoted(std::string_view value);
 
 /// Encodes a `type: yaml` value (YAML text, one document) as a node that
 /// replaces a plain scalar standing as a mapping value or sequence item.
@@ -168,7 +167,7 @@ struct YamlValueError {
 /// aliases add more than `max_bytes` (the value size limit), or when the
 /// written text is longer than `max_bytes` plus four times the value's text
 /// (indentation and tags repeated through aliases or deep nesting).
-SAFESUBST_API bool EncodeYamlNode(std::string_view yaml_text, std::uint32_t parent_indent, bool block_allowed,
-                                  std::size_t max_bytes, std::string* out, YamlValueError* error);
+bool EncodeYamlNode(std::string_view yaml_text, std::uint32_t parent_indent, bool block_allowed,
+                    std::size_t max_bytes, std::string* out, YamlValueError* error);
 
 }  // namespace safesubst

@@ -10,8 +10,7 @@
 #include <functional>
 #include <string_view>
 
-#include "safesubst/export.h"
-#include "safesubst/tokenizer.h"
+#include "tokenizer.h"
 
 namespace safesubst {
 
@@ -31,16 +30,16 @@ namespace safesubst {
 /// their operator and operand; they are recognised by their shape alone, so
 /// `${X,,pattern}` is one too and its evaluation refuses the operand.
 /// `$${...}` is kEscape whatever is inside the braces.
-SAFESUBST_API void ScanReferences(std::string_view text, std::size_t begin, std::size_t end,
-                                  const std::function<void(const Reference&)>& emit,
-                                  const std::function<void(std::size_t offset)>& on_unterminated);
+void ScanReferences(std::string_view text, std::size_t begin, std::size_t end,
+                    const std::function<void(const Reference&)>& emit,
+                    const std::function<void(std::size_t offset)>& on_unterminated);
 
 /// What follows `${` up to the text the form works on, as the shell reads it.
 /// Read by ScanReferences for every braced form and by the shell lexer for
 /// every `${...}` of a script, so that the two cannot disagree on a name or
 /// an operator. (Where the form ends they do differ, on purpose: the shell
 /// skips a `}` in quotes, envsubst and Flux do not.)
-struct SAFESUBST_API ParameterHead {
+struct ParameterHead {
   enum class OperatorKind : std::uint8_t {
     kNone,     ///< no operator: `}` or text no operator starts follows
     kDefault,  ///< `-` `=` `?` `+`, each also after `:`: the operand is a word
@@ -61,7 +60,7 @@ struct SAFESUBST_API ParameterHead {
 };
 
 /// Reads the head of a `${` form from `text[at, end)`, `at` just after the `{`.
-SAFESUBST_API ParameterHead ReadParameterHead(std::string_view text, std::size_t at, std::size_t end);
+ParameterHead ReadParameterHead(std::string_view text, std::size_t at, std::size_t end);
 
 /// True for a character that may start a shell/envsubst variable name.
 constexpr bool IsNameStart(char c) {

@@ -36,7 +36,6 @@
 #include <vector>
 
 #include "safesubst/diagnostic.h"
-#include "safesubst/export.h"
 #include "safesubst/manifest.h"
 
 namespace safesubst {
@@ -155,9 +154,9 @@ struct OtherShellReading {
 /// With ScriptShells::kSh the script is also read as dash and busybox ash
 /// (when it holds a construct they read otherwise: `$'`, `$[` or `((`), and
 /// each context lists the readings that differ from bash's.
-SAFESUBST_API std::vector<ShellContext> ShellContextsAt(std::string_view script, const std::vector<std::size_t>& offsets,
-                                                        Diagnostics* problems = nullptr,
-                                                        ScriptShells shells = ScriptShells::kBash);
+std::vector<ShellContext> ShellContextsAt(std::string_view script, const std::vector<std::size_t>& offsets,
+                                          Diagnostics* problems = nullptr,
+                                          ScriptShells shells = ScriptShells::kBash);
 
 /// Appends `value` encoded for `context`. Returns an empty string on success,
 /// otherwise a message (not containing the value) saying why it cannot be
@@ -174,8 +173,8 @@ SAFESUBST_API std::vector<ShellContext> ShellContextsAt(std::string_view script,
 /// an error; a comment takes anything but a newline; arithmetic takes only a
 /// decimal integer. Backtick layers are added last. A NUL byte is always an error.
 /// kRaw: written as is everywhere (only NUL is refused).
-SAFESUBST_API std::string AppendShellEncoded(const ShellContext& context, std::string_view value, ShellMode mode,
-                                             std::string* out);
+std::string AppendShellEncoded(const ShellContext& context, std::string_view value, ShellMode mode,
+                               std::string* out);
 
 /// True when the shell reads `value` literally in every quoting state, so
 /// that AppendShellEncoded (kSafe) writes it unchanged wherever it accepts it,
@@ -183,26 +182,26 @@ SAFESUBST_API std::string AppendShellEncoded(const ShellContext& context, std::s
 /// and only ASCII letters, digits and `_ . / : @ % + , -`.
 /// (A reserved word such as `if` qualifies; as a command name it would still
 /// change the script's syntax, but it cannot run a command.)
-SAFESUBST_API bool IsShellInert(std::string_view value);
+bool IsShellInert(std::string_view value);
 
-SAFESUBST_API std::string_view ShellStateName(ShellState state);
+std::string_view ShellStateName(ShellState state);
 
 /// A one-line description of `context` for `--explain`, e.g.
 /// "double-quoted, inside $(...), in a case pattern".
-SAFESUBST_API std::string DescribeShellContext(const ShellContext& context);
+std::string DescribeShellContext(const ShellContext& context);
 
 /// True when `text` is a shell script by SPEC Rule 3's cheap tests: its first
 /// line is a `#!` naming a shell (sh, bash, dash, ash, zsh, ksh and their
 /// kin), directly, as in `#!/bin/sh -e`, or through `env` or `busybox`, as
 /// in `#!/usr/bin/env bash`.
-SAFESUBST_API bool HasShellShebang(std::string_view text);
+bool HasShellShebang(std::string_view text);
 
 /// The shell a `#!` line runs (HasShellShebang), e.g. "/bin/bash" or "sh"
 /// for `#!/usr/bin/env sh`; empty when the text has no shell `#!` line.
-SAFESUBST_API std::string_view ShebangShell(std::string_view text);
+std::string_view ShebangShell(std::string_view text);
 
 /// The shells that may run a script that `program` runs (a shell's name or
 /// path; empty when unknown): kBash for bash, zsh and ksh, kSh otherwise.
-SAFESUBST_API ScriptShells ShellsRunning(std::string_view program);
+ScriptShells ShellsRunning(std::string_view program);
 
 }  // namespace safesubst

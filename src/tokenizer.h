@@ -15,7 +15,6 @@
 #include <vector>
 
 #include "safesubst/diagnostic.h"
-#include "safesubst/export.h"
 
 namespace safesubst {
 
@@ -95,7 +94,7 @@ struct Scalar {
   /// Set by ClassifyShell (classify.h): the scalar is a shell script (SPEC Rule 3).
   bool is_shell = false;
   /// With is_shell: bash runs the script (its `#!` or command line names bash,
-  /// zsh or ksh), not whatever /bin/sh is (ScriptShells in safesubst/shell.h).
+  /// zsh or ksh), not whatever /bin/sh is (ScriptShells in shell.h).
   bool bash_script = false;
   std::uint8_t indent_indicator = 0;  ///< explicit indentation indicator of `|2-`, else 0
   /// Block scalars: indentation (in spaces) of the content lines.
@@ -155,7 +154,7 @@ struct Anchor {
 };
 
 /// Everything the tokenizer found, in source order within each vector.
-struct SAFESUBST_API Tokens {
+struct Tokens {
   std::vector<Scalar> scalars;
   /// The aliases that can stand for part of a container's command line: a
   /// `command` or `args` value or item, a `<<` merge (or an item of one), or
@@ -198,7 +197,7 @@ struct TokenizerOptions {
 /// Line breaks are LF, CRLF or a lone CR, as in YAML. A BOM at the start is
 /// skipped: offsets count its three bytes, columns on the first line do not.
 /// Scalars, references, comments and markers are each in source order.
-SAFESUBST_API Tokens Tokenize(std::string_view text, const TokenizerOptions& options = {});
+Tokens Tokenize(std::string_view text, const TokenizerOptions& options = {});
 
 /// Decodes a scalar's value as a YAML parser would: escapes, line folding,
 /// block indentation and chomping. Used by tests and by re-encoding; allocates.
@@ -206,17 +205,17 @@ SAFESUBST_API Tokens Tokenize(std::string_view text, const TokenizerOptions& opt
 /// `text` it came from (an escape's bytes all map to its backslash), so that a
 /// position in the value (say, a `$` the shell lexer looks at) maps back to
 /// the template.
-SAFESUBST_API std::string DecodeScalar(std::string_view text, const Scalar& scalar,
-                                       std::vector<std::size_t>* source_offsets = nullptr);
+std::string DecodeScalar(std::string_view text, const Scalar& scalar,
+                         std::vector<std::size_t>* source_offsets = nullptr);
 
 /// The length of the double-quoted escape sequence whose backslash is at
 /// `text[at]`: 2 for one-character escapes (`\n`, `\"`, ...), 4, 6 or 10 for
 /// `\x`, `\u` and `\U` with their hexadecimal digits; 0 when it is not a
 /// complete, valid YAML escape.
-SAFESUBST_API std::size_t EscapeLength(std::string_view text, std::size_t at);
+std::size_t EscapeLength(std::string_view text, std::size_t at);
 
 /// Returns the human name of a context class: "comment", "script" or "data".
-SAFESUBST_API std::string_view ContextName(ContextClass context);
-SAFESUBST_API std::string_view StyleName(ScalarStyle style);
+std::string_view ContextName(ContextClass context);
+std::string_view StyleName(ScalarStyle style);
 
 }  // namespace safesubst
