@@ -23,6 +23,7 @@
 #include "safesubst/steps.h"
 #include "tokenizer.h"
 #include "safesubst/values.h"
+#include "streaming_render.h"
 #include "yaml_span_tree.h"
 #include "yaml_spans.h"
 #include "yaml_tree.h"
@@ -211,6 +212,24 @@ inline bool SubstitutesYaml(const RenderResult& result) {
 /// Values (dotenv or YAML, before the separator) and a template (after it; the
 /// whole input when there is no separator), rendered as `render` and as
 /// `explain` do.
+// A streaming render (streaming_render.h) writes and reports exactly what
+// the whole-document render does (without reference reports, as the CLI's
+// render asks, since those keep every reference).
+inline void CheckStreamsAlike(std::string_view text, const Manifest& manifest, const ValueSet& values,
+                              RenderOptions options) {
+  options.report_references = false;
+  namespace streaming_render = safesubst::detail;
+  const RenderResult whole =
+      streaming_render::RenderStreamingFrom(streaming_render::kNeverStreams, text, manifest, values, options);
+  const RenderResult streaming = streaming_render::RenderStreamingFrom(0, text, manifest, values, options);
+  SAFESUBST_FUZZ_CHECK(streaming.output == whole.output);
+  SAFESUBST_FUZZ_CHECK(streaming.diagnostics.size() == whole.diagnostics.size());
+  for (std::size_t i = 0; i < whole.diagnostics.size() && i < streaming.diagnostics.size(); ++i) {
+    SAFESUBST_FUZZ_CHECK(FormatDiagnostic(streaming.diagnostics[i], text, false) ==
+                         FormatDiagnostic(whole.diagnostics[i], text, false));
+  }
+}
+
 inline void FuzzRender(std::string_view input) {
   static const Manifest manifest = detail::ParseFixedManifest(kRenderManifest);
   Parts parts = SplitParts(input);
@@ -262,6 +281,7 @@ inline void FuzzRender(std::string_view input) {
   check_no_secret(rendered);
   // "On error, `output` is empty."
   SAFESUBST_FUZZ_CHECK(rendered.ok() || rendered.output.empty());
+  CheckStreamsAlike(template_text, manifest, values, options);
 
   // The structure check (by default the token-level one, fast_invariant.h) is
   // checked against an independent reading: yaml-cpp's tree of the output

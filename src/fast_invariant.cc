@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <type_traits>
 
 namespace safesubst {
 
@@ -59,22 +60,37 @@ bool IsOneLineText(std::string_view value) {
   return true;
 }
 
+// Calls `each` with every value, in order, until it returns false; false then.
+template <typename Each>
+bool EachValue(std::span<const ReferenceValue> values, Each&& each) {
+  for (const ReferenceValue& value : values) {
+    if (!each(value)) return false;
+  }
+  return true;
+}
+template <typename Each>
+bool EachValue(const ValueWalk& values, Each&& each) {
+  return values(each);
+}
+
 // Template bytes [begin, end) with each reference replaced by its value, compared with `out`.
+template <typename Values>
 bool SameSplice(std::string_view text, std::size_t begin, std::size_t end, std::string_view out,
-                std::span<const ReferenceValue> values) {
+                const Values& values) {
   std::size_t cursor = begin, at = 0;
   auto take = [&](std::string_view piece) {
     if (out.substr(at, piece.size()) != piece) return false;
     at += piece.size();
     return true;
   };
-  for (const ReferenceValue& value : values) {
+  const bool each_in_place = EachValue(values, [&](const ReferenceValue& value) {
     const Reference& reference = *value.reference;
     if (reference.offset < cursor || reference.offset + reference.length > end) return false;
     if (!take(text.substr(cursor, reference.offset - cursor)) || !take(value.value)) return false;
     cursor = reference.offset + reference.length;
-  }
-  return take(text.substr(cursor, end - cursor)) && at == out.size();
+    return true;
+  });
+  return each_in_place && take(text.substr(cursor, end - cursor)) && at == out.size();
 }
 
 // True when `o` holds exactly `t`'s text with each value in place of its
@@ -82,16 +98,18 @@ bool SameSplice(std::string_view text, std::size_t begin, std::size_t end, std::
 // or quoted scalar without escapes, or a block scalar with the same header
 // whose values are one line of plain text, each after other text on its line
 // (so that indentation, folding and chomping stay as they were).
+template <typename Values>
 bool SplicedInPlace(std::string_view text, const Scalar& t, std::string_view output, const Scalar& o,
-                    std::span<const ReferenceValue> values) {
+                    const Values& values) {
   const std::string_view t_raw = text.substr(t.offset, t.length);
   const std::string_view o_raw = output.substr(o.offset, o.length);
   const bool block = t.style == ScalarStyle::kLiteral || t.style == ScalarStyle::kFolded;
   if (block) {
     if (o.indent != t.indent || o.chomping != t.chomping || o.indent_indicator != t.indent_indicator) return false;
-    for (const ReferenceValue& value : values) {
-      if (!AfterTextOnItsLine(text, value.reference->offset) || !IsOneLineText(value.value)) return false;
-    }
+    const bool one_line_each = EachValue(values, [&](const ReferenceValue& value) {
+      return AfterTextOnItsLine(text, value.reference->offset) && IsOneLineText(value.value);
+    });
+    if (!one_line_each) return false;
   } else if (!IsVerbatim(t_raw, t.style) || !IsVerbatim(o_raw, o.style)) {
     return false;
   }
@@ -144,27 +162,24 @@ bool InertInQuoted(std::string_view value, char quote) {
   return true;
 }
 
-bool ValuesAreInert(std::string_view text, const Scalar& t, std::span<const ReferenceValue> values) {
-  for (const ReferenceValue& value : values) {
+template <typename Values>
+bool ValuesAreInert(std::string_view text, const Scalar& t, const Values& values) {
+  return EachValue(values, [&](const ReferenceValue& value) {
     switch (t.style) {
       case ScalarStyle::kPlain:
-        if (!InertInPlain(text, t, value)) return false;
-        break;
+        return InertInPlain(text, t, value);
       case ScalarStyle::kSingleQuoted:
-        if (!InertInQuoted(value.value, '\'')) return false;
-        break;
+        return InertInQuoted(value.value, '\'');
       case ScalarStyle::kDoubleQuoted:
-        if (!InertInQuoted(value.value, '"')) return false;
-        break;
+        return InertInQuoted(value.value, '"');
       case ScalarStyle::kLiteral:
       case ScalarStyle::kFolded:
         // SplicedInPlace allows one line of text after other text on its line;
         // at indentation 0 such a line could still begin a document marker.
-        if (t.indent == 0) return false;
-        break;
+        return t.indent != 0;
     }
-  }
-  return true;
+    return true;
+  });
 }
 
 
@@ -399,59 +414,84 @@ bool InsideComplexKey(const Tokens& tokens, const Scalar& scalar, std::string_vi
 
 }  // namespace
 
+bool InPlaceProof::UnchangedUpTo(std::string_view output, std::size_t end) {
+  const std::size_t out_begin = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(unchanged_from_) + delta_);
+  const std::size_t length = end - unchanged_from_;
+  if (out_begin + length > output.size() ||
+      text_.substr(unchanged_from_, length) != output.substr(out_begin, length)) {
+    return false;
+  }
+  unchanged_from_ = end;
+  return true;
+}
+
+template <typename Values>
+bool InPlaceProof::Proves(std::uint32_t scalar, ScalarStyle style, std::ptrdiff_t growth, std::string_view output,
+                          const Values& values) {
+  const Scalar& t = tokens_.scalars[scalar];
+  const bool requoted = style != t.style;
+  if (requoted && style != ScalarStyle::kDoubleQuoted) return false;
+  if (t.is_key || InsideComplexKey(tokens_, t, text_)) return false;
+  if (t.offset < unchanged_from_ || !UnchangedUpTo(output, t.offset)) return false;
+  Scalar o = t;  // where the rewritten scalar must be in the output, and what it must hold
+  o.offset = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(t.offset) + delta_);
+  o.length = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(t.length) + growth);
+  delta_ += growth;
+  if (o.offset + o.length > output.size()) return false;
+  if (requoted) {
+    if constexpr (!std::is_same_v<Values, ValueWalk>) {
+      if (!RequotedInPlace(text_, t, output, o, values)) return false;
+      unchanged_from_ = t.offset + t.length;
+      return true;
+    }
+    return false;  // a streaming render requotes nothing
+  }
+  // SplicedInPlace compares the scalar's text between its quotes; the quotes go with the unchanged bytes.
+  const std::size_t quotes = QuoteWidth(t.style);
+  if (o.length < 2 * quotes || output.substr(o.offset, quotes) != text_.substr(t.offset, quotes)) return false;
+  if (!SplicedInPlace(text_, t, output, o, values)) return false;
+  if (!ValuesAreInert(text_, t, values)) return false;
+  const std::string_view o_raw = output.substr(o.offset, o.length);
+  if (t.style == ScalarStyle::kPlain && IsNullPlain(o_raw)) return false;
+  // A scalar that now begins like a document marker could be one, if only
+  // a byte order mark or nothing stands before it on its line.
+  if (o_raw.substr(0, 3) == "---" || o_raw.substr(0, 3) == "...") return false;
+  unchanged_from_ = t.offset + t.length - quotes;
+  return true;
+}
+
+bool InPlaceProof::Next(std::uint32_t scalar, ScalarStyle style, std::ptrdiff_t growth, std::string_view output,
+                        std::span<const ReferenceValue> values) {
+  return Proves(scalar, style, growth, output, values);
+}
+
+bool InPlaceProof::Next(std::uint32_t scalar, ScalarStyle style, std::ptrdiff_t growth, std::string_view output,
+                        const ValueWalk& values) {
+  return Proves(scalar, style, growth, output, values);
+}
+
+bool InPlaceProof::Finish(std::string_view output) {
+  return UnchangedUpTo(output, text_.size()) &&
+         output.size() == static_cast<std::size_t>(static_cast<std::ptrdiff_t>(text_.size()) + delta_);
+}
+
 bool EditsProvablyKeepStructure(std::string_view template_text, const Tokens& tokens, std::string_view output,
                                 const std::vector<TemplateEdit>& edits,
                                 const std::vector<RewrittenScalar>& rewritten) {
+  InPlaceProof proof(template_text, tokens);
   std::size_t edit = 0;
-  std::ptrdiff_t delta = 0;
-  std::size_t unchanged_from = 0;  // template bytes from here on are not checked yet
-  // Template bytes [unchanged_from, end) must be in the output as they are, `delta` bytes later.
-  auto unchanged_up_to = [&](std::size_t end) {
-    const std::size_t out_begin = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(unchanged_from) + delta);
-    const std::size_t length = end - unchanged_from;
-    if (out_begin + length > output.size() ||
-        template_text.substr(unchanged_from, length) != output.substr(out_begin, length)) {
-      return false;
-    }
-    unchanged_from = end;
-    return true;
-  };
   for (const RewrittenScalar& rewrite : rewritten) {
     const Scalar& t = tokens.scalars[rewrite.scalar];
-    const bool requoted = rewrite.style != t.style;
-    if (requoted && rewrite.style != ScalarStyle::kDoubleQuoted) return false;
-    if (t.is_key || InsideComplexKey(tokens, t, template_text)) return false;
     if (edit < edits.size() && edits[edit].offset < t.offset) return false;  // an edit between scalars
-    if (t.offset < unchanged_from || !unchanged_up_to(t.offset)) return false;
-    const std::ptrdiff_t start_delta = delta;
+    std::ptrdiff_t growth = 0;
     while (edit < edits.size() && edits[edit].offset < t.offset + t.length) {
       const TemplateEdit& e = edits[edit++];
       if (e.offset + e.length > t.offset + t.length) return false;
-      delta += static_cast<std::ptrdiff_t>(e.replacement_length) - static_cast<std::ptrdiff_t>(e.length);
+      growth += static_cast<std::ptrdiff_t>(e.replacement_length) - static_cast<std::ptrdiff_t>(e.length);
     }
-    Scalar o = t;  // where the rewritten scalar must be in the output, and what it must hold
-    o.offset = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(t.offset) + start_delta);
-    o.length = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(t.length) + delta - start_delta);
-    if (o.offset + o.length > output.size()) return false;
-    if (requoted) {
-      if (!RequotedInPlace(template_text, t, output, o, rewrite.values)) return false;
-      unchanged_from = t.offset + t.length;
-      continue;
-    }
-    // SplicedInPlace compares the scalar's text between its quotes; the quotes go with the unchanged bytes.
-    const std::size_t quotes = QuoteWidth(t.style);
-    if (o.length < 2 * quotes || output.substr(o.offset, quotes) != template_text.substr(t.offset, quotes)) return false;
-    if (!SplicedInPlace(template_text, t, output, o, rewrite.values)) return false;
-    if (!ValuesAreInert(template_text, t, rewrite.values)) return false;
-    const std::string_view o_raw = output.substr(o.offset, o.length);
-    if (t.style == ScalarStyle::kPlain && IsNullPlain(o_raw)) return false;
-    // A scalar that now begins like a document marker could be one, if only
-    // a byte order mark or nothing stands before it on its line.
-    if (o_raw.substr(0, 3) == "---" || o_raw.substr(0, 3) == "...") return false;
-    unchanged_from = t.offset + t.length - quotes;
+    if (!proof.Next(rewrite.scalar, rewrite.style, growth, output, rewrite.values)) return false;
   }
-  if (edit != edits.size() || !unchanged_up_to(template_text.size())) return false;
-  return output.size() == static_cast<std::size_t>(static_cast<std::ptrdiff_t>(template_text.size()) + delta);
+  return edit == edits.size() && proof.Finish(output);
 }
 
 

@@ -20,6 +20,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -84,6 +85,44 @@ Result<std::vector<StructureDifference>> CompareStructureByTokens(std::string_vi
 bool EditsProvablyKeepStructure(std::string_view template_text, const Tokens& tokens, std::string_view output,
                                 const std::vector<TemplateEdit>& edits,
                                 const std::vector<RewrittenScalar>& rewritten);
+
+/// The values of one rewritten scalar, walked in source order instead of
+/// kept (a streaming render finds them again at each walk): calls `each`
+/// with each value until it returns false, and returns whether every value
+/// was walked.
+using ValueWalk = std::function<bool(const std::function<bool(const ReferenceValue&)>& each)>;
+
+/// EditsProvablyKeepStructure one rewritten scalar at a time, so that a
+/// render that writes its output as it goes proves each scalar as it is
+/// written, keeping nothing per value (EditsProvablyKeepStructure walks the
+/// whole render through it: one proof).
+class InPlaceProof {
+ public:
+  InPlaceProof(std::string_view template_text, const Tokens& tokens) : text_(template_text), tokens_(tokens) {}
+
+  /// The next rewritten scalar, in source order: template scalar `scalar`,
+  /// written in `style`, its edits (inside it) adding `growth` bytes, with
+  /// `values` in place of its references. `output` is the output written so
+  /// far, up to the end of this scalar at least. False says nothing: the
+  /// full comparison decides.
+  bool Next(std::uint32_t scalar, ScalarStyle style, std::ptrdiff_t growth, std::string_view output,
+            std::span<const ReferenceValue> values);
+  bool Next(std::uint32_t scalar, ScalarStyle style, std::ptrdiff_t growth, std::string_view output,
+            const ValueWalk& values);
+  /// After the last scalar: the rest of `output`, the whole output, is the template's.
+  bool Finish(std::string_view output);
+
+ private:
+  template <typename Values>
+  bool Proves(std::uint32_t scalar, ScalarStyle style, std::ptrdiff_t growth, std::string_view output,
+              const Values& values);
+  bool UnchangedUpTo(std::string_view output, std::size_t end);
+
+  std::string_view text_;
+  const Tokens& tokens_;
+  std::ptrdiff_t delta_ = 0;  // bytes the edits so far added
+  std::size_t unchanged_from_ = 0;  // template bytes from here on are not checked yet
+};
 
 /// The value a rewritten scalar must decode to: the template scalar's decoded
 /// value with each reference's text replaced by its value. False when a

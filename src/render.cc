@@ -30,12 +30,14 @@
 #include "kubelet_expansion.h"
 #include "parallel_render.h"
 #include "script_contexts.h"
+#include "scalar_references.h"
 #include "script_kinds.h"
 #include "invariant.h"
 #include "references.h"
 #include "shell.h"
 #include "safesubst/steps.h"
 #include "yaml_encoding.h"
+#include "streaming_render.h"
 #include "substitution.h"
 #include "tag_values.h"
 #include "text_checks.h"
@@ -102,23 +104,46 @@ bool IsEscape(RefKind kind) { return kind == RefKind::kEscape || kind == RefKind
 // A value is a remembered Resolution's, then its remembered shell encoding
 // (Renderer::resolutions_, shell_encodings_): both live as long as the
 // render, so a value used thousands of times is not copied each time.
+// The encoders walk a scalar's values with ForEach, so that a streaming
+// render (Renderer::StreamedValues) can hand them over without keeping them.
 struct ScalarSubstitutions {
   std::span<ReferenceValue> values;
   std::span<const Variable* const> variables;  // each value's; nullptr in environment mode
+
+  /// Calls `each` with every value, in order, until it returns false; false then.
+  template <typename Each>
+  bool ForEach(Each&& each) const {
+    for (const ReferenceValue& value : values) {
+      if (!each(value)) return false;
+    }
+    return true;
+  }
+  std::size_t size() const { return values.size(); }
+  std::string_view first_value() const { return values[0].value; }
+  const Variable* first_variable() const { return variables[0]; }
 };
 
 class Renderer {
  public:
   /// `round`: how many times default words were spliced to make `text`.
-  Renderer(std::string_view text, const Manifest& manifest, const ValueSet& values,
-           const RenderOptions& options, int round = 0)
-      : text_(text), manifest_(manifest), values_(values), options_(options), round_(round) {}
+  /// `streaming_from`: how many `$` make it stream (streaming_render.h).
+  Renderer(std::string_view text, const Manifest& manifest, const ValueSet& values, const RenderOptions& options,
+           int round = 0, std::size_t streaming_from = detail::kStreamingDollars)
+      : text_(text),
+        manifest_(manifest),
+        values_(values),
+        options_(options),
+        round_(round),
+        streaming_from_(streaming_from) {}
 
   RenderResult Run();
 
   /// The scalars this render substituted into, as written (script_kinds.h).
   /// Call after Run(), while the template text is alive.
   std::vector<EncodedScalar> EncodedScalars();
+
+  /// Whether Run() streamed to the end (streaming_render.h).
+  bool Streamed() const { return streamed_; }
 
   /// For a merge fragment: the path its root is merged into (KubeletExpands).
   /// Call before Run(); `path` must outlive this.
@@ -141,6 +166,12 @@ class Renderer {
   void CountRepeatedUses();
 
   void CheckDocumentCount();
+  bool Streams() const;
+  RenderResult RenderStreamedOrWhole();
+  bool RenderStreamed(std::string* output);
+  class StreamedValues;
+  bool DecideStreamed(StreamedValues* values, ShellDecidingPlaces* places);
+  void Requote(const Scalar&, const StreamedValues&) { streaming_refused_ = true; }
   // What yaml-cpp does with the template when it misreads it (Tokens::yaml_cpp_misreads).
   static constexpr const char* kMisreads = "misreads this valid YAML (a line not indented past its anchor or tag)";
   void NoteYamlCppCannotRead(Location at, const std::string& why);
@@ -176,13 +207,19 @@ class Renderer {
     std::string problem;  // empty when encoded
   };
   const ShellEncoding& EncodeForShell(const ShellContext& context, std::string_view value, ShellMode mode);
-  void EncodeInPlace(const Scalar& scalar, ScalarSubstitutions substitutions);
-  void EncodePlain(const Scalar& scalar, ScalarSubstitutions substitutions);
-  void EncodeQuoted(const Scalar& scalar, std::span<const ReferenceValue> values);
-  void EncodeBlock(const Scalar& scalar, std::span<const ReferenceValue> values);
+  template <typename Values>
+  void EncodeInPlace(const Scalar& scalar, const Values& values);
+  template <typename Values>
+  void EncodePlain(const Scalar& scalar, const Values& values);
+  template <typename Values>
+  void EncodeQuoted(const Scalar& scalar, const Values& values);
+  template <typename Values>
+  void EncodeBlock(const Scalar& scalar, const Values& values);
+  void Requote(const Scalar& scalar, const ScalarSubstitutions& substitutions) { Requote(scalar, substitutions.values); }
   void Requote(const Scalar& scalar, std::span<const ReferenceValue> values);
   std::vector<ReferenceValue> WithEscapesOf(const Scalar& scalar, std::span<const ReferenceValue> values);
-  bool PlainChangesType(std::string_view rendered, ScalarSubstitutions substitutions) const;
+  template <typename Values>
+  bool PlainChangesType(std::string_view rendered, const Values& values) const;
   bool EncodeYamlVariable(std::uint32_t scalar_index, const ReferenceValue& substitution, const Variable& variable);
   void AddSplice(std::size_t offset, std::size_t length, std::string_view text);
   void EndSplice(std::size_t offset, std::size_t length, std::size_t text_begin);
@@ -222,6 +259,10 @@ class Renderer {
   const ValueSet& values_;
   const RenderOptions& options_;
   const int round_;
+  const std::size_t streaming_from_;
+  // Set when a streaming render meets what needs the whole template (RenderStreamed).
+  bool streaming_refused_ = false;
+  bool streamed_ = false;
   detail::NameSuggester suggester_{manifest_.variables};  // for UndeclaredHint
   Tokens tokens_;
   // The default forms whose word applies, and the render of the template
@@ -307,7 +348,9 @@ RenderResult Renderer::Run() {
   if (HasErrors(result_.diagnostics)) return std::move(result_);
   result_.diagnostics = CheckTextEncoding(text_, options_.file_name);
   if (HasErrors(result_.diagnostics)) return std::move(result_);
-  tokens_ = Tokenize(text_, TokenizerOptions{options_.file_name, options_.limits.max_errors});
+  const bool streams = Streams();
+  const TokenizerOptions tokenizing{options_.file_name, options_.limits.max_errors};
+  tokens_ = streams ? detail::TokenizeWithoutReferences(text_, tokenizing) : Tokenize(text_, tokenizing);
   if (manifest_.mode == DeclarationMode::kFlux) ReadEscapesAsFlux(text_, &tokens_.references);
   result_.diagnostics = tokens_.diagnostics;
   Append(CheckDuplicateKeys(text_, tokens_, options_.file_name));
@@ -315,6 +358,7 @@ RenderResult Renderer::Run() {
   CheckDocumentCount();
   if (HasErrors(result_.diagnostics)) return std::move(result_);
   Classify(text_, manifest_, &tokens_);
+  if (streams) return RenderStreamedOrWhole();
   LexShellScripts();
   if (manifest_.mode == DeclarationMode::kFlux) flux_disabled_documents_ = FluxDisabledDocuments(text_, tokens_);
   DecideAll();
@@ -355,6 +399,136 @@ void Renderer::CheckDocumentCount() {
         "raise the limit with --max-documents, or split the stream");
 }
 
+// Whether this render streams (streaming_render.h): many references, and no
+// consumer that needs them all at once. The rest is found after tokenizing.
+bool Renderer::Streams() const {
+  return streaming_from_ != detail::kNeverStreams && !options_.report_references &&
+         !options_.full_structure_check && manifest_.mode != DeclarationMode::kFlux &&
+         (!options_.run_steps || manifest_.steps.empty()) &&
+         // Each `$` is a form of two bytes at least: most templates are not counted.
+         text_.size() / 2 >= streaming_from_ && CountRareByte(text_, '$', streaming_from_) >= streaming_from_;
+}
+
+// One scalar's substituted values in a streaming render: its references
+// found again at each walk (the encoders walk them several times), each with
+// its remembered resolution's value; nothing is kept per reference.
+class Renderer::StreamedValues {
+ public:
+  StreamedValues(Renderer& renderer, std::uint32_t scalar) : renderer_(renderer), scalar_(scalar) {}
+
+  template <typename Each>
+  bool ForEach(Each&& each) const {
+    bool going = true;
+    detail::ForEachReferenceOf(renderer_.text_, renderer_.tokens_, scalar_, [&](const Reference& reference) {
+      if (!going) return;
+      const Resolution& resolution = renderer_.Resolve(reference);
+      if (resolution.outcome == Resolution::Outcome::kSubstitute) going = each(ReferenceValue{&reference, resolution.value});
+    });
+    return going;
+  }
+  // What DecideStreamed found.
+  void Add(const Resolution& resolution) {
+    if (size_++ == 0) first_ = &resolution;
+  }
+  std::uint32_t scalar() const { return scalar_; }
+  std::size_t size() const { return size_; }
+  std::string_view first_value() const { return first_->value; }
+  const Variable* first_variable() const { return first_->variable; }
+
+ private:
+  Renderer& renderer_;
+  const std::uint32_t scalar_;
+  std::size_t size_ = 0;
+  const Resolution* first_ = nullptr;
+};
+
+// A streaming render, or, when it meets what needs the whole template, the
+// whole-document render of the template from the start.
+RenderResult Renderer::RenderStreamedOrWhole() {
+  std::string output;
+  if (RenderStreamed(&output)) {
+    streamed_ = true;
+    result_.output = std::move(output);
+    return std::move(result_);
+  }
+  std::string().swap(output);
+  tokens_ = Tokens();
+  Renderer whole(text_, manifest_, values_, options_, round_, detail::kNeverStreams);
+  whole.MergedInto(merged_into_);
+  return whole.Run();
+}
+
+// Writes the output scalar by scalar, each scalar's values encoded as the
+// whole-document render encodes them (EncodeInPlace) and proved as its
+// default check proves them (InPlaceProof). False, at the first thing that
+// render would do otherwise: a diagnostic, a requote, a value the proof
+// cannot place, an output over the limit (the whole render words it).
+bool Renderer::RenderStreamed(std::string* output) {
+  // An alias standing for a command line, and yaml-cpp's misreadings, are
+  // checked over the whole template.
+  if (!tokens_.command_line_aliases.empty() || !tokens_.yaml_cpp_misreads.empty()) return false;
+  const std::size_t diagnostics = result_.diagnostics.size();
+  ShellDecidingPlaces places(text_, tokens_);
+  InPlaceProof proof(text_, tokens_);
+  std::size_t copied = 0;
+  for (std::uint32_t index = 0; index < tokens_.scalars.size(); ++index) {
+    const Scalar& scalar = tokens_.scalars[index];
+    StreamedValues values(*this, index);
+    if (!DecideStreamed(&values, &places)) return false;
+    if (values.size() == 0) continue;
+    joins_last_splice_ = false;
+    scalar_joins_splices_ = true;  // a streaming render writes no escape
+    EncodeInPlace(scalar, values);
+    if (streaming_refused_ || result_.diagnostics.size() != diagnostics) return false;
+    std::ptrdiff_t growth = 0;
+    std::string_view texts = splice_text_;
+    for (const TemplateEdit& splice : splices_) {
+      output->append(text_.substr(copied, splice.offset - copied));
+      output->append(texts.substr(0, splice.replacement_length));
+      texts.remove_prefix(splice.replacement_length);
+      copied = splice.offset + splice.length;
+      growth += static_cast<std::ptrdiff_t>(splice.replacement_length) - static_cast<std::ptrdiff_t>(splice.length);
+    }
+    splices_.clear();
+    splice_text_.clear();
+    output->append(text_.substr(copied, scalar.offset + scalar.length - copied));
+    copied = scalar.offset + scalar.length;
+    if (output->size() > options_.limits.max_output_bytes) return false;
+    const ValueWalk walk = [&](const std::function<bool(const ReferenceValue&)>& each) { return values.ForEach(each); };
+    if (options_.check_structure && !proof.Next(index, scalar.style, growth, *output, walk)) return false;
+  }
+  output->append(text_.substr(copied));
+  return output->size() <= options_.limits.max_output_bytes && (!options_.check_structure || proof.Finish(*output));
+}
+
+// DecideAll for one scalar of a streaming render: false at a reference the
+// whole-document render would do more with than substitute or ignore
+// silently (DecideOne), or whose value needs what EncodeScalar does before
+// EncodeInPlace (a `type: yaml` value, shell and kubelet escaping), or which
+// may decide which scalars are shell scripts (ValuesCanDecideShellScripts).
+bool Renderer::DecideStreamed(StreamedValues* values, ShellDecidingPlaces* places) {
+  const Scalar& scalar = tokens_.scalars[values->scalar()];
+  bool streams = true;
+  detail::ForEachReferenceOf(text_, tokens_, values->scalar(), [&](const Reference& reference) {
+    if (!streams) return;
+    if (scalar.is_shell || scalar.is_key) {
+      streams = false;
+      return;
+    }
+    const Resolution& resolution = Resolve(reference);
+    if (!resolution.warning.empty()) {
+      streams = false;
+    } else if (resolution.outcome == Resolution::Outcome::kSubstitute) {
+      const bool yaml = resolution.variable != nullptr && resolution.variable->type == VarType::kYaml;
+      streams = !yaml && !MayNeedKubeletEscape(resolution.value) && !places->Contains(reference, resolution.value);
+      values->Add(resolution);
+    } else {
+      streams = resolution.outcome == Resolution::Outcome::kIgnore;
+    }
+  });
+  return streams;
+}
+
 // SPEC Rule 1: a default word that applies is template text. The words are
 // spliced into the template (default_words.h), the result is rendered as the
 // template, and what that render reports is located back in the template.
@@ -379,7 +553,7 @@ RenderResult Renderer::RenderSplicedDefaults() {
     return std::move(result_);
   }
   spliced_text_ = splicer.Finish();
-  spliced_ = std::make_unique<Renderer>(spliced_text_, manifest_, values_, options_, round_ + 1);
+  spliced_ = std::make_unique<Renderer>(spliced_text_, manifest_, values_, options_, round_ + 1, streaming_from_);
   spliced_->MergedInto(merged_into_);
   RenderResult spliced = spliced_->Run();
   for (Diagnostic& diagnostic : spliced.diagnostics) {
@@ -527,6 +701,7 @@ const std::string& Renderer::FormKey(const Reference& reference) {
 
 // Whether the shell expands the text at `reference` (LexShellScripts).
 ShellReading Renderer::ShellReadingAt(const Reference& reference) const {
+  if (shell_contexts_.empty()) return ShellReading::kExpanded;  // also a streaming render's
   const auto index = static_cast<std::size_t>(&reference - tokens_.references.data());
   const ShellContext* shell = ShellContextOf(index);
   if (!shell) return ShellReading::kExpanded;
@@ -676,7 +851,7 @@ RenderResult Renderer::RenderSplicedKeys() {
   spliced.append(text_.substr(copied));
   if (!KeysKeptStructure(spliced, keys)) return std::move(result_);
   spliced_text_ = std::move(spliced);
-  spliced_ = std::make_unique<Renderer>(spliced_text_, manifest_, values_, options_, round_ + 1);
+  spliced_ = std::make_unique<Renderer>(spliced_text_, manifest_, values_, options_, round_ + 1, streaming_from_);
   spliced_->MergedInto(merged_into_);
   RenderResult rendered = spliced_->Run();
   // Back to the template's columns: a key before the column on its line moved it.
@@ -979,33 +1154,36 @@ const Renderer::ShellEncoding& Renderer::EncodeForShell(const ShellContext& cont
 
 // The value written where the reference stands, encoded for the scalar's style;
 // where the style cannot hold the value, the whole scalar is requoted.
-void Renderer::EncodeInPlace(const Scalar& scalar, ScalarSubstitutions substitutions) {
+template <typename Values>
+void Renderer::EncodeInPlace(const Scalar& scalar, const Values& values) {
   switch (scalar.style) {
     case ScalarStyle::kPlain:
-      return EncodePlain(scalar, substitutions);
+      return EncodePlain(scalar, values);
     case ScalarStyle::kSingleQuoted:
     case ScalarStyle::kDoubleQuoted:
-      return EncodeQuoted(scalar, substitutions.values);
+      return EncodeQuoted(scalar, values);
     case ScalarStyle::kLiteral:
     case ScalarStyle::kFolded:
-      return EncodeBlock(scalar, substitutions.values);
+      return EncodeBlock(scalar, values);
   }
 }
 
 // Plain: spliced when every value, next to the already substituted text around
 // it, keeps the scalar one plain scalar of the intended type.
-void Renderer::EncodePlain(const Scalar& scalar, ScalarSubstitutions substitutions) {
+template <typename Values>
+void Renderer::EncodePlain(const Scalar& scalar, const Values& values) {
   // The scalar as rendered, built in one pass: a generated line can hold
   // thousands of references, and replacing them one by one was quadratic.
   std::string& rendered = plain_text_;
   rendered.clear();
   std::size_t copied = scalar.offset;
-  for (const ReferenceValue& substitution : substitutions.values) {
+  values.ForEach([&](const ReferenceValue& substitution) {
     const Reference& reference = *substitution.reference;
     rendered.append(text_.substr(copied, reference.offset - copied));
     rendered += substitution.value;
     copied = reference.offset + reference.length;
-  }
+    return true;
+  });
   rendered.append(text_.substr(copied, scalar.offset + scalar.length - copied));
   // A value is checked with the whole line it lands on, so values on one line
   // share one check; a value with a line break fails it anyway. Where each
@@ -1014,31 +1192,31 @@ void Renderer::EncodePlain(const Scalar& scalar, ScalarSubstitutions substitutio
   const std::string_view view = rendered;
   std::size_t checked_line_end = 0, next = 0;
   copied = scalar.offset;
-  for (const ReferenceValue& substitution : substitutions.values) {
+  const bool safe = values.ForEach([&](const ReferenceValue& substitution) {
     const std::size_t at = next + (substitution.reference->offset - copied), size = substitution.value.size();
     next = at + size;
     copied = substitution.reference->offset + substitution.reference->length;
-    if (at < checked_line_end) continue;
+    if (at < checked_line_end) return true;
     if (!SplicedPlainIsSafe(view.substr(0, at), view.substr(at, size), view.substr(at + size), scalar.in_flow)) {
-      return Requote(scalar, substitutions.values);
+      return false;
     }
     checked_line_end = std::min(view.find_first_of("\r\n", at + size), view.size());
-  }
-  if (PlainChangesType(rendered, substitutions)) return Requote(scalar, substitutions.values);
-  for (const ReferenceValue& substitution : substitutions.values) {
+    return true;
+  });
+  if (!safe || PlainChangesType(rendered, values)) return Requote(scalar, values);
+  values.ForEach([&](const ReferenceValue& substitution) {
     AddSplice(substitution.reference->offset, substitution.reference->length, substitution.value);
-  }
+    return true;
+  });
 }
 
-void Renderer::EncodeQuoted(const Scalar& scalar, std::span<const ReferenceValue> values) {
+template <typename Values>
+void Renderer::EncodeQuoted(const Scalar& scalar, const Values& values) {
   bool single = scalar.style == ScalarStyle::kSingleQuoted;
   const SpliceMark mark = MarkSplices();
-  for (const ReferenceValue& substitution : values) {
+  const bool fits = values.ForEach([&](const ReferenceValue& substitution) {
     // Single quotes cannot escape anything: a line break or control character needs double quotes.
-    if (single && !FitsSingleQuoted(substitution.value)) {
-      DropSplicesSince(mark);
-      return Requote(scalar, values);
-    }
+    if (single && !FitsSingleQuoted(substitution.value)) return false;
     const std::size_t text_begin = splice_text_.size();
     if (single) {
       AppendSingleQuotedBody(substitution.value, &splice_text_);
@@ -1046,11 +1224,16 @@ void Renderer::EncodeQuoted(const Scalar& scalar, std::span<const ReferenceValue
       AppendDoubleQuotedBody(substitution.value, &splice_text_);
     }
     EndSplice(substitution.reference->offset, substitution.reference->length, text_begin);
-  }
+    return true;
+  });
+  if (fits) return;
+  DropSplicesSince(mark);
+  Requote(scalar, values);
 }
 
 // Block scalars: multi-line values are re-indented to the block's indentation.
-void Renderer::EncodeBlock(const Scalar& scalar, std::span<const ReferenceValue> values) {
+template <typename Values>
+void Renderer::EncodeBlock(const Scalar& scalar, const Values& values) {
   // Content at column 0 (`--- |` then an unindented line) is a block scalar
   // for YAML 1.2 and this tokenizer, but not for yaml-cpp or libyaml, so
   // readers would disagree on what a value there does (found by fuzzing).
@@ -1061,7 +1244,7 @@ void Renderer::EncodeBlock(const Scalar& scalar, std::span<const ReferenceValue>
   // The line of the previous reference: a line may hold thousands of them,
   // and finding its ends again for each would be quadratic.
   std::size_t line_start = 0, line_end = 0;
-  for (const ReferenceValue& substitution : values) {
+  const bool fits = values.ForEach([&](const ReferenceValue& substitution) {
     const Reference& reference = *substitution.reference;
     const std::string_view value = substitution.value;
     if (reference.offset >= line_end) {  // a new line (the first one too: line_end is 0)
@@ -1078,28 +1261,32 @@ void Renderer::EncodeBlock(const Scalar& scalar, std::span<const ReferenceValue>
     bool edge_break = !value.empty() && (value.front() == '\n' || value.back() == '\n');
     if (!FitsBlock(value) || (before.empty() && leading_blank && (folded || scalar.indent_indicator == 0)) ||
         (folded && edge_break)) {
-      DropSplicesSince(mark);
-      return Requote(scalar, values);
+      return false;
     }
     const std::size_t text_begin = splice_text_.size();
     AppendBlockBody(value, scalar.indent, folded, &splice_text_, before, after);
     // A value's line breaks follow the file's: CRLF where the line ends in CRLF.
     if (line_end < text_.size() && text_[line_end] == '\r') UseCrlf(&splice_text_, text_begin);
     EndSplice(reference.offset, reference.length, text_begin);
-  }
+    return true;
+  });
+  if (fits) return;
+  DropSplicesSince(mark);
+  Requote(scalar, values);
 }
 
-bool Renderer::PlainChangesType(std::string_view rendered, ScalarSubstitutions substitutions) const {
+template <typename Values>
+bool Renderer::PlainChangesType(std::string_view rendered, const Values& values) const {
   PlainKind kind = ResolvePlain(rendered);
   if (kind == PlainKind::kString) return false;
-  if (substitutions.values.size() != 1 || rendered != substitutions.values[0].value) return true;
+  if (values.size() != 1 || rendered != values.first_value()) return true;
   // Without a manifest nothing declares a value text: like envsubst, a lone
   // decimal integer or true/false lands as a number or a bool, so that
   // `replicas: ${REPLICAS}` stays a number. `1.10`, `on`, `017`, `null` are
   // still quoted: YAML readers disagree on them, or they rarely mean that.
   if (manifest_.mode != DeclarationMode::kManifest) return !IsDecimalIntOrBool(rendered);
   // A lone int or bool variable is meant to land as a number or a bool.
-  if (const Variable* variable = substitutions.variables[0]) {
+  if (const Variable* variable = values.first_variable()) {
     VarType type = variable->type;
     if (type == VarType::kInt && kind == PlainKind::kInt) return false;
     if (type == VarType::kBool && kind == PlainKind::kBool) return false;
@@ -1634,7 +1821,8 @@ Result<std::string> Renderer::RenderFragment(const Step& step) {
   RenderOptions fragment_options = options_;
   fragment_options.file_name = step.fragment_file;
   fragment_options.run_steps = false;
-  Renderer renderer(text, manifest_, values_, fragment_options);
+  // Not streamed: the steps look at its substitutions afterwards (EncodedScalars).
+  Renderer renderer(text, manifest_, values_, fragment_options, 0, detail::kNeverStreams);
   renderer.MergedInto(step.path);
   RenderResult rendered = renderer.Run();
   result.diagnostics = std::move(rendered.diagnostics);
@@ -1664,6 +1852,19 @@ RenderResult Render(std::string_view template_text, const Manifest& manifest, co
   detail::CapDiagnostics(&result.diagnostics, options.limits.max_errors, options.file_name);
   return result;
 }
+
+namespace detail {
+
+RenderResult RenderStreamingFrom(std::size_t dollars, std::string_view template_text, const Manifest& manifest,
+                                 const ValueSet& values, const RenderOptions& options, bool* streamed) {
+  Renderer renderer(template_text, manifest, values, options, 0, dollars);
+  RenderResult result = renderer.Run();
+  if (streamed != nullptr) *streamed = renderer.Streamed();
+  CapDiagnostics(&result.diagnostics, options.limits.max_errors, options.file_name);
+  return result;
+}
+
+}  // namespace detail
 
 std::string_view ActionName(ReferenceReport::Action action) {
   switch (action) {

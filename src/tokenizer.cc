@@ -31,6 +31,7 @@
 
 #include "diagnostic_cap.h"
 #include "references.h"
+#include "scalar_references.h"
 #include "source_runs.h"
 #include "text_checks.h"
 #include "yaml_spans.h"
@@ -188,6 +189,12 @@ class Parser {
 
   void Run();
   void SkipReferences() { references_wanted_ = false; }
+  /// References are still scanned (an unterminated `${` is an error) but not
+  /// kept: a streaming render finds them again scalar by scalar
+  /// (scalar_references.h).
+  void KeepNoReferences() {
+    emit_reference_ = [](const Reference&) {};
+  }
 
  private:
   // ---- cursor ----
@@ -2200,6 +2207,51 @@ Tokens Tokenize(std::string_view text, const TokenizerOptions& options) {
   detail::CapDiagnostics(&tokens.diagnostics, options.max_errors, options.file_name);  // words the count
   return tokens;
 }
+
+namespace detail {
+
+Tokens TokenizeWithoutReferences(std::string_view text, const TokenizerOptions& options) {
+  Tokens tokens;
+  tokens.scalars.reserve(text.size() / 10 + 8);  // as Tokenize
+  tokens.paths.reserve(text.size() / 10 + 8);
+  Parser parser(text, options, &tokens, nullptr);
+  parser.KeepNoReferences();
+  parser.Run();
+  detail::CapDiagnostics(&tokens.diagnostics, options.max_errors, options.file_name);
+  return tokens;
+}
+
+// As Parser::RecordScalar, ScanScalarReferences and RecordReference do.
+void ForEachReferenceOf(std::string_view text, const Tokens& tokens, std::uint32_t index,
+                        const std::function<void(const Reference&)>& each) {
+  const Scalar& scalar = tokens.scalars[index];
+  std::size_t begin = scalar.offset;
+  const std::size_t end = scalar.offset + scalar.length;
+  if (scalar.style == ScalarStyle::kLiteral || scalar.style == ScalarStyle::kFolded) {
+    while (begin < end && !IsBreak(text[begin])) ++begin;  // the header line is not content
+  }
+  if (begin >= end || std::memchr(text.data() + begin, '$', end - begin) == nullptr) return;
+  std::size_t at = scalar.offset, line = scalar.line, line_start = scalar.offset - (scalar.column - 1);
+  auto record = [&](const Reference& found) {
+    // Parser::AdvanceCursor: a CRLF counts once, at its LF.
+    for (std::size_t i = FindBreak(text, at, found.offset); i < found.offset; i = FindBreak(text, i + 1, found.offset)) {
+      if (text[i] == '\n' || i + 1 >= text.size() || text[i + 1] != '\n') {
+        ++line;
+        line_start = i + 1;
+      }
+    }
+    at = found.offset;
+    Reference reference = found;
+    reference.line = static_cast<std::uint32_t>(line);
+    reference.column = static_cast<std::uint32_t>(reference.offset - line_start + 1);
+    reference.context = scalar.context;
+    reference.scalar = index;
+    each(reference);
+  };
+  ScanReferences(text, begin, end, record, [](std::size_t) {});  // the tokenizer reported those
+}
+
+}  // namespace detail
 
 Tokens TokenizeWithSpans(std::string_view text, NodeSpans* spans, const TokenizerOptions& options,
                          SpanReading reading) {

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace safesubst::testing {
 
@@ -99,6 +100,19 @@ inline std::string CleanEnvironmentWithSafesubst() {
 
 /// The repository root.
 inline std::filesystem::path SourceDir() { return SAFESUBST_SOURCE_DIR; }
+
+/// The `.yaml` files under the repository's test data, goldens and examples.
+inline std::vector<std::filesystem::path> RepositoryYamlFiles() {
+  std::vector<std::filesystem::path> files;
+  for (const char* dir : {"tests/data", "tests/golden", "tests/regression", "examples"}) {
+    const std::filesystem::path root = SourceDir() / dir;
+    if (!std::filesystem::is_directory(root)) continue;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
+      if (entry.is_regular_file() && entry.path().extension() == ".yaml") files.push_back(entry.path());
+    }
+  }
+  return files;
+}
 
 /// The YAML test suite ($YAML_TEST_SUITE_DIR, else ../shared/yaml-test-suite
 /// beside the checkout). When it is missing the test process says so loudly

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: Apache-2.0
+// A streaming render (streaming_render.h) must write and report exactly what
+// the whole-document render does: every template of the repository, and
+// templates made to reach each place where streaming gives way, are rendered
+// both ways and compared byte for byte, diagnostics included.
+#include "streaming_render.h"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "safesubst/manifest.h"
+#include "safesubst/values.h"
+#include "test_support.h"
+#include "tokenizer.h"
+
+namespace safesubst {
+namespace {
+
+std::string Diagnosed(const RenderResult& result, std::string_view text) {
+  std::string all;
+  for (const Diagnostic& diagnostic : result.diagnostics) all += FormatDiagnostic(diagnostic, text, false) + "\n";
+  return all;
+}
+
+// What the CLI's render asks for: no report per reference (which `explain` asks for).
+RenderOptions Rendering() {
+  RenderOptions options;
+  options.report_references = false;
+  return options;
+}
+
+// Renders `text` both ways; true when it streamed.
+bool RenderedAlike(std::string_view text, const Manifest& manifest, const ValueSet& values,
+                   const RenderOptions& options = Rendering()) {
+  bool streamed = false;
+  const RenderResult whole = detail::RenderStreamingFrom(detail::kNeverStreams, text, manifest, values, options);
+  const RenderResult streaming = detail::RenderStreamingFrom(0, text, manifest, values, options, &streamed);
+  CHECK(streaming.output == whole.output);
+  CHECK(Diagnosed(streaming, text) == Diagnosed(whole, text));
+  return streamed;
+}
+
+Result<Manifest> TryDeclaring(const std::set<std::string>& names, std::string_view type = "string") {
+  std::string text = "variables:\n";
+  for (const std::string& name : names) text += "  " + name + ": {type: " + std::string(type) + "}\n";
+  return ParseManifest(text, "m.yaml");
+}
+
+Manifest Declaring(const std::set<std::string>& names, std::string_view type = "string") {
+  Result<Manifest> manifest = TryDeclaring(names, type);
+  REQUIRE(manifest.value);
+  return *manifest.value;
+}
+
+ValueSet Setting(const std::set<std::string>& names, std::string_view value) {
+  ValueSet values;
+  for (const std::string& name : names) values.Set(name, Value{std::string(value), ValueSource::kCommandLine, Location{"--set"}});
+  return values;
+}
+
+// The names `text` refers to as ${NAME} or $NAME.
+std::set<std::string> NamesIn(std::string_view text) {
+  std::set<std::string> names;
+  for (const Reference& reference : Tokenize(text).references) {
+    if ((reference.kind == RefKind::kBraced || reference.kind == RefKind::kBare) && !reference.name.empty()) {
+      names.insert(std::string(reference.name));
+    }
+  }
+  return names;
+}
+
+// Values for every place a value can land: inert ones, which stream, and ones
+// that need quoting, escaping, another type or the whole template.
+const std::vector<std::string> kValues = {
+    "web-1",  "a b", "x: y", "#c", "- item", "", "true", "42", "null", "line\nbreak", "it's", "say \"hi\"",
+    "$(POD)", "${X}", "---", "caf\xc3\xa9", "back\\slash", "tab\there", " lead", "[a, b]", "*alias", "a:b"};
+
+TEST_CASE("streaming render: every repository template renders as the whole-document render does") {
+  std::size_t templates = 0, streamed = 0;
+  for (const std::filesystem::path& file : testing::RepositoryYamlFiles()) {
+    const std::string text = testing::ReadFile(file);
+    const std::set<std::string> names = NamesIn(text);
+    if (names.empty()) continue;
+    const Result<Manifest> declared = TryDeclaring(names);
+    if (!declared.value) continue;  // a name a manifest cannot declare
+    for (const std::string& value : kValues) {
+      INFO(file.string() << " with the value '" << value << "'");
+      streamed += RenderedAlike(text, *declared.value, Setting(names, value));
+    }
+    ++templates;
+  }
+  CHECK(templates > 50);
+  CHECK(streamed > 100);  // the comparison is not between two whole-document renders
+}
+
+TEST_CASE("streaming render: each place where it gives way to the whole-document render") {
+  const std::set<std::string> ab = {"A", "B"};
+  struct Case {
+    const char* text;
+    bool streams;
+  };
+  const Case cases[] = {
+      {"a: ${A}\nb: \"${B} x\"\nc: '${A}'\nd: |\n  one ${A}\n  two\ne: x${A}y${B}z\n", true},
+      {"a: $A and ${B:-d}\nb: $(KEEP) $$ ${A}\n", true},  // kept shell forms and default words
+      {"a: ${A}\nb: ${UNDECLARED}\n", false},             // a warning
+      {"a: $${A}\nb: ${A}\n", false},                      // an escape
+      {"${A}: v\n", false},                                // a key
+      {"command: [sh, -c, 'echo ${A}']\n", false},         // a shell script
+      {"a: ${A}\n# ${B}\nb: ['${A}', \"${B}\"]\n", true},  // comments, flow
+      {"b: [${A}]\n", false},  // a tokenizer error: `{` in a flow plain scalar
+      {"a: ${A\nb: ${B}\n", false},                        // a tokenizer error
+      {"a: &x ${A}\nb: *x\n", true},
+      {"k: ${A}\r\nl: |\r\n  x ${B}\r\n", true},
+  };
+  for (const Case& c : cases) {
+    INFO(std::string(c.text));
+    CHECK(RenderedAlike(c.text, Declaring(ab), Setting(ab, "v")) == c.streams);
+  }
+  // A value that must be requoted, or that the proof cannot place, gives way.
+  for (const std::string& value : kValues) {
+    INFO(value);
+    RenderedAlike("a: ${A}\nb: pre ${B} post\nc: \"${A}\"\n", Declaring(ab), Setting(ab, value));
+  }
+  // Other types, the output limit, and no structure check.
+  RenderedAlike("n: ${A}\n", Declaring({"A"}, "int"), Setting({"A"}, "42"));
+  RenderedAlike("y: ${A}\n", Declaring({"A"}, "yaml"), Setting({"A"}, "{a: 1}"));
+  RenderOptions small = Rendering();
+  small.limits.max_output_bytes = 20;
+  CHECK(!RenderedAlike("a: ${A}\nb: ${A}\n", Declaring({"A"}), Setting({"A"}, "0123456789"), small));
+  RenderOptions unchecked = Rendering();
+  unchecked.check_structure = false;
+  CHECK(RenderedAlike("a: ${A}\n", Declaring({"A"}), Setting({"A"}, "v"), unchecked));
+}
+
+}  // namespace
+}  // namespace safesubst
