@@ -12,6 +12,7 @@
 #include "safesubst/diagnostic.h"
 #include "safesubst/lint.h"
 #include "safesubst/manifest.h"
+#include "parallel_render.h"
 #include "redaction.h"
 #include "safesubst/render.h"
 #include "safesubst/values.h"
@@ -89,12 +90,12 @@ class InputText {
   /// Like ReadInput.
   bool Read(const std::string& path, std::size_t limit, Diagnostics* out);
   std::string_view view() const { return mapped_ != nullptr ? std::string_view(mapped_, mapped_size_) : owned_; }
-  /// For RenderOptions::copy_template: pread(2) on a mapped file, so that
+  /// For detail::RenderWithCopy: pread(2) on a mapped file, so that
   /// the threads rendering its pieces copy them into buffers they reuse
   /// instead of touching each page of the mapping; empty when the text is
   /// in memory, or when kMaxOpenMappedFiles are already kept open (a batch
   /// of many large templates must not run out of file descriptors).
-  RenderOptions::CopyTemplate Copy() const;
+  detail::CopyText Copy() const;
 
  private:
   void Unmap();

@@ -99,7 +99,7 @@ TEST_CASE("batch render: one large stream gives the same bytes with one thread o
 
 TEST_CASE("render: a template file large enough to be mapped renders as the same text on standard input") {
   // Above 4 MiB the file is mapped, and its pieces are copied with pread
-  // (RenderOptions::copy_template); standard input is read into memory.
+  // (detail::RenderWithCopy); standard input is read into memory.
   TempDir dir;
   WriteFile(dir / "manifest.yaml", kManifest);
   std::string stream;

@@ -108,7 +108,7 @@ void InputText::Unmap() {
   descriptor_ = -1;
 }
 
-RenderOptions::CopyTemplate InputText::Copy() const {
+detail::CopyText InputText::Copy() const {
   if (descriptor_ < 0) return {};
   return [fd = descriptor_](std::size_t offset, char* into, std::size_t size) {
     while (size > 0) {

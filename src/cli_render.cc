@@ -246,8 +246,9 @@ void RenderAll(std::vector<Job>& jobs, const Manifest& manifest, const ValueSet&
       RenderOptions options = base;
       options.file_name = job.file;
       options.threads = threads_per_render;
-      options.copy_template = job.text.Copy();
-      job.result = Render(job.text.view(), manifest, job.values ? *job.values : values, options);
+      const detail::CopyText copy = job.text.Copy();
+      job.result = detail::RenderWithCopy(job.text.view(), manifest, job.values ? *job.values : values, options,
+                                          copy ? &copy : nullptr);
     }
   };
   // One template: Render uses the threads only if it cuts a large stream

@@ -69,9 +69,21 @@ struct PieceFacts {
 /// first line of `text` (a stream may start with `---` or a directive).
 PieceFacts ReadPieceFacts(std::string_view text, std::size_t begin, std::size_t end);
 
-/// Copies `size` bytes of a text, from `offset`, into `into`; false when it
-/// cannot (RenderOptions::copy_template).
-using CopyText = RenderOptions::CopyTemplate;
+/// Copies `size` bytes of a template, from `offset`, into `into` and says
+/// whether it could; it gives the bytes of the template's view. For a
+/// template that is a mapped file, pread(2) on it (InputText::Copy): a large
+/// stream's pieces are then copied into buffers each thread reuses, and the
+/// mapping's pages are not touched unless the stream is rendered whole (on a
+/// virtual machine the first touch of each page costs microseconds). It is
+/// called from several threads at once and must not throw: it reports a
+/// failure by returning false, and the view is read instead.
+using CopyText = std::function<bool(std::size_t offset, char* into, std::size_t size)>;
+
+/// Render (render.h), reading the pieces of a large stream through `copy`
+/// when it is not null. Output and diagnostics do not depend on it. Defined
+/// in render.cc, beside Render.
+RenderResult RenderWithCopy(std::string_view template_text, const Manifest& manifest, const ValueSet& values,
+                            const RenderOptions& options, const CopyText* copy);
 
 /// A worker's reader of pieces: FindPiece and ReadPieceFacts on `text`, or,
 /// with a `copy` of it, the same on copies of the part of the text around

@@ -305,10 +305,10 @@ TEST_CASE("parallel render: a render through copies gives the same bytes and mes
     options.file_name = "stream.yaml";
     const RenderResult direct = Render(*text, manifest, values, options);
     CountingCopy copy(*text);
-    options.copy_template = copy.Function();
+    const detail::CopyText copy_function = copy.Function();
     for (unsigned threads : {1u, 2u, 3u}) {
       options.threads = threads;
-      const RenderResult copied = Render(*text, manifest, values, options);
+      const RenderResult copied = detail::RenderWithCopy(*text, manifest, values, options, &copy_function);
       CHECK(copied.output == direct.output);
       CHECK(Describe(copied.diagnostics) == Describe(direct.diagnostics));
       CHECK(Describe(copied.references) == Describe(direct.references));

@@ -1840,6 +1840,11 @@ Result<std::string> Renderer::RenderFragment(const Step& step) {
 
 RenderResult Render(std::string_view template_text, const Manifest& manifest, const ValueSet& values,
                     const RenderOptions& options) {
+  return detail::RenderWithCopy(template_text, manifest, values, options, nullptr);
+}
+
+RenderResult detail::RenderWithCopy(std::string_view template_text, const Manifest& manifest, const ValueSet& values,
+                                    const RenderOptions& options, const CopyText* copy) {
   auto render_whole = [&](std::string_view text) {
     RenderResult result = Renderer(text, manifest, values, options).Run();
     detail::CapDiagnostics(&result.diagnostics, options.limits.max_errors, options.file_name);
@@ -1848,7 +1853,7 @@ RenderResult Render(std::string_view template_text, const Manifest& manifest, co
   // A large stream is rendered in document-aligned pieces, in parallel (parallel_render.h).
   if (!detail::RendersInPieces(template_text, manifest, options)) return render_whole(template_text);
   RenderResult result = detail::RenderPieces(template_text, detail::kChunkTarget, options.threads, options.limits,
-                                             render_whole, options.copy_template ? &options.copy_template : nullptr);
+                                             render_whole, copy);
   detail::CapDiagnostics(&result.diagnostics, options.limits.max_errors, options.file_name);
   return result;
 }

@@ -5,7 +5,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -45,14 +44,12 @@ struct RenderOptions {
   bool allow_undeclared = false;
   /// Check that the output kept the template's structure (SPEC Rule 3).
   bool check_structure = true;
-  /// How: false (the default) proves it from the edits alone when every
-  /// value is made of bytes that cannot restructure the scalar it lands in,
-  /// else re-tokenizes the output with the project's tokenizer and compares
-  /// it scalar by scalar with the template, checking each rewritten scalar's
-  /// extent, style and value (one pass, hundreds of MB/s); true parses
-  /// template and output with yaml-cpp, an independent parser, and compares
-  /// the trees (CompareStructure, a few MB/s). A render with a `type: yaml`
-  /// value always uses the yaml-cpp comparison.
+  /// How: false (the default) proves it with the project's own YAML reader,
+  /// scalar by scalar: each rewritten scalar keeps its extent, style and
+  /// value, and no other node changes; true also parses template and output
+  /// with yaml-cpp, an independent parser, and compares the two trees node
+  /// by node (much slower). A render with a `type: yaml` value always uses
+  /// the yaml-cpp comparison.
   bool full_structure_check = false;
   /// Add notes on how the render was checked (e.g. that yaml-cpp misreads
   /// this valid YAML, so the structure was proved at token level).
@@ -64,17 +61,6 @@ struct RenderOptions {
   /// document-aligned chunks: 0 is one per core, 1 renders on the calling
   /// thread. Output and diagnostics do not depend on it.
   unsigned threads = 0;
-  /// Optional: copies `size` bytes of the template, from `offset`, into
-  /// `into` and says whether it could; it must give the bytes of
-  /// `template_text`. For a template that is a mapped file, pread(2) on it:
-  /// a large stream's pieces are then copied into buffers each thread
-  /// reuses, and the mapping's pages are not touched unless the stream is
-  /// rendered whole (on a virtual machine the first touch of each page
-  /// costs microseconds). Output and diagnostics do not depend on it. It is
-  /// called from several threads at once and must not throw: report a
-  /// failure by returning false, and the view is read instead.
-  using CopyTemplate = std::function<bool(std::size_t offset, char* into, std::size_t size)>;
-  CopyTemplate copy_template;
   /// Run the manifest's steps after substitution.
   bool run_steps = true;
   /// Allow merge fragments outside the manifest's directory tree. Off by
