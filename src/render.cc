@@ -171,6 +171,8 @@ class Renderer {
   bool RenderStreamed(std::string* output);
   class StreamedValues;
   bool DecideStreamed(StreamedValues* values, ShellDecidingPlaces* places);
+  void LexStreamedScript(std::uint32_t index);
+  const Resolution& ResolveStreamed(Reference* reference, std::size_t index);
   void Requote(const Scalar&, const StreamedValues&) { streaming_refused_ = true; }
   // What yaml-cpp does with the template when it misreads it (Tokens::yaml_cpp_misreads).
   static constexpr const char* kMisreads = "misreads this valid YAML (a line not indented past its anchor or tag)";
@@ -207,6 +209,7 @@ class Renderer {
     std::string problem;  // empty when encoded
   };
   const ShellEncoding& EncodeForShell(const ShellContext& context, std::string_view value, ShellMode mode);
+  std::string_view WrittenValue(const Resolution& resolution, std::size_t index, std::string_view* problem = nullptr);
   template <typename Values>
   void EncodeInPlace(const Scalar& scalar, const Values& values);
   template <typename Values>
@@ -308,6 +311,15 @@ class Renderer {
     return shell_contexts_.empty() ? nullptr : shell_contexts_[index];
   }
   ScriptContexts script_contexts_{manifest_.mode == DeclarationMode::kFlux};
+  // A streaming render's: the shell context at each reference of the script
+  // it is at (LexStreamedScript), and at the reference being resolved.
+  std::vector<const ShellContext*> streamed_contexts_;
+  const ShellContext* streamed_context_ = nullptr;
+  struct LastWritten {
+    const ShellContext* context = nullptr;
+    const Resolution* resolution = nullptr;
+    const ShellEncoding* encoding = nullptr;
+  } last_written_;  // WrittenValue's
   // EncodeForShell's answers by context address, mode and value.
   std::unordered_map<std::string, ShellEncoding, TextHash> shell_encodings_;
   std::string shell_key_;
@@ -409,38 +421,101 @@ bool Renderer::Streams() const {
          text_.size() / 2 >= streaming_from_ && CountRareByte(text_, '$', streaming_from_) >= streaming_from_;
 }
 
-// One scalar's substituted values in a streaming render: its references
-// found again at each walk (the encoders walk them several times), each with
-// its remembered resolution's value; nothing is kept per reference.
+// A streaming render makes no diagnostic (it gives way to the whole-document
+// render first), so its references need no line and column.
+constexpr detail::ReferencePlace kStreamedPlace = detail::ReferencePlace::kOffsetOnly;
+
+// One scalar's substituted values in a streaming render, as the encoders
+// walk them (several times): kept in a batch (`kept`, the render's, reused
+// from scalar to scalar) when the scalar has at most kBatch of them, else its
+// references found again at each walk, each with its remembered resolution's
+// value, so that nothing is kept per reference.
 class Renderer::StreamedValues {
  public:
-  StreamedValues(Renderer& renderer, std::uint32_t scalar) : renderer_(renderer), scalar_(scalar) {}
+  static constexpr std::size_t kBatch = 4096;
+  struct Kept {
+    std::vector<Reference> references;
+    std::vector<std::string_view> values;
+  };
+
+  StreamedValues(Renderer& renderer, std::uint32_t scalar, Kept* kept)
+      : renderer_(renderer), scalar_(scalar), kept_(*kept) {
+    kept_.references.clear();
+    kept_.values.clear();
+  }
 
   template <typename Each>
   bool ForEach(Each&& each) const {
+    if (size_ <= kBatch) {
+      for (std::size_t i = 0; i < size_; ++i) {
+        if (!each(ReferenceValue{&kept_.references[i], kept_.values[i]})) return false;
+      }
+      return true;
+    }
     bool going = true;
-    detail::ForEachReferenceOf(renderer_.text_, renderer_.tokens_, scalar_, [&](const Reference& reference) {
-      if (!going) return;
-      const Resolution& resolution = renderer_.Resolve(reference);
-      if (resolution.outcome == Resolution::Outcome::kSubstitute) going = each(ReferenceValue{&reference, resolution.value});
-    });
+    std::size_t index = 0;
+    detail::ForEachReferenceOf(renderer_.text_, renderer_.tokens_, scalar_, [&](const Reference& found) {
+      Reference reference = found;
+      const Resolution& resolution = renderer_.ResolveStreamed(&reference, index++);
+      if (going && resolution.outcome == Resolution::Outcome::kSubstitute) {
+        going = each(ReferenceValue{&reference, renderer_.WrittenValue(resolution, index - 1)});
+      }
+    }, kStreamedPlace);
     return going;
   }
-  // What DecideStreamed found.
-  void Add(const Resolution& resolution) {
-    if (size_++ == 0) first_ = &resolution;
+  // What DecideStreamed found: a reference substituted, the value written, and its variable.
+  void Add(const Reference& reference, std::string_view value, const Variable* variable) {
+    if (++size_ <= kBatch) {
+      kept_.references.push_back(reference);
+      kept_.values.push_back(value);
+    }
+    if (size_ > 1) return;
+    first_value_ = value;
+    first_variable_ = variable;
   }
   std::uint32_t scalar() const { return scalar_; }
   std::size_t size() const { return size_; }
-  std::string_view first_value() const { return first_->value; }
-  const Variable* first_variable() const { return first_->variable; }
+  std::string_view first_value() const { return first_value_; }
+  const Variable* first_variable() const { return first_variable_; }
 
  private:
   Renderer& renderer_;
   const std::uint32_t scalar_;
+  Kept& kept_;
   std::size_t size_ = 0;
-  const Resolution* first_ = nullptr;
+  std::string_view first_value_;
+  const Variable* first_variable_ = nullptr;
 };
+
+// Resolve for the reference `index` of the scalar a streaming render is at,
+// as LexShellScripts and DecideAll do: in a script, at its shell context
+// (a reference in a shell comment is a comment reference).
+const Resolution& Renderer::ResolveStreamed(Reference* reference, std::size_t index) {
+  streamed_context_ = streamed_contexts_.empty() ? nullptr : streamed_contexts_[index];
+  if (streamed_context_ != nullptr && streamed_context_->state == ShellState::kComment) {
+    reference->context = ContextClass::kComment;
+  }
+  const Resolution& resolution = Resolve(*reference);
+  streamed_context_ = nullptr;
+  return resolution;
+}
+
+// What a streaming render writes for a substituted reference, the `index`th
+// of its scalar: in a script, the value encoded for the shell context there
+// (ShellEncode; `problem`, when given, says why it cannot be), else the
+// value. Views of what the render remembers (resolutions_, shell_encodings_).
+std::string_view Renderer::WrittenValue(const Resolution& resolution, std::size_t index, std::string_view* problem) {
+  if (streamed_contexts_.empty()) return resolution.value;
+  // The encoders walk a script's values several times, mostly the same value
+  // in the same context: the last answer saves building EncodeForShell's key.
+  const ShellContext* context = streamed_contexts_[index];
+  if (context != last_written_.context || &resolution != last_written_.resolution) {
+    const ShellMode mode = resolution.variable ? resolution.variable->shell : ShellMode::kSafe;
+    last_written_ = {context, &resolution, &EncodeForShell(*context, resolution.value, mode)};
+  }
+  if (problem != nullptr) *problem = last_written_.encoding->problem;
+  return last_written_.encoding->encoded;
+}
 
 // A streaming render, or, when it meets what needs the whole template, the
 // whole-document render of the template from the start.
@@ -470,10 +545,11 @@ bool Renderer::RenderStreamed(std::string* output) {
   const std::size_t diagnostics = result_.diagnostics.size();
   ShellDecidingPlaces places(text_, tokens_);
   InPlaceProof proof(text_, tokens_);
+  StreamedValues::Kept kept;
   std::size_t copied = 0;
   for (std::uint32_t index = 0; index < tokens_.scalars.size(); ++index) {
     const Scalar& scalar = tokens_.scalars[index];
-    StreamedValues values(*this, index);
+    StreamedValues values(*this, index, &kept);
     if (!DecideStreamed(&values, &places)) return false;
     if (values.size() == 0) continue;
     joins_last_splice_ = false;
@@ -508,25 +584,47 @@ bool Renderer::RenderStreamed(std::string* output) {
 // may decide which scalars are shell scripts (ValuesCanDecideShellScripts).
 bool Renderer::DecideStreamed(StreamedValues* values, ShellDecidingPlaces* places) {
   const Scalar& scalar = tokens_.scalars[values->scalar()];
+  LexStreamedScript(values->scalar());
   bool streams = true;
-  detail::ForEachReferenceOf(text_, tokens_, values->scalar(), [&](const Reference& reference) {
-    if (!streams) return;
-    if (scalar.is_shell || scalar.is_key) {
+  std::size_t index = 0;
+  detail::ForEachReferenceOf(text_, tokens_, values->scalar(), [&](const Reference& found) {
+    if (!streams || scalar.is_key) {
       streams = false;
       return;
     }
-    const Resolution& resolution = Resolve(reference);
+    Reference reference = found;
+    const Resolution& resolution = ResolveStreamed(&reference, index++);
     if (!resolution.warning.empty()) {
       streams = false;
     } else if (resolution.outcome == Resolution::Outcome::kSubstitute) {
       const bool yaml = resolution.variable != nullptr && resolution.variable->type == VarType::kYaml;
-      streams = !yaml && !MayNeedKubeletEscape(resolution.value) && !places->Contains(reference, resolution.value);
-      values->Add(resolution);
+      std::string_view problem;
+      const std::string_view written = WrittenValue(resolution, index - 1, &problem);
+      streams = !yaml && problem.empty() && !MayNeedKubeletEscape(written) && !places->Contains(reference, written);
+      values->Add(reference, written, resolution.variable);
     } else {
       streams = resolution.outcome == Resolution::Outcome::kIgnore;
     }
-  });
+  }, kStreamedPlace);
   return streams;
+}
+
+// LexShellScripts for the scalar a streaming render is at: the shell
+// context at each of its references, in streamed_contexts_ (empty when it
+// is no script).
+void Renderer::LexStreamedScript(std::uint32_t index) {
+  streamed_contexts_.clear();
+  const Scalar& scalar = tokens_.scalars[index];
+  if (!scalar.is_shell) return;
+  const ScriptContexts::OffsetWalk offsets = [&](const std::function<void(std::size_t)>& each) {
+    detail::ForEachReferenceOf(
+        text_, tokens_, index, [&](const Reference& reference) { each(reference.offset); }, kStreamedPlace);
+  };
+  std::size_t count = 0;
+  offsets([&](std::size_t) { ++count; });
+  if (count == 0) return;
+  streamed_contexts_.assign(count, nullptr);
+  script_contexts_.At(text_, scalar, offsets, count, streamed_contexts_.data());
 }
 
 // SPEC Rule 1: a default word that applies is template text. The words are
@@ -701,9 +799,10 @@ const std::string& Renderer::FormKey(const Reference& reference) {
 
 // Whether the shell expands the text at `reference` (LexShellScripts).
 ShellReading Renderer::ShellReadingAt(const Reference& reference) const {
-  if (shell_contexts_.empty()) return ShellReading::kExpanded;  // also a streaming render's
-  const auto index = static_cast<std::size_t>(&reference - tokens_.references.data());
-  const ShellContext* shell = ShellContextOf(index);
+  const ShellContext* shell = streamed_context_;
+  if (shell == nullptr && !shell_contexts_.empty()) {
+    shell = ShellContextOf(static_cast<std::size_t>(&reference - tokens_.references.data()));
+  }
   if (!shell) return ShellReading::kExpanded;
   switch (shell->state) {
     case ShellState::kSingleQuoted:

@@ -18,11 +18,18 @@ namespace safesubst::detail {
 /// scanned, so that the diagnostics are Tokenize's (an unterminated `${`).
 Tokens TokenizeWithoutReferences(std::string_view text, const TokenizerOptions& options);
 
+/// Where a reference stands, for ForEachReferenceOf.
+enum class ReferencePlace : std::uint8_t {
+  kLocated,    ///< line and column, as Tokenize finds them
+  kOffsetOnly, ///< line and column left 0: a render that reports nothing per reference skips counting lines
+};
+
 /// Calls `each` with every reference of scalar `index` of `tokens`, in source
 /// order, exactly as Tokenize records it in Tokens::references (line, column,
 /// context and scalar filled in; the context is the scalar's, so after
 /// Classify the classified one). `tokens` are `text`'s.
 void ForEachReferenceOf(std::string_view text, const Tokens& tokens, std::uint32_t index,
-                        const std::function<void(const Reference&)>& each);
+                        const std::function<void(const Reference&)>& each,
+                        ReferencePlace place = ReferencePlace::kLocated);
 
 }  // namespace safesubst::detail

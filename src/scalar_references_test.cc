@@ -33,10 +33,20 @@ void CheckFoundAgain(const std::string& text) {
   for (std::uint32_t i = 0; i < tokens.scalars.size(); ++i) {
     detail::ForEachReferenceOf(text, tokens, i, [&](const Reference& reference) { found.push_back(reference); });
   }
+  std::vector<Reference> unlocated;  // the same but for line and column
+  for (std::uint32_t i = 0; i < tokens.scalars.size(); ++i) {
+    detail::ForEachReferenceOf(
+        text, tokens, i, [&](const Reference& reference) { unlocated.push_back(reference); },
+        detail::ReferencePlace::kOffsetOnly);
+  }
   REQUIRE(found.size() == expected.size());
+  REQUIRE(unlocated.size() == expected.size());
   for (std::size_t i = 0; i < found.size(); ++i) {
     INFO("reference " << i << ": " << text.substr(expected[i].offset, expected[i].length));
     CHECK(Same(found[i], expected[i]));
+    unlocated[i].line = expected[i].line;
+    unlocated[i].column = expected[i].column;
+    CHECK(Same(unlocated[i], expected[i]));
   }
 }
 

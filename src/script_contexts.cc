@@ -11,11 +11,19 @@ namespace safesubst {
 
 void ScriptContexts::At(std::string_view text, const Scalar& scalar, const Reference* references, std::size_t count,
                         const ShellContext** contexts) {
-  if (!BuildKey(text, scalar, references, count)) return Lex(text, scalar, references, count, contexts);
+  const OffsetWalk offsets = [&](const std::function<void(std::size_t)>& each) {
+    for (std::size_t i = 0; i < count; ++i) each(references[i].offset);
+  };
+  At(text, scalar, offsets, count, contexts);
+}
+
+void ScriptContexts::At(std::string_view text, const Scalar& scalar, const OffsetWalk& offsets, std::size_t count,
+                        const ShellContext** contexts) {
+  if (!BuildKey(text, scalar, offsets, count)) return Lex(text, scalar, offsets, count, contexts);
   auto [found, inserted] = remembered_.try_emplace(key_);
   if (inserted) {
     found->second.resize(count);
-    Lex(text, scalar, references, count, found->second.data());
+    Lex(text, scalar, offsets, count, found->second.data());
   }
   std::copy(found->second.begin(), found->second.end(), contexts);
 }
@@ -25,7 +33,7 @@ void ScriptContexts::At(std::string_view text, const Scalar& scalar, const Refer
 // scalar that keeps its trailing lines (`|+`) decodes bytes past its span, so
 // it is not remembered. Nor is a script larger than the wrappers a stream
 // repeats: its key would be a second copy of it.
-bool ScriptContexts::BuildKey(std::string_view text, const Scalar& scalar, const Reference* references,
+bool ScriptContexts::BuildKey(std::string_view text, const Scalar& scalar, const OffsetWalk& offsets,
                               std::size_t count) {
   if (scalar.chomping == Chomping::kKeep || scalar.length > kLargestRemembered) return false;
   const std::size_t end = scalar.offset + scalar.length;
@@ -38,15 +46,15 @@ bool ScriptContexts::BuildKey(std::string_view text, const Scalar& scalar, const
   key_.push_back(end < text.size() ? text[end] : '\0');
   AppendKeyBytes(scalar.indent, &key_);
   AppendKeyBytes(count, &key_);
-  for (std::size_t i = 0; i < count; ++i) AppendKeyBytes(references[i].offset - scalar.offset, &key_);
+  offsets([&](std::size_t offset) { AppendKeyBytes(offset - scalar.offset, &key_); });
   key_.append(text.substr(scalar.offset, scalar.length));
   return true;
 }
 
-void ScriptContexts::Lex(std::string_view text, const Scalar& scalar, const Reference* references, std::size_t count,
+void ScriptContexts::Lex(std::string_view text, const Scalar& scalar, const OffsetWalk& offsets, std::size_t count,
                          const ShellContext** contexts) {
   ++lexed_;
-  const std::string script = Decode(text, scalar, references, count);
+  const std::string script = Decode(text, scalar, offsets);
   // As ShellContextsAt, a position the lexer would not answer has the default context.
   std::fill_n(contexts, count, Keep(ShellContext{}));
   TakeShellContextsAt(script, positions_, scalar.bash_script ? ScriptShells::kBash : ScriptShells::kSh,
@@ -56,21 +64,20 @@ void ScriptContexts::Lex(std::string_view text, const Scalar& scalar, const Refe
 
 // The script as the shell reads it; positions_ gets where each reference
 // stands in it.
-std::string ScriptContexts::Decode(std::string_view text, const Scalar& scalar, const Reference* references,
-                                   std::size_t count) {
+std::string ScriptContexts::Decode(std::string_view text, const Scalar& scalar, const OffsetWalk& offsets) {
   positions_.clear();
   if (flux_) {  // WriteDollarDollarsAsFlux edits the byte-by-byte map
     std::vector<std::size_t> source_offsets;
     std::string script = DecodeScalar(text, scalar, &source_offsets);
     WriteDollarDollarsAsFlux(&script, &source_offsets);
-    for (std::size_t i = 0; i < count; ++i) {
-      auto at = std::lower_bound(source_offsets.begin(), source_offsets.end(), references[i].offset);
+    offsets([&](std::size_t offset) {
+      auto at = std::lower_bound(source_offsets.begin(), source_offsets.end(), offset);
       positions_.push_back(static_cast<std::size_t>(at - source_offsets.begin()));
-    }
+    });
     return script;
   }
   std::string script = DecodeScalar(text, scalar, &sources_);
-  for (std::size_t i = 0; i < count; ++i) positions_.push_back(sources_.FirstFrom(references[i].offset));
+  offsets([&](std::size_t offset) { positions_.push_back(sources_.FirstFrom(offset)); });
   // The map is reused for the next script, but not kept at a large one's size.
   if (sources_.size() > kLargestRemembered) sources_ = SourceRuns();
   return script;

@@ -5,6 +5,7 @@
 #define SAFESUBST_SCRIPT_CONTEXTS_H_
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -38,14 +39,21 @@ class ScriptContexts {
   void At(std::string_view text, const Scalar& scalar, const Reference* references, std::size_t count,
           const ShellContext** contexts);
 
+  /// Calls `each` with the offset of every reference, in text order.
+  using OffsetWalk = std::function<void(const std::function<void(std::size_t offset)>& each)>;
+  /// The same for `count` references whose offsets `offsets` walks, for a
+  /// render that keeps no Reference (streaming_render.h).
+  void At(std::string_view text, const Scalar& scalar, const OffsetWalk& offsets, std::size_t count,
+          const ShellContext** contexts);
+
   /// How many scripts were decoded and lexed (the rest were repeats).
   std::size_t lexed() const { return lexed_; }
 
  private:
-  bool BuildKey(std::string_view text, const Scalar& scalar, const Reference* references, std::size_t count);
-  void Lex(std::string_view text, const Scalar& scalar, const Reference* references, std::size_t count,
+  bool BuildKey(std::string_view text, const Scalar& scalar, const OffsetWalk& offsets, std::size_t count);
+  void Lex(std::string_view text, const Scalar& scalar, const OffsetWalk& offsets, std::size_t count,
            const ShellContext** contexts);
-  std::string Decode(std::string_view text, const Scalar& scalar, const Reference* references, std::size_t count);
+  std::string Decode(std::string_view text, const Scalar& scalar, const OffsetWalk& offsets);
   const ShellContext* Keep(ShellContext&& context);
 
   struct ContextHash {

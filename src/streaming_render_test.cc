@@ -109,7 +109,10 @@ TEST_CASE("streaming render: each place where it gives way to the whole-document
       {"a: ${A}\nb: ${UNDECLARED}\n", false},             // a warning
       {"a: $${A}\nb: ${A}\n", false},                      // an escape
       {"${A}: v\n", false},                                // a key
-      {"command: [sh, -c, 'echo ${A}']\n", false},         // a shell script
+      {"command: [sh, -c, 'echo ${A}']\n", true},          // a shell script: encoded for its context
+      {"command: [sh, -c]\nargs:\n  - |\n    echo \"${A}\" '${B}' # ${A}\n    cat <<EOF\n    x ${B}\n    EOF\n", true},
+      {"command: [sh, -c]\nargs:\n  - |\n    echo ${A} $HOME\n", false},  // a name kept for the shell
+      {"d: |\n  x\n  ${A}\n", false},  // a value first on a block line: the proof cannot place it
       {"a: ${A}\n# ${B}\nb: ['${A}', \"${B}\"]\n", true},  // comments, flow
       {"b: [${A}]\n", false},  // a tokenizer error: `{` in a flow plain scalar
       {"a: ${A\nb: ${B}\n", false},                        // a tokenizer error
@@ -119,6 +122,17 @@ TEST_CASE("streaming render: each place where it gives way to the whole-document
   for (const Case& c : cases) {
     INFO(std::string(c.text));
     CHECK(RenderedAlike(c.text, Declaring(ab), Setting(ab, "v")) == c.streams);
+  }
+  // A scalar with more references than a batch has them found again at each walk.
+  std::string many;
+  for (int i = 0; i < 5000; ++i) many += i % 2 ? "${A} " : "x${B}";
+  const std::string wide[] = {"p: " + many + "\n", "q: \"" + many + "\"\n", "s: '" + many + "'\n",
+                              "b: |\n  " + many + "\n  " + many + "\n",
+                              "command: [sh, -c]\nargs:\n  - |\n    echo " + many + "\n    echo \"" + many + "\"\n"};
+  for (const std::string& text : wide) {
+    INFO(text.substr(0, 40));
+    CHECK(RenderedAlike(text, Declaring(ab), Setting(ab, "v")));
+    for (const char* value : {"v w", "it's", "a\nb"}) RenderedAlike(text, Declaring(ab), Setting(ab, value));
   }
   // A value that must be requoted, or that the proof cannot place, gives way.
   for (const std::string& value : kValues) {

@@ -2223,7 +2223,7 @@ Tokens TokenizeWithoutReferences(std::string_view text, const TokenizerOptions& 
 
 // As Parser::RecordScalar, ScanScalarReferences and RecordReference do.
 void ForEachReferenceOf(std::string_view text, const Tokens& tokens, std::uint32_t index,
-                        const std::function<void(const Reference&)>& each) {
+                        const std::function<void(const Reference&)>& each, ReferencePlace place) {
   const Scalar& scalar = tokens.scalars[index];
   std::size_t begin = scalar.offset;
   const std::size_t end = scalar.offset + scalar.length;
@@ -2233,6 +2233,12 @@ void ForEachReferenceOf(std::string_view text, const Tokens& tokens, std::uint32
   if (begin >= end || std::memchr(text.data() + begin, '$', end - begin) == nullptr) return;
   std::size_t at = scalar.offset, line = scalar.line, line_start = scalar.offset - (scalar.column - 1);
   auto record = [&](const Reference& found) {
+    if (place == ReferencePlace::kOffsetOnly) {
+      Reference reference = found;
+      reference.context = scalar.context;
+      reference.scalar = index;
+      return each(reference);
+    }
     // Parser::AdvanceCursor: a CRLF counts once, at its LF.
     for (std::size_t i = FindBreak(text, at, found.offset); i < found.offset; i = FindBreak(text, i + 1, found.offset)) {
       if (text[i] == '\n' || i + 1 >= text.size() || text[i + 1] != '\n') {
