@@ -14,41 +14,14 @@
 #include <utility>
 #include <vector>
 
+#include "utf8.h"
+
 namespace safesubst {
 
 namespace {
 
 // Reporting every bad byte of a binary file helps nobody.
 constexpr int kMaxReportsPerKind = 3;
-
-// Length of the valid UTF-8 sequence at text[i], or 0 when it is not valid
-// (overlong forms, surrogates and code points past U+10FFFF included).
-std::size_t Utf8SequenceLength(std::string_view text, std::size_t i) {
-  auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-  unsigned char lead = byte(i);
-  if (lead < 0x80) return 1;
-  std::size_t length;
-  unsigned char low = 0x80, high = 0xBF;  // bounds of the second byte
-  if (lead >= 0xC2 && lead <= 0xDF) {
-    length = 2;
-  } else if (lead >= 0xE0 && lead <= 0xEF) {
-    length = 3;
-    if (lead == 0xE0) low = 0xA0;
-    if (lead == 0xED) high = 0x9F;
-  } else if (lead >= 0xF0 && lead <= 0xF4) {
-    length = 4;
-    if (lead == 0xF0) low = 0x90;
-    if (lead == 0xF4) high = 0x8F;
-  } else {
-    return 0;
-  }
-  if (i + length > text.size()) return 0;
-  if (byte(i + 1) < low || byte(i + 1) > high) return 0;
-  for (std::size_t k = 2; k < length; ++k) {
-    if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
-  }
-  return length;
-}
 
 class Reporter {
  public:
@@ -212,7 +185,8 @@ Diagnostics CheckTextEncoding(std::string_view text, const std::string& file) {
                       "YAML allows only printable characters; write it as an escape in a double-quoted scalar");
       return 1;
     }
-    const std::size_t length = Utf8SequenceLength(text, i);
+    char32_t code_point;
+    const std::size_t length = detail::DecodeUtf8(text, i, &code_point);
     if (length > 0) return length;
     char byte[8];
     std::snprintf(byte, sizeof byte, "0x%02X", c);
