@@ -26,6 +26,7 @@
 #include "streaming_render.h"
 #include "yaml_span_tree.h"
 #include "yaml_spans.h"
+#include "yaml_load.h"
 #include "yaml_tree.h"
 
 namespace safesubst::fuzz {

@@ -12,66 +12,139 @@
 // not reach the function.
 #include <cstdio>
 #include <cstdlib>
+#include <initializer_list>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
-
-#include <yaml-cpp/yaml.h>
 
 #include "cli.h"
 #include "input_limits.h"
-#include "yaml_emit.h"
+#include "yaml_load.h"
+#include "yaml_node_writer.h"
 
 namespace safesubst::cli {
 
 namespace {
 
+using detail::YamlNode;
+using detail::YamlRef;
+using detail::YamlStream;
+
 constexpr const char* kResourceListVersion = "config.kubernetes.io/v1";
 
-std::string ScalarOr(const YAML::Node& node, const std::string& fallback = "") {
-  return node && node.IsScalar() ? node.Scalar() : fallback;
+// The scalar at `keys` below `node` (each a mapping key), or "".
+std::string ScalarAt(const YamlRef& node, std::initializer_list<std::string_view> keys) {
+  std::optional<YamlRef> at = node;
+  for (std::string_view key : keys) {
+    if (at) at = at->Find(key);
+  }
+  return at && at->IsScalar() ? at->Scalar() : "";
 }
 
 // The item's source file as kustomize and kpt annotate it, or empty.
-std::string ItemPath(const YAML::Node& item) {
-  const YAML::Node annotations = item["metadata"]["annotations"];
-  if (!annotations || !annotations.IsMap()) return "";
-  std::string path = ScalarOr(annotations["internal.config.kubernetes.io/path"]);
-  return path.empty() ? ScalarOr(annotations["config.kubernetes.io/path"]) : path;
+std::string ItemPath(const YamlRef& item) {
+  const std::string path = ScalarAt(item, {"metadata", "annotations", "internal.config.kubernetes.io/path"});
+  return path.empty() ? ScalarAt(item, {"metadata", "annotations", "config.kubernetes.io/path"}) : path;
 }
 
-// A string node written as a string: a node built in memory has no tag,
-// which the emitter would write as `!<>`; `!` is the tag of a quoted scalar.
-YAML::Node Text(const std::string& text) {
-  YAML::Node node(text);
-  node.SetTag("!");
-  return node;
-}
+// The ResourceList written back: its stream, to which the results and the
+// rendered items are added as nodes.
+class ListWriter {
+ public:
+  explicit ListWriter(YamlStream stream) : stream_(std::move(stream)) {}
+
+  YamlRef Root() const { return YamlRef(stream_, stream_.documents[0]); }
+  YamlRef At(std::uint32_t index) const { return YamlRef(stream_, index); }
+
+  // A string written as a string: `!` is the tag of a quoted scalar.
+  std::uint32_t Text(std::string text) { return Scalar("!", std::move(text)); }
+  std::uint32_t Collection(YamlNode::Kind kind) {
+    YamlNode node;
+    node.kind = kind;
+    return Add(std::move(node));
+  }
+
+  // Sets `key` of mapping `map` to node `value`: the value of the first equal
+  // key is replaced, else the pair is added at the end.
+  void Set(std::uint32_t map, std::string_view key, std::uint32_t value) {
+    std::vector<std::uint32_t>& children = stream_.nodes[map].children;
+    for (std::size_t i = 0; i + 1 < children.size(); i += 2) {
+      const YamlRef entry_key = At(children[i]);
+      if (entry_key.IsScalar() && entry_key.Scalar() == key) {
+        children[i + 1] = value;
+        return;
+      }
+    }
+    const std::uint32_t key_node = Scalar("", std::string(key));
+    stream_.nodes[map].children.insert(stream_.nodes[map].children.end(), {key_node, value});
+  }
+  void Append(std::uint32_t sequence, std::uint32_t item) { stream_.nodes[sequence].children.push_back(item); }
+  void Replace(std::uint32_t sequence, std::size_t position, std::uint32_t item) {
+    stream_.nodes[sequence].children[position] = item;
+  }
+
+  // Copies the first document of `other` in; returns its root.
+  std::uint32_t Graft(const YamlStream& other) {
+    const auto base = static_cast<std::uint32_t>(stream_.nodes.size());
+    for (YamlNode node : other.nodes) {
+      for (std::uint32_t& child : node.children) child += base;
+      node.target += base;
+      stream_.nodes.push_back(std::move(node));
+    }
+    stream_.has_aliases = stream_.has_aliases || other.has_aliases;
+    return base + other.documents[0];
+  }
+
+ private:
+  std::uint32_t Scalar(std::string tag, std::string text) {
+    YamlNode node;
+    node.kind = YamlNode::Kind::kScalar;
+    node.tag = std::move(tag);
+    node.text = std::move(text);
+    return Add(std::move(node));
+  }
+  std::uint32_t Add(YamlNode node) {
+    stream_.nodes.push_back(std::move(node));
+    return static_cast<std::uint32_t>(stream_.nodes.size() - 1);
+  }
+
+  YamlStream stream_;
+};
 
 // One `results` entry, as the function specification writes them.
-YAML::Node Result(const Diagnostic& diagnostic, const YAML::Node& item, const std::string& path) {
-  YAML::Node result;
-  result["message"] =
-      Text(diagnostic.hint.empty() ? diagnostic.message : diagnostic.message + " (" + diagnostic.hint + ")");
-  result["severity"] = Text(diagnostic.severity == Severity::kError     ? "error"
-                            : diagnostic.severity == Severity::kWarning ? "warning"
-                                                                        : "info");
-  if (item && item.IsMap()) {
-    YAML::Node reference;
+std::uint32_t Result(ListWriter& list, const Diagnostic& diagnostic, const std::optional<YamlRef>& item,
+                     const std::string& path) {
+  const std::uint32_t result = list.Collection(YamlNode::Kind::kMapping);
+  list.Set(result, "message",
+           list.Text(diagnostic.hint.empty() ? diagnostic.message : diagnostic.message + " (" + diagnostic.hint + ")"));
+  list.Set(result, "severity", list.Text(diagnostic.severity == Severity::kError     ? "error"
+                                         : diagnostic.severity == Severity::kWarning ? "warning"
+                                                                                     : "info"));
+  if (item && item->IsMap()) {
+    const std::uint32_t reference = list.Collection(YamlNode::Kind::kMapping);
     for (const char* field : {"apiVersion", "kind"}) {
-      if (!ScalarOr(item[field]).empty()) reference[field] = Text(ScalarOr(item[field]));
+      if (const std::string value = ScalarAt(*item, {field}); !value.empty()) list.Set(reference, field, list.Text(value));
     }
     for (const char* field : {"name", "namespace"}) {
-      if (!ScalarOr(item["metadata"][field]).empty()) reference[field] = Text(ScalarOr(item["metadata"][field]));
+      if (const std::string value = ScalarAt(*item, {"metadata", field}); !value.empty()) {
+        list.Set(reference, field, list.Text(value));
+      }
     }
-    if (reference.size() > 0) result["resourceRef"] = reference;
+    if (!list.At(reference).node().children.empty()) list.Set(result, "resourceRef", reference);
   }
-  if (!path.empty()) result["file"]["path"] = Text(path);
+  if (!path.empty()) {
+    const std::uint32_t file = list.Collection(YamlNode::Kind::kMapping);
+    list.Set(file, "path", list.Text(path));
+    list.Set(result, "file", file);
+  }
   return result;
 }
 
 // Reads the ResourceList; false (with a message on stderr) when it is none.
 // yaml-cpp's parser is recursive: the nesting and alias limits are checked first.
-bool ReadResourceList(const Limits& limits, YAML::Node* list) {
+bool ReadResourceList(const Limits& limits, YamlStream* list) {
   std::string text;
   Diagnostics problems;
   if (ReadInput("-", limits.max_input_bytes, &text, &problems)) problems = CheckInputLimits(text, limits, "<stdin>");
@@ -81,20 +154,21 @@ bool ReadResourceList(const Limits& limits, YAML::Node* list) {
     PrintDiagnostics(problems, sources, false);
     return false;
   }
-  try {
-    *list = YAML::Load(text);
-  } catch (const YAML::Exception& error) {
-    std::fprintf(stderr, "<stdin>:%d:%d: error: the ResourceList is not YAML: %s\n", error.mark.line + 1,
-                 error.mark.column + 1, error.msg.c_str());
+  detail::YamlParseError error;
+  if (!detail::ParseYamlStreamWithYamlCpp(text, list, &error)) {
+    std::fprintf(stderr, "<stdin>:%u:%u: error: the ResourceList is not YAML: %s\n", error.line + 1, error.column + 1,
+                 error.message.c_str());
     return false;
   }
-  if (!list->IsMap() || ScalarOr((*list)["kind"]) != "ResourceList" ||
-      ScalarOr((*list)["apiVersion"]) != kResourceListVersion) {
+  const std::optional<YamlRef> root =
+      list->documents.empty() ? std::nullopt : std::optional<YamlRef>(YamlRef(*list, list->documents[0]));
+  if (!root || !root->IsMap() || ScalarAt(*root, {"kind"}) != "ResourceList" ||
+      ScalarAt(*root, {"apiVersion"}) != kResourceListVersion) {
     std::fprintf(stderr, "<stdin>: error: expected a ResourceList of apiVersion %s on standard input\n",
                  kResourceListVersion);
     return false;
   }
-  if ((*list)["items"] && !(*list)["items"].IsSequence() && !(*list)["items"].IsNull()) {
+  if (const std::optional<YamlRef> items = root->Find("items"); items && !items->IsSequence() && !items->IsNull()) {
     std::fprintf(stderr, "<stdin>: error: the ResourceList's items are not a sequence\n");
     return false;
   }
@@ -103,19 +177,19 @@ bool ReadResourceList(const Limits& limits, YAML::Node* list) {
 
 // The values of `functionConfig.data` (a ConfigMap) as NAME=VALUE; false when
 // the functionConfig holds something else.
-bool FunctionConfigValues(const YAML::Node& config, std::vector<std::string>* sets) {
-  if (!config || config.IsNull()) return true;
-  const YAML::Node data = config.IsMap() ? config["data"] : YAML::Node();
-  if (!data || (!data.IsMap() && !data.IsNull())) {
+bool FunctionConfigValues(const std::optional<YamlRef>& config, std::vector<std::string>* sets) {
+  if (!config || config->IsNull()) return true;
+  const std::optional<YamlRef> data = config->Find("data");
+  if (!data || (!data->IsMap() && !data->IsNull())) {
     std::fprintf(stderr, "functionConfig: error: safesubst krm takes its values from `data:` (a ConfigMap)\n");
     return false;
   }
-  for (const auto& entry : data) {
-    if (!entry.second.IsScalar() && !entry.second.IsNull()) {
-      std::fprintf(stderr, "functionConfig: error: data.%s is not a string\n", ScalarOr(entry.first).c_str());
+  for (const auto& [key, value] : data->Entries()) {
+    if (!value.IsScalar() && !value.IsNull()) {
+      std::fprintf(stderr, "functionConfig: error: data.%s is not a string\n", ScalarAt(key, {}).c_str());
       return false;
     }
-    sets->push_back(ScalarOr(entry.first) + "=" + ScalarOr(entry.second));
+    sets->push_back(ScalarAt(key, {}) + "=" + ScalarAt(value, {}));
   }
   return true;
 }
@@ -128,10 +202,12 @@ std::string ShellFormatOf(const std::vector<std::string>& sets) {
   return shell_format;
 }
 
-// Renders one item in place; its diagnostics become results.
-bool RenderItem(YAML::Node& item, std::size_t index, const Manifest& manifest, const ValueSet& values,
-                const InputOptions& inputs, Sources& sources, YAML::Node& results) {
-  const std::string path = ItemPath(item);
+// Renders item `index` (node `item` of `list`); its diagnostics become
+// results. Returns the node the rendered item is, or none.
+std::optional<std::uint32_t> RenderItem(ListWriter& list, std::uint32_t item, std::size_t index,
+                                        const Manifest& manifest, const ValueSet& values, const InputOptions& inputs,
+                                        Sources& sources, std::uint32_t results) {
+  const std::string path = ItemPath(list.At(item));
   RenderOptions options;
   options.file_name = "items[" + std::to_string(index) + "]" + (path.empty() ? "" : " (" + path + ")");
   options.strict = inputs.strict;
@@ -141,20 +217,27 @@ bool RenderItem(YAML::Node& item, std::size_t index, const Manifest& manifest, c
   options.report_references = false;
   std::string text;
   try {
-    text = detail::EmitSlotText(item, detail::EmitTarget{detail::SlotKind::kRoot}) + "\n";
+    text = detail::EmitSlotText(list.At(item), detail::EmitTarget{detail::SlotKind::kRoot}) + "\n";
   } catch (const detail::NodeNotEmittable& error) {
     const Diagnostic diagnostic = MakeError(Location{options.file_name}, std::string("cannot be written as YAML: ") + error.what());
-    results.push_back(Result(diagnostic, item, path));
+    list.Append(results, Result(list, diagnostic, list.At(item), path));
     PrintDiagnostics({diagnostic}, sources, false);
-    return false;
+    return std::nullopt;
   }
   RenderResult rendered = Render(text, manifest, values, options);
   sources.Remember(options.file_name, text);
   PrintDiagnostics(rendered.diagnostics, sources, UseColor(inputs.color));
-  for (const Diagnostic& diagnostic : rendered.diagnostics) results.push_back(Result(diagnostic, item, path));
-  if (!rendered.ok()) return false;
-  item = YAML::Load(rendered.output);
-  return true;
+  for (const Diagnostic& diagnostic : rendered.diagnostics) {
+    list.Append(results, Result(list, diagnostic, list.At(item), path));
+  }
+  YamlStream output;
+  detail::YamlParseError error;
+  // The render proved the output's structure; yaml-cpp reads what it read.
+  if (!rendered.ok() || !detail::ParseYamlStreamWithYamlCpp(rendered.output, &output, &error) ||
+      output.documents.empty()) {
+    return std::nullopt;
+  }
+  return list.Graft(output);
 }
 
 }  // namespace
@@ -164,11 +247,12 @@ int RunKrm(const InputOptions& given) {
     std::fprintf(stderr, "safesubst: error: krm reads a ResourceList on standard input; it takes no files\n");
     return kExitUsage;
   }
-  YAML::Node list;
-  if (!ReadResourceList(given.limits, &list)) return kExitInputError;
+  YamlStream stream;
+  if (!ReadResourceList(given.limits, &stream)) return kExitInputError;
+  ListWriter list(std::move(stream));
   InputOptions inputs = given;
   std::vector<std::string> config_values;
-  if (!FunctionConfigValues(list["functionConfig"], &config_values)) return kExitInputError;
+  if (!FunctionConfigValues(list.Root().Find("functionConfig"), &config_values)) return kExitInputError;
   if (inputs.manifest.empty() && std::getenv("SAFESUBST_MANIFEST") == nullptr && !config_values.empty()) {
     inputs.shell_format = ShellFormatOf(config_values);
   }
@@ -181,21 +265,27 @@ int RunKrm(const InputOptions& given) {
   ValueSet values;
   const Loaded loaded = LoadInputs(inputs, &manifest, &values, &diagnostics, &sources);
   PrintDiagnostics(diagnostics, sources, UseColor(inputs.color));
-  YAML::Node results(YAML::NodeType::Sequence);
-  for (const Diagnostic& diagnostic : diagnostics) results.push_back(Result(diagnostic, YAML::Node(), diagnostic.location.file));
+  const std::uint32_t results = list.Collection(YamlNode::Kind::kSequence);
+  for (const Diagnostic& diagnostic : diagnostics) {
+    list.Append(results, Result(list, diagnostic, std::nullopt, diagnostic.location.file));
+  }
   bool ok = loaded == Loaded::kAll;
-  if (ok && list["items"]) {
-    YAML::Node items = list["items"];
-    for (std::size_t i = 0; i < items.size(); ++i) {
-      YAML::Node item = items[i];
-      ok = RenderItem(item, i, manifest, values, inputs, sources, results) && ok;
-      items[i] = item;
+  if (const std::optional<YamlRef> items = list.Root().Find("items"); ok && items) {
+    const std::uint32_t sequence = items->index();
+    for (std::size_t i = 0; i < list.At(sequence).node().children.size(); ++i) {
+      const std::uint32_t item = list.At(sequence).node().children[i];
+      const std::optional<std::uint32_t> rendered = RenderItem(list, item, i, manifest, values, inputs, sources, results);
+      if (rendered) {
+        list.Replace(sequence, i, *rendered);
+      } else {
+        ok = false;
+      }
     }
   }
-  if (results.size() > 0) list["results"] = results;
+  if (!list.At(results).node().children.empty()) list.Set(list.Root().index(), "results", results);
   std::string written, error;
   try {
-    written = detail::EmitSlotText(list, detail::EmitTarget{detail::SlotKind::kRoot}) + "\n";
+    written = detail::EmitSlotText(list.Root(), detail::EmitTarget{detail::SlotKind::kRoot}) + "\n";
   } catch (const detail::NodeNotEmittable& failure) {  // such as an alias to itself in the functionConfig
     std::fprintf(stderr, "<stdin>: error: the ResourceList cannot be written back: %s\n", failure.what());
     return kExitInputError;

@@ -156,5 +156,23 @@ TEST_CASE("krm: input that is not a ResourceList, or a functionConfig without da
   CHECK(deep.err.find("<stdin>:3:") == 0);
 }
 
+// The old reading indexed each item as a mapping and ended the process
+// (std::terminate on yaml-cpp's BadSubscript) at an item that is a scalar or a
+// sequence, or whose metadata is one; an item that holds itself ended it too.
+TEST_CASE("krm: an item that is not a mapping is rendered as it is, and an item holding itself is a result") {
+  const CommandResult odd = RunKrm("", "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"
+                                       "- plain ${X}\n- [1, 2]\n- {kind: K, metadata: text}\n"
+                                       "functionConfig: {data: {X: x}}\n");
+  CHECK(odd.code == 0);
+  CHECK(odd.err.empty());
+  CHECK(odd.out ==
+        "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n  - plain x\n  - - 1\n    - 2\n"
+        "  - kind: K\n    metadata: text\nfunctionConfig:\n  data:\n    X: x\n");
+  const CommandResult recursive =
+      RunKrm("", "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- &r {a: *r}\n");
+  CHECK(recursive.code == 1);
+  CHECK(recursive.err.find("items[0]: error: cannot be written as YAML: it holds an alias to itself") == 0);
+}
+
 }  // namespace
 }  // namespace safesubst

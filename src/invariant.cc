@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "yaml_load.h"
 #include "yaml_tree.h"
 
 namespace safesubst {

@@ -24,6 +24,7 @@
 #include "safesubst/render.h"
 #include "safesubst/values.h"
 #include "test_support.h"
+#include "yaml_load.h"
 #include "yaml_tree.h"
 
 namespace safesubst {

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "yaml_encoding.h"
+#include "yaml_load.h"
 #include "yaml_tree.h"
 
 namespace safesubst {

@@ -15,6 +15,7 @@
 #include "alias_bomb.h"
 #include "test_support.h"
 #include "tokenizer.h"
+#include "yaml_load.h"
 #include "yaml_tree.h"
 
 namespace safesubst {

@@ -14,6 +14,7 @@
 #include "bounded_read.h"
 #include "validate.h"
 #include "yaml_node_writer.h"
+#include "yaml_load.h"
 #include "yaml_tree.h"
 
 namespace safesubst {

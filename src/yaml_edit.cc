@@ -3,12 +3,13 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <utility>
 #include <vector>
 
-#include "yaml_emit.h"
 #include "yaml_layout.h"
+#include "yaml_node_writer.h"
 
 namespace safesubst::detail {
 namespace {
@@ -264,12 +265,9 @@ Selection Select(const Layout& layout, const std::vector<PathSelector>& selector
           }
           bool any = false;
           if (flow_seq) {
-            const YAML::Node items = layout.Yaml(index);
-            for (std::size_t item = 0; item < items.size(); ++item) {
-              const YAML::Node field = items[item].IsMap() ? items[item][selector.key] : YAML::Node();
-              if (field.IsDefined() && field.IsScalar() && field.Scalar() == selector.value) {
-                return Selection{{}, index, {}};
-              }
+            for (const YamlRef& item : layout.Yaml(index).Items()) {
+              const std::optional<YamlRef> field = item.Find(selector.key);
+              if (field && field->IsScalar() && field->Scalar() == selector.value) return Selection{{}, index, {}};
             }
           }
           for (std::uint32_t item : n.children) {

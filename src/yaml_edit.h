@@ -16,7 +16,7 @@
 //  - Merging: mappings merge deeply; on anything else the fragment wins;
 //    sequences are replaced, or appended to with `append`.
 //  - A flow collection that an edit must reach into (`{a: 1}` receiving a key)
-//    is first re-emitted in block style (yaml_emit.h); only that node changes.
+//    is first re-emitted in block style (EmitSlotText); only that node changes.
 //  - Set values are YAML text: one line goes after `key: `; a block value is
 //    indented one step below its key, in the document's own indentation step.
 // Line breaks of inserted text follow the document (CRLF stays CRLF).

@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "tree_oracle.h"
-#include "yaml_emit.h"
+#include "yaml_node_writer.h"
 #include "yaml_layout.h"
 
 namespace safesubst::detail {

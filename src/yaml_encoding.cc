@@ -39,6 +39,7 @@
 
 #include "utf8.h"
 #include "yaml_node_writer.h"
+#include "yaml_load.h"
 #include "yaml_tree.h"
 
 namespace safesubst {

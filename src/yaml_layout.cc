@@ -252,11 +252,12 @@ bool Layout::IsEmptyFlow(std::uint32_t index) const {
 std::size_t Layout::ItemCount(std::uint32_t index) const {
   const LayoutNode& n = nodes_[index];
   if (n.kind == LayoutKind::kBlockSeq || n.kind == LayoutKind::kBlockMap) return n.children.size();
-  return Yaml(index).size();
+  const YamlRef yaml = Yaml(index);
+  return yaml.IsMap() ? yaml.node().children.size() / 2 : yaml.node().children.size();
 }
 
 bool Layout::FlowMapHasKey(std::uint32_t index, std::string_view key) const {
-  return Yaml(index)[std::string(key)].IsDefined();
+  return Yaml(index).Find(key).has_value();
 }
 
 bool Layout::OwnScalarValue(std::uint32_t index, std::string* value, bool* is_scalar) const {
@@ -289,10 +290,8 @@ bool Layout::HasScalarField(std::uint32_t index, std::string_view key, std::stri
   } else if (n.kind != LayoutKind::kBlockMap && n.kind != LayoutKind::kFlowMap && n.kind != LayoutKind::kAlias) {
     return false;
   }
-  const YAML::Node item = Yaml(index);
-  if (!item.IsMap()) return false;
-  const YAML::Node field = item[std::string(key)];
-  return field.IsDefined() && field.IsScalar() && field.Scalar() == value;
+  const std::optional<YamlRef> field = Yaml(index).Find(key);
+  return field && field->IsScalar() && field->Scalar() == value;
 }
 
 std::uint32_t Layout::FindKey(std::uint32_t map, std::string_view key) const {
@@ -593,14 +592,10 @@ std::size_t BodyBegin(std::string_view text) {
   return 0;
 }
 
-std::string Describe(const YAML::Node& node) {
-  switch (node.Type()) {
-    case YAML::NodeType::Map: return "a mapping";
-    case YAML::NodeType::Sequence: return "a sequence";
-    case YAML::NodeType::Null: return "null";
-    case YAML::NodeType::Scalar: return "a scalar";
-    default: return "nothing";
-  }
+std::string Describe(const YamlRef& node) {
+  if (node.IsMap()) return "a mapping";
+  if (node.IsSequence()) return "a sequence";
+  return node.IsScalar() ? "a scalar" : "null";
 }
 
 }  // namespace
@@ -609,18 +604,18 @@ std::string Describe(const YAML::Node& node) {
 // yaml-cpp nodes. Returns false with an error at the first disagreement.
 class LayoutChecker {
  public:
-  LayoutChecker(const std::vector<LayoutNode>& nodes, std::vector<YAML::Node>* yaml, LayoutError* error)
+  LayoutChecker(const std::vector<LayoutNode>& nodes, std::vector<std::uint32_t>* yaml, LayoutError* error)
       : nodes_(nodes), yaml_(*yaml), error_(*error) {}
 
-  bool Attach(std::uint32_t index, const YAML::Node& yaml) {
+  bool Attach(std::uint32_t index, const YamlRef& yaml) {
     const LayoutNode& n = nodes_[index];
-    yaml_[index] = yaml;
+    yaml_[index] = yaml.index();
     bool ok = true;
     switch (n.kind) {
       case LayoutKind::kEmpty: ok = yaml.IsNull() || (yaml.IsScalar() && yaml.Scalar().empty()); break;
       case LayoutKind::kScalar: ok = yaml.IsScalar() || yaml.IsNull(); break;
       case LayoutKind::kBlockScalar: ok = yaml.IsScalar(); break;
-      case LayoutKind::kAlias: ok = yaml.IsDefined(); break;
+      case LayoutKind::kAlias: break;
       case LayoutKind::kFlowMap: ok = yaml.IsMap(); break;
       case LayoutKind::kFlowSeq: ok = yaml.IsSequence(); break;
       case LayoutKind::kBlockMap: return AttachMap(index, yaml);
@@ -639,35 +634,37 @@ class LayoutChecker {
     return false;
   }
 
-  bool AttachMap(std::uint32_t index, const YAML::Node& yaml) {
-    if (!yaml.IsMap() || yaml.size() != nodes_[index].children.size()) {
+  bool AttachMap(std::uint32_t index, const YamlRef& yaml) {
+    const std::vector<std::pair<YamlRef, YamlRef>> entries = yaml.Entries();
+    if (!yaml.IsMap() || entries.size() != nodes_[index].children.size()) {
       return Mismatch(index, "the scanner and the YAML parser disagree about this mapping (" + Describe(yaml) + ")");
     }
-    std::size_t i = 0;
-    for (auto it = yaml.begin(); it != yaml.end(); ++it, ++i) {
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      const auto& [key, value] = entries[i];
       const std::uint32_t child = nodes_[index].children[i];
-      if (!it->first.IsScalar()) return Mismatch(child, "only scalar mapping keys are supported");
-      if (it->first.Scalar() != nodes_[child].key) {
+      if (!key.IsScalar()) return Mismatch(child, "only scalar mapping keys are supported");
+      if (key.Scalar() != nodes_[child].key) {
         return Mismatch(child, "the scanner read key `" + nodes_[child].key + "` where the YAML parser read `" +
-                                   it->first.Scalar() + "`");
+                                   key.Scalar() + "`");
       }
-      if (!Attach(child, it->second)) return false;
+      if (!Attach(child, value)) return false;
     }
     return true;
   }
 
-  bool AttachSeq(std::uint32_t index, const YAML::Node& yaml) {
-    if (!yaml.IsSequence() || yaml.size() != nodes_[index].children.size()) {
+  bool AttachSeq(std::uint32_t index, const YamlRef& yaml) {
+    const std::vector<YamlRef> items = yaml.Items();
+    if (!yaml.IsSequence() || items.size() != nodes_[index].children.size()) {
       return Mismatch(index, "the scanner and the YAML parser disagree about this sequence (" + Describe(yaml) + ")");
     }
-    for (std::size_t i = 0; i < yaml.size(); ++i) {
-      if (!Attach(nodes_[index].children[i], yaml[i])) return false;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      if (!Attach(nodes_[index].children[i], items[i])) return false;
     }
     return true;
   }
 
   const std::vector<LayoutNode>& nodes_;
-  std::vector<YAML::Node>& yaml_;
+  std::vector<std::uint32_t>& yaml_;
   LayoutError& error_;
 };
 
@@ -686,21 +683,25 @@ bool OneDocumentPiece(std::string_view text) {
 }
 
 // yaml-cpp's reading of a text that must hold one document; false with the
-// error a scan reports.
-bool LoadOneDocument(std::string_view text, YAML::Node* document, LayoutError* error) {
-  std::vector<YAML::Node> documents;
+// error a scan reports. An empty stream reads as one null document.
+bool LoadOneDocument(std::string_view text, std::shared_ptr<const YamlStream>* stream, LayoutError* error) {
   try {
-    documents = LoadAllDocumentsUnmarked(text);
+    *stream = LoadYamlStream(text);
   } catch (const YAML::Exception& e) {
     error->offset = e.mark.pos >= 0 ? static_cast<std::size_t>(e.mark.pos) : 0;
     error->message = "not valid YAML: " + e.msg;
     return false;
   }
-  if (documents.size() > 1) {
-    error->message = "expected one YAML document, found " + std::to_string(documents.size());
+  if ((*stream)->documents.size() > 1) {
+    error->message = "expected one YAML document, found " + std::to_string((*stream)->documents.size());
     return false;
   }
-  *document = documents.empty() ? YAML::Node() : documents[0];
+  if ((*stream)->documents.empty()) {
+    auto null_document = std::make_shared<YamlStream>();
+    null_document->nodes.emplace_back();
+    null_document->documents.push_back(0);
+    *stream = std::move(null_document);
+  }
   return true;
 }
 
@@ -710,6 +711,7 @@ void Layout::Reset(std::string_view text) {
   text_ = text;
   nodes_.clear();
   yaml_.clear();
+  yaml_stream_.reset();
   needs_cross_check_ = false;
   line_starts_.assign(1, 0);
   for (std::size_t i = text.find('\n'); i != std::string_view::npos; i = text.find('\n', i + 1)) {
@@ -727,11 +729,12 @@ bool Layout::ScanBody(LayoutError* error) {
   return false;
 }
 
-bool Layout::AttachYaml(const YAML::Node& document, LayoutError* error) const {
-  std::vector<YAML::Node> yaml(nodes_.size());
+bool Layout::AttachYaml(std::shared_ptr<const YamlStream> stream, LayoutError* error) const {
+  std::vector<std::uint32_t> yaml(nodes_.size());
   LayoutChecker checker(nodes_, &yaml, error);
-  if (!checker.Attach(0, document)) return false;
+  if (!checker.Attach(0, YamlRef(*stream, stream->documents[0]))) return false;
   yaml_ = std::move(yaml);
+  yaml_stream_ = std::move(stream);
   return true;
 }
 
@@ -749,22 +752,22 @@ bool Layout::Scan(std::string_view text, LayoutError* error) {
 bool Layout::ScanChecked(std::string_view text, LayoutError* error) {
   *error = LayoutError{};
   Reset(text);
-  YAML::Node document;
-  if (!LoadOneDocument(text, &document, error) || !ScanBody(error)) return false;
-  if (AttachYaml(document, error)) return true;
+  std::shared_ptr<const YamlStream> stream;
+  if (!LoadOneDocument(text, &stream, error) || !ScanBody(error)) return false;
+  if (AttachYaml(std::move(stream), error)) return true;
   nodes_.clear();
   return false;
 }
 
-const YAML::Node& Layout::Yaml(std::uint32_t index) const {
+YamlRef Layout::Yaml(std::uint32_t index) const {
   if (yaml_.empty()) {
     LayoutError error;
-    YAML::Node document;
-    if (!LoadOneDocument(text_, &document, &error) || !AttachYaml(document, &error)) {
+    std::shared_ptr<const YamlStream> stream;
+    if (!LoadOneDocument(text_, &stream, &error) || !AttachYaml(std::move(stream), &error)) {
       throw LayoutUnreadable(std::move(error));
     }
   }
-  return yaml_[index];
+  return YamlRef(*yaml_stream_, yaml_[index]);
 }
 
 }  // namespace safesubst::detail

@@ -26,12 +26,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
-#include <yaml-cpp/yaml.h>
+#include "yaml_tree.h"
 
 namespace safesubst::detail {
 
@@ -172,7 +173,7 @@ class Layout {
   /// node re-emitted in block style). The first call parses the text and
   /// checks it against the layout, as ScanChecked does; throws
   /// LayoutUnreadable where ScanChecked would have failed.
-  const YAML::Node& Yaml(std::uint32_t index) const;
+  YamlRef Yaml(std::uint32_t index) const;
   /// Finds the value of `key` in block mapping `map`, or kNoNode.
   std::uint32_t FindKey(std::uint32_t map, std::string_view key) const;
   /// A human name for the node kind ("a mapping", "a sequence", "a scalar", ...).
@@ -182,8 +183,8 @@ class Layout {
   friend class LayoutBuilder;
   void Reset(std::string_view text);
   bool ScanBody(LayoutError* error);
-  /// Checks yaml-cpp's `document` against the nodes and keeps it, node by node.
-  bool AttachYaml(const YAML::Node& document, LayoutError* error) const;
+  /// Checks yaml-cpp's reading `stream` against the nodes and keeps it, node by node.
+  bool AttachYaml(std::shared_ptr<const YamlStream> stream, LayoutError* error) const;
   /// Reads a node as a possible scalar value without yaml-cpp: `is_scalar`
   /// is false for a collection or a plain null, else `value` is the scalar's
   /// value. Returns false when only yaml-cpp can tell (properties, several
@@ -192,8 +193,9 @@ class Layout {
 
   std::string_view text_;
   std::vector<LayoutNode> nodes_;
-  /// yaml-cpp's reading, node by node, once something asked for it (Yaml).
-  mutable std::vector<YAML::Node> yaml_;
+  /// yaml-cpp's reading, and its node for each node, once something asked for it (Yaml).
+  mutable std::shared_ptr<const YamlStream> yaml_stream_;
+  mutable std::vector<std::uint32_t> yaml_;
   std::vector<std::size_t> line_starts_;
   std::string eol_ = "\n";
   /// The reading met what only the cross-checked scan may accept.

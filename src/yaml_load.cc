@@ -7,12 +7,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
-#include <optional>
+#include <memory>
 #include <sstream>
 #include <string>
 
 #include "tokenizer.h"
 #include "text_checks.h"
+#include "yaml_span_tree.h"
 
 namespace safesubst::detail {
 namespace {
@@ -60,100 +61,83 @@ std::size_t MaxDocumentCount(std::string_view text) {
 
 namespace {
 
-// Builds the documents from the parser's events with yaml-cpp's public node
-// API while it counts them, so that one pass both guards and builds (LoadAll
-// has to be preceded by a guarded pass because its builder cannot be
-// stopped). The public API has no way to give a node its mark.
-class DocumentBuilder : public YAML::EventHandler {
+// Builds the YamlStream arena from parser events. Collections are closed by
+// the matching End event, so a stack of open collections says where the next
+// node goes.
+class TreeBuilder : public YAML::EventHandler {
  public:
+  explicit TreeBuilder(YamlStream* stream) : stream_(stream) {}
+
   void OnDocumentStart(const YAML::Mark& mark) override {
+    anchors_.clear();
+    open_.clear();
     last_start = mark;
-    anchors_.clear();  // anchors belong to their document
   }
-  void OnDocumentEnd() override { documents.push_back(root_.value_or(YAML::Node())); root_.reset(); }
-  void OnNull(const YAML::Mark&, YAML::anchor_t anchor) override { Add(YAML::Node(YAML::NodeType::Null), anchor); }
+  void OnDocumentEnd() override {}
+
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    Add(YamlNode::Kind::kNull, mark, anchor, {});
+  }
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
-    const auto found = anchors_.find(anchor);  // the parser reports an unknown alias before this
-    if (found == anchors_.end()) throw YAML::ParserException(mark, "an alias to no anchor");
-    Add(found->second, kNoAnchor);
+    std::uint32_t index = Add(YamlNode::Kind::kAlias, mark, YAML::NullAnchor, {});
+    stream_->has_aliases = true;
+    auto found = anchors_.find(anchor);
+    // yaml-cpp rejects unknown anchors itself; point at the alias node (a
+    // harmless self reference that ResolveAlias stops at) just in case.
+    stream_->nodes[index].target = found == anchors_.end() ? index : found->second;
   }
-  void OnScalar(const YAML::Mark&, const std::string& tag, YAML::anchor_t anchor, const std::string& value) override {
-    YAML::Node scalar(value);
-    scalar.SetTag(tag);
-    Add(scalar, anchor);
+  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                const std::string& value) override {
+    std::uint32_t index = Add(YamlNode::Kind::kScalar, mark, anchor, tag);
+    stream_->nodes[index].text = value;
   }
-  void OnSequenceStart(const YAML::Mark&, const std::string& tag, YAML::anchor_t anchor,
+  void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                        YAML::EmitterStyle::value style) override {
-    Open(YAML::NodeType::Sequence, tag, anchor, style);
+    open_.push_back(Add(YamlNode::Kind::kSequence, mark, anchor, tag));
+    stream_->nodes[open_.back()].flow = style == YAML::EmitterStyle::Flow;
   }
-  void OnSequenceEnd() override { Close(); }
-  void OnMapStart(const YAML::Mark&, const std::string& tag, YAML::anchor_t anchor,
+  void OnSequenceEnd() override { open_.pop_back(); }
+  void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                   YAML::EmitterStyle::value style) override {
-    Open(YAML::NodeType::Map, tag, anchor, style);
+    open_.push_back(Add(YamlNode::Kind::kMapping, mark, anchor, tag));
+    stream_->nodes[open_.back()].flow = style == YAML::EmitterStyle::Flow;
   }
-  void OnMapEnd() override { Close(); }
+  void OnMapEnd() override { open_.pop_back(); }
 
   YAML::Mark last_start = YAML::Mark::null_mark();
-  std::vector<YAML::Node> documents;
 
  private:
-  static constexpr YAML::anchor_t kNoAnchor = 0;
-
-  struct OpenCollection {
-    YAML::Node node;
-    std::optional<YAML::Node> key;  // a mapping's key waiting for its value
-  };
-
-  void Open(YAML::NodeType::value type, const std::string& tag, YAML::anchor_t anchor,
-            YAML::EmitterStyle::value style) {
-    YAML::Node collection(type);
-    collection.SetTag(tag);
-    collection.SetStyle(style);
-    Remember(collection, anchor);  // before its children: they may not alias it, but yaml-cpp allows it
-    open_.push_back({collection, std::nullopt});
-  }
-
-  void Close() {
-    YAML::Node collection = open_.back().node;
-    open_.pop_back();
-    Attach(collection);
-  }
-
-  void Add(const YAML::Node& node, YAML::anchor_t anchor) {
-    Remember(node, anchor);
-    Attach(node);
-  }
-
-  void Remember(const YAML::Node& node, YAML::anchor_t anchor) {
-    if (anchor != kNoAnchor) anchors_.insert_or_assign(anchor, node);
-  }
-
-  void Attach(const YAML::Node& node) {
+  std::uint32_t Add(YamlNode::Kind kind, const YAML::Mark& mark, YAML::anchor_t anchor,
+                    const std::string& tag) {
+    auto index = static_cast<std::uint32_t>(stream_->nodes.size());
+    YamlNode node;
+    node.kind = kind;
+    node.tag = tag;
+    if (!mark.is_null()) {
+      node.line = static_cast<std::uint32_t>(mark.line);
+      node.column = static_cast<std::uint32_t>(mark.column);
+      node.offset = static_cast<std::size_t>(mark.pos);
+    }
+    stream_->nodes.push_back(std::move(node));
     if (open_.empty()) {
-      root_.emplace(node);
-      return;
-    }
-    OpenCollection& parent = open_.back();
-    if (parent.node.IsSequence()) {
-      parent.node.push_back(node);
-    } else if (!parent.key) {
-      parent.key.emplace(node);
+      stream_->documents.push_back(index);
     } else {
-      parent.node.force_insert(*parent.key, node);  // duplicate keys kept, as LoadAll keeps them
-      parent.key.reset();
+      stream_->nodes[open_.back()].children.push_back(index);
     }
+    if (anchor != YAML::NullAnchor) anchors_[anchor] = index;
+    return index;
   }
 
-  std::vector<OpenCollection> open_;
-  std::optional<YAML::Node> root_;
-  std::map<YAML::anchor_t, YAML::Node> anchors_;
+  YamlStream* stream_;
+  std::vector<std::uint32_t> open_;
+  std::map<YAML::anchor_t, std::uint32_t> anchors_;
 };
 
-// The texts LoadAllDocumentsUnmarked loaded last on this thread, with their
-// documents, while a RememberLoadedText lives on it (yaml_load.h).
+// The texts LoadYamlStream loaded last on this thread, with their trees,
+// while a RememberLoadedText lives on it (yaml_load.h).
 struct LoadedText {
   std::string text;  // capacity kRememberedTextBytes: assigning never moves it
-  std::vector<YAML::Node> documents;
+  std::shared_ptr<const YamlStream> stream;
   std::uint64_t last_use = 0;
 };
 struct LoadedTexts {
@@ -166,18 +150,18 @@ constexpr std::size_t kRememberedTextBytes = std::size_t{64} << 10;
 constexpr std::size_t kRememberedTexts = 4;  // a step's document, its fragment, and room to spare
 thread_local LoadedTexts loaded;
 
-const std::vector<YAML::Node>* FindLoaded(std::string_view text) {
+const std::shared_ptr<const YamlStream>* FindLoaded(std::string_view text) {
   if (!loaded.remembering) return nullptr;
   for (LoadedText& entry : loaded.entries) {
     if (entry.text == text) {
       entry.last_use = ++loaded.clock;
-      return &entry.documents;
+      return &entry.stream;
     }
   }
   return nullptr;
 }
 
-void RememberLoaded(std::string_view text, const std::vector<YAML::Node>& documents) {
+void RememberLoaded(std::string_view text, const std::shared_ptr<const YamlStream>& stream) {
   if (!loaded.remembering || text.size() > kRememberedTextBytes) return;
   LoadedText* slot = nullptr;
   if (loaded.entries.size() < kRememberedTexts) {
@@ -188,7 +172,7 @@ void RememberLoaded(std::string_view text, const std::vector<YAML::Node>& docume
                               [](const LoadedText& a, const LoadedText& b) { return a.last_use < b.last_use; });
   }
   slot->text.assign(text);
-  slot->documents = documents;
+  slot->stream = stream;
   slot->last_use = ++loaded.clock;
   loaded.longest = std::max(loaded.longest, text.size());
 }
@@ -233,9 +217,10 @@ namespace {
 namespace {
 
 // Runs `handler` over every document of `text`, guarded against the runaway
-// document, with the errors LoadAllDocuments documents.
+// document, with the errors LoadAllDocuments documents (yaml-cpp's own where
+// it fails on valid YAML it misreads, unless `explain_misreads`).
 template <typename Handler>
-void ParseGuarded(std::string_view text, Handler& handler) {
+void ParseGuarded(std::string_view text, Handler& handler, bool explain_misreads = true) {
   const std::size_t bound = MaxDocumentCount(text);
   try {
     std::istringstream input{std::string(text)};
@@ -246,6 +231,7 @@ void ParseGuarded(std::string_view text, Handler& handler) {
   } catch (const YAML::DeepRecursion& error) {
     throw YAML::ParserException(error.mark, DescribeParseError(error));
   } catch (const YAML::ParserException& error) {
+    if (!explain_misreads) throw;
     ThrowMisread(text, error);
   }
 }
@@ -268,12 +254,38 @@ std::vector<YAML::Node> LoadAllDocuments(std::string_view text) {
   }
 }
 
-std::vector<YAML::Node> LoadAllDocumentsUnmarked(std::string_view text) {
-  if (const std::vector<YAML::Node>* documents = FindLoaded(text)) return *documents;
-  DocumentBuilder builder;
+std::shared_ptr<const YamlStream> LoadYamlStream(std::string_view text) {
+  if (const std::shared_ptr<const YamlStream>* stream = FindLoaded(text)) return *stream;
+  auto stream = std::make_shared<YamlStream>();
+  TreeBuilder builder(stream.get());
   ParseGuarded(text, builder);
-  RememberLoaded(text, builder.documents);
-  return std::move(builder.documents);
+  RememberLoaded(text, stream);
+  return stream;
+}
+
+bool ParseYamlStream(std::string_view text, YamlStream* stream, YamlParseError* error) {
+  return ReadYamlStreamFromSpans(text, stream) || ParseYamlStreamWithYamlCpp(text, stream, error);
+}
+
+bool ParseYamlStreamWithYamlCpp(std::string_view text, YamlStream* stream, YamlParseError* error) {
+  *stream = YamlStream{};
+  stream->nodes.reserve(text.size() / 16);  // about one node per 16 bytes of Kubernetes YAML
+  try {
+    TreeBuilder builder(stream);
+    ParseGuarded(text, builder, /*explain_misreads=*/false);
+    return true;
+  } catch (const YAML::Exception& e) {
+    *error = YamlParseError{e.msg, 0, 0, 0};
+    if (!e.mark.is_null()) {
+      error->line = static_cast<std::uint32_t>(e.mark.line);
+      error->column = static_cast<std::uint32_t>(e.mark.column);
+      error->offset = static_cast<std::size_t>(e.mark.pos);
+    }
+  } catch (const std::exception& e) {
+    *error = YamlParseError{e.what(), 0, 0, 0};
+  }
+  *stream = YamlStream{};
+  return false;
 }
 
 }  // namespace safesubst::detail

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Loading YAML with yaml-cpp without its endless loop.
+// Reading YAML with yaml-cpp, into its nodes or a YamlStream (yaml_tree.h),
+// without its endless loop.
 //
 // yaml-cpp 0.7 never gets past a document that starts with a token no node
 // can start with (a `,` outside [] or {}, found by fuzzing): LoadAll appends
@@ -13,9 +14,12 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "yaml_tree.h"
 
 namespace safesubst::detail {
 
@@ -42,17 +46,25 @@ std::size_t MaxDocumentCount(std::string_view text);
 /// LoadAll for every ordinary syntax error.
 std::vector<YAML::Node> LoadAllDocuments(std::string_view text);
 
-/// LoadAllDocuments in one guarded pass instead of two, for callers that
-/// never ask a node where it was: its nodes have no marks (yaml-cpp's public
-/// API cannot set them). Otherwise the same documents, errors and aliases.
-std::vector<YAML::Node> LoadAllDocumentsUnmarked(std::string_view text);
+/// LoadAllDocuments' guarded reading as a YamlStream (the tree of
+/// ParseYamlStreamWithYamlCpp, marks included), for the step engine's layout:
+/// throws what LoadAllDocuments throws.
+std::shared_ptr<const YamlStream> LoadYamlStream(std::string_view text);
+
+/// Parses `text` (every document of the stream). Returns false and fills
+/// `error` when yaml-cpp rejects it. Never throws.
+bool ParseYamlStream(std::string_view text, YamlStream* stream, YamlParseError* error);
+
+/// The same, always with yaml-cpp; ParseYamlStream first tries the faster
+/// ReadYamlStreamFromSpans (yaml_span_tree.h), which builds the same tree or declines.
+bool ParseYamlStreamWithYamlCpp(std::string_view text, YamlStream* stream, YamlParseError* error);
 
 /// Throws as LoadAllDocuments does, without building the documents: for a
 /// caller that only asks whether `text` parses (an unknown alias included).
 void CheckAllDocumentsParse(std::string_view text);
 
-/// While one lives on a thread, LoadAllDocumentsUnmarked there remembers the
-/// last few texts of up to 64 KiB it loaded, with their documents, and
+/// While one lives on a thread, LoadYamlStream there remembers the
+/// last few texts of up to 64 KiB it loaded, with their trees, and
 /// answers the same bytes again without a yaml-cpp pass (so does
 /// CheckAllDocumentsParse): the step engine plans its edits without yaml-cpp,
 /// but where a plan needs yaml-cpp's tree (a flow collection to re-emit, a

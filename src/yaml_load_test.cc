@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include <functional>
 #include <string>
 
 namespace safesubst::detail {
@@ -81,17 +82,7 @@ TEST_CASE("yaml_load: where yaml-cpp fails on valid YAML it misreads, the error 
 
 namespace {
 
-std::string Dumped(const std::vector<YAML::Node>& documents) {
-  std::string out;
-  for (const YAML::Node& document : documents) {
-    YAML::Emitter emitter;
-    emitter << document;
-    out += std::string(emitter.c_str()) + "\n---\n";
-  }
-  return out;
-}
-
-std::string ErrorOf(std::vector<YAML::Node> (*load)(std::string_view), const std::string& text) {
+std::string ErrorOf(const std::function<void(std::string_view)>& load, const std::string& text) {
   try {
     load(text);
   } catch (const YAML::Exception& error) {
@@ -100,9 +91,14 @@ std::string ErrorOf(std::vector<YAML::Node> (*load)(std::string_view), const std
   return "none";
 }
 
+// The value of `key` in the first document of `stream`, with aliases followed.
+YamlRef ValueOf(const YamlStream& stream, std::string_view key) {
+  return YamlRef(stream, stream.documents.at(0)).Find(key).value();
+}
+
 }  // namespace
 
-TEST_CASE("yaml_load: the one-pass loader builds what LoadAll builds, and fails where it fails") {
+TEST_CASE("yaml_load: LoadYamlStream builds ParseYamlStreamWithYamlCpp's tree, and fails where LoadAllDocuments fails") {
   const std::string deep = std::string(2000, '[') + std::string(2000, ']') + "\n";
   for (const std::string& text :
        {std::string("a: 1\n---\n- x\n- y\n"), std::string(""), std::string("a: &x {k: [1, 2]}\nb: *x\n"),
@@ -112,23 +108,24 @@ TEST_CASE("yaml_load: the one-pass loader builds what LoadAll builds, and fails 
         std::string("a:\n  - &m |-\n    [x]\n      y\n  - *m\n")}) {
     CAPTURE(text.substr(0, 40));
     const std::string expected_error = ErrorOf(LoadAllDocuments, text);
-    CHECK(ErrorOf(LoadAllDocumentsUnmarked, text) == expected_error);
+    CHECK(ErrorOf(LoadYamlStream, text) == expected_error);
     if (expected_error != "none") continue;
-    const std::vector<YAML::Node> marked = LoadAllDocuments(text);
-    const std::vector<YAML::Node> unmarked = LoadAllDocumentsUnmarked(text);
-    CHECK(Dumped(unmarked) == Dumped(marked));
-    for (std::size_t i = 0; i < marked.size(); ++i) CHECK(unmarked[i].Tag() == marked[i].Tag());
+    YamlStream parsed;
+    YamlParseError error;
+    REQUIRE(ParseYamlStreamWithYamlCpp(text, &parsed, &error));
+    CHECK(*LoadYamlStream(text) == parsed);
+    CHECK(LoadYamlStream(text)->documents.size() == LoadAllDocuments(text).size());
   }
-  // An alias is its anchor's node, as LoadAll makes it.
-  const YAML::Node document = LoadAllDocumentsUnmarked("a: &x [1]\nb: *x\nc: [1]\n").at(0);
-  CHECK(document["b"].is(document["a"]));
-  CHECK_FALSE(document["c"].is(document["a"]));
+  // An alias is its anchor's node.
+  const std::shared_ptr<const YamlStream> stream = LoadYamlStream("a: &x [1]\nb: *x\nc: [1]\n");
+  CHECK(ValueOf(*stream, "b").index() == ValueOf(*stream, "a").index());
+  CHECK(ValueOf(*stream, "c").index() != ValueOf(*stream, "a").index());
 }
 
 TEST_CASE("yaml_load: a text loaded once is answered again, and only that text") {
-  // Within a RememberLoadedText, LoadAllDocumentsUnmarked remembers the last
-  // texts it loaded: each answer must still be the one a fresh load gives,
-  // whatever came before.
+  // Within a RememberLoadedText, LoadYamlStream remembers the last texts it
+  // loaded: each answer must still be the one a fresh load gives, whatever
+  // came before.
   RememberLoadedText remember;
   RememberLoadedText nested;  // does nothing: the outer one forgets at the end
   const std::string good = "a: &x 1\nb: *x\n";
@@ -136,18 +133,20 @@ TEST_CASE("yaml_load: a text loaded once is answered again, and only that text")
   bad.replace(bad.find("*x"), 2, "*y");  // one byte apart: an alias to no anchor
   const std::string other = "c: [1, 2]\n";
   for (int round = 0; round < 2; ++round) {
-    CHECK(LoadAllDocumentsUnmarked(good).at(0)["b"].as<int>() == 1);
-    CHECK(LoadAllDocumentsUnmarked(good).at(0)["b"].as<int>() == 1);
+    CHECK(ValueOf(*LoadYamlStream(good), "b").Scalar() == "1");
+    CHECK(ValueOf(*LoadYamlStream(good), "b").Scalar() == "1");
     CHECK_NOTHROW(CheckAllDocumentsParse(good));
-    CHECK(LoadAllDocumentsUnmarked(other).at(0)["c"].size() == 2);
-    CHECK_THROWS_AS(LoadAllDocumentsUnmarked(bad), YAML::Exception);
+    CHECK(ValueOf(*LoadYamlStream(other), "c").Items().size() == 2);
+    CHECK_THROWS_AS(LoadYamlStream(bad), YAML::Exception);
     CHECK_THROWS_AS(CheckAllDocumentsParse(bad), YAML::Exception);
-    CHECK_THROWS_AS(LoadAllDocumentsUnmarked(good + "c: *y\n"), YAML::Exception);  // longer
+    CHECK_THROWS_AS(LoadYamlStream(good + "c: *y\n"), YAML::Exception);  // longer
     CHECK_THROWS_AS(CheckAllDocumentsParse(good.substr(0, 8) + "b: [\n"), YAML::Exception);  // shorter
-    CHECK(LoadAllDocumentsUnmarked("").empty());
+    CHECK(LoadYamlStream("")->documents.empty());
     CHECK(LoadAllDocuments(good).size() == 1);
     // More texts than it keeps: the oldest are loaded afresh, with the same answer.
-    for (int i = 0; i < 6; ++i) CHECK(LoadAllDocumentsUnmarked("k: " + std::to_string(i) + "\n").at(0)["k"].as<int>() == i);
+    for (int i = 0; i < 6; ++i) {
+      CHECK(ValueOf(*LoadYamlStream("k: " + std::to_string(i) + "\n"), "k").Scalar() == std::to_string(i));
+    }
   }
 }
 

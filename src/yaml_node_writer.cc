@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "yaml_node_writer.h"
 
+#include <algorithm>
 #include <limits>
 #include <optional>
 #include <string_view>
+#include <unordered_set>
 #include <utility>
+#include <vector>
 
 namespace safesubst::detail {
 namespace {
@@ -290,6 +293,213 @@ std::string TagText(const std::string& tag) {
   if (tag.compare(0, kCore.size(), kCore) == 0) return "!!" + tag.substr(kCore.size());
   if (tag[0] == '!') return tag;
   return "!<" + tag + ">";
+}
+
+// ---------------------------------------------------------------------------
+// EmitSlotText: a node in block style for one slot of a document.
+
+namespace {
+
+std::string Spaces(int count) { return std::string(static_cast<std::size_t>(std::max(count, 0)), ' '); }
+
+// A string that a literal block scalar (`|` or `|-`) carries exactly: more
+// than one line, what any block carries (FitsBlock: no carriage returns, no
+// YAML 1.1 line breaks, printable), no lines of only spaces (a block reads
+// those as empty lines), not only line breaks, not starting with a space, and
+// at most one final line break: `|+` would also take in any blank lines that
+// happen to follow it in the document.
+bool FitsLiteralBlock(std::string_view text) {
+  if (text.find('\n') == std::string_view::npos || !FitsBlock(text)) return false;
+  if (text.find_first_not_of('\n') == std::string_view::npos) return false;
+  if (text.size() >= 2 && text.substr(text.size() - 2) == "\n\n") return false;
+  if (text[text.find_first_not_of('\n')] == ' ') return false;
+  std::size_t line_start = 0;
+  while (line_start <= text.size()) {
+    std::size_t line_end = text.find('\n', line_start);
+    if (line_end == std::string_view::npos) line_end = text.size();
+    std::string_view line = text.substr(line_start, line_end - line_start);
+    if (!line.empty() && line.find_first_not_of(' ') == std::string_view::npos) return false;
+    line_start = line_end + 1;
+  }
+  return true;
+}
+
+std::string LiteralBlock(std::string_view text, int content_column, const std::string& eol) {
+  const std::size_t trailing = !text.empty() && text.back() == '\n' ? 1 : 0;  // FitsLiteralBlock: at most one
+  std::string out = trailing == 0 ? "|-" : "|";
+  std::string_view body = text.substr(0, text.size() - trailing);
+  std::size_t line_start = 0;
+  while (line_start <= body.size()) {
+    std::size_t line_end = body.find('\n', line_start);
+    if (line_end == std::string_view::npos) line_end = body.size();
+    std::string_view line = body.substr(line_start, line_end - line_start);
+    out += eol;
+    if (!line.empty()) out += Spaces(content_column) + std::string(line);
+    line_start = line_end + 1;
+  }
+  return out;
+}
+
+// Writing a node out follows each alias again. The guard keeps the path from
+// the root (a node inside itself, or nesting past kMaxWriteDepth, stops the
+// write) and counts the nodes written a second time, in this write or under
+// one written a second time: what aliases add, against kMaxExpandedNodes.
+class ExpansionGuard {
+ public:
+  // `expansion`: the count, shared by the writes of one step.
+  explicit ExpansionGuard(EmitExpansion* expansion) : expansion_(*expansion) {}
+
+  // Throws NodeNotEmittable when a bound is passed.
+  void Enter(const YamlRef& node) {
+    if (path_.size() >= kMaxWriteDepth) {
+      throw NodeNotEmittable("it nests more than " + std::to_string(kMaxWriteDepth) + " levels deep");
+    }
+    for (const Step& step : path_) {
+      if (step.index == node.index()) throw NodeNotEmittable("it holds an alias to itself");
+    }
+    const bool expanded = (!path_.empty() && path_.back().expanded) || !written_.insert(node.index()).second;
+    if (expanded && ++expansion_.nodes > kMaxExpandedNodes) {
+      throw NodeNotEmittable("its aliases expand to more than " + std::to_string(kMaxExpandedNodes) + " nodes");
+    }
+    // A byte a node, its tag and text, and the indentation a level adds.
+    if (expanded) {
+      expansion_.bytes += 1 + node.node().tag.size() + (node.IsScalar() ? node.Scalar().size() : 0) + 2 * path_.size();
+    }
+    if (expansion_.bytes > kMaxExpandedBytes) {
+      throw NodeNotEmittable("its aliases expand to more than " + std::to_string(kMaxExpandedBytes) + " bytes");
+    }
+    path_.push_back(Step{node.index(), expanded});
+  }
+  void Leave() { path_.pop_back(); }
+
+ private:
+  struct Step {
+    std::uint32_t index;
+    bool expanded;
+  };
+
+  EmitExpansion& expansion_;
+  std::vector<Step> path_;
+  std::unordered_set<std::uint32_t> written_;
+};
+
+void EmitInto(const YamlRef& node, const EmitTarget& target, ExpansionGuard& guard, std::string* out);
+
+// Column where the content of a block collection in this slot starts, and
+// whether its first line continues the current one.
+int ContentColumn(const EmitTarget& target, bool is_sequence) {
+  switch (target.slot) {
+    case SlotKind::kRoot: return 0;
+    case SlotKind::kSeqItem: return target.parent_column + 2;
+    case SlotKind::kMapValue:
+      return target.parent_column + (is_sequence && target.compact_sequences ? 0 : static_cast<int>(target.indent_step));
+  }
+  return 0;
+}
+
+// Where entry `first` of a block collection in this slot starts: after the
+// dash of a sequence item, on the first line of a root, else on a new line.
+void StartEntry(const EmitTarget& target, bool first, int column, std::string* out) {
+  if (first && target.slot == SlotKind::kSeqItem) {
+    *out += ' ';
+  } else if (!(first && target.slot == SlotKind::kRoot)) {
+    *out += target.eol + Spaces(column);
+  }
+}
+
+void EmitMap(const YamlRef& node, const EmitTarget& target, ExpansionGuard& guard, std::string* out) {
+  const std::vector<std::pair<YamlRef, YamlRef>> entries = node.Entries();
+  if (entries.empty()) {
+    *out += target.slot == SlotKind::kRoot ? "{}" : " {}";
+    return;
+  }
+  const int column = ContentColumn(target, false);
+  bool first = true;
+  for (const auto& [key, value] : entries) {
+    StartEntry(target, first, column, out);
+    first = false;
+    // Block style has no simple way to write `[a, b]: c`; writing the key's
+    // empty Scalar() would silently turn it into "".
+    if (!key.IsScalar()) throw NodeNotEmittable("a non-scalar key is not supported there");
+    *out += EmitKey(key.Scalar());
+    *out += ':';
+    EmitTarget child = target;
+    child.slot = SlotKind::kMapValue;
+    child.parent_column = column;
+    EmitInto(value, child, guard, out);
+  }
+}
+
+void EmitSeq(const YamlRef& node, const EmitTarget& target, ExpansionGuard& guard, std::string* out) {
+  const std::vector<YamlRef> items = node.Items();
+  if (items.empty()) {
+    *out += target.slot == SlotKind::kRoot ? "[]" : " []";
+    return;
+  }
+  const int column = ContentColumn(target, true);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    StartEntry(target, i == 0, column, out);
+    *out += '-';
+    EmitTarget child = target;
+    child.slot = SlotKind::kSeqItem;
+    child.parent_column = column;
+    EmitInto(items[i], child, guard, out);
+  }
+}
+
+void EmitScalar(const YamlRef& node, const EmitTarget& target, std::string* out) {
+  const std::string prefix = target.slot == SlotKind::kRoot ? "" : " ";
+  const std::string& tag = node.node().tag;
+  const bool quoted_string = tag == "!" || tag == kStrTag;
+  if (quoted_string && FitsLiteralBlock(node.Scalar())) {
+    int content_column = target.slot == SlotKind::kRoot ? static_cast<int>(target.indent_step)
+                                                        : target.parent_column + static_cast<int>(target.indent_step);
+    *out += prefix;
+    if (tag != "!") *out += TagText(tag) + " ";
+    *out += LiteralBlock(node.Scalar(), content_column, target.eol);
+    return;
+  }
+  *out += prefix + EmitInlineScalar(node);
+}
+
+void EmitInto(const YamlRef& node, const EmitTarget& target, ExpansionGuard& guard, std::string* out) {
+  guard.Enter(node);
+  if (node.IsMap()) {
+    EmitMap(node, target, guard, out);
+  } else if (node.IsSequence()) {
+    EmitSeq(node, target, guard, out);
+  } else if (node.IsScalar()) {
+    EmitScalar(node, target, out);
+  } else if (target.slot == SlotKind::kRoot) {
+    *out += "null";  // elsewhere null is `key:` / `-` with nothing after it
+  }
+  guard.Leave();
+}
+
+}  // namespace
+
+std::string EmitInlineScalar(const YamlRef& scalar) {
+  if (scalar.IsNull()) return "null";
+  const std::string& text = scalar.Scalar();
+  const std::string& tag = scalar.node().tag;
+  const bool plain = FitsPlain(text, /*in_flow=*/false);
+  if (tag == "?") return plain ? text : DoubleQuoted(text);
+  if (tag == "!") return DoubleQuoted(text);
+  std::string value = plain ? text : DoubleQuoted(text);
+  return TagText(tag) + " " + value;
+}
+
+std::string EmitKey(std::string_view key) {
+  if (FitsPlain(key, /*in_flow=*/false) && ResolvePlain(key) == PlainKind::kString) return std::string(key);
+  return DoubleQuoted(key);
+}
+
+std::string EmitSlotText(const YamlRef& node, const EmitTarget& target, EmitExpansion* expansion) {
+  EmitExpansion own_count;
+  std::string out;
+  ExpansionGuard guard(expansion != nullptr ? expansion : &own_count);
+  EmitInto(node, target, guard, &out);
+  return out;
 }
 
 }  // namespace safesubst::detail

@@ -1,23 +1,32 @@
 // SPDX-License-Identifier: Apache-2.0
 // The one writer of YAML trees (yaml_tree.h): a node written back as YAML
 // text with yaml_encoding's plain-scalar rules and quoting. Aliases are
-// written out in full within an ExpansionBudget; two equal keys in a mapping
-// are refused. Two uses:
+// written out in full within a bound. Three uses:
 //  * a `type: yaml` value replacing a placeholder (EncodeYamlNode): block
 //    style where it may stand, scalars plain only where every reader takes
 //    them for the same string (or they were plain);
 //  * a node of a manifest or values file kept as YAML text (a `type: yaml`
 //    default or value, a `set` step's value): a document of its own that
 //    keeps what the source wrote, flow collections flow and quoted scalars
-//    quoted, so that a quoted `"31"` stays a string.
+//    quoted, so that a quoted `"31"` stays a string (two equal keys in a
+//    mapping are refused there);
+//  * a node the step editor has to write in block style for one slot of a
+//    document (EmitSlotText): it splices source bytes wherever it can, and
+//    writes nodes that have no usable bytes of their own, such as a flow
+//    collection that must turn into block style before something is merged
+//    into it. Multi-line strings become literal blocks (`|`), quoted scalars
+//    stay quoted, plain scalars stay plain, so the node reads back the same.
 // Internal to the library.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "yaml_encoding.h"
+#include "yaml_layout.h"
 #include "yaml_tree.h"
 
 namespace safesubst::detail {
@@ -35,6 +44,47 @@ bool WriteValueNode(const YamlStream& stream, std::uint32_t index, std::uint32_t
 /// ("contains a recursive alias", "has the key 'a' twice", ...) when a bound
 /// of `budget` is passed or a mapping has a key twice.
 bool NodeAsYaml(const YamlRef& node, ExpansionBudget* budget, std::string* yaml, std::string* problem);
+
+/// Where EmitSlotText's text goes and how the surrounding document is laid out.
+struct EmitTarget {
+  SlotKind slot = SlotKind::kMapValue;
+  /// The column of the key (kMapValue) or dash (kSeqItem) the text follows; ignored for kRoot.
+  int parent_column = 0;
+  std::uint32_t indent_step = 2;   ///< how much deeper a nested mapping is indented
+  bool compact_sequences = false;  ///< `key:\n- item` (dashes at the key's column)
+  std::string eol = "\n";
+};
+
+/// What aliases added to the writes of one step (EmitSlotText).
+struct EmitExpansion {
+  std::size_t nodes = 0;
+  std::size_t bytes = 0;
+};
+
+/// Why a node cannot be written (EmitSlotText writes aliases out in full).
+class NodeNotEmittable : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// The text that follows `key:` or `-` (starting with a space or a line
+/// break, or empty for null), or for kRoot the whole node starting at column 0.
+/// It never ends with a line break. Collection tags are not written. Throws
+/// NodeNotEmittable, with the reason ("a non-scalar key is not supported
+/// there": block style has no simple way to write `[a, b]: c`; "it holds an
+/// alias to itself"; ...), for a node it cannot write. `expansion` counts
+/// what aliases add across calls (kMaxExpandedNodes nodes, kMaxExpandedBytes
+/// bytes), so that one bound covers a whole step (a fragment merged into many
+/// places); null counts this call alone.
+std::string EmitSlotText(const YamlRef& node, const EmitTarget& target, EmitExpansion* expansion = nullptr);
+
+/// A scalar on one line: plain when it was plain and still reads back the
+/// same (FitsPlain), else double-quoted (DoubleQuoted); explicit tags are kept.
+std::string EmitInlineScalar(const YamlRef& scalar);
+
+/// A mapping key: plain when that reads back as the same string (FitsPlain
+/// and ResolvePlain), else double-quoted.
+std::string EmitKey(std::string_view key);
 
 /// An explicit tag as it is written before a node: `!!str` for
 /// `tag:yaml.org,2002:str`, a local tag (`!local`) as it is, any other as

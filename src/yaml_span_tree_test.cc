@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "test_support.h"
+#include "yaml_load.h"
 #include "yaml_tree.h"
 
 namespace safesubst::detail {

@@ -1,145 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "yaml_tree.h"
 
-#include <yaml-cpp/eventhandler.h>
-#include <yaml-cpp/exceptions.h>
-#include <yaml-cpp/mark.h>
-#include <yaml-cpp/parser.h>
-#include <yaml-cpp/yaml.h>
-
 #include <algorithm>
 #include <array>
 #include <cctype>
 #include <charconv>
-#include <exception>
-#include <map>
-#include <sstream>
 
 #include "yaml_encoding.h"
-#include "yaml_load.h"
-#include "yaml_span_tree.h"
 
 namespace safesubst::detail {
-
-namespace {
-
-// Builds the arena from parser events. Collections are closed by the matching
-// End event, so a stack of open collections says where the next node goes.
-class TreeBuilder : public YAML::EventHandler {
- public:
-  explicit TreeBuilder(YamlStream* stream) : stream_(stream) {}
-
-  void OnDocumentStart(const YAML::Mark& mark) override {
-    anchors_.clear();
-    open_.clear();
-    document_start_ = mark;
-  }
-  void OnDocumentEnd() override {}
-  const YAML::Mark& document_start() const { return document_start_; }
-
-  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
-    Add(YamlNode::Kind::kNull, mark, anchor, {});
-  }
-  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
-    std::uint32_t index = Add(YamlNode::Kind::kAlias, mark, YAML::NullAnchor, {});
-    stream_->has_aliases = true;
-    auto found = anchors_.find(anchor);
-    // yaml-cpp rejects unknown anchors itself; point at the alias node (a
-    // harmless self reference that ResolveAlias stops at) just in case.
-    stream_->nodes[index].target = found == anchors_.end() ? index : found->second;
-  }
-  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
-                const std::string& value) override {
-    std::uint32_t index = Add(YamlNode::Kind::kScalar, mark, anchor, tag);
-    stream_->nodes[index].text = value;
-  }
-  void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
-                       YAML::EmitterStyle::value style) override {
-    open_.push_back(Add(YamlNode::Kind::kSequence, mark, anchor, tag));
-    stream_->nodes[open_.back()].flow = style == YAML::EmitterStyle::Flow;
-  }
-  void OnSequenceEnd() override { open_.pop_back(); }
-  void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
-                  YAML::EmitterStyle::value style) override {
-    open_.push_back(Add(YamlNode::Kind::kMapping, mark, anchor, tag));
-    stream_->nodes[open_.back()].flow = style == YAML::EmitterStyle::Flow;
-  }
-  void OnMapEnd() override { open_.pop_back(); }
-
- private:
-  std::uint32_t Add(YamlNode::Kind kind, const YAML::Mark& mark, YAML::anchor_t anchor,
-                    const std::string& tag) {
-    auto index = static_cast<std::uint32_t>(stream_->nodes.size());
-    YamlNode node;
-    node.kind = kind;
-    node.tag = tag;
-    if (!mark.is_null()) {
-      node.line = static_cast<std::uint32_t>(mark.line);
-      node.column = static_cast<std::uint32_t>(mark.column);
-      node.offset = static_cast<std::size_t>(mark.pos);
-    }
-    stream_->nodes.push_back(std::move(node));
-    if (open_.empty()) {
-      stream_->documents.push_back(index);
-    } else {
-      stream_->nodes[open_.back()].children.push_back(index);
-    }
-    if (anchor != YAML::NullAnchor) anchors_[anchor] = index;
-    return index;
-  }
-
-  YamlStream* stream_;
-  std::vector<std::uint32_t> open_;
-  YAML::Mark document_start_ = YAML::Mark::null_mark();
-  std::map<YAML::anchor_t, std::uint32_t> anchors_;
-};
-
-}  // namespace
-
-bool ParseYamlStream(std::string_view text, YamlStream* stream, YamlParseError* error) {
-  return ReadYamlStreamFromSpans(text, stream) || ParseYamlStreamWithYamlCpp(text, stream, error);
-}
-
-bool ParseYamlStreamWithYamlCpp(std::string_view text, YamlStream* stream, YamlParseError* error) {
-  *stream = YamlStream{};
-  stream->nodes.reserve(text.size() / 16);  // about one node per 16 bytes of Kubernetes YAML
-  std::istringstream input{std::string(text)};
-  try {
-    YAML::Parser parser(input);
-    TreeBuilder builder(stream);
-    // yaml-cpp 0.7 never gets past a document that starts with a token no
-    // node can start with (a `,` outside [] or {}, found by fuzzing): it
-    // reports an empty document there again and again. Every document after
-    // the first starts at a marker or follows a `...`, so a stream has at most
-    // markers + 1 documents.
-    const std::size_t bound = MaxDocumentCount(text);
-    std::size_t documents = 0;
-    while (parser.HandleNextDocument(builder)) {
-      if (++documents <= bound) continue;
-      const YAML::Mark& at = builder.document_start();
-      *error = YamlParseError{std::string(kRunawayDocumentMessage), 0, 0, 0};
-      if (!at.is_null()) {
-        error->line = static_cast<std::uint32_t>(at.line);
-        error->column = static_cast<std::uint32_t>(at.column);
-        error->offset = static_cast<std::size_t>(at.pos);
-      }
-      *stream = YamlStream{};
-      return false;
-    }
-    return true;
-  } catch (const YAML::Exception& e) {
-    *error = YamlParseError{DescribeParseError(e), 0, 0, 0};
-    if (!e.mark.is_null()) {
-      error->line = static_cast<std::uint32_t>(e.mark.line);
-      error->column = static_cast<std::uint32_t>(e.mark.column);
-      error->offset = static_cast<std::size_t>(e.mark.pos);
-    }
-  } catch (const std::exception& e) {
-    *error = YamlParseError{e.what(), 0, 0, 0};
-  }
-  *stream = YamlStream{};
-  return false;
-}
 
 std::uint32_t ResolveAlias(const YamlStream& stream, std::uint32_t index) {
   // An alias always names a non-alias node; the bound only guards against a
@@ -173,6 +42,16 @@ std::vector<std::pair<YamlRef, YamlRef>> YamlRef::Entries() const {
     entries.emplace_back(YamlRef(*stream_, children[i]), YamlRef(*stream_, children[i + 1]));
   }
   return entries;
+}
+
+std::optional<YamlRef> YamlRef::Find(std::string_view key) const {
+  if (!IsMap()) return std::nullopt;
+  const std::vector<std::uint32_t>& children = node().children;
+  for (std::size_t i = 0; i + 1 < children.size(); i += 2) {
+    const YamlRef entry_key(*stream_, children[i]);
+    if (entry_key.IsScalar() && entry_key.Scalar() == key) return YamlRef(*stream_, children[i + 1]);
+  }
+  return std::nullopt;
 }
 
 Location YamlRef::At(const std::string& file) const {

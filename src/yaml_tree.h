@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// A small, flat YAML node tree built from yaml-cpp's parser events.
+// A small, flat YAML node tree, read with yaml-cpp (ParseYamlStreamWithYamlCpp,
+// yaml_load.h) or from the tokenizer's spans (yaml_span_tree.h).
 //
 // yaml-cpp's YAML::Node expands aliases into shared nodes and hides whether a
 // scalar was plain or quoted. The structure invariant and the `type: yaml`
@@ -10,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -53,14 +55,6 @@ struct YamlParseError {
   std::size_t offset = 0;
 };
 
-/// Parses `text` (every document of the stream). Returns false and fills
-/// `error` when yaml-cpp rejects it. Never throws.
-bool ParseYamlStream(std::string_view text, YamlStream* stream, YamlParseError* error);
-
-/// The same, always with yaml-cpp; ParseYamlStream first tries the faster
-/// ReadYamlStreamFromSpans (yaml_span_tree.h), which builds the same tree or declines.
-bool ParseYamlStreamWithYamlCpp(std::string_view text, YamlStream* stream, YamlParseError* error);
-
 /// What writing nodes out with their aliases expanded may add, on top of
 /// the nodes written as they stand in the source: generous for
 /// configuration, small enough that an alias bomb ("billion laughs") stops in
@@ -102,6 +96,9 @@ class YamlRef {
   std::vector<YamlRef> Items() const;
   /// The key/value pairs of a mapping, in source order (empty for other kinds).
   std::vector<std::pair<YamlRef, YamlRef>> Entries() const;
+  /// The value of the first scalar key `key` of a mapping, as yaml-cpp's
+  /// `node[key]` finds it; none for other kinds.
+  std::optional<YamlRef> Find(std::string_view key) const;
   Location At(const std::string& file) const;
 
  private:

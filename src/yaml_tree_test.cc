@@ -2,6 +2,8 @@
 // Tests of the event-built YAML tree shared by the invariant and the encoder.
 #include "yaml_tree.h"
 
+#include "yaml_load.h"
+
 #include <doctest/doctest.h>
 
 namespace safesubst::detail {
