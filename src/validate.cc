@@ -344,10 +344,9 @@ Check CheckEnum(const Variable& variable, std::string_view value) {
 
 Check CheckYaml(std::string_view value) {
   try {
-    std::vector<YAML::Node> documents = detail::LoadAllDocuments(value);
-    if (documents.size() > 1) {
-      return Problem{"is not a single YAML node",
-                     "it holds " + std::to_string(documents.size()) + " YAML documents"};
+    const std::size_t documents = detail::LoadYamlStream(value)->documents.size();
+    if (documents > 1) {
+      return Problem{"is not a single YAML node", "it holds " + std::to_string(documents) + " YAML documents"};
     }
   } catch (const YAML::Exception& error) {
     return Problem{"is not valid YAML", "line " + std::to_string(error.mark.line + 1) + ", column " +

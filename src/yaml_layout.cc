@@ -2,6 +2,7 @@
 #include "yaml_layout.h"
 #include "yaml_load.h"
 
+#include "text_checks.h"
 #include "tokenizer.h"
 #include "yaml_spans.h"
 
@@ -15,11 +16,9 @@ namespace {
 bool IsBreakChar(char c) { return c == '\n' || c == '\r'; }
 bool IsBlankChar(char c) { return c == ' ' || c == '\t'; }
 
-// `---` or `...` at the start of a line, followed by a blank, a break or the end.
-bool IsMarkerAt(std::string_view text, std::size_t line_start, std::string_view marker) {
-  if (text.compare(line_start, 3, marker) != 0) return false;
-  std::size_t after = line_start + 3;
-  return after >= text.size() || IsBlankChar(text[after]) || IsBreakChar(text[after]);
+// The document marker `---` (`c` is '-') or `...` ('.') starts the line at `line_start`.
+bool IsMarkerAt(std::string_view text, std::size_t line_start, char c) {
+  return IsDocumentMarkerLine(text, line_start) && text[line_start] == c;
 }
 
 std::size_t RawLineEnd(std::string_view text, std::size_t offset) {
@@ -38,8 +37,8 @@ std::size_t FirstNonSpace(std::string_view text, std::size_t offset, std::size_t
 enum class LineClass : std::uint8_t { kBlank, kComment, kDirective, kStart, kEnd, kContent };
 
 LineClass Classify(std::string_view text, std::size_t line_start) {
-  if (IsMarkerAt(text, line_start, "---")) return LineClass::kStart;
-  if (IsMarkerAt(text, line_start, "...")) return LineClass::kEnd;
+  if (IsMarkerAt(text, line_start, '-')) return LineClass::kStart;
+  if (IsMarkerAt(text, line_start, '.')) return LineClass::kEnd;
   if (line_start < text.size() && text[line_start] == '%') return LineClass::kDirective;
   std::size_t end = RawLineEnd(text, line_start);
   std::size_t first = line_start;
@@ -674,10 +673,10 @@ namespace {
 // line it is (a step engine's document starts with its `---` line, if any),
 // found without classifying every line.
 bool OneDocumentPiece(std::string_view text) {
-  bool marker_after_first_line = IsMarkerAt(text, 0, "...");
+  bool marker_after_first_line = IsMarkerAt(text, 0, '.');
   for (std::size_t p = text.find('\n'); p != std::string_view::npos && !marker_after_first_line;
        p = text.find('\n', p + 1)) {
-    marker_after_first_line = IsMarkerAt(text, p + 1, "---") || IsMarkerAt(text, p + 1, "...");
+    marker_after_first_line = IsDocumentMarkerLine(text, p + 1);
   }
   return !marker_after_first_line || SplitDocuments(text).size() == 1;
 }
