@@ -3,7 +3,7 @@
 # packaging/CMakeLists.txt), split as Debian splits a library:
 #
 #   safesubst          the command, its kubectl plugin link, man page, completions
-#   libsafesubst0      the shared library libsafesubst.so.0 (SONAME version 0)
+#   libsafesubstN      the shared library libsafesubst.so.N (N: SAFESUBST_SOVERSION)
 #   libsafesubst-dev   headers, static library, .so link, CMake package, safesubst.pc
 #
 # Each package is an install component of packaging/CMakeLists.txt. Build them with
@@ -57,7 +57,7 @@ set(CPACK_COMPONENT_COMMAND_DESCRIPTION
     "This package holds the safesubst command (also the kubectl plugin\n"
     "kubectl-safesubst), its man page and its bash and zsh completions.")
 
-set(CPACK_DEBIAN_LIBRARY_PACKAGE_NAME "libsafesubst0")
+set(CPACK_DEBIAN_LIBRARY_PACKAGE_NAME "libsafesubst${SAFESUBST_SOVERSION}")
 set(CPACK_DEBIAN_LIBRARY_PACKAGE_SECTION "libs")
 set(CPACK_COMPONENT_LIBRARY_DESCRIPTION
     "C++ library of safesubst, a YAML-context-aware envsubst\n${SAFESUBST_DEB_ABOUT}"
@@ -76,7 +76,7 @@ set(CPACK_COMPONENT_DEVELOPMENT_DESCRIPTION
 # reads even without --static; the static library needs them to link.
 set(SAFESUBST_DEB_DEV_DEPENDS "libyaml-cpp-dev, libre2-dev")
 if(SAFESUBST_SHARED_LIBRARY)
-  string(PREPEND SAFESUBST_DEB_DEV_DEPENDS "libsafesubst0 (= ${PROJECT_VERSION}), ")
+  string(PREPEND SAFESUBST_DEB_DEV_DEPENDS "libsafesubst${SAFESUBST_SOVERSION} (= ${PROJECT_VERSION}), ")
 endif()
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_DEPENDS "${SAFESUBST_DEB_DEV_DEPENDS}")
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_SUGGESTS "pkg-config, cmake")

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
 # Builds the Debian packages from a build directory with cpack (safesubst,
-# libsafesubst0, libsafesubst-dev: cmake/SafesubstDebian.cmake), checks their
+# libsafesubstN, libsafesubst-dev: cmake/SafesubstDebian.cmake), checks their
 # fields and files, installs them one at a time with dpkg -i, checking after
 # each what it alone brings, and removes them again (dpkg -P, so that nothing
 # is left). Needs root (CI runs as root on a fresh Debian machine), a finished
@@ -14,7 +14,11 @@ set -eu
 
 build_dir=$(cd "${1:-build}" && pwd)
 source_dir=$(cd "$(dirname "$0")/.." && pwd)
-packages="safesubst libsafesubst0 libsafesubst-dev"
+# N, the shared library's ABI version, as CMakeLists.txt sets it.
+soversion=$(sed -n 's/^set(SAFESUBST_SOVERSION \([0-9]*\))$/\1/p' "$source_dir/CMakeLists.txt")
+[ -n "$soversion" ] || { echo "FAIL: no set(SAFESUBST_SOVERSION N) in CMakeLists.txt" >&2; exit 1; }
+library=libsafesubst$soversion
+packages="safesubst $library libsafesubst-dev"
 failures=0
 
 fail() {
@@ -77,15 +81,15 @@ for package in $packages; do
   check "$package: has a description" test -n "$(field "$package" Description)"
 done
 check "safesubst: Section is utils" test "$(field safesubst Section)" = utils
-check "libsafesubst0: Section is libs" test "$(field libsafesubst0 Section)" = libs
+check "$library: Section is libs" test "$(field "$library" Section)" = libs
 check "libsafesubst-dev: Section is libdevel" test "$(field libsafesubst-dev Section)" = libdevel
 for dependency in libyaml-cpp0.7 libre2-9 libstdc++6 libc6; do
   check "safesubst Depends on $dependency" depends_on safesubst "$dependency"
-  check "libsafesubst0 Depends on $dependency" depends_on libsafesubst0 "$dependency"
+  check "$library Depends on $dependency" depends_on "$library" "$dependency"
 done
 version=$(sed -n 's/^project(safesubst VERSION \([0-9.]*\).*/\1/p' "$source_dir/CMakeLists.txt")
-check "libsafesubst-dev Depends on libsafesubst0 (= $version)" \
-  sh -c "dpkg-deb -f '$(deb_of libsafesubst-dev)' Depends | grep -q 'libsafesubst0 (= $version)'"
+check "libsafesubst-dev Depends on $library (= $version)" \
+  sh -c "dpkg-deb -f '$(deb_of libsafesubst-dev)' Depends | grep -q '$library (= $version)'"
 for dependency in libyaml-cpp-dev libre2-dev; do  # safesubst.pc's Requires.private
   check "libsafesubst-dev Depends on $dependency" depends_on libsafesubst-dev "$dependency"
 done
@@ -102,9 +106,9 @@ check "safesubst holds the man page" holds safesubst /usr/share/man/man1/safesub
 check "safesubst holds the bash completion" holds safesubst /usr/share/bash-completion/completions/safesubst
 check "safesubst holds the zsh completion" holds safesubst /usr/share/zsh/vendor-completions/_safesubst
 check "safesubst holds no library or header" lacks safesubst '/usr/(include|lib)/'
-check "libsafesubst0 holds libsafesubst.so.0" holds libsafesubst0 '/usr/lib/([^/]+/)?libsafesubst\.so\.0'
-check "libsafesubst0 holds nothing else but its docs" \
-  sh -c "! grep -Ev '^/usr(/lib(/[^/]+)?(/libsafesubst\.so\.0(\.[0-9.]+)?)?|/share(/doc(/libsafesubst0(/copyright)?)?)?)?\$' '$work/libsafesubst0.files' | grep -q ."
+check "$library holds libsafesubst.so.$soversion" holds "$library" "/usr/lib/([^/]+/)?libsafesubst\\.so\\.$soversion"
+check "$library holds nothing else but its docs" \
+  sh -c "! grep -Ev '^/usr(/lib(/[^/]+)?(/libsafesubst\.so\.$soversion(\.[0-9.]+)?)?|/share(/doc(/$library(/copyright)?)?)?)?\$' '$work/$library.files' | grep -q ."
 check "libsafesubst-dev holds the umbrella header" holds libsafesubst-dev /usr/include/safesubst/safesubst.h
 check "libsafesubst-dev holds every public header" \
   test "$(grep -c '^/usr/include/safesubst/.*\.h$' "$work/libsafesubst-dev.files")" -eq "$(find "$source_dir/include/safesubst" -name '*.h' | wc -l)"
@@ -112,7 +116,7 @@ check "libsafesubst-dev holds the CMake package" holds libsafesubst-dev '/usr/li
 check "libsafesubst-dev holds the pkg-config file" holds libsafesubst-dev '/usr/lib/([^/]+/)?pkgconfig/safesubst.pc'
 check "libsafesubst-dev holds the static library" holds libsafesubst-dev '/usr/lib/([^/]+/)?libsafesubst\.a'
 check "libsafesubst-dev holds the libsafesubst.so link" holds libsafesubst-dev '/usr/lib/([^/]+/)?libsafesubst\.so'
-check "libsafesubst-dev holds no libsafesubst.so.0" lacks libsafesubst-dev 'libsafesubst\.so\.'
+check "libsafesubst-dev holds no libsafesubst.so.$soversion" lacks libsafesubst-dev 'libsafesubst\.so\.'
 
 install_package() {  # install_package NAME: dpkg -i its .deb, or stop
   if ! dpkg -i "$(deb_of "$1")" >"$work/install.log" 2>&1; then
@@ -160,10 +164,10 @@ else
   fail "man is not installed (Debian: man-db): the man page was not checked"
 fi
 
-echo "== dpkg -i libsafesubst0"
-install_package libsafesubst0
-check "/usr/share/doc/libsafesubst0/copyright is a Debian copyright file" copyright_ok libsafesubst0
-check "the loader finds libsafesubst.so.0 (ldconfig trigger)" sh -c 'ldconfig -p | grep -q "libsafesubst.so.0 "'
+echo "== dpkg -i $library"
+install_package "$library"
+check "/usr/share/doc/$library/copyright is a Debian copyright file" copyright_ok "$library"
+check "the loader finds libsafesubst.so.$soversion (ldconfig trigger)" sh -c "ldconfig -p | grep -q 'libsafesubst.so.$soversion '"
 check "still no safesubst.pc without libsafesubst-dev" sh -c '! pkg-config --exists safesubst'
 
 echo "== dpkg -i libsafesubst-dev: pkg-config and the consumer work now"
@@ -187,8 +191,8 @@ fi
 if "$cxx" -std=c++20 "$source_dir/examples/consumer/consumer.cc" -o "$work/consumer-shared" \
      $(pkg-config --cflags --libs safesubst) 2>"$work/shared.log"; then
   check "shared consumer renders" sh -c "'$work/consumer-shared' APP=web | grep -qx '  name: web'"
-  check "shared consumer loads the packaged libsafesubst.so.0" \
-    sh -c "ldd '$work/consumer-shared' | grep -Eq 'libsafesubst.so.0 => /(usr/)?lib/'"
+  check "shared consumer loads the packaged libsafesubst.so.$soversion" \
+    sh -c "ldd '$work/consumer-shared' | grep -Eq 'libsafesubst.so.$soversion => /(usr/)?lib/'"
 else
   cat "$work/shared.log" >&2
   fail "building examples/consumer against the packaged libsafesubst.so"

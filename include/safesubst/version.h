@@ -6,7 +6,7 @@
 
 namespace safesubst {
 
-/// The version of the library, e.g. "0.1.0".
+/// The version of the library, e.g. "0.2.0".
 SAFESUBST_API const char* Version();
 
 }  // namespace safesubst

@@ -19,6 +19,9 @@ set -eu
 
 build_dir=$(cd "$1" && pwd)
 source_dir=$(cd "$2" && pwd)
+# The shared library's ABI version: libsafesubst.so.N (CMakeLists.txt).
+soversion=$(sed -n 's/^set(SAFESUBST_SOVERSION \([0-9]*\))$/\1/p' "$source_dir/CMakeLists.txt")
+[ -n "$soversion" ] || { echo "FAIL: no set(SAFESUBST_SOVERSION N) in CMakeLists.txt" >&2; exit 1; }
 cmake=${CMAKE:-cmake}
 cxx=${CXX:-c++}
 
@@ -61,9 +64,9 @@ for header in "$source_dir"/include/safesubst/*.h; do
   check "header $name installed unchanged" cmp -s "$header" "$prefix/include/safesubst/$name"
 done
 check "umbrella header safesubst.h installed" test -f "$prefix/include/safesubst/safesubst.h"
-check "shared library has soname libsafesubst.so.0" \
-  sh -c "objdump -p '$libdir/libsafesubst.so' | grep -q 'SONAME *libsafesubst.so.0\$'"
-check "libsafesubst.so.0 exists" test -e "$libdir/libsafesubst.so.0"
+check "shared library has soname libsafesubst.so.$soversion" \
+  sh -c "objdump -p '$libdir/libsafesubst.so' | grep -q 'SONAME *libsafesubst.so.$soversion\$'"
+check "libsafesubst.so.$soversion exists" test -e "$libdir/libsafesubst.so.$soversion"
 check "CMake package config" test -f "$libdir/cmake/safesubst/safesubst-config.cmake"
 check "CMake package version file" test -f "$libdir/cmake/safesubst/safesubst-config-version.cmake"
 check "pkg-config file" test -f "$libdir/pkgconfig/safesubst.pc"
@@ -113,17 +116,17 @@ check_consumer() {  # check_consumer LABEL BINARY
   check "$label: invalid value is diagnosed" grep -q 'error:.*APP' "$work/$label.bad.err"
 }
 
-links_shared_safesubst() { readelf -d "$1" | grep -q 'NEEDED.*libsafesubst\.so\.0'; }
-# ldd shows which libsafesubst.so.0 the loader picks: the installed one, not another copy.
-loads_installed_library() { ldd "$1" | grep 'libsafesubst\.so\.0' | grep -q "$libdir/"; }
+links_shared_safesubst() { readelf -d "$1" | grep -q "NEEDED.*\\[libsafesubst\\.so\\.$soversion\\]"; }
+# ldd shows which libsafesubst.so.$soversion the loader picks: the installed one, not another copy.
+loads_installed_library() { ldd "$1" | grep "libsafesubst\\.so\\.$soversion " | grep -q "$libdir/"; }
 not_links_shared_safesubst() { ! links_shared_safesubst "$1"; }
 
 step "CMake consumer, shared library"
 if "$cmake" -S "$source_dir/examples/consumer" -B "$work/cmake-shared" -DCMAKE_PREFIX_PATH="$prefix" \
      -DCMAKE_CXX_COMPILER="$cxx" >"$work/cmake-shared.log" 2>&1 &&
    "$cmake" --build "$work/cmake-shared" >>"$work/cmake-shared.log" 2>&1; then
-  check "cmake-shared: links libsafesubst.so.0" links_shared_safesubst "$work/cmake-shared/consumer"
-  check "cmake-shared: loads the installed libsafesubst.so.0" loads_installed_library "$work/cmake-shared/consumer"
+  check "cmake-shared: links libsafesubst.so.$soversion" links_shared_safesubst "$work/cmake-shared/consumer"
+  check "cmake-shared: loads the installed libsafesubst.so.$soversion" loads_installed_library "$work/cmake-shared/consumer"
   check_consumer cmake-shared "$work/cmake-shared/consumer"
 else
   cat "$work/cmake-shared.log" >&2
@@ -150,8 +153,8 @@ if cflags=$(pkg-config --cflags safesubst) && libs=$(pkg-config --libs safesubst
   # shellcheck disable=SC2086  # flags are words
   if "$cxx" -std=c++20 -Wall -Wextra -Werror $cflags "$source_dir/examples/consumer/consumer.cc" \
        -o "$work/pkg-shared" $libs -Wl,-rpath,"$pc_libdir" 2>"$work/pkg-shared.log"; then
-    check "pkg-shared: links libsafesubst.so.0" links_shared_safesubst "$work/pkg-shared"
-    check "pkg-shared: loads the installed libsafesubst.so.0" loads_installed_library "$work/pkg-shared"
+    check "pkg-shared: links libsafesubst.so.$soversion" links_shared_safesubst "$work/pkg-shared"
+    check "pkg-shared: loads the installed libsafesubst.so.$soversion" loads_installed_library "$work/pkg-shared"
     check_consumer pkg-shared "$work/pkg-shared"
   else
     cat "$work/pkg-shared.log" >&2
