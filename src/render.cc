@@ -16,6 +16,7 @@
 #include <span>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "bounded_read.h"
@@ -578,15 +579,18 @@ bool Renderer::RenderStreamed(std::string* output) {
 }
 
 // DecideAll for one scalar of a streaming render: false at a reference the
-// whole-document render would do more with than substitute or ignore
-// silently (DecideOne), or whose value needs what EncodeScalar does before
-// EncodeInPlace (a `type: yaml` value, shell and kubelet escaping), or which
-// may decide which scalars are shell scripts (ValuesCanDecideShellScripts).
+// whole-document render would do more with than substitute, keep or ignore
+// silently (DecideOne; a value that would join a name kept right before it
+// is an error there), or whose value needs what EncodeScalar does before
+// EncodeInPlace (a `type: yaml` value, kubelet escaping, a shell context it
+// cannot be written in), or which may decide which scalars are shell
+// scripts (ValuesCanDecideShellScripts).
 bool Renderer::DecideStreamed(StreamedValues* values, ShellDecidingPlaces* places) {
   const Scalar& scalar = tokens_.scalars[values->scalar()];
   LexStreamedScript(values->scalar());
   bool streams = true;
   std::size_t index = 0;
+  std::size_t kept_bare_end = std::string_view::npos;  // where the previous reference ends, if a kept $NAME
   detail::ForEachReferenceOf(text_, tokens_, values->scalar(), [&](const Reference& found) {
     if (!streams || scalar.is_key) {
       streams = false;
@@ -594,16 +598,24 @@ bool Renderer::DecideStreamed(StreamedValues* values, ShellDecidingPlaces* place
     }
     Reference reference = found;
     const Resolution& resolution = ResolveStreamed(&reference, index++);
+    const std::size_t after_kept_bare = std::exchange(kept_bare_end, std::string_view::npos);
+    using Outcome = Resolution::Outcome;
     if (!resolution.warning.empty()) {
       streams = false;
-    } else if (resolution.outcome == Resolution::Outcome::kSubstitute) {
+    } else if (resolution.outcome == Outcome::kSubstitute) {
       const bool yaml = resolution.variable != nullptr && resolution.variable->type == VarType::kYaml;
+      const bool joins = after_kept_bare == reference.offset && !resolution.value.empty() &&
+                         IsNameChar(resolution.value.front());  // JoinsKeptName
       std::string_view problem;
       const std::string_view written = WrittenValue(resolution, index - 1, &problem);
-      streams = !yaml && problem.empty() && !MayNeedKubeletEscape(written) && !places->Contains(reference, written);
+      streams = !yaml && !joins && problem.empty() && !MayNeedKubeletEscape(written) &&
+                !places->Contains(reference, written);
       values->Add(reference, written, resolution.variable);
+    } else if (resolution.outcome == Outcome::kRuntime ||
+               (resolution.outcome == Outcome::kUndeclared && reference.context == ContextClass::kScript)) {
+      if (reference.kind == RefKind::kBare) kept_bare_end = reference.offset + reference.length;
     } else {
-      streams = resolution.outcome == Resolution::Outcome::kIgnore;
+      streams = resolution.outcome == Outcome::kIgnore;
     }
   }, kStreamedPlace);
   return streams;

@@ -111,7 +111,9 @@ TEST_CASE("streaming render: each place where it gives way to the whole-document
       {"${A}: v\n", false},                                // a key
       {"command: [sh, -c, 'echo ${A}']\n", true},          // a shell script: encoded for its context
       {"command: [sh, -c]\nargs:\n  - |\n    echo \"${A}\" '${B}' # ${A}\n    cat <<EOF\n    x ${B}\n    EOF\n", true},
-      {"command: [sh, -c]\nargs:\n  - |\n    echo ${A} $HOME\n", false},  // a name kept for the shell
+      {"command: [sh, -c]\nargs:\n  - |\n    echo ${A} $HOME \"$1\" ${HOME}\n", true},  // names kept for the shell
+      {"command: [sh, -c]\nargs:\n  - |\n    echo $HOME${A}\n", false},  // a value that would join one: an error
+      {"command: [sh, -c]\nargs:\n  - |\n    echo $HOME${A:-x}\n", false},
       {"d: |\n  x\n  ${A}\n", false},  // a value first on a block line: the proof cannot place it
       {"a: ${A}\n# ${B}\nb: ['${A}', \"${B}\"]\n", true},  // comments, flow
       {"b: [${A}]\n", false},  // a tokenizer error: `{` in a flow plain scalar
