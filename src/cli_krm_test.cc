@@ -171,7 +171,7 @@ TEST_CASE("krm: an item that is not a mapping is rendered as it is, and an item 
   const CommandResult recursive =
       RunKrm("", "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- &r {a: *r}\n");
   CHECK(recursive.code == 1);
-  CHECK(recursive.err.find("items[0]: error: cannot be written as YAML: it holds an alias to itself") == 0);
+  CHECK(recursive.err.find("items[0]: error: cannot be written as YAML: it contains a recursive alias") == 0);
 }
 
 }  // namespace

@@ -647,10 +647,10 @@ class Planner {
   Style style_;
   std::vector<Edit> edits_;
   bool append_ = false;
-  // Nodes that aliases add to everything this plan writes out (EmitSlotText):
+  // What aliases add to everything this plan writes out (EmitSlotText):
   // one bound for a fragment merged into many places. Counted from const
   // helpers, hence mutable.
-  mutable EmitExpansion expansion_;
+  mutable ExpansionBudget expansion_;
 };
 
 EditOutcome Error(EditOutcome::Source source, const LayoutError& error) {

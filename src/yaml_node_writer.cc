@@ -5,7 +5,6 @@
 #include <limits>
 #include <optional>
 #include <string_view>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -340,50 +339,7 @@ std::string LiteralBlock(std::string_view text, int content_column, const std::s
   return out;
 }
 
-// Writing a node out follows each alias again. The guard keeps the path from
-// the root (a node inside itself, or nesting past kMaxWriteDepth, stops the
-// write) and counts the nodes written a second time, in this write or under
-// one written a second time: what aliases add, against kMaxExpandedNodes.
-class ExpansionGuard {
- public:
-  // `expansion`: the count, shared by the writes of one step.
-  explicit ExpansionGuard(EmitExpansion* expansion) : expansion_(*expansion) {}
-
-  // Throws NodeNotEmittable when a bound is passed.
-  void Enter(const YamlRef& node) {
-    if (path_.size() >= kMaxWriteDepth) {
-      throw NodeNotEmittable("it nests more than " + std::to_string(kMaxWriteDepth) + " levels deep");
-    }
-    for (const Step& step : path_) {
-      if (step.index == node.index()) throw NodeNotEmittable("it holds an alias to itself");
-    }
-    const bool expanded = (!path_.empty() && path_.back().expanded) || !written_.insert(node.index()).second;
-    if (expanded && ++expansion_.nodes > kMaxExpandedNodes) {
-      throw NodeNotEmittable("its aliases expand to more than " + std::to_string(kMaxExpandedNodes) + " nodes");
-    }
-    // A byte a node, its tag and text, and the indentation a level adds.
-    if (expanded) {
-      expansion_.bytes += 1 + node.node().tag.size() + (node.IsScalar() ? node.Scalar().size() : 0) + 2 * path_.size();
-    }
-    if (expansion_.bytes > kMaxExpandedBytes) {
-      throw NodeNotEmittable("its aliases expand to more than " + std::to_string(kMaxExpandedBytes) + " bytes");
-    }
-    path_.push_back(Step{node.index(), expanded});
-  }
-  void Leave() { path_.pop_back(); }
-
- private:
-  struct Step {
-    std::uint32_t index;
-    bool expanded;
-  };
-
-  EmitExpansion& expansion_;
-  std::vector<Step> path_;
-  std::unordered_set<std::uint32_t> written_;
-};
-
-void EmitInto(const YamlRef& node, const EmitTarget& target, ExpansionGuard& guard, std::string* out);
+void EmitInto(const YamlRef& node, const EmitTarget& target, ExpansionBudget& budget, std::string* out);
 
 // Column where the content of a block collection in this slot starts, and
 // whether its first line continues the current one.
@@ -407,7 +363,7 @@ void StartEntry(const EmitTarget& target, bool first, int column, std::string* o
   }
 }
 
-void EmitMap(const YamlRef& node, const EmitTarget& target, ExpansionGuard& guard, std::string* out) {
+void EmitMap(const YamlRef& node, const EmitTarget& target, ExpansionBudget& budget, std::string* out) {
   const std::vector<std::pair<YamlRef, YamlRef>> entries = node.Entries();
   if (entries.empty()) {
     *out += target.slot == SlotKind::kRoot ? "{}" : " {}";
@@ -426,11 +382,11 @@ void EmitMap(const YamlRef& node, const EmitTarget& target, ExpansionGuard& guar
     EmitTarget child = target;
     child.slot = SlotKind::kMapValue;
     child.parent_column = column;
-    EmitInto(value, child, guard, out);
+    EmitInto(value, child, budget, out);
   }
 }
 
-void EmitSeq(const YamlRef& node, const EmitTarget& target, ExpansionGuard& guard, std::string* out) {
+void EmitSeq(const YamlRef& node, const EmitTarget& target, ExpansionBudget& budget, std::string* out) {
   const std::vector<YamlRef> items = node.Items();
   if (items.empty()) {
     *out += target.slot == SlotKind::kRoot ? "[]" : " []";
@@ -443,7 +399,7 @@ void EmitSeq(const YamlRef& node, const EmitTarget& target, ExpansionGuard& guar
     EmitTarget child = target;
     child.slot = SlotKind::kSeqItem;
     child.parent_column = column;
-    EmitInto(items[i], child, guard, out);
+    EmitInto(items[i], child, budget, out);
   }
 }
 
@@ -462,18 +418,24 @@ void EmitScalar(const YamlRef& node, const EmitTarget& target, std::string* out)
   *out += prefix + EmitInlineScalar(node);
 }
 
-void EmitInto(const YamlRef& node, const EmitTarget& target, ExpansionGuard& guard, std::string* out) {
-  guard.Enter(node);
+// Aliases are written out in full, within `budget`; a node it refuses
+// (inside itself, expanding or nesting too far) throws NodeNotEmittable.
+void EmitInto(const YamlRef& node, const EmitTarget& target, ExpansionBudget& budget, std::string* out) {
+  std::string problem;
+  const bool collection = node.IsMap() || node.IsSequence();
+  if (!budget.Count(node, &problem) || (collection && !budget.Open(node, &problem))) {
+    throw NodeNotEmittable("it " + problem);
+  }
   if (node.IsMap()) {
-    EmitMap(node, target, guard, out);
+    EmitMap(node, target, budget, out);
   } else if (node.IsSequence()) {
-    EmitSeq(node, target, guard, out);
+    EmitSeq(node, target, budget, out);
   } else if (node.IsScalar()) {
     EmitScalar(node, target, out);
   } else if (target.slot == SlotKind::kRoot) {
     *out += "null";  // elsewhere null is `key:` / `-` with nothing after it
   }
-  guard.Leave();
+  if (collection) budget.Close();
 }
 
 }  // namespace
@@ -494,11 +456,10 @@ std::string EmitKey(std::string_view key) {
   return DoubleQuoted(key);
 }
 
-std::string EmitSlotText(const YamlRef& node, const EmitTarget& target, EmitExpansion* expansion) {
-  EmitExpansion own_count;
+std::string EmitSlotText(const YamlRef& node, const EmitTarget& target, ExpansionBudget* budget) {
+  ExpansionBudget own_budget;
   std::string out;
-  ExpansionGuard guard(expansion != nullptr ? expansion : &own_count);
-  EmitInto(node, target, guard, &out);
+  EmitInto(node, target, budget != nullptr ? *budget : own_budget, &out);
   return out;
 }
 

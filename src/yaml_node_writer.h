@@ -55,12 +55,6 @@ struct EmitTarget {
   std::string eol = "\n";
 };
 
-/// What aliases added to the writes of one step (EmitSlotText).
-struct EmitExpansion {
-  std::size_t nodes = 0;
-  std::size_t bytes = 0;
-};
-
 /// Why a node cannot be written (EmitSlotText writes aliases out in full).
 class NodeNotEmittable : public std::runtime_error {
  public:
@@ -71,12 +65,12 @@ class NodeNotEmittable : public std::runtime_error {
 /// break, or empty for null), or for kRoot the whole node starting at column 0.
 /// It never ends with a line break. Collection tags are not written. Throws
 /// NodeNotEmittable, with the reason ("a non-scalar key is not supported
-/// there": block style has no simple way to write `[a, b]: c`; "it holds an
-/// alias to itself"; ...), for a node it cannot write. `expansion` counts
-/// what aliases add across calls (kMaxExpandedNodes nodes, kMaxExpandedBytes
-/// bytes), so that one bound covers a whole step (a fragment merged into many
-/// places); null counts this call alone.
-std::string EmitSlotText(const YamlRef& node, const EmitTarget& target, EmitExpansion* expansion = nullptr);
+/// there": block style has no simple way to write `[a, b]: c`; "it contains
+/// a recursive alias"; ...), for a node it cannot write. Aliases are written
+/// out within `budget`, which may serve several calls, so that one bound
+/// covers a whole step (a fragment merged into many places); null: a budget
+/// for this call alone.
+std::string EmitSlotText(const YamlRef& node, const EmitTarget& target, ExpansionBudget* budget = nullptr);
 
 /// A scalar on one line: plain when it was plain and still reads back the
 /// same (FitsPlain), else double-quoted (DoubleQuoted); explicit tags are kept.
