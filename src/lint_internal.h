@@ -52,7 +52,7 @@ class Source {
   std::string file_;
   Tokens tokens_;
   std::size_t bom_ = 0;  // yaml-cpp does not count a UTF-8 byte order mark
-  std::vector<std::size_t> line_starts_;
+  SourceText lines_;  // for At
 };
 
 /// A scalar's value with the source offset of every byte, so that a finding

@@ -29,13 +29,9 @@ bool IsBlank(char c) { return c == ' ' || c == '\t'; }
 }  // namespace
 
 Source::Source(std::string_view text, std::string file)
-    : text_(text), file_(std::move(file)), tokens_(Tokenize(text)) {
+    : text_(text), file_(std::move(file)), tokens_(Tokenize(text)), lines_(std::string(text)) {
   MarkShellScripts(text_, &tokens_);
   if (text_.substr(0, 3) == "\xEF\xBB\xBF") bom_ = 3;
-  line_starts_.push_back(0);
-  for (std::size_t i = 0; i < text_.size(); ++i) {
-    if (text_[i] == '\n') line_starts_.push_back(i + 1);
-  }
 }
 
 std::size_t Source::NodeOffset(const YAML::Node& node) const {
@@ -67,17 +63,7 @@ std::optional<ScriptShells> Source::ScriptShellsOf(const YAML::Node& node) const
   return scalar->bash_script ? ScriptShells::kBash : ScriptShells::kSh;
 }
 
-Location Source::At(std::size_t offset) const {
-  offset = std::min(offset, text_.size());
-  auto next = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
-  std::size_t line_index = static_cast<std::size_t>(next - line_starts_.begin()) - 1;
-  Location location;
-  location.file = file_;
-  location.line = static_cast<std::uint32_t>(line_index + 1);
-  location.column = static_cast<std::uint32_t>(offset - line_starts_[line_index] + 1);
-  location.offset = offset;
-  return location;
-}
+Location Source::At(std::size_t offset) const { return lines_.Locate(offset, file_); }
 
 std::size_t ScalarView::Offset(std::size_t index) const {
   if (offsets.empty()) return node_offset;
