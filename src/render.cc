@@ -922,6 +922,16 @@ ReferenceReport::Action Renderer::SubstituteInKey(const Reference& reference, co
                      "write the key out, or make the whole mapping the value of one `type: yaml` variable");
     return ReferenceReport::Action::kError;
   }
+  // The spliced keys are rendered again as template text (RenderSplicedKeys):
+  // a `$` in the value would be read as a placeholder there (`A='${A}'`
+  // recursed without end). A value is never a template, so it is refused.
+  if (resolution.value.find('$') != std::string::npos) {
+    ReportAtFirstUse(Severity::kError, reference,
+                     "'" + std::string(reference.name) +
+                         "' is in a mapping key and its value holds a `$`, which the key would read as a placeholder",
+                     "keep `$` out of values written into keys, or write the key out");
+    return ReferenceReport::Action::kError;
+  }
   key_substitutions_.push_back({&reference, resolution.value});
   return ReferenceReport::Action::kSubstitute;
 }

@@ -565,4 +565,22 @@ TEST_CASE("render: a variable in a mapping key is written as a key that reads ba
   CHECK_FALSE(block.ok());
 }
 
+TEST_CASE("render: a value with a `$` in a mapping key is refused, never read as a template") {
+  // The keys' values are spliced in and the result rendered again: a value
+  // naming itself recursed until the stack overflowed, and `${B}` in a value
+  // was substituted as if it were template text.
+  Manifest manifest = MustParse("variables:\n  A: string\n  B: string\n");
+  const std::vector<std::pair<const char*, const char*>> cases = {{"${A}", "b"}, {"$A", "b"}, {"${B}", "${A}"},
+                                                                   {"${B}", "b"}, {"x$", "b"}};
+  for (const auto& [a, b] : cases) {
+    CAPTURE(a);
+    RenderResult result = RenderText("${A}: v\n", manifest, ValuesOf({{"A", a}, {"B", b}}));
+    REQUIRE_FALSE(result.ok());
+    REQUIRE(result.diagnostics.size() == 1);
+    CHECK(result.diagnostics[0].message ==
+          "'A' is in a mapping key and its value holds a `$`, which the key would read as a placeholder");
+    CHECK(result.diagnostics[0].location.line == 1);
+  }
+}
+
 }  // namespace safesubst
