@@ -171,6 +171,11 @@ struct Surroundings {
   std::vector<bool> backtick_layers;
   bool in_backticks = false;
   bool inside_heredoc = false;
+  /// Inside "`...`" whose text has double quotes of its own (`"`cmd "$x"`"`):
+  /// POSIX leaves that unspecified, and bash brace-expands the outer word
+  /// with a quote tracking that takes the inner quotes as the outer ones' end,
+  /// so a value's `{a,b}` became two words there. No value is written there.
+  bool quotes_inside_quoted_backticks = false;
   /// Inside a `$(...)`: how many "..." enclose the text inside the outermost
   /// one (PoshScansUnquoted); -1 outside every `$(...)`.
   int quotes_in_substitution = -1;
@@ -290,6 +295,10 @@ class Lexer {
     if (query.after_backslash) context.unsupported = kAfterBackslash;
     if (!unsupported.empty()) context.unsupported = unsupported;
     if (output_->too_deep) context.unsupported = "the script nests constructs too deeply to be read safely";
+    if (around_.quotes_inside_quoted_backticks) {
+      context.unsupported = "inside a double-quoted `...` command substitution with double quotes of its own, which "
+                            "the shells read differently (bash brace-expands the value there); write $(...) instead";
+    }
     if (output_->take != nullptr) (*output_->take)(query.index, std::move(taken));
   }
 
@@ -1054,8 +1063,10 @@ class Lexer {
     std::vector<std::size_t> escape_backslashes;  // offsets of removed backslashes
     std::size_t i = open + 1;
     bool closed = false;
+    bool raw_double_quote = false;  // a `"` not written `\"`
     while (i < limit_) {
       char c = text_[i];
+      raw_double_quote = raw_double_quote || c == '"';
       if (c == '\\' && i + 1 < limit_) {
         char next = text_[i + 1];
         if (next == '\\' || next == '`' || next == '$' || (in_double_quotes && next == '"')) {
@@ -1100,6 +1111,8 @@ class Lexer {
     around.backtick_layers = here.backtick_layers;
     around.backtick_layers.push_back(in_double_quotes);
     around.in_backticks = true;
+    around.quotes_inside_quoted_backticks =
+        around_.quotes_inside_quoted_backticks || (in_double_quotes && raw_double_quote);
     around.inside_heredoc = here.inside_heredoc;
     around.quotes_in_substitution = QuotesInSubstitution();
     around.nesting = around_.nesting + frames_.size() + 1;

@@ -130,6 +130,25 @@ TEST_CASE("shell lexer: backticks are a layer of their own") {
   CHECK(!At("x=`echo \\${P}`")[0].unsupported.empty());
 }
 
+TEST_CASE("shell lexer: no value inside a double-quoted `...` with double quotes of its own") {
+  // bash brace-expands `"`printf "%s" "{a,b}"`"` into two words (its outer
+  // quote tracking stops at the inner quote); dash and the others do not.
+  for (const char* script : {"rm \"`printf \"%s\" \"${P}\"`\"", "x=\"`echo \"a\" ${P}`\"",
+                             "x=\"`echo \"a\" \\`echo ${P}\\``\""}) {
+    CAPTURE(script);
+    const std::vector<ShellContext> contexts = At(script);
+    REQUIRE(contexts.size() == 1);
+    CHECK(contexts[0].unsupported.find("write $(...) instead") != std::string::npos);
+  }
+  // Without inner quotes, or with them escaped (`\"`), or outside double quotes, all shells agree.
+  for (const char* script : {"x=\"`echo ${P}`\"", "x=\"`echo \\\"${P}\\\"`\"", "x=`echo \"${P}\"`"}) {
+    CAPTURE(script);
+    const std::vector<ShellContext> contexts = At(script);
+    REQUIRE(contexts.size() == 1);
+    CHECK(contexts[0].unsupported.empty());
+  }
+}
+
 TEST_CASE("shell lexer: ${...} words") {
   std::vector<ShellContext> contexts =
       At("a=\"${x:-${P}}\" b=${x:-${P}} c=\"${x:-\"${P}\"}\" d=\"${x#${P}}\" e=\"${x:-'${P}'}\" f=${x:-'${P}'} "
