@@ -152,5 +152,25 @@ TEST_CASE("streaming render: each place where it gives way to the whole-document
   CHECK(RenderedAlike("a: ${A}\n", Declaring({"A"}), Setting({"A"}, "v"), unchecked));
 }
 
+// The shapes of the memory test (tests/memory/peak_memory_test.sh, bench/generate.cc), small.
+TEST_CASE("streaming render: the placeholder-dense shapes stream") {
+  const std::string head = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dense\ndata:\n";
+  std::string lines = head, script = head + "  run.sh: |\n    #!/bin/sh\n", plain = head + "  k: ",
+              flow = head + "  k: [", keys = head;
+  for (int i = 0; i < 300; ++i) {
+    lines += i % 100 == 0 ? "  k" + std::to_string(i) + ": ${A}" : i % 100 == 99 ? "${A}\n" : "${A}";
+    script += i % 4 == 0 ? "    echo ${A} ${A} ${A} ${A}\n" : "";
+    plain += "${A}";
+    flow += i == 0 ? "\"${A}\"" : ", \"${A}\"";
+    keys += "  k" + std::to_string(i) + ": ${A}\n";
+  }
+  plain += "\n";
+  flow += "]\n";
+  for (const std::string& text : {lines, script, plain, flow, keys}) {
+    INFO(text.substr(head.size(), 60));
+    CHECK(RenderedAlike(text, Declaring({"A"}), Setting({"A"}, "x")));
+  }
+}
+
 }  // namespace
 }  // namespace safesubst
