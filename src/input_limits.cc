@@ -12,6 +12,7 @@
 
 #include "bounded_read.h"
 #include "text_checks.h"
+#include "tokenizer.h"
 #include "yaml_spans.h"
 
 namespace safesubst {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Scanning `$` forms inside a span of text (a scalar body or a comment).
+// The `$` forms of the template language (Reference), and scanning them inside
+// a span of text (a scalar body or a comment).
 //
 // Shared by the tokenizer, the envsubst SHELL-FORMAT argument and the fragment
 // loader, so that every part of safesubst agrees on what `${NAME:-x}` means.
@@ -10,9 +11,53 @@
 #include <functional>
 #include <string_view>
 
-#include "tokenizer.h"
-
 namespace safesubst {
+
+/// SPEC Rule 2: where a `$` stands decides how serious an undeclared reference is.
+enum class ContextClass : std::uint8_t {
+  kComment,  ///< inside a `#` comment: never substituted, never reported
+  kScript,   ///< block scalar, or a flow scalar item of a `command`/`args` sequence
+  kData,     ///< every other scalar, and keys
+};
+
+enum class RefKind : std::uint8_t {
+  kBare,           ///< $NAME
+  kBraced,         ///< ${NAME}
+  kBracedDefault,  ///< ${NAME:-x} ${NAME-x} ${NAME:=x} ${NAME=x} ${NAME:?m} ${NAME?m} ${NAME:+x} ${NAME+x}
+  kEscape,         ///< $${NAME}: renders as the literal ${NAME}
+  kKubernetes,     ///< $(NAME): Kubernetes env expansion, never touched
+  kDollarDollar,   ///< $$ not followed by `{`
+  /// A string operation of the Flux/clusterctl dialect: ${NAME%p} ${NAME%%p}
+  /// ${NAME#p} ${NAME##p} ${NAME/p/r} ${NAME//p/r} ${NAME/#p/r} ${NAME/%p/r}
+  /// ${NAME,} ${NAME,,} ${NAME^} ${NAME^^} ${NAME:offset} ${NAME:offset:length} ${#NAME}
+  kOperation,
+  kShell,          ///< $(cmd) $((expr)) $1 $@ $? ${!x} ${x[0]}...: shell syntax, not a reference
+};
+
+/// A `$` form found inside a scalar or a comment.
+/// (The small fields come first, so that they pack: a placeholder-dense
+/// template holds millions of references.)
+struct Reference {
+  RefKind kind = RefKind::kBare;
+  ContextClass context = ContextClass::kData;
+  std::uint32_t line = 0;  ///< 1-based
+  std::uint32_t column = 0;  ///< 1-based, in bytes
+  /// Index into Tokens::scalars, or kNoScalar for a reference inside a comment.
+  std::uint32_t scalar = 0;
+  std::size_t offset = 0;  ///< byte offset of the `$` in the source
+  std::size_t length = 0;  ///< bytes covered by the whole form, e.g. 7 for `${NAME}`
+  std::string_view name;     ///< NAME (kShell: x of ${x[0]}, ${!x}, ${#x[@]}...; else empty for kShell and kDollarDollar)
+  /// kBracedDefault: ":-", "-", ":=", "=", ":?", "?", ":+", "+". kOperation:
+  /// "%", "%%", "#", "##", "/", "//", "/#", "/%", ",", ",,", "^", "^^", ":"
+  /// after the name, or the "#" before the name of ${#NAME}.
+  std::string_view op;
+  /// kBracedDefault and kOperation: the text after `op`, up to the closing
+  /// `}` (`.*` of ${X%.*}, `a/b` of ${X/a/b}, `1:2` of ${X:1:2}); kShell with
+  /// a name: the text after the name (`[0]`).
+  std::string_view operand;
+
+  static constexpr std::uint32_t kNoScalar = 0xffffffffu;
+};
 
 /// Scans `text[begin, end)` for `$` forms. For each one, calls `emit` with a
 /// Reference whose offset/length/kind/name/op/operand are filled in (line,

@@ -41,6 +41,7 @@
 #include "streaming_render.h"
 #include "substitution.h"
 #include "tag_values.h"
+#include "duplicate_keys.h"
 #include "text_checks.h"
 #include "validate.h"
 

@@ -8,8 +8,6 @@
 #include <string_view>
 #include <vector>
 
-#include "tokenizer.h"
-
 namespace safesubst {
 
 /// The map DecodeScalar's `source_offsets` gives (for each decoded byte, the
@@ -43,9 +41,6 @@ class SourceRuns {
   std::vector<Run> runs_;
   std::size_t size_ = 0;
 };
-
-/// DecodeScalar (tokenizer.h), recording where the bytes came from as runs.
-std::string DecodeScalar(std::string_view text, const Scalar& scalar, SourceRuns* sources);
 
 }  // namespace safesubst
 

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "tokenizer.h"
+
 namespace safesubst {
 namespace {
 

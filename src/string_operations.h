@@ -15,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-#include "tokenizer.h"
+#include "references.h"
 
 namespace safesubst {
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Checks on the raw template text that no YAML parser reports well: encoding
 // (UTF-8 only, no NUL or other control character, no lone CR, no UTF-16),
-// tabs used as indentation, duplicate keys.
+// and the byte and line scans the readers of a stream share.
 #pragma once
 
 #include <cstdint>
@@ -10,7 +10,6 @@
 #include <string_view>
 
 #include "safesubst/diagnostic.h"
-#include "tokenizer.h"
 
 namespace safesubst {
 
@@ -38,9 +37,5 @@ bool IsDocumentMarkerLine(std::string_view text, std::size_t line);
 /// a line feed (YAML and yaml-cpp read it differently) and invalid UTF-8, each
 /// at its location (the first few of each kind, then a count).
 Diagnostics CheckTextEncoding(std::string_view text, const std::string& file);
-
-/// Reports a key that appears twice in the same mapping: YAML forbids it and
-/// yaml-cpp silently keeps one of them, so a render could drop a value.
-Diagnostics CheckDuplicateKeys(std::string_view text, const Tokens& tokens, const std::string& file);
 
 }  // namespace safesubst

@@ -14,58 +14,15 @@
 #include <string_view>
 #include <vector>
 
+#include "references.h"
 #include "safesubst/diagnostic.h"
+#include "source_runs.h"
+#include "yaml_spans.h"
 
 namespace safesubst {
 
 enum class ScalarStyle : std::uint8_t { kPlain, kSingleQuoted, kDoubleQuoted, kLiteral, kFolded };
 enum class Chomping : std::uint8_t { kClip, kStrip, kKeep };
-
-/// SPEC Rule 2: where a `$` stands decides how serious an undeclared reference is.
-enum class ContextClass : std::uint8_t {
-  kComment,  ///< inside a `#` comment: never substituted, never reported
-  kScript,   ///< block scalar, or a flow scalar item of a `command`/`args` sequence
-  kData,     ///< every other scalar, and keys
-};
-
-enum class RefKind : std::uint8_t {
-  kBare,           ///< $NAME
-  kBraced,         ///< ${NAME}
-  kBracedDefault,  ///< ${NAME:-x} ${NAME-x} ${NAME:=x} ${NAME=x} ${NAME:?m} ${NAME?m} ${NAME:+x} ${NAME+x}
-  kEscape,         ///< $${NAME}: renders as the literal ${NAME}
-  kKubernetes,     ///< $(NAME): Kubernetes env expansion, never touched
-  kDollarDollar,   ///< $$ not followed by `{`
-  /// A string operation of the Flux/clusterctl dialect: ${NAME%p} ${NAME%%p}
-  /// ${NAME#p} ${NAME##p} ${NAME/p/r} ${NAME//p/r} ${NAME/#p/r} ${NAME/%p/r}
-  /// ${NAME,} ${NAME,,} ${NAME^} ${NAME^^} ${NAME:offset} ${NAME:offset:length} ${#NAME}
-  kOperation,
-  kShell,          ///< $(cmd) $((expr)) $1 $@ $? ${!x} ${x[0]}...: shell syntax, not a reference
-};
-
-/// A `$` form found inside a scalar or a comment.
-/// (The small fields come first, so that they pack: a placeholder-dense
-/// template holds millions of references.)
-struct Reference {
-  RefKind kind = RefKind::kBare;
-  ContextClass context = ContextClass::kData;
-  std::uint32_t line = 0;  ///< 1-based
-  std::uint32_t column = 0;  ///< 1-based, in bytes
-  /// Index into Tokens::scalars, or kNoScalar for a reference inside a comment.
-  std::uint32_t scalar = 0;
-  std::size_t offset = 0;  ///< byte offset of the `$` in the source
-  std::size_t length = 0;  ///< bytes covered by the whole form, e.g. 7 for `${NAME}`
-  std::string_view name;     ///< NAME (kShell: x of ${x[0]}, ${!x}, ${#x[@]}...; else empty for kShell and kDollarDollar)
-  /// kBracedDefault: ":-", "-", ":=", "=", ":?", "?", ":+", "+". kOperation:
-  /// "%", "%%", "#", "##", "/", "//", "/#", "/%", ",", ",,", "^", "^^", ":"
-  /// after the name, or the "#" before the name of ${#NAME}.
-  std::string_view op;
-  /// kBracedDefault and kOperation: the text after `op`, up to the closing
-  /// `}` (`.*` of ${X%.*}, `a/b` of ${X/a/b}, `1:2` of ${X:1:2}); kShell with
-  /// a name: the text after the name (`[0]`).
-  std::string_view operand;
-
-  static constexpr std::uint32_t kNoScalar = 0xffffffffu;
-};
 
 /// One segment of a node path. Paths are stored as a tree of segments so that
 /// a scalar costs one index, not one string.
@@ -207,6 +164,21 @@ Tokens Tokenize(std::string_view text, const TokenizerOptions& options = {});
 /// the template.
 std::string DecodeScalar(std::string_view text, const Scalar& scalar,
                          std::vector<std::size_t>* source_offsets = nullptr);
+
+/// DecodeScalar, recording where the bytes came from as runs.
+std::string DecodeScalar(std::string_view text, const Scalar& scalar, SourceRuns* sources);
+
+/// What TokenizeWithSpans records besides the spans.
+enum class SpanReading : std::uint8_t {
+  kAllTokens,     ///< everything Tokenize records
+  kNoReferences,  ///< no `$` references (a placeholder-dense template has millions; limits need none)
+};
+
+/// Tokenizes `text` like Tokenize and also records its node spans in `spans`
+/// (cleared first). For malformed YAML (tokens.diagnostics holds an error)
+/// the spans are whatever could be read: their structure is not meaningful.
+Tokens TokenizeWithSpans(std::string_view text, NodeSpans* spans, const TokenizerOptions& options = {},
+                         SpanReading reading = SpanReading::kAllTokens);
 
 /// The length of the double-quoted escape sequence whose backslash is at
 /// `text[at]`: 2 for one-character escapes (`\n`, `\"`, ...), 4, 6 or 10 for

@@ -4,7 +4,7 @@
 // with its place in the tree and in the source.
 //
 // The render's tokenizer pass records none of this (it pays one untaken
-// branch per node); TokenizeWithSpans asks for it. The nodes are in document
+// branch per node); TokenizeWithSpans (tokenizer.h) asks for it. The nodes are in document
 // order, which is the order of the YAML event stream: a node's descendants
 // follow it directly, so the tree is walked with a stack of open nodes.
 #pragma once
@@ -13,8 +13,6 @@
 #include <cstdint>
 #include <string_view>
 #include <vector>
-
-#include "tokenizer.h"
 
 namespace safesubst {
 
@@ -65,18 +63,6 @@ struct NodeSpan {
 struct NodeSpans {
   std::vector<NodeSpan> nodes;
 };
-
-/// What TokenizeWithSpans records besides the spans.
-enum class SpanReading : std::uint8_t {
-  kAllTokens,     ///< everything Tokenize records
-  kNoReferences,  ///< no `$` references (a placeholder-dense template has millions; limits need none)
-};
-
-/// Tokenizes `text` like Tokenize and also records its node spans in `spans`
-/// (cleared first). For malformed YAML (tokens.diagnostics holds an error)
-/// the spans are whatever could be read: their structure is not meaningful.
-Tokens TokenizeWithSpans(std::string_view text, NodeSpans* spans, const TokenizerOptions& options = {},
-                         SpanReading reading = SpanReading::kAllTokens);
 
 /// The tokenizer's side of the spans: called by the parser as it reads. A
 /// collection that turns out to be the first key of a block mapping (or of a

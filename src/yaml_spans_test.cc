@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "tokenizer.h"
+
 namespace safesubst {
 namespace {
 

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "duplicate_keys.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace safesubst {
+
+namespace {
+
+// A mapping key as CheckDuplicateKeys compares it: by its source text
+// within its parent node.
+struct Key {
+  std::uint32_t parent;
+  std::string_view text;
+  const Scalar* scalar;
+};
+
+using Duplicates = std::vector<std::pair<const Scalar*, const Scalar*>>;  // (repeated key, first one)
+
+// The keys of one document, by parent and text: an open-addressing table of
+// indices into the document's keys, reused from document to document. A
+// document has a few dozen keys; finding a repeat takes one probe where
+// sorting them took twice the time of the whole check.
+class KeyTable {
+ public:
+  // Appends the repeated keys of `keys` to `duplicates`; false, with
+  // `duplicates` as it was, when keys crowd one run of slots (crafted ones
+  // may share a hash), where the table would cost quadratic time.
+  bool FindDuplicates(const std::vector<Key>& keys, Duplicates* duplicates) {
+    std::size_t size = 16;
+    while (size < 2 * keys.size()) size *= 2;
+    slots_.assign(size, kEmpty);
+    const std::size_t found_before = duplicates->size();
+    for (std::uint32_t i = 0; i < keys.size(); ++i) {
+      const std::uint32_t first = FindOrAdd(keys, i);
+      if (first == kCrowded) {
+        duplicates->resize(found_before);
+        return false;
+      }
+      if (first != kEmpty) duplicates->emplace_back(keys[i].scalar, keys[first].scalar);
+    }
+    return true;
+  }
+
+ private:
+  static constexpr std::uint32_t kEmpty = ~std::uint32_t{0}, kCrowded = kEmpty - 1;
+  static constexpr std::size_t kMaxProbes = 32;
+
+  // The index of a key before keys[index] equal to it; kEmpty after
+  // recording keys[index] as the first of its kind; kCrowded.
+  std::uint32_t FindOrAdd(const std::vector<Key>& keys, std::uint32_t index) {
+    const Key& key = keys[index];
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t slot = Hash(key) & mask;
+    for (std::size_t probe = 0; probe < kMaxProbes; ++probe, slot = (slot + 1) & mask) {
+      const std::uint32_t earlier = slots_[slot];
+      if (earlier == kEmpty) {
+        slots_[slot] = index;
+        return kEmpty;
+      }
+      if (keys[earlier].parent == key.parent && keys[earlier].text == key.text) return earlier;
+    }
+    return kCrowded;
+  }
+
+  // From the key's first and last eight bytes (overlapping in a short key),
+  // its length and its parent: no loop over long keys (equal hashes are
+  // compared in full, and crowding falls back to sorting).
+  static std::uint64_t Hash(const Key& key) {
+    const char* bytes = key.text.data();
+    const std::size_t size = key.text.size();
+    std::uint64_t head = 0, tail = 0;
+    if (size >= 8) {
+      std::memcpy(&head, bytes, 8);
+      std::memcpy(&tail, bytes + size - 8, 8);
+    } else {
+      for (std::size_t i = 0; i < size; ++i) head = head << 8 | static_cast<unsigned char>(bytes[i]);
+    }
+    const std::uint64_t mixed = (head * 0x9E3779B97F4A7C15u) ^ (tail * 0xC2B2AE3D27D4EB4Fu) ^
+                                (std::uint64_t{key.parent} << 32 | size);
+    return (mixed * 0x165667B19E3779F9u) >> 32;
+  }
+
+  std::vector<std::uint32_t> slots_;
+};
+
+// KeyTable's fallback, in O(n log n) whatever the keys: sorted so that equal
+// keys are adjacent, in source order.
+void FindDuplicatesBySorting(std::vector<Key> keys, Duplicates* duplicates) {
+  auto same = [](const Key& a, const Key& b) { return a.parent == b.parent && a.text == b.text; };
+  std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
+    return std::tie(a.parent, a.text, a.scalar) < std::tie(b.parent, b.text, b.scalar);
+  });
+  for (std::size_t i = 1, first = 0; i < keys.size(); ++i) {
+    if (!same(keys[first], keys[i])) {
+      first = i;
+    } else {
+      duplicates->emplace_back(keys[i].scalar, keys[first].scalar);
+    }
+  }
+}
+
+}  // namespace
+
+Diagnostics CheckDuplicateKeys(std::string_view text, const Tokens& tokens, const std::string& file) {
+  Diagnostics out;
+  // Keys are compared by their source text within the same parent node;
+  // `a` and `"a"` are not told apart, which only costs a missed report. The
+  // keys of one document at a time (the roots of all documents share the
+  // parent kRoot) are views into `text` in one reused vector.
+  std::vector<Key> keys;
+  KeyTable table;
+  Duplicates duplicates;
+  auto check_document = [&] {
+    if (!table.FindDuplicates(keys, &duplicates)) FindDuplicatesBySorting(keys, &duplicates);
+    keys.clear();
+  };
+  std::uint32_t document = 0;
+  for (const Scalar& scalar : tokens.scalars) {
+    if (!scalar.is_key || scalar.path == PathSegment::kRoot) continue;
+    if (scalar.document != document) {
+      check_document();
+      document = scalar.document;
+    }
+    keys.push_back({tokens.paths[scalar.path].parent, text.substr(scalar.offset, scalar.length), &scalar});
+  }
+  check_document();
+  // In source order, as they were found.
+  std::sort(duplicates.begin(), duplicates.end(),
+            [](const auto& a, const auto& b) { return a.first->offset < b.first->offset; });
+  for (const auto& [scalar, first] : duplicates) {
+    out.push_back(MakeError(Location{file, scalar->line, scalar->column, scalar->offset},
+                            "duplicate key '" + std::string(text.substr(scalar->offset, scalar->length)) + "'",
+                            "first defined at line " + std::to_string(first->line) +
+                                "; YAML parsers keep only one of them"));
+  }
+  return out;
+}
+
+}  // namespace safesubst
