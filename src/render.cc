@@ -31,7 +31,6 @@
 #include "kubelet_expansion.h"
 #include "parallel_render.h"
 #include "script_contexts.h"
-#include "scalar_references.h"
 #include "script_kinds.h"
 #include "invariant.h"
 #include "references.h"
@@ -43,6 +42,7 @@
 #include "tag_values.h"
 #include "duplicate_keys.h"
 #include "text_checks.h"
+#include "tokenizer.h"
 #include "validate.h"
 
 namespace safesubst {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // When a render streams (render.cc): a template with many references is
 // rendered scalar by scalar, each scalar's references found again when it is
-// written (scalar_references.h) and its values encoded, written and proved
+// written (ForEachReferenceOf, tokenizer.h) and its values encoded, written and proved
 // (fast_invariant.h, InPlaceProof) before the next, so that no record per
 // reference is kept for the whole template: a placeholder-dense template
 // holds millions. What needs every reference at once (diagnostics in their

@@ -31,7 +31,6 @@
 
 #include "diagnostic_cap.h"
 #include "references.h"
-#include "scalar_references.h"
 #include "source_runs.h"
 #include "text_checks.h"
 #include "yaml_spans.h"
@@ -191,7 +190,7 @@ class Parser {
   void SkipReferences() { references_wanted_ = false; }
   /// References are still scanned (an unterminated `${` is an error) but not
   /// kept: a streaming render finds them again scalar by scalar
-  /// (scalar_references.h).
+  /// (ForEachReferenceOf, tokenizer.h).
   void KeepNoReferences() {
     emit_reference_ = [](const Reference&) {};
   }

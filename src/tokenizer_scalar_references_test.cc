@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "scalar_references.h"
+#include "tokenizer.h"
 
 #include <doctest/doctest.h>
 
