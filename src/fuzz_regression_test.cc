@@ -18,6 +18,7 @@
 #include "safesubst/render.h"
 #include "safesubst/values.h"
 #include "yaml_encoding.h"
+#include "yaml_node_writer.h"
 #include "test_support.h"
 
 using namespace safesubst;

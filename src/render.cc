@@ -37,6 +37,7 @@
 #include "shell.h"
 #include "safesubst/steps.h"
 #include "yaml_encoding.h"
+#include "yaml_node_writer.h"
 #include "streaming_render.h"
 #include "substitution.h"
 #include "tag_values.h"

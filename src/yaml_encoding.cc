@@ -38,9 +38,6 @@
 #include <optional>
 
 #include "utf8.h"
-#include "yaml_node_writer.h"
-#include "yaml_load.h"
-#include "yaml_tree.h"
 
 namespace safesubst {
 
@@ -577,39 +574,6 @@ std::string DoubleQuoted(std::string_view value) {
   AppendDoubleQuotedBody(value, &out);
   out += '"';
   return out;
-}
-
-bool EncodeYamlNode(std::string_view yaml_text, std::uint32_t parent_indent, bool block_allowed,
-                    std::size_t max_bytes, std::string* out, YamlValueError* error) {
-  detail::YamlStream stream;
-  detail::YamlParseError parse_error;
-  if (!detail::ParseYamlStream(yaml_text, &stream, &parse_error)) {
-    *error = {YamlValueError::Kind::kInvalid, parse_error.message + " (line " + std::to_string(parse_error.line + 1) +
-                                                  ", column " + std::to_string(parse_error.column + 1) +
-                                                  " of the value)"};
-    return false;
-  }
-  if (stream.documents.size() > 1) {
-    *error = {YamlValueError::Kind::kInvalid, "the value holds " + std::to_string(stream.documents.size()) +
-                                                  " documents; a type: yaml value must be a single node"};
-    return false;
-  }
-  std::string encoded;
-  if (stream.documents.empty()) {
-    encoded = "null";
-  } else {
-    // Block style and indentation make a value longer than its text, and
-    // tags or deep nesting repeated through aliases far longer: the written
-    // text may hold the value four times over plus `max_bytes`.
-    const std::size_t max_written = max_bytes + 4 * yaml_text.size();
-    detail::ExpansionBudget budget(max_bytes);
-    if (!detail::WriteValueNode(stream, stream.documents[0], parent_indent, block_allowed, &budget, max_written,
-                                &encoded, error)) {
-      return false;
-    }
-  }
-  *out += encoded;
-  return true;
 }
 
 }  // namespace safesubst

@@ -132,42 +132,4 @@ void AppendBlockBody(std::string_view value, std::uint32_t indent, bool folded, 
 /// Writes a complete double-quoted scalar (quotes included).
 std::string DoubleQuoted(std::string_view value);
 
-/// Encodes a `type: yaml` value (YAML text, one document) as a node that
-/// replaces a plain scalar standing as a mapping value or sequence item.
-///
-/// `parent_indent` is the 0-based column of the mapping key the value belongs
-/// to, or of the `-` of the sequence item (for `- name: ${X}` that is the
-/// column of `name`, not the indentation of the line). With `block_allowed`
-/// (the placeholder is the whole scalar, at the end of its line, outside flow
-/// collections) a non-empty mapping or sequence is written in block style,
-/// starting with a line break and indented by `parent_indent + 2`; otherwise,
-/// and for empty collections, in flow style on one line. A scalar is written
-/// as one scalar on the same line: plain when that reads back the same (a
-/// plain scalar of the value stays plain and keeps its type; a quoted one is
-/// quoted unless it reads as a string plain), else double-quoted. Null is
-/// written `null`; explicit tags are kept (`!!str`, `!local`); aliases are
-/// expanded (within bounds on the nodes and bytes aliases add and on nesting,
-/// against "billion laughs" and alias chains);
-/// comments and anchors are dropped. Output is deterministic and has no
-/// trailing line break.
-///
-/// Why EncodeYamlNode refused a value.
-struct YamlValueError {
-  enum class Kind : std::uint8_t {
-    kInvalid,   ///< not YAML, several documents, a duplicate key, a recursive alias
-    kTooLarge,  ///< over the value size limit, through aliases or once written
-    kTooDeep,   ///< over the bounds on nodes added by aliases or on nesting
-  };
-  Kind kind = Kind::kInvalid;
-  std::string message;  ///< e.g. "the value expands to more than 100000 nodes through aliases"
-};
-
-/// Returns false and sets `error` when the value is not valid YAML, holds more
-/// than one document, has a recursive alias, passes those bounds, when its
-/// aliases add more than `max_bytes` (the value size limit), or when the
-/// written text is longer than `max_bytes` plus four times the value's text
-/// (indentation and tags repeated through aliases or deep nesting).
-bool EncodeYamlNode(std::string_view yaml_text, std::uint32_t parent_indent, bool block_allowed,
-                    std::size_t max_bytes, std::string* out, YamlValueError* error);
-
 }  // namespace safesubst

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "alias_bomb.h"
+#include "yaml_node_writer.h"
 
 namespace safesubst {
 namespace {
