@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "json_text.h"
 #include "output_files.h"
+#include "rendered_fragments.h"
 #include "yaml_load.h"
 
 extern char** environ;
@@ -240,6 +241,7 @@ void RenderAll(std::vector<Job>& jobs, const Manifest& manifest, const ValueSet&
   auto work = [&](unsigned threads_per_render) {
     // For the whole batch: the steps of every app lay out the same merge fragment.
     detail::RememberLoadedText remember;
+    detail::RememberRenderedFragments fragments;  // rendered once, where their values are the same
     for (std::size_t i = next++; i < jobs.size(); i = next++) {
       Job& job = jobs[i];
       if (HasErrors(job.problems)) continue;

@@ -30,6 +30,7 @@
 #include "key_bytes.h"
 #include "kubelet_expansion.h"
 #include "parallel_render.h"
+#include "rendered_fragments.h"
 #include "script_contexts.h"
 #include "script_kinds.h"
 #include "invariant.h"
@@ -1941,6 +1942,14 @@ Result<std::string> Renderer::RenderFragment(const Step& step) {
   std::ostringstream read;
   read << in.rdbuf();
   const std::string text = read.str();
+  // The same fragment with the same values, rendered before in this batch (rendered_fragments.h).
+  const std::string key = detail::FragmentRenderKey(step.fragment_file, text, step.path, values_);
+  if (const detail::RenderedFragment* known = detail::FindRenderedFragment(key)) {
+    result.value = known->output;
+    result.diagnostics = known->diagnostics;
+    fragment_scalars_.insert(fragment_scalars_.end(), known->encoded.begin(), known->encoded.end());
+    return result;
+  }
   RenderOptions fragment_options = options_;
   fragment_options.file_name = step.fragment_file;
   fragment_options.run_steps = false;
@@ -1954,6 +1963,7 @@ Result<std::string> Renderer::RenderFragment(const Step& step) {
   // Its scripts were classified on their own: the check after the steps
   // looks at them again where they landed.
   std::vector<EncodedScalar> encoded = renderer.EncodedScalars();
+  detail::RememberRenderedFragment(key, {*result.value, result.diagnostics, encoded});
   fragment_scalars_.insert(fragment_scalars_.end(), std::make_move_iterator(encoded.begin()),
                            std::make_move_iterator(encoded.end()));
   return result;
