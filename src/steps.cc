@@ -14,6 +14,7 @@
 #include "yaml_layout.h"
 #include "yaml_load.h"
 #include "yaml_path.h"
+#include "yaml_tree.h"
 
 namespace safesubst {
 namespace {
@@ -69,83 +70,117 @@ std::string MatchText(const DocumentMatch& match) {
   return out;
 }
 
-// What identifies a document in messages and matches.
-struct Identity {
-  std::string kind;
-  std::string name;
-  YAML::Node labels;
-};
-
-// The value of `key` in mapping `map`, or an undefined node. (Indexing a
-// yaml-cpp node by a missing key yields a node that throws when queried.)
-YAML::Node ValueOfKey(const YAML::Node& map, std::string_view key) {
-  if (!map.IsMap()) return YAML::Node(YAML::NodeType::Undefined);
-  for (auto it = map.begin(); it != map.end(); ++it) {
-    if (it->first.IsScalar() && it->first.Scalar() == key) return it->second;
-  }
-  return YAML::Node(YAML::NodeType::Undefined);
-}
-
-bool IsScalarNode(const YAML::Node& node) { return node.IsDefined() && node.IsScalar(); }
-
-Identity IdentityOf(std::string_view document) {
-  Identity identity;
-  YAML::Node root;
-  try {
-    root = YAML::Load(std::string(document));
-  } catch (const YAML::Exception&) {
-    return identity;
-  }
-  if (!root.IsMap()) return identity;
-  if (YAML::Node kind = ValueOfKey(root, "kind"); IsScalarNode(kind)) identity.kind = kind.Scalar();
-  YAML::Node metadata = ValueOfKey(root, "metadata");
-  if (YAML::Node name = ValueOfKey(metadata, "name"); IsScalarNode(name)) identity.name = name.Scalar();
-  identity.labels = ValueOfKey(metadata, "labels");
-  return identity;
-}
-
-bool Matches(const DocumentMatch& match, const Identity& identity) {
-  if (!match.kind.empty() && match.kind != identity.kind) return false;
-  if (!match.name.empty() && match.name != identity.name) return false;
-  for (const auto& [key, value] : match.labels) {
-    YAML::Node label = ValueOfKey(identity.labels, key);
-    if (!IsScalarNode(label) || label.Scalar() != value) return false;
-  }
-  return true;
-}
-
-// True when the tokenizer's reading of `document` (its layout) already shows
-// it does not match: then yaml-cpp, which reads an invalid document as
-// matching nothing, would not match it either, and need not parse it. A
-// stream of many documents with one `match:` step parses only the matching
-// ones with yaml-cpp.
-bool ClearlyUnmatched(const DocumentMatch& match, std::string_view document) {
-  detail::Layout layout;
-  detail::LayoutError error;
-  if (!layout.Scan(document, &error) || layout.empty() || layout.root().kind != detail::LayoutKind::kBlockMap) {
+// The fields of a document that a `match:` and the messages read: `kind`,
+// `metadata.name` and `metadata.labels`, as scalars. The tokenizer's layout
+// reads them (one reader for matches and edits); a node it leaves to a full
+// parse (a flow or aliased mapping, a tagged or multi-line value) is read by
+// yaml-cpp (Layout::Yaml), which throws LayoutUnreadable where it cannot read
+// the document. A document the layout cannot lay out at all (a construct the
+// edits do not handle, such as an explicit `?` key) is read by yaml-cpp whole.
+class DocumentFields {
+ public:
+  // False, with why, when neither reading can read the document.
+  bool Read(std::string_view document, std::string* why) {
+    detail::LayoutError error;
+    laid_out_ = layout_.Scan(document, &error);
+    if (laid_out_) return true;
+    detail::YamlParseError unused;
+    if (detail::ParseYamlStreamWithYamlCpp(document, &whole_, &unused)) return true;
+    *why = error.message;
     return false;
   }
-  try {
-    if (!match.kind.empty() && !layout.HasScalarField(0, "kind", match.kind)) return true;
-    if (match.name.empty() && match.labels.empty()) return false;
-    const std::uint32_t metadata = layout.FindKey(0, "metadata");
-    if (metadata == detail::kNoNode) return true;
-    if (layout.node(metadata).kind != detail::LayoutKind::kBlockMap) return false;  // flow, alias: yaml-cpp tells
-    if (!match.name.empty() && !layout.HasScalarField(metadata, "name", match.name)) return true;
-    if (match.labels.empty()) return false;
-    const std::uint32_t labels = layout.FindKey(metadata, "labels");
-    if (labels == detail::kNoNode) return true;
-    for (const auto& [key, value] : match.labels) {
-      if (!layout.HasScalarField(labels, key, value)) return true;
-    }
-  } catch (const detail::LayoutUnreadable&) {
-    // only yaml-cpp can tell
+
+  std::optional<std::string> Kind() const { return Scalar(Root(), "kind"); }
+  std::optional<std::string> Name() const { return Scalar(Metadata(), "name"); }
+  std::optional<std::string> Label(std::string_view key) const { return Scalar(Child(Metadata(), "labels"), key); }
+
+ private:
+  // A mapping of the document: a block mapping of the layout, or a mapping
+  // yaml-cpp read; neither when absent.
+  struct Map {
+    std::uint32_t block = detail::kNoNode;
+    std::optional<detail::YamlRef> yaml;
+  };
+
+  static Map OfYaml(const std::optional<detail::YamlRef>& node) {
+    return node && node->IsMap() ? Map{detail::kNoNode, node} : Map{};
   }
-  return false;
+
+  Map Root() const {
+    if (!laid_out_) {
+      return whole_.documents.empty() ? Map{} : OfYaml(detail::YamlRef(whole_, whole_.documents[0]));
+    }
+    return layout_.empty() ? Map{} : Of(0);
+  }
+  Map Metadata() const { return Child(Root(), "metadata"); }
+
+  // Node `index` of the layout as a mapping.
+  Map Of(std::uint32_t index) const {
+    const detail::LayoutNode& node = layout_.node(index);
+    if (node.kind == detail::LayoutKind::kBlockMap) return Map{index, std::nullopt};
+    if (!layout_.IsMapping(index) && node.kind != detail::LayoutKind::kAlias) return Map{};
+    return OfYaml(layout_.Yaml(index));
+  }
+
+  Map Child(const Map& map, std::string_view key) const {
+    if (map.block != detail::kNoNode) {
+      const std::uint32_t child = layout_.FindKey(map.block, key);
+      return child == detail::kNoNode ? Map{} : Of(child);
+    }
+    return map.yaml ? OfYaml(map.yaml->Find(key)) : Map{};
+  }
+
+  std::optional<std::string> Scalar(const Map& map, std::string_view key) const {
+    if (map.block != detail::kNoNode) return layout_.ScalarField(map.block, key);
+    if (!map.yaml) return std::nullopt;
+    const std::optional<detail::YamlRef> value = map.yaml->Find(key);
+    if (!value || !value->IsScalar()) return std::nullopt;
+    return value->Scalar();
+  }
+
+  detail::Layout layout_;
+  bool laid_out_ = false;
+  detail::YamlStream whole_;  // yaml-cpp's reading, where the layout has none
+};
+
+enum class MatchAnswer : std::uint8_t { kMatches, kDoesNotMatch, kCannotTell };
+
+bool Matches(const DocumentMatch& match, const DocumentFields& fields) {
+  if (!match.kind.empty() && fields.Kind() != match.kind) return false;
+  if (!match.name.empty() && fields.Name() != match.name) return false;
+  return std::all_of(match.labels.begin(), match.labels.end(),
+                     [&](const auto& label) { return fields.Label(label.first) == label.second; });
 }
 
-bool DocumentMatchesAt(const DocumentMatch& match, std::string_view document) {
-  return !HasMatch(match) || (!ClearlyUnmatched(match, document) && Matches(match, IdentityOf(document)));
+// Whether `document` is one `match` selects; kCannotTell, with why, when no
+// reading can read the fields it names.
+MatchAnswer MatchDocument(const DocumentMatch& match, std::string_view document, std::string* why) {
+  if (!HasMatch(match)) return MatchAnswer::kMatches;
+  DocumentFields fields;
+  if (!fields.Read(document, why)) return MatchAnswer::kCannotTell;
+  try {
+    return Matches(match, fields) ? MatchAnswer::kMatches : MatchAnswer::kDoesNotMatch;
+  } catch (const detail::LayoutUnreadable& unreadable) {
+    *why = unreadable.error.message;
+    return MatchAnswer::kCannotTell;
+  }
+}
+
+// "Deployment web", or as much of it as the document says.
+std::string KindAndName(std::string_view document) {
+  DocumentFields fields;
+  std::string unused;
+  if (!fields.Read(document, &unused)) return {};
+  std::optional<std::string> kind, name;
+  try {
+    kind = fields.Kind();
+    name = fields.Name();
+  } catch (const detail::LayoutUnreadable&) {
+    // say what was read
+  }
+  std::string out = kind.value_or("");
+  if (name && !name->empty()) out += (out.empty() ? "" : " ") + *name;
+  return out;
 }
 
 // yaml-cpp, the independent witness of edits, reads `text` (unknown aliases included).
@@ -236,10 +271,7 @@ class StepRunner {
   }
 
   std::string Describe(const Document& document) const {
-    Identity identity = IdentityOf(document.text);
-    std::string what;
-    if (!identity.kind.empty()) what = identity.kind;
-    if (!identity.name.empty()) what += (what.empty() ? "" : " ") + identity.name;
+    const std::string what = KindAndName(document.text);
     std::string out = content_documents_ > 1 ? "document " + std::to_string(document.number) : "the document";
     out += " (";
     if (!what.empty()) out += what + ", ";
@@ -293,7 +325,16 @@ class StepRunner {
     std::vector<std::pair<const Document*, std::string>> misses;
     for (Document& document : documents_) {
       if (!document.has_content) continue;
-      if (!DocumentMatchesAt(step.match, document.text)) continue;
+      std::string why;
+      const MatchAnswer answer = MatchDocument(step.match, document.text, &why);
+      if (answer == MatchAnswer::kCannotTell) {
+        Error(step.location,
+              StepTitle(step) + ": cannot tell whether " + Describe(document) + " matches {" +
+                  MatchText(step.match) + "}: " + why,
+              "write its kind and metadata in block style with plain or quoted scalars, which the tokenizer reads");
+        continue;
+      }
+      if (answer == MatchAnswer::kDoesNotMatch) continue;
       ++selected;
       if (step.action == Step::Action::kMerge && !fragment) {
         fragment = LoadFragment(step);
@@ -428,7 +469,8 @@ bool ConditionsHold(const Step& step, const Manifest& manifest, const ValueSet& 
 }
 
 bool DocumentMatches(const DocumentMatch& match, std::string_view document) {
-  return DocumentMatchesAt(match, document);
+  std::string unused;
+  return MatchDocument(match, document, &unused) == MatchAnswer::kMatches;
 }
 
 Diagnostics CheckStepPaths(const std::vector<Step>& steps) {

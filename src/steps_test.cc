@@ -748,6 +748,45 @@ TEST_CASE("steps: match reads kind, name and labels as yaml-cpp does, in every s
   CHECK(output.find("data:\n  a: 1\n") != std::string::npos);  // the ConfigMap has no labels
 }
 
+// The fields a match reads come from the tokenizer's layout, not from a
+// yaml-cpp parse of each document: valid YAML that yaml-cpp misreads (a block
+// scalar not indented past its anchor) used to read as no kind at all, so a
+// `match:` step skipped the document without a word. Now it is selected, and
+// its edit fails at the witness, naming the document.
+TEST_CASE("steps: a match selects a document yaml-cpp cannot read, by the tokenizer's reading") {
+  Scenario scenario;
+  const std::string misread = "kind: ConfigMap\nmetadata:\n  name: b\nitems:\n- &x |-\n  text\ndata:\n  x: \"1\"\n";
+  const std::string input = "kind: ConfigMap\nmetadata:\n  name: a\ndata:\n  x: \"1\"\n---\n" + misread;
+  DocumentMatch config_map;
+  config_map.kind = "ConfigMap";
+  CHECK(DocumentMatches(config_map, misread));
+  config_map.name = "b";
+  CHECK(DocumentMatches(config_map, misread));
+
+  Step set = Set(".data.y", "\"2\"");
+  set.match.kind = "ConfigMap";
+  StepContext context = scenario.Context();
+  Result<std::string> result = ApplySteps(input, {set}, context);
+  REQUIRE_FALSE(result.ok());
+  REQUIRE(result.diagnostics.size() == 1);
+  CHECK(Contains(result.diagnostics[0].message, "set `.data.y` in document 2 (ConfigMap b, app.yaml:7)"));
+  CHECK(Contains(result.diagnostics[0].message, "misreads this valid YAML"));
+
+  // Where the layout leaves the fields to yaml-cpp (flow metadata) and
+  // yaml-cpp cannot read the document, the step says it cannot tell.
+  const std::string flow = "kind: ConfigMap\nmetadata: {name: c}\nitems:\n- &x |-\n  text\n";
+  set.match.name = "c";
+  result = ApplySteps(input + "---\n" + flow, {set}, context);
+  REQUIRE_FALSE(result.ok());
+  REQUIRE(result.diagnostics.size() == 2);
+  CHECK(Contains(result.diagnostics[0].message,
+                 "set `.data.y`: cannot tell whether document 3 (ConfigMap, app.yaml:16) matches "
+                 "{kind: ConfigMap, name: c}: "));
+  CHECK(Contains(result.diagnostics[1].message, "no document matches {kind: ConfigMap, name: c}"));
+  config_map.name = "c";
+  CHECK_FALSE(DocumentMatches(config_map, flow));
+}
+
 TEST_CASE("steps: without a match a path must match in some document, with one, in every matched document") {
   Scenario scenario;
   const std::string input = ReadData("multi/stream.yaml");

@@ -278,19 +278,25 @@ bool Layout::OwnScalarValue(std::uint32_t index, std::string* value, bool* is_sc
   return DecodeKeyText(raw, value);
 }
 
-bool Layout::HasScalarField(std::uint32_t index, std::string_view key, std::string_view value) const {
+std::optional<std::string> Layout::ScalarField(std::uint32_t index, std::string_view key) const {
   const LayoutNode& n = nodes_[index];
   if (n.kind == LayoutKind::kBlockMap && !IsNullWord(key)) {  // a null key is no string key for yaml-cpp
     const std::uint32_t field = FindKey(index, key);
-    if (field == kNoNode) return false;
+    if (field == kNoNode) return std::nullopt;
     std::string text;
     bool is_scalar = false;
-    if (OwnScalarValue(field, &text, &is_scalar)) return is_scalar && text == value;
+    if (OwnScalarValue(field, &text, &is_scalar)) return is_scalar ? std::optional<std::string>(text) : std::nullopt;
   } else if (n.kind != LayoutKind::kBlockMap && n.kind != LayoutKind::kFlowMap && n.kind != LayoutKind::kAlias) {
-    return false;
+    return std::nullopt;
   }
   const std::optional<YamlRef> field = Yaml(index).Find(key);
-  return field && field->IsScalar() && field->Scalar() == value;
+  if (!field || !field->IsScalar()) return std::nullopt;
+  return field->Scalar();
+}
+
+bool Layout::HasScalarField(std::uint32_t index, std::string_view key, std::string_view value) const {
+  const std::optional<std::string> field = ScalarField(index, key);
+  return field && *field == value;
 }
 
 std::uint32_t Layout::FindKey(std::uint32_t map, std::string_view key) const {

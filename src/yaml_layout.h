@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -166,6 +167,12 @@ class Layout {
   std::size_t ItemCount(std::uint32_t index) const;
   /// Flow mapping `index` has the key `key`.
   bool FlowMapHasKey(std::uint32_t index, std::string_view key) const;
+  /// The value of `key` in mapping `index` when it is a scalar, as yaml-cpp
+  /// reads it; nullopt when `index` is no mapping, has no such key, or its
+  /// value is no scalar. Like Yaml, throws LayoutUnreadable where only
+  /// yaml-cpp can tell (a flow or aliased mapping, a tagged or multi-line
+  /// value) and it cannot read the text.
+  std::optional<std::string> ScalarField(std::uint32_t index, std::string_view key) const;
   /// Node `index` is a mapping whose value of `key` is the scalar `value`
   /// (what a `[key=value]` path selector asks of a sequence item).
   bool HasScalarField(std::uint32_t index, std::string_view key, std::string_view value) const;

@@ -88,7 +88,9 @@ SAFESUBST_API bool ConditionsHold(const Step& step, const Manifest& manifest, co
 
 /// True when the YAML document `document` (one document's text) is selected
 /// by `match`: its `kind`, `metadata.name` and every `metadata.labels` pair
-/// equal the match's. An empty match selects every document.
+/// equal the match's. An empty match selects every document. A document
+/// whose fields cannot be read (yaml-cpp, needed for flow or aliased
+/// metadata, cannot read it) is not selected here; ApplySteps reports it.
 SAFESUBST_API bool DocumentMatches(const DocumentMatch& match, std::string_view document);
 
 /// Checks the path syntax of every step (`.a.b`, `[N]`, `[*]`, `[key=value]`,
