@@ -10,6 +10,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -366,6 +367,32 @@ env:
 
 inline constexpr std::string_view kEnvFragment = "env:\n  - name: ZONE\n    value: \"2a\"\nimage: app:1.2\n";
 
+/// A `match:` reads a document's `kind` and `metadata.name` as yaml-cpp does:
+/// steps.cc reads them from the tokenizer's layout, and asks yaml-cpp only
+/// where the layout leaves a node to a full parse.
+inline void CheckMatchReadsLikeYamlCpp(std::string_view document) {
+  ::safesubst::detail::YamlStream stream;
+  ::safesubst::detail::YamlParseError error;
+  if (!::safesubst::detail::ParseYamlStreamWithYamlCpp(document, &stream, &error) || stream.documents.size() != 1) return;
+  auto field = [](const ::safesubst::detail::YamlRef& map, std::string_view key) -> std::optional<::safesubst::detail::YamlRef> {
+    for (const auto& [k, v] : map.Entries()) {
+      if (k.IsScalar() && k.Scalar() == key) return v;
+    }
+    return std::nullopt;
+  };
+  const ::safesubst::detail::YamlRef root(stream, stream.documents[0]);
+  if (!root.IsMap()) return;
+  DocumentMatch match;
+  if (auto kind = field(root, "kind"); kind && kind->IsScalar()) match.kind = kind->Scalar();
+  if (auto metadata = field(root, "metadata"); metadata && metadata->IsMap()) {
+    if (auto name = field(*metadata, "name"); name && name->IsScalar()) match.name = name->Scalar();
+  }
+  if (match.kind.empty() && match.name.empty()) return;
+  SAFESUBST_FUZZ_CHECK(DocumentMatches(match, document));
+  match.kind += "x";
+  SAFESUBST_FUZZ_CHECK(!DocumentMatches(match, document));
+}
+
 /// The steps of kStepsManifest on a fuzzed stream. Steps only ever see what
 /// Render produced (a stream within the input limits that yaml-cpp parses, as
 /// the structure check proved), so the input first goes through Render with no
@@ -384,6 +411,7 @@ inline void FuzzSteps(std::string_view text) {
   options.run_steps = false;
   RenderResult rendered = Render(text, no_variables, ValueSet{}, options);
   if (!rendered.ok()) return;
+  CheckMatchReadsLikeYamlCpp(rendered.output);
   StepContext context;
   context.manifest = &manifest;
   context.values = &values;
