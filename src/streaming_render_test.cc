@@ -120,6 +120,9 @@ TEST_CASE("streaming render: each place where it gives way to the whole-document
       {"a: ${A\nb: ${B}\n", false},                        // a tokenizer error
       {"a: &x ${A}\nb: *x\n", true},
       {"k: ${A}\r\nl: |\r\n  x ${B}\r\n", true},
+      // An error about a comment's reference (a declared variable inside a kept
+      // expansion): the whole render reports it, so a streaming render must too.
+      {"a: ${A}\n# ${X${A}}\n", false},
   };
   for (const Case& c : cases) {
     INFO(std::string(c.text));
