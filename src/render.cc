@@ -551,8 +551,13 @@ bool Renderer::RenderStreamed(std::string* output) {
   InPlaceProof proof(text_, tokens_);
   StreamedValues::Kept kept;
   std::size_t copied = 0;
+  std::size_t scalar_end = 0;  // of the scalar before
   for (std::uint32_t index = 0; index < tokens_.scalars.size(); ++index) {
     const Scalar& scalar = tokens_.scalars[index];
+    // A `$` between scalars (in a comment: `# ${X${A}}` is an error there)
+    // is checked by the whole render, which sees every reference.
+    if (text_.substr(scalar_end, scalar.offset - scalar_end).find('$') != std::string_view::npos) return false;
+    scalar_end = scalar.offset + scalar.length;
     StreamedValues values(*this, index, &kept);
     if (!DecideStreamed(&values, &places)) return false;
     if (values.size() == 0) continue;
@@ -577,6 +582,7 @@ bool Renderer::RenderStreamed(std::string* output) {
     const ValueWalk walk = [&](const std::function<bool(const ReferenceValue&)>& each) { return values.ForEach(each); };
     if (options_.check_structure && !proof.Next(index, scalar.style, growth, *output, walk)) return false;
   }
+  if (text_.substr(scalar_end).find('$') != std::string_view::npos) return false;
   output->append(text_.substr(copied));
   return output->size() <= options_.limits.max_output_bytes && (!options_.check_structure || proof.Finish(*output));
 }

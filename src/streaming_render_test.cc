@@ -115,7 +115,8 @@ TEST_CASE("streaming render: each place where it gives way to the whole-document
       {"command: [sh, -c]\nargs:\n  - |\n    echo $HOME${A}\n", false},  // a value that would join one: an error
       {"command: [sh, -c]\nargs:\n  - |\n    echo $HOME${A:-x}\n", false},
       {"d: |\n  x\n  ${A}\n", false},  // a value first on a block line: the proof cannot place it
-      {"a: ${A}\n# ${B}\nb: ['${A}', \"${B}\"]\n", true},  // comments, flow
+      {"a: ${A}\n# x\nb: ['${A}', \"${B}\"]\n", true},  // comments, flow
+      {"a: ${A}\n# ${B}\n", false},  // a `$` in a comment: the whole render checks it
       {"b: [${A}]\n", false},  // a tokenizer error: `{` in a flow plain scalar
       {"a: ${A\nb: ${B}\n", false},                        // a tokenizer error
       {"a: &x ${A}\nb: *x\n", true},
