@@ -5,7 +5,7 @@
 // their diagnostics, secrets absent from messages).
 //
 // Header-only on purpose: the libFuzzer targets (fuzz/*_fuzz.cc) and the
-// regression test (src/fuzz_regression_test.cc, which replays
+// regression test (tests/integration/fuzz_regression_test.cc, which replays
 // tests/regression/<target>/*) run exactly the same code.
 #pragma once
 

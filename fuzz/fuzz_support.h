@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Helpers shared by the libFuzzer targets (fuzz/*_fuzz.cc) and the replay of
-// what they found (src/fuzz_regression_test.cc).
+// what they found (tests/integration/fuzz_regression_test.cc).
 #pragma once
 
 #include <cstdint>

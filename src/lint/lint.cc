@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // `safesubst lint`: the rule table, the driver that walks a YAML stream and
 // hands each object to the rules, and per-object disabling. The rules
-// themselves live in src/lint_rules_*.cc, the output forms in src/lint_report.cc.
+// themselves live in src/lint/lint_rules_*.cc, the output forms in src/lint/lint_report.cc.
 #include "safesubst/lint.h"
 
 #include <yaml-cpp/yaml.h>

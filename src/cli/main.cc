@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The safesubst command: a thin layer over the library (see src/cli_*.cc).
+// The safesubst command: a thin layer over the library (see src/cli/cli_*.cc).
 #include "cli.h"
 
 #if defined(__GLIBC__)

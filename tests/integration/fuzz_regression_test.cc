@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "../fuzz/entry_points.h"
+#include "../../fuzz/entry_points.h"
 #include "safesubst/manifest.h"
 #include "safesubst/render.h"
 #include "safesubst/values.h"
