@@ -193,6 +193,18 @@ bool ParsesAsYaml(std::string_view text) {
   }
 }
 
+// yaml-cpp reads a fragment or a set value: once per text while a
+// RememberLoadedText lives (ApplySteps and a batch keep one), so the merge
+// fragment of a tenant's apps is parsed once.
+bool InputParses(std::string_view text) {
+  try {
+    detail::LoadYamlStream(text);
+    return true;
+  } catch (const YAML::Exception&) {
+    return false;
+  }
+}
+
 // One document of the stream being edited.
 struct Document {
   std::string text;
@@ -236,9 +248,10 @@ class StepRunner {
     for (std::size_t i = 0; i < steps.size(); ++i) RunStep(steps[i], paths[i]);
   }
 
-  // kAfterAllSteps: yaml-cpp parses each edited document once.
+  // kAfterAllSteps: yaml-cpp read every fragment and value the steps
+  // brought in, and parses each edited document once.
   bool EditedDocumentsParse() const {
-    return std::all_of(documents_.begin(), documents_.end(), [](const Document& document) {
+    return !inputs_unread_ && std::all_of(documents_.begin(), documents_.end(), [](const Document& document) {
       return !document.edited || ParsesAsYaml(document.text);
     });
   }
@@ -339,6 +352,10 @@ class StepRunner {
       if (step.action == Step::Action::kMerge && !fragment) {
         fragment = LoadFragment(step);
         if (!fragment) return;
+        if (witness_ == Witness::kAfterAllSteps && !InputParses(*fragment)) inputs_unread_ = true;
+      }
+      if (step.action == Step::Action::kSet && witness_ == Witness::kAfterAllSteps && !InputParses(step.value)) {
+        inputs_unread_ = true;
       }
       EditOutcome outcome = Edit(step, path, document.text, fragment, detail::EditReading::kTokenizer);
       switch (outcome.status) {
@@ -443,6 +460,11 @@ class StepRunner {
   std::string_view rendered_;
   const StepContext& context_;
   const Witness witness_;
+  // kAfterAllSteps: a fragment or value yaml-cpp cannot read was brought in.
+  // The tokenizer, which plans the edits, accepts a few invalid forms (an
+  // empty anchor `&`, a `!!` tag without suffix) that a later step could
+  // delete unseen: then every edit is witnessed again, as before.
+  bool inputs_unread_ = false;
   std::vector<Document> documents_;
   int content_documents_ = 0;
   Diagnostics diagnostics_;

@@ -619,6 +619,27 @@ TEST_CASE("steps: a broken alias fails its step even where a later step removes 
   CHECK(scenario.Apply(input, {Delete(".app.resources"), Delete(".defaults")}) == "app:\n  name: x\n");
 }
 
+// Attacker A1: the tokenizer accepts an empty anchor `&`, which yaml-cpp and
+// the spec refuse; a fragment holding one, whose bad part a later step
+// deletes, must still fail at the merge, as when every edit was witnessed.
+TEST_CASE("steps: a fragment yaml-cpp cannot read fails its merge even where a later step deletes the bad part") {
+  Scenario scenario;
+  for (const std::string fragment : {"x: &\ny: 1\n", "x: !! 3\ny: 1\n"}) {
+    CAPTURE(fragment);
+    scenario.fragments["frag.yaml"] = fragment;
+    StepContext context = scenario.Context();
+    Result<std::string> result = ApplySteps("a: 1\nc: {}\n", {Merge("frag.yaml", ".c"), Delete(".c.x")}, context);
+    REQUIRE_FALSE(result.ok());
+    REQUIRE_FALSE(result.diagnostics.empty());
+    CHECK(Contains(result.diagnostics[0].message, "merge `frag.yaml` into `.c`: in the fragment frag.yaml:1:"));
+    CHECK(Contains(result.diagnostics[0].message, "not valid YAML"));
+  }
+  StepContext context = scenario.Context();
+  Result<std::string> result = ApplySteps("a: 1\nc: 2\n", {Set(".c", "&"), Set(".c", "3")}, context);
+  REQUIRE_FALSE(result.ok());
+  CHECK(Contains(result.diagnostics[0].message, "set `.c`: the value is not usable"));
+}
+
 // The tokenizer's reading plans each edit alone and yaml-cpp witnesses the result; where
 // the input itself is what yaml-cpp refuses, the step fails as it did when
 // every edit was cross-checked: naming the input ("not valid YAML"), not the
