@@ -74,6 +74,23 @@ std::size_t SkipBreak(std::string_view text, std::size_t at) {
 // No anchor among a node's properties.
 constexpr std::size_t kNoAnchor = static_cast<std::size_t>(-1);
 
+// The offsets of the anchor and the tag read so far for one node (kNoAnchor: none).
+struct Properties {
+  std::size_t anchor = kNoAnchor;
+  std::size_t tag = kNoAnchor;
+
+  // The first of `more`'s properties of a kind these have too, or kNoAnchor.
+  std::size_t Repeated(const Properties& more) const {
+    const std::size_t anchor_again = anchor != kNoAnchor ? more.anchor : kNoAnchor;
+    const std::size_t tag_again = tag != kNoAnchor ? more.tag : kNoAnchor;
+    return std::min(anchor_again, tag_again);
+  }
+  void Add(const Properties& more) {
+    if (more.anchor != kNoAnchor) anchor = more.anchor;
+    if (more.tag != kNoAnchor) tag = more.tag;
+  }
+};
+
 // Word-at-a-time scanning (SWAR): eight bytes per step over the runs that
 // dominate Kubernetes YAML (indentation, text up to a line end).
 constexpr std::uint64_t kOnes = 0x0101010101010101ull;
@@ -261,7 +278,7 @@ class Parser {
     ErrorHere(std::string(before) + Cur() + std::string(after), hint);
   }
   void TooDeep();
-  [[gnu::cold]] [[gnu::noinline]] void TwoAnchors(std::size_t second);
+  [[gnu::cold]] [[gnu::noinline]] void TwoProperties(std::size_t second);
   [[gnu::cold]] [[gnu::noinline]] void AliasWithProperties(std::size_t alias);
   [[gnu::always_inline]] void CheckNoTabIndent(std::size_t collection, int n);
   void CheckNoTabBefore(std::size_t collection, int n);
@@ -336,6 +353,7 @@ class Parser {
   [[gnu::always_inline]] void ParseFlowEntry(int n, std::uint32_t path, bool is_sequence, std::int32_t index, bool script);
   [[gnu::always_inline]] void ParseFlowPairValue(int n, std::uint32_t segment, bool pair, const Cursor& after_key);
   void SkipPropertyToken();
+  std::size_t SkipNodeProperty(Properties* node);
   void CheckTagCharacters(std::size_t begin, std::size_t end);
   [[gnu::always_inline]] bool PlainFirstAt(std::size_t i, bool flow) const;
   [[gnu::always_inline]] std::size_t ScanPlainLine(bool flow);
@@ -473,9 +491,15 @@ Location Parser::LocationOf(std::size_t offset) const {
   return LocationOf(Cursor{offset, line, start});
 }
 
-void Parser::TwoAnchors(std::size_t second) {
-  Error(LocationOf(second), "a node cannot have two anchors",
-        "remove one; an anchor on the line above a mapping's first key belongs to the mapping");
+// `second` is the second anchor or tag of one node.
+void Parser::TwoProperties(std::size_t second) {
+  if (text_[second] == '&') {
+    Error(LocationOf(second), "a node cannot have two anchors",
+          "remove one; an anchor on the line above a mapping's first key belongs to the mapping");
+  } else {
+    Error(LocationOf(second), "a node cannot have two tags",
+          "remove one; a tag on the line above a mapping's first key belongs to the mapping");
+  }
 }
 
 void Parser::AliasWithProperties(std::size_t alias) {
@@ -1114,38 +1138,32 @@ Node Parser::ParseBlockNodeContent(int n, std::uint32_t path, Where where, bool 
     crossed = SkipToNextToken() || where == Where::kBareDocument;
   }
   int props_column = -1;  // column of the first property on the content's line
-  std::size_t anchor = kNoAnchor;
-  bool anchor_line_ended = false;  // a line break between the anchor and the content
-  // An anchor after another on an earlier line: only a mapping and its first
-  // key may have one each.
-  std::size_t second_anchor = kNoAnchor;
+  // The properties on lines above the content are the node's. Those on the
+  // content's line are the first key's when the node is a block mapping, and
+  // the node's otherwise: then one of a kind on each is one too many.
+  Properties above, on_line;
   while (true) {
     if (AtBoundary() || (crossed && !IndentAllows(n, where))) {
-      if (second_anchor != kNoAnchor) TwoAnchors(second_anchor);
+      if (above.Repeated(on_line) != kNoAnchor) TwoProperties(above.Repeated(on_line));
       if (spans_) LowerProperties();
       RecordEmpty(empty.empty_at, path, as_key, as_key ? ContextClass::kData : flow_context);
       return empty;
     }
     if (Cur() != '&' && Cur() != '!') break;
     if (props_column < 0) props_column = Column();
-    if (Cur() == '&') {
-      if (anchor != kNoAnchor) {
-        if (anchor_line_ended) second_anchor = pos_;
-        else TwoAnchors(pos_);
-      }
-      anchor = pos_;
-      anchor_line_ended = false;
-    }
+    const std::size_t at = pos_;
+    if (SkipNodeProperty(&on_line) != kNoAnchor) TwoProperties(at);
     empty.has_properties = true;
-    SkipPropertyToken();
     empty.empty_at = Save();
     if (SkipToNextToken()) {
       crossed = true;
       props_column = -1;
-      anchor_line_ended = true;
+      if (above.Repeated(on_line) != kNoAnchor) TwoProperties(above.Repeated(on_line));
+      above.Add(std::exchange(on_line, Properties{}));
       if (spans_) LiftProperties();
     }
   }
+  const std::size_t second_property = above.Repeated(on_line);
   const int content_column = Column();
   // Something besides spaces before the node on its own line: a tab, or properties.
   if (crossed && content_column != static_cast<int>(LineIndent())) CheckTabIndentedLine(n);
@@ -1163,9 +1181,9 @@ Node Parser::ParseBlockNodeContent(int n, std::uint32_t path, Where where, bool 
   node.has_properties = empty.has_properties;
   const char c = Cur();
   // An anchor on the line of a block mapping's first key is that key's.
-  const std::size_t mapping_anchor = anchor_line_ended || c == '{' ? anchor : kNoAnchor;
+  const std::size_t mapping_anchor = c == '{' && on_line.anchor != kNoAnchor ? on_line.anchor : above.anchor;
   if (AtIndicator('-') || AtIndicator('?')) {
-    if (second_anchor != kNoAnchor) TwoAnchors(second_anchor);
+    if (second_property != kNoAnchor) TwoProperties(second_property);
     CheckNoTabIndent(pos_, n);
     if (props_column >= 0) {
       ErrorHere("a block collection cannot start on the line of its anchor or tag",
@@ -1191,7 +1209,7 @@ Node Parser::ParseBlockNodeContent(int n, std::uint32_t path, Where where, bool 
     return node;
   }
   if (c == '|' || c == '>') {
-    if (second_anchor != kNoAnchor) TwoAnchors(second_anchor);
+    if (second_property != kNoAnchor) TwoProperties(second_property);
     if (spans_) LowerProperties();
     ScanBlockScalar(n);
     if (properties_indent) CheckLinesPastProperties(scanned_, props_column);
@@ -1232,7 +1250,7 @@ Node Parser::ParseBlockNodeContent(int n, std::uint32_t path, Where where, bool 
       return node;
     }
     if (c == '{') ForgetMappingAnchor(mapping_anchor);  // the `{...}` is a key, not the anchored node
-    if (anchor_line_ended) RecordMappingAnchor(anchor, path);
+    RecordMappingAnchor(above.anchor, path);
     CheckNoTabIndent(line_start_ + static_cast<std::size_t>(entry_column), n);
     if (spans_) OpenMappingAbove(node, span_mark);
     ParseBlockMapping(entry_column, path, &node, segment_mark);
@@ -1244,7 +1262,7 @@ Node Parser::ParseBlockNodeContent(int n, std::uint32_t path, Where where, bool 
     return mapping;
   }
   Restore(after);
-  if (second_anchor != kNoAnchor) TwoAnchors(second_anchor);
+  if (second_property != kNoAnchor) TwoProperties(second_property);
   if (spans_) LowerPropertiesOnto(node, span_mark);
   if (node.kind == Node::Kind::kScalar) {
     if (node.style == ScalarStyle::kPlain) {
@@ -1360,8 +1378,10 @@ void Parser::ParseExplicitEntry(int m, std::uint32_t path) {
 
 inline void Parser::ParseImplicitEntry(int m, std::uint32_t path) {
   const bool has_properties = Cur() == '&' || Cur() == '!';
+  Properties properties;
   while (Cur() == '&' || Cur() == '!') {
-    SkipPropertyToken();
+    const std::size_t at = pos_;
+    if (SkipNodeProperty(&properties) != kNoAnchor) TwoProperties(at);
     SkipBlanks();
   }
   const std::size_t segment_mark = out_.paths.size();
@@ -1452,15 +1472,15 @@ inline Node Parser::ScanFlowContent(int n, std::uint32_t path, bool flow) {
 inline Node Parser::ParseFlowNode(int n, std::uint32_t path) {
   bool has_properties = false;
   Cursor empty_at = Save();
-  std::size_t anchor = kNoAnchor;
+  Properties properties;
   while (Cur() == '&' || Cur() == '!') {
     has_properties = true;
-    if (Cur() == '&') anchor = pos_;
-    SkipPropertyToken();
+    const std::size_t at = pos_;
+    if (SkipNodeProperty(&properties) != kNoAnchor) TwoProperties(at);
     empty_at = Save();
     SkipToNextFlowToken(n);
   }
-  if (Cur() == '{') RecordMappingAnchor(anchor, path);
+  if (Cur() == '{') RecordMappingAnchor(properties.anchor, path);
   Node node;
   if (!AtBoundary()) node = ScanFlowContent(n, path, /*flow=*/true);
   if (node.kind == Node::Kind::kAlias && has_properties) AliasWithProperties(node.begin);
@@ -1597,19 +1617,38 @@ inline void Parser::ParseFlowPairValue(int n, std::uint32_t segment, bool pair, 
   RecordValue(value, segment, ContextClass::kData);
 }
 
+// Skips the anchor or tag at the cursor, noting it in `node`. Returns the
+// offset of the one of its kind the node had already, or kNoAnchor.
+std::size_t Parser::SkipNodeProperty(Properties* node) {
+  const std::size_t previous = std::exchange(Cur() == '&' ? node->anchor : node->tag, pos_);
+  SkipPropertyToken();
+  return previous;
+}
+
 // Skips an anchor `&a`, a tag `!t` / `!<verbatim>`, or an alias `*a`.
 void Parser::SkipPropertyToken() {
+  const std::size_t start = pos_;
   if (Cur() == '!' && At(pos_ + 1) == '<') {
-    const std::size_t start = pos_;
     while (pos_ < size_ && text_[pos_] != '>' && !IsBreak(text_[pos_])) ++pos_;
-    if (Cur() == '>') ++pos_;
+    if (Cur() == '>') {
+      ++pos_;
+    } else {
+      Error(LocationOf(start), "the verbatim tag is not closed with '>'", "end it with '>' on the same line");
+    }
     if (spans_) NoteProperty(start, pos_);
     return;
   }
-  const std::size_t start = pos_++;
+  ++pos_;
   while (pos_ < size_ && !(ClassOf(text_[pos_]) & (kBlankClass | kBreakClass | kFlowClass))) ++pos_;
   if (spans_ && text_[start] != '*') NoteProperty(start, pos_);
-  if (text_[start] == '!') CheckTagCharacters(start + 1, pos_);
+  if (text_[start] == '!') {
+    CheckTagCharacters(start + 1, pos_);
+  } else if (pos_ == start + 1) {
+    const bool anchor = text_[start] == '&';
+    Error(LocationOf(start), anchor ? "an anchor needs a name after '&'" : "an alias needs a name after '*'",
+          anchor ? "write the name right after '&' (e.g. &base), or quote the value if '&' is part of it"
+                 : "write the anchor's name right after '*' (e.g. *base), or quote the value if '*' is part of it");
+  }
   if (text_[start] == '&') {
     out_.anchors.push_back(Anchor{start, pos_ - start, document_, text_.substr(start + 1, pos_ - start - 1)});
   }
@@ -1627,7 +1666,10 @@ void Parser::CheckTagCharacters(std::size_t begin, std::size_t end) {
   while (handle_end < end && is_word(handle_end)) ++handle_end;
   if (handle_end < end && text_[handle_end] == '!') {
     const std::string_view handle = text_.substr(begin - 1, handle_end - begin + 2);
-    if (handle != "!!" && std::find(tag_handles_.begin(), tag_handles_.end(), handle) == tag_handles_.end()) {
+    if (handle_end + 1 == end) {
+      Error(LocationOf(begin - 1), "the tag handle '" + std::string(handle) + "' needs a suffix",
+            "write the type right after it (e.g. !!str), or remove the tag");
+    } else if (handle != "!!" && std::find(tag_handles_.begin(), tag_handles_.end(), handle) == tag_handles_.end()) {
       Error(LocationOf(begin - 1), "the tag handle '" + std::string(handle) + "' is not declared for this document",
             "declare it with a %TAG directive before the document's '---' (each document needs its own)");
     }

@@ -798,6 +798,37 @@ TEST_CASE("tokenizer: invalid YAML of the test suite is an error") {
   }
 }
 
+// Invalid YAML that yaml-cpp refuses too, and that the tokenizer used to
+// accept and write unchanged (a later step could delete it unseen).
+TEST_CASE("tokenizer: an anchor or alias needs a name, a tag handle a suffix, and a node has one tag") {
+  CHECK(HasErrorAt(Tokenize("a: &\n"), 1, 4, "an anchor needs a name"));
+  CHECK(HasErrorAt(Tokenize("a: & b\n"), 1, 4, "an anchor needs a name"));
+  CHECK(HasErrorAt(Tokenize("[&, b]\n"), 1, 2, "an anchor needs a name"));
+  CHECK(HasErrorAt(Tokenize("a: *\n"), 1, 4, "an alias needs a name"));
+  CHECK(HasErrorAt(Tokenize("{a: *}\n"), 1, 5, "an alias needs a name"));
+  CHECK(HasErrorAt(Tokenize("a: !! x\n"), 1, 4, "tag handle '!!' needs a suffix"));
+  CHECK(HasErrorAt(Tokenize("- !!\n"), 1, 3, "tag handle '!!' needs a suffix"));
+  CHECK(HasErrorAt(Tokenize("%TAG !e! tag:e.org,2024:\n---\na: !e! v\n"), 3, 4, "tag handle '!e!' needs a suffix"));
+  CHECK(HasErrorAt(Tokenize("a: !<tag:x y\n"), 1, 4, "verbatim tag is not closed"));
+  CHECK(HasErrorAt(Tokenize("a: ! ! x\n"), 1, 6, "two tags"));
+  CHECK(HasErrorAt(Tokenize("a: !a !b x\n"), 1, 7, "two tags"));
+  CHECK(HasErrorAt(Tokenize("a: !!str\n  !!str x\n"), 2, 3, "two tags"));
+  CHECK(HasErrorAt(Tokenize("a: !t\n  !u\n  - x\n"), 2, 3, "two tags"));
+  CHECK(HasErrorAt(Tokenize("[!a !b x]\n"), 1, 5, "two tags"));
+  CHECK(HasErrorAt(Tokenize("{!a &x !b k: v}\n"), 1, 8, "two tags"));
+  // Two anchors were caught only before a block node's content.
+  CHECK(HasErrorAt(Tokenize("a: 1\n&x &y b: 2\n"), 2, 4, "two anchors"));
+  CHECK(HasErrorAt(Tokenize("[&a &b x]\n"), 1, 5, "two anchors"));
+  CHECK(HasErrorAt(Tokenize("m:\n  &a\n  &b\n  &c k: v\n"), 3, 3, "two anchors"));
+  // Valid neighbours: the non-specific tag `!`, and a mapping's properties on
+  // the line above those of its first key.
+  for (const char* fine : {"a: ! x\n", "[! a, !b c]\n", "a: &x !t v\n", "m: !t\n  &a\n  &b k: v\n", "&m !t\n&k a: v\n",
+                           "a: !<tag:x.org,2024:t> v\n", "a: &x v\nb: *x\n"}) {
+    CAPTURE(fine);
+    CHECK(Tokenize(fine).diagnostics.empty());
+  }
+}
+
 TEST_CASE("tokenizer: a tag holds URI characters only, since yaml-cpp ends it at the first other one") {
   CHECK(HasErrorAt(Tokenize("a: !t\\ \"x\"\n"), 1, 6, "character '\\' is not allowed in a tag"));
   CHECK(HasErrorAt(Tokenize("a: !t^ v\n"), 1, 6, "character '^' is not allowed in a tag"));
