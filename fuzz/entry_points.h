@@ -22,6 +22,7 @@
 #include "safesubst/render.h"
 #include "shell.h"
 #include "safesubst/steps.h"
+#include "step_conditions.h"
 #include "tokenizer.h"
 #include "safesubst/values.h"
 #include "streaming_render.h"
@@ -412,9 +413,7 @@ inline void FuzzSteps(std::string_view text) {
   RenderResult rendered = Render(text, no_variables, ValueSet{}, options);
   if (!rendered.ok()) return;
   CheckMatchReadsLikeYamlCpp(rendered.output);
-  StepContext context;
-  context.manifest = &manifest;
-  context.values = &values;
+  StepContext context = StepContextFor(manifest, values);
   context.file_name = "fuzz.yaml";
   context.load_fragment = [](const Step& step) {
     Result<std::string> fragment;

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <regex>
 
+#include "step_conditions.h"
 #include "yaml_path.h"
 #include "yaml_load.h"
 
@@ -349,11 +350,11 @@ TreeResult ApplyStepsOnTrees(std::string_view rendered, const std::vector<Step>&
       return result;
     }
     if (!step.when.empty()) {
-      if (context.manifest == nullptr || context.values == nullptr) {
+      if (!context.value_of) {
         result.error = "conditions without values";
         return result;
       }
-      if (!ConditionsHold(step, *context.manifest, *context.values)) continue;
+      if (!ConditionsHold(step, context.value_of)) continue;
     }
     YAML::Node value;
     bool value_loaded = false;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -14,9 +15,6 @@
 #include "safesubst/export.h"
 
 namespace safesubst {
-
-struct Manifest;  // manifest.h includes this header
-class ValueSet;
 
 /// A condition on variables, e.g. `{var: APP, not_in: EFS_ZONE_EXCLUDE_APPS}`.
 struct Condition {
@@ -51,11 +49,20 @@ struct Step {
   Location location;  ///< of the step in the manifest
 };
 
+/// A variable's value by name, or std::nullopt when it has none.
+using ValueLookup = std::function<std::optional<std::string>(std::string_view name)>;
+
 /// What ApplySteps needs besides the steps.
 struct StepContext {
-  /// For `when` conditions; both must be set when any step has one.
-  const Manifest* manifest = nullptr;
-  const ValueSet* values = nullptr;
+  /// The value a `when` condition tests (a render gives the variable's value,
+  /// else its manifest default). Must be set when any step has a condition.
+  /// An unset variable is in no list and equals nothing; `in`/`not_in` split
+  /// the list variable's value on commas and whitespace.
+  ValueLookup value_of;
+  /// The first declared deploy-time variable that `text` names in a `$`
+  /// form, or empty: a `set` value naming one is refused, since it would
+  /// reach the output unsubstituted. When unset, no name is refused.
+  std::function<std::string_view(std::string_view text)> declared_name_in;
   /// The rendered stream's name in diagnostics (the template's file name).
   std::string file_name = "<stdin>";
   /// Returns the text of `step.fragment_file`, already rendered by the same
@@ -77,14 +84,6 @@ struct StepContext {
 /// name the path and the document; every failing step is reported.
 SAFESUBST_API Result<std::string> ApplySteps(std::string_view rendered, const std::vector<Step>& steps,
                                              const StepContext& context);
-
-/// Evaluates one condition. An unset variable is not in any list and equals
-/// nothing; a variable with no value in `values` falls back to its manifest
-/// default. `in`/`not_in` split the list variable's value with SplitList.
-SAFESUBST_API bool EvaluateCondition(const Condition& condition, const Manifest& manifest, const ValueSet& values);
-
-/// True when every condition of `step.when` holds (and when there are none).
-SAFESUBST_API bool ConditionsHold(const Step& step, const Manifest& manifest, const ValueSet& values);
 
 /// True when the YAML document `document` (one document's text) is selected
 /// by `match`: its `kind`, `metadata.name` and every `metadata.labels` pair

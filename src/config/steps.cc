@@ -6,9 +6,7 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "safesubst/manifest.h"
-#include "safesubst/values.h"
-#include "substitution.h"
+#include "step_conditions.h"
 #include "text_checks.h"
 #include "yaml_edit.h"
 #include "yaml_layout.h"
@@ -21,24 +19,6 @@ namespace {
 
 using detail::EditOutcome;
 using detail::YamlPath;
-
-// The value a condition tests: the resolved value, else the manifest default.
-std::optional<std::string> ValueOf(std::string_view name, const Manifest& manifest, const ValueSet& values) {
-  if (const Value* value = values.Find(name)) return value->text;
-  if (const Variable* variable = manifest.Find(name); variable != nullptr && variable->default_value) {
-    return variable->default_value;
-  }
-  return std::nullopt;
-}
-
-bool InList(const std::optional<std::string>& value, std::string_view list_name, const Manifest& manifest,
-            const ValueSet& values) {
-  if (!value) return false;
-  std::optional<std::string> list = ValueOf(list_name, manifest, values);
-  if (!list) return false;
-  std::vector<std::string> items = SplitList(*list);
-  return std::find(items.begin(), items.end(), *value) != items.end();
-}
 
 bool HasMatch(const DocumentMatch& match) {
   return !match.kind.empty() || !match.name.empty() || !match.labels.empty();
@@ -315,8 +295,8 @@ class StepRunner {
   // in it would reach the output unsubstituted (and the shell would read it
   // at run time, when it is not set).
   bool SetsDeclaredName(const Step& step) {
-    if (context_.manifest == nullptr) return false;
-    const std::string_view name = DeclaredNameIn(step.value, *context_.manifest);
+    if (!context_.declared_name_in) return false;
+    const std::string_view name = context_.declared_name_in(step.value);
     if (name.empty()) return false;
     Error(step.location, StepTitle(step) + ": the value names the declared variable '" + std::string(name) +
                              "', which a `set` value does not substitute",
@@ -326,11 +306,11 @@ class StepRunner {
 
   void RunStep(const Step& step, const YamlPath& path) {
     if (!step.when.empty()) {
-      if (context_.manifest == nullptr || context_.values == nullptr) {
+      if (!context_.value_of) {
         Error(step.location, StepTitle(step) + ": the step has conditions but no values were given");
         return;
       }
-      if (!ConditionsHold(step, *context_.manifest, *context_.values)) return;
+      if (!ConditionsHold(step, context_.value_of)) return;
     }
     if (step.action == Step::Action::kSet && SetsDeclaredName(step)) return;
     std::optional<std::string> fragment;
@@ -471,24 +451,6 @@ class StepRunner {
 };
 
 }  // namespace
-
-bool EvaluateCondition(const Condition& condition, const Manifest& manifest, const ValueSet& values) {
-  std::optional<std::string> value = ValueOf(condition.var, manifest, values);
-  switch (condition.op) {
-    case Condition::Op::kIn: return InList(value, condition.operand, manifest, values);
-    case Condition::Op::kNotIn: return !InList(value, condition.operand, manifest, values);
-    case Condition::Op::kEquals: return value && *value == condition.operand;
-    case Condition::Op::kNotEquals: return !value || *value != condition.operand;
-    case Condition::Op::kIsSet: return value.has_value();
-    case Condition::Op::kIsUnset: return !value.has_value();
-  }
-  return false;
-}
-
-bool ConditionsHold(const Step& step, const Manifest& manifest, const ValueSet& values) {
-  return std::all_of(step.when.begin(), step.when.end(),
-                     [&](const Condition& condition) { return EvaluateCondition(condition, manifest, values); });
-}
 
 bool DocumentMatches(const DocumentMatch& match, std::string_view document) {
   std::string unused;

@@ -11,6 +11,7 @@
 
 #include "safesubst/manifest.h"
 #include "safesubst/values.h"
+#include "step_conditions.h"
 #include "test_support.h"
 #include "tree_oracle.h"
 
@@ -78,9 +79,7 @@ struct Scenario {
   void SetValue(const std::string& name, const std::string& text) { values.Set(name, Value{text, ValueSource::kCommandLine, {}}); }
 
   StepContext Context() {
-    StepContext context;
-    context.manifest = &manifest;
-    context.values = &values;
+    StepContext context = StepContextFor(manifest, values);
     context.file_name = "app.yaml";
     context.load_fragment = [this](const Step& step) {
       ++fragment_loads;
@@ -851,7 +850,7 @@ TEST_CASE("steps: conditions") {
     condition.op = op;
     condition.var = std::move(var);
     condition.operand = std::move(operand);
-    return EvaluateCondition(condition, scenario.manifest, scenario.values);
+    return EvaluateCondition(condition, scenario.Context().value_of);
   };
   CHECK(check(Condition::Op::kIn, "APP", "EFS_ZONE_EXCLUDE_APPS"));
   CHECK_FALSE(check(Condition::Op::kNotIn, "APP", "EFS_ZONE_EXCLUDE_APPS"));
@@ -883,9 +882,9 @@ TEST_CASE("steps: conditions") {
   b.var = "APP";
   b.operand = "other";
   step.when = {a};
-  CHECK(ConditionsHold(step, scenario.manifest, scenario.values));
+  CHECK(ConditionsHold(step, scenario.Context().value_of));
   step.when = {a, b};
-  CHECK_FALSE(ConditionsHold(step, scenario.manifest, scenario.values));
+  CHECK_FALSE(ConditionsHold(step, scenario.Context().value_of));
   CHECK(scenario.Apply("x: 0\n", {step}) == "x: 0\n");
   step.when = {a};
   CHECK(scenario.Apply("x: 0\n", {step}) == "x: 1\n");

@@ -37,6 +37,7 @@
 #include "references.h"
 #include "shell.h"
 #include "safesubst/steps.h"
+#include "step_conditions.h"
 #include "yaml_encoding.h"
 #include "yaml_node_writer.h"
 #include "streaming_render.h"
@@ -1909,9 +1910,7 @@ std::string Renderer::RedactSubstituted(std::string text) const {
 
 // SPEC Rule 4: the manifest's steps run on the substituted document.
 void Renderer::RunSteps(std::string* output) {
-  StepContext context;
-  context.manifest = &manifest_;
-  context.values = &values_;
+  StepContext context = StepContextFor(manifest_, values_);
   context.file_name = options_.file_name;
   context.load_fragment = [this](const Step& step) { return RenderFragment(step); };
   std::vector<EncodedScalar> encoded = EncodedScalars();
