@@ -8,6 +8,7 @@
 #include <deque>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -110,7 +111,7 @@ bool IsEscape(RefKind kind) { return kind == RefKind::kEscape || kind == RefKind
 // (Renderer::resolutions_, shell_encodings_): both live as long as the
 // render, so a value used thousands of times is not copied each time.
 // The encoders walk a scalar's values with ForEach, so that a streaming
-// render (Renderer::StreamedValues) can hand them over without keeping them.
+// render (Renderer::RefoundSubstitutions) can hand them over without keeping them.
 struct ScalarSubstitutions {
   std::span<ReferenceValue> values;
   std::span<const Variable* const> variables;  // each value's; nullptr in environment mode
@@ -174,11 +175,12 @@ class Renderer {
   bool Streams() const;
   RenderResult RenderStreamedOrWhole();
   bool RenderStreamed(std::string* output);
-  class StreamedValues;
-  bool DecideStreamed(StreamedValues* values, ShellDecidingPlaces* places);
+  class RefoundSubstitutions;
+  bool StreamScalar(std::uint32_t index, ShellDecidingPlaces* places, std::size_t* substituted);
+  bool StreamsDecided(ShellDecidingPlaces* places, std::size_t* substituted);
   void LexStreamedScript(std::uint32_t index);
   const Resolution& ResolveStreamed(Reference* reference, std::size_t index);
-  void Requote(const Scalar&, const StreamedValues&) { streaming_refused_ = true; }
+  void Requote(const Scalar&, const RefoundSubstitutions&) { streaming_refused_ = true; }
   // What yaml-cpp does with the template when it misreads it (Tokens::yaml_cpp_misreads).
   static constexpr const char* kMisreads = "misreads this valid YAML (a line not indented past its anchor or tag)";
   void NoteYamlCppCannotRead(Location at, const std::string& why);
@@ -197,6 +199,8 @@ class Renderer {
   bool InKey(const Reference& reference) const;
   ReferenceReport::Action SubstituteInKey(const Reference& reference, const Resolution& resolution);
   RenderResult RenderSplicedKeys();
+  RenderResult RenderSpliced(const std::function<void(Location*)>& map_back,
+                             const std::vector<const Reference*>& written, const char* note);
   bool SpliceKey(std::uint32_t scalar_index, std::span<const ReferenceValue> values, std::string* key,
                  std::string* decoded);
   bool KeysKeptStructure(std::string_view spliced, const std::vector<std::pair<std::uint32_t, std::string>>& keys);
@@ -214,7 +218,8 @@ class Renderer {
     std::string problem;  // empty when encoded
   };
   const ShellEncoding& EncodeForShell(const ShellContext& context, std::string_view value, ShellMode mode);
-  std::string_view WrittenValue(const Resolution& resolution, std::size_t index, std::string_view* problem = nullptr);
+  std::string_view WrittenValue(std::string_view value, const Variable* variable, std::size_t index,
+                                std::string_view* problem = nullptr);
   template <typename Values>
   void EncodeInPlace(const Scalar& scalar, const Values& values);
   template <typename Values>
@@ -241,6 +246,7 @@ class Renderer {
   std::uint32_t ParentColumn(std::uint32_t scalar_index) const;
   std::size_t LeastOutputSize() const;
   bool OutputWithinLimit(std::size_t size, const char* would_be);
+  std::ptrdiff_t WriteSplices(std::string* output, std::size_t* copied) const;
   std::string Assemble();
   void CheckStructure(const std::string& output);
   std::vector<ExpectedValue> ExpectedValues();
@@ -310,19 +316,23 @@ class Renderer {
   std::string plain_text_;
   // The shell quoting state at each reference of a shell script, by reference
   // index (null elsewhere; empty when no script holds a reference); the
-  // contexts live in script_contexts_.
+  // contexts live in script_contexts_. A streaming render's are those of the
+  // scalar it is at (LexStreamedScript), whose references tokens_.references
+  // holds from the `batch_start_`th on.
   std::vector<const ShellContext*> shell_contexts_;
+  std::size_t batch_start_ = 0;
   const ShellContext* ShellContextOf(std::size_t index) const {
-    return shell_contexts_.empty() ? nullptr : shell_contexts_[index];
+    return shell_contexts_.empty() ? nullptr : shell_contexts_[batch_start_ + index];
   }
   ScriptContexts script_contexts_{manifest_.mode == DeclarationMode::kFlux};
-  // A streaming render's: the shell context at each reference of the script
-  // it is at (LexStreamedScript), and at the reference being resolved.
-  std::vector<const ShellContext*> streamed_contexts_;
+  // The shell context at the reference a streaming render resolves again
+  // (ResolveStreamed), and the first value of the scalar it is at, as written.
   const ShellContext* streamed_context_ = nullptr;
+  std::string_view streamed_first_value_;
+  const Variable* streamed_first_variable_ = nullptr;
   struct LastWritten {
     const ShellContext* context = nullptr;
-    const Resolution* resolution = nullptr;
+    const char* value = nullptr;
     const ShellEncoding* encoding = nullptr;
   } last_written_;  // WrittenValue's
   // EncodeForShell's answers by context address, mode and value.
@@ -337,7 +347,10 @@ class Renderer {
   std::unordered_map<std::string_view, Resolution, TextHash> resolutions_[2];
   std::unordered_map<std::string, Resolution, TextHash> resolutions_by_form_;
   std::string form_key_;
-  const Reference* kept_bare_ = nullptr;  // the previous reference, when kept as a bare $NAME
+  // The previous reference, when kept as a bare $NAME: where it ends and its
+  // name (a streaming render reuses its references' storage).
+  std::size_t kept_bare_end_ = std::string_view::npos;
+  std::string_view kept_bare_name_;
   // Flux flavor: the documents annotated or labelled
   // `kustomize.toolkit.fluxcd.io/substitute: disabled`, sorted.
   std::vector<std::uint32_t> flux_disabled_documents_;
@@ -430,73 +443,46 @@ bool Renderer::Streams() const {
 // render first), so its references need no line and column.
 constexpr detail::ReferencePlace kStreamedPlace = detail::ReferencePlace::kOffsetOnly;
 
-// One scalar's substituted values in a streaming render, as the encoders
-// walk them (several times): kept in a batch (`kept`, the render's, reused
-// from scalar to scalar) when the scalar has at most kBatch of them, else its
+// A streaming render's substituted values of a scalar with more references
+// than a batch (kBatch), as the encoders walk them (several times): its
 // references found again at each walk, each with its remembered resolution's
-// value, so that nothing is kept per reference.
-class Renderer::StreamedValues {
+// value as written, so that nothing is kept per reference.
+class Renderer::RefoundSubstitutions {
  public:
   static constexpr std::size_t kBatch = 4096;
-  struct Kept {
-    std::vector<Reference> references;
-    std::vector<std::string_view> values;
-  };
 
-  StreamedValues(Renderer& renderer, std::uint32_t scalar, Kept* kept)
-      : renderer_(renderer), scalar_(scalar), kept_(*kept) {
-    kept_.references.clear();
-    kept_.values.clear();
-  }
+  RefoundSubstitutions(Renderer& renderer, std::uint32_t scalar, std::size_t size)
+      : renderer_(renderer), scalar_(scalar), size_(size) {}
 
   template <typename Each>
   bool ForEach(Each&& each) const {
-    if (size_ <= kBatch) {
-      for (std::size_t i = 0; i < size_; ++i) {
-        if (!each(ReferenceValue{&kept_.references[i], kept_.values[i]})) return false;
-      }
-      return true;
-    }
     bool going = true;
     std::size_t index = 0;
     detail::ForEachReferenceOf(renderer_.text_, renderer_.tokens_, scalar_, [&](const Reference& found) {
       Reference reference = found;
       const Resolution& resolution = renderer_.ResolveStreamed(&reference, index++);
       if (going && resolution.outcome == Resolution::Outcome::kSubstitute) {
-        going = each(ReferenceValue{&reference, renderer_.WrittenValue(resolution, index - 1)});
+        going = each(ReferenceValue{&reference, renderer_.WrittenValue(resolution.value, resolution.variable, index - 1)});
       }
     }, kStreamedPlace);
     return going;
   }
-  // What DecideStreamed found: a reference substituted, the value written, and its variable.
-  void Add(const Reference& reference, std::string_view value, const Variable* variable) {
-    if (++size_ <= kBatch) {
-      kept_.references.push_back(reference);
-      kept_.values.push_back(value);
-    }
-    if (size_ > 1) return;
-    first_value_ = value;
-    first_variable_ = variable;
-  }
-  std::uint32_t scalar() const { return scalar_; }
   std::size_t size() const { return size_; }
-  std::string_view first_value() const { return first_value_; }
-  const Variable* first_variable() const { return first_variable_; }
+  // Asked for only when the scalar has one value: a batch's (StreamsDecided).
+  std::string_view first_value() const { return renderer_.streamed_first_value_; }
+  const Variable* first_variable() const { return renderer_.streamed_first_variable_; }
 
  private:
   Renderer& renderer_;
   const std::uint32_t scalar_;
-  Kept& kept_;
-  std::size_t size_ = 0;
-  std::string_view first_value_;
-  const Variable* first_variable_ = nullptr;
+  const std::size_t size_;
 };
 
 // Resolve for the reference `index` of the scalar a streaming render is at,
 // as LexShellScripts and DecideAll do: in a script, at its shell context
 // (a reference in a shell comment is a comment reference).
 const Resolution& Renderer::ResolveStreamed(Reference* reference, std::size_t index) {
-  streamed_context_ = streamed_contexts_.empty() ? nullptr : streamed_contexts_[index];
+  streamed_context_ = shell_contexts_.empty() ? nullptr : shell_contexts_[index];
   if (streamed_context_ != nullptr && streamed_context_->state == ShellState::kComment) {
     reference->context = ContextClass::kComment;
   }
@@ -505,18 +491,21 @@ const Resolution& Renderer::ResolveStreamed(Reference* reference, std::size_t in
   return resolution;
 }
 
-// What a streaming render writes for a substituted reference, the `index`th
-// of its scalar: in a script, the value encoded for the shell context there
-// (ShellEncode; `problem`, when given, says why it cannot be), else the
-// value. Views of what the render remembers (resolutions_, shell_encodings_).
-std::string_view Renderer::WrittenValue(const Resolution& resolution, std::size_t index, std::string_view* problem) {
-  if (streamed_contexts_.empty()) return resolution.value;
+// What a streaming render writes for a substituted `value` of `variable`,
+// the `index`th reference of its scalar: in a script, the value encoded for
+// the shell context there (ShellEncode; `problem`, when given, says why it
+// cannot be), else the value. Views of what the render remembers
+// (resolutions_, shell_encodings_).
+std::string_view Renderer::WrittenValue(std::string_view value, const Variable* variable, std::size_t index,
+                                        std::string_view* problem) {
+  if (shell_contexts_.empty()) return value;
   // The encoders walk a script's values several times, mostly the same value
   // in the same context: the last answer saves building EncodeForShell's key.
-  const ShellContext* context = streamed_contexts_[index];
-  if (context != last_written_.context || &resolution != last_written_.resolution) {
-    const ShellMode mode = resolution.variable ? resolution.variable->shell : ShellMode::kSafe;
-    last_written_ = {context, &resolution, &EncodeForShell(*context, resolution.value, mode)};
+  // A value is a view of its resolution's, which is never moved.
+  const ShellContext* context = shell_contexts_[index];
+  if (context != last_written_.context || value.data() != last_written_.value) {
+    const ShellMode mode = variable ? variable->shell : ShellMode::kSafe;
+    last_written_ = {context, value.data(), &EncodeForShell(*context, value, mode)};
   }
   if (problem != nullptr) *problem = last_written_.encoding->problem;
   return last_written_.encoding->encoded;
@@ -538,11 +527,11 @@ RenderResult Renderer::RenderStreamedOrWhole() {
   return whole.Run();
 }
 
-// Writes the output scalar by scalar, each scalar's values encoded as the
-// whole-document render encodes them (EncodeInPlace) and proved as its
-// default check proves them (InPlaceProof). False, at the first thing that
-// render would do otherwise: a diagnostic, a requote, a value the proof
-// cannot place, an output over the limit (the whole render words it).
+// Writes the output scalar by scalar, each scalar decided and encoded by the
+// whole-document render's steps (StreamScalar) and proved as its default
+// check proves it (InPlaceProof). False, at the first thing that render
+// would do more with: a diagnostic, a requote, a value the proof cannot
+// place, an output over the limit (the whole render words it).
 bool Renderer::RenderStreamed(std::string* output) {
   // An alias standing for a command line, and yaml-cpp's misreadings, are
   // checked over the whole template.
@@ -550,7 +539,6 @@ bool Renderer::RenderStreamed(std::string* output) {
   const std::size_t diagnostics = result_.diagnostics.size();
   ShellDecidingPlaces places(text_, tokens_);
   InPlaceProof proof(text_, tokens_);
-  StreamedValues::Kept kept;
   std::size_t copied = 0;
   std::size_t scalar_end = 0;  // of the scalar before
   for (std::uint32_t index = 0; index < tokens_.scalars.size(); ++index) {
@@ -559,83 +547,109 @@ bool Renderer::RenderStreamed(std::string* output) {
     // is checked by the whole render, which sees every reference.
     if (text_.substr(scalar_end, scalar.offset - scalar_end).find('$') != std::string_view::npos) return false;
     scalar_end = scalar.offset + scalar.length;
-    StreamedValues values(*this, index, &kept);
-    if (!DecideStreamed(&values, &places)) return false;
-    if (values.size() == 0) continue;
-    joins_last_splice_ = false;
-    scalar_joins_splices_ = true;  // a streaming render writes no escape
-    EncodeInPlace(scalar, values);
-    if (streaming_refused_ || result_.diagnostics.size() != diagnostics) return false;
-    std::ptrdiff_t growth = 0;
-    std::string_view texts = splice_text_;
-    for (const TemplateEdit& splice : splices_) {
-      output->append(text_.substr(copied, splice.offset - copied));
-      output->append(texts.substr(0, splice.replacement_length));
-      texts.remove_prefix(splice.replacement_length);
-      copied = splice.offset + splice.length;
-      growth += static_cast<std::ptrdiff_t>(splice.replacement_length) - static_cast<std::ptrdiff_t>(splice.length);
-    }
+    std::size_t substituted = 0;
+    const bool streams = StreamScalar(index, &places, &substituted);
+    if (!streams || result_.diagnostics.size() != diagnostics) return false;
+    if (substituted == 0) continue;
+    const std::ptrdiff_t growth = WriteSplices(output, &copied);
     splices_.clear();
     splice_text_.clear();
     output->append(text_.substr(copied, scalar.offset + scalar.length - copied));
     copied = scalar.offset + scalar.length;
     if (output->size() > options_.limits.max_output_bytes) return false;
-    const ValueWalk walk = [&](const std::function<bool(const ReferenceValue&)>& each) { return values.ForEach(each); };
-    if (options_.check_structure && !proof.Next(index, scalar.style, growth, *output, walk)) return false;
+    if (options_.check_structure) {
+      const bool proved = substitutions_.empty()
+                              ? proof.Next(index, scalar.style, growth, *output, [&](const auto& each) {
+                                  return RefoundSubstitutions(*this, index, substituted).ForEach(each);
+                                })
+                              : proof.Next(index, scalar.style, growth, *output, std::span(substitutions_));
+      if (!proved) return false;
+    }
   }
   if (text_.substr(scalar_end).find('$') != std::string_view::npos) return false;
   output->append(text_.substr(copied));
   return output->size() <= options_.limits.max_output_bytes && (!options_.check_structure || proof.Finish(*output));
 }
 
-// DecideAll for one scalar of a streaming render: false at a reference the
-// whole-document render would do more with than substitute, keep or ignore
-// silently (DecideOne; a value that would join a name kept right before it
-// is an error there), or whose value needs what EncodeScalar does before
-// EncodeInPlace (a `type: yaml` value, kubelet escaping, a shell context it
-// cannot be written in), or which may decide which scalars are shell
-// scripts (ValuesCanDecideShellScripts).
-bool Renderer::DecideStreamed(StreamedValues* values, ShellDecidingPlaces* places) {
-  const Scalar& scalar = tokens_.scalars[values->scalar()];
-  LexStreamedScript(values->scalar());
+// The whole render's steps (LexShellScripts, DecideAll, EncodeScalar) for
+// scalar `index` alone, its references in tokens_.references a batch at a
+// time, `substituted` of them substituted. False at a step of the whole
+// render that needs the whole template (StreamsDecided, a requote, a
+// `type: yaml` value, kubelet escaping).
+bool Renderer::StreamScalar(std::uint32_t index, ShellDecidingPlaces* places, std::size_t* substituted) {
+  substitutions_.clear();
+  substituted_variables_.clear();
+  shell_quoted_.clear();
+  LexStreamedScript(index);
+  tokens_.references.clear();
+  batch_start_ = 0;
   bool streams = true;
-  std::size_t index = 0;
-  std::size_t kept_bare_end = std::string_view::npos;  // where the previous reference ends, if a kept $NAME
-  detail::ForEachReferenceOf(text_, tokens_, values->scalar(), [&](const Reference& found) {
-    if (!streams || scalar.is_key) {
-      streams = false;
-      return;
+  detail::ForEachReferenceOf(text_, tokens_, index, [&](const Reference& found) {
+    if (!streams) return;
+    if (tokens_.references.size() == RefoundSubstitutions::kBatch) {  // the encoders will find them again
+      streams = StreamsDecided(places, substituted);
+      tokens_.references.clear();
+      substitutions_.clear();
+      substituted_variables_.clear();
+      batch_start_ += RefoundSubstitutions::kBatch;
     }
-    Reference reference = found;
-    const Resolution& resolution = ResolveStreamed(&reference, index++);
-    const std::size_t after_kept_bare = std::exchange(kept_bare_end, std::string_view::npos);
-    using Outcome = Resolution::Outcome;
-    if (!resolution.warning.empty()) {
-      streams = false;
-    } else if (resolution.outcome == Outcome::kSubstitute) {
-      const bool yaml = resolution.variable != nullptr && resolution.variable->type == VarType::kYaml;
-      const bool joins = after_kept_bare == reference.offset && !resolution.value.empty() &&
-                         IsNameChar(resolution.value.front());  // JoinsKeptName
-      std::string_view problem;
-      const std::string_view written = WrittenValue(resolution, index - 1, &problem);
-      streams = !yaml && !joins && problem.empty() && !MayNeedKubeletEscape(written) &&
-                !places->Contains(reference, written);
-      values->Add(reference, written, resolution.variable);
-    } else if (resolution.outcome == Outcome::kRuntime ||
-               (resolution.outcome == Outcome::kUndeclared && reference.context == ContextClass::kScript)) {
-      if (reference.kind == RefKind::kBare) kept_bare_end = reference.offset + reference.length;
-    } else {
-      streams = resolution.outcome == Outcome::kIgnore;
-    }
+    Reference& reference = tokens_.references.emplace_back(found);
+    const ShellContext* context = ShellContextOf(tokens_.references.size() - 1);
+    if (context != nullptr && context->state == ShellState::kComment) reference.context = ContextClass::kComment;
   }, kStreamedPlace);
-  return streams;
+  const bool batched = batch_start_ == 0;
+  streams = streams && StreamsDecided(places, substituted);
+  batch_start_ = 0;
+  if (!streams || *substituted == 0) return streams;
+  if (batched) {
+    EncodeScalar(index, ScalarSubstitutions{substitutions_, substituted_variables_});
+  } else {
+    substitutions_.clear();
+    joins_last_splice_ = false;
+    scalar_joins_splices_ = true;  // a streaming render writes no escape
+    EncodeInPlace(tokens_.scalars[index], RefoundSubstitutions(*this, index, *substituted));
+  }
+  return !streaming_refused_ && requoted_.empty() && yaml_paths_.empty() && kubelet_escaped_.empty();
+}
+
+// DecideAll for the batch of references in tokens_.references, adding to
+// `substituted` how many it substituted. False when that render would do
+// more than substitute, keep or ignore them silently (a diagnostic, an
+// escape, a default word, a key), or when a value needs what EncodeScalar
+// does before EncodeInPlace (a `type: yaml` value, kubelet escaping, a
+// shell context it cannot be written in) or may decide which scalars are
+// shell scripts (ValuesCanDecideShellScripts).
+bool Renderer::StreamsDecided(ShellDecidingPlaces* places, std::size_t* substituted) {
+  const std::size_t diagnostics = result_.diagnostics.size();
+  DecideAll();
+  if (result_.diagnostics.size() != diagnostics || !escapes_.empty() || !default_words_.empty() ||
+      !key_substitutions_.empty()) {
+    return false;
+  }
+  for (std::size_t i = 0; i < substitutions_.size(); ++i) {
+    const Variable* variable = substituted_variables_[i];
+    const Reference& reference = *substitutions_[i].reference;
+    std::string_view problem;
+    const std::string_view written =
+        WrittenValue(substitutions_[i].value, variable, batch_start_ + (&reference - tokens_.references.data()), &problem);
+    if ((variable != nullptr && variable->type == VarType::kYaml) || !problem.empty() ||
+        MayNeedKubeletEscape(written) || places->Contains(reference, written)) {
+      return false;
+    }
+    if (*substituted == 0) {
+      streamed_first_value_ = written;
+      streamed_first_variable_ = variable;
+    }
+    ++*substituted;
+  }
+  return true;
 }
 
 // LexShellScripts for the scalar a streaming render is at: the shell
-// context at each of its references, in streamed_contexts_ (empty when it
-// is no script).
+// context at each of its references, in shell_contexts_ (empty when it is
+// no script).
 void Renderer::LexStreamedScript(std::uint32_t index) {
-  streamed_contexts_.clear();
+  shell_contexts_.clear();
   const Scalar& scalar = tokens_.scalars[index];
   if (!scalar.is_shell) return;
   const ScriptContexts::OffsetWalk offsets = [&](const std::function<void(std::size_t)>& each) {
@@ -645,8 +659,8 @@ void Renderer::LexStreamedScript(std::uint32_t index) {
   std::size_t count = 0;
   offsets([&](std::size_t) { ++count; });
   if (count == 0) return;
-  streamed_contexts_.assign(count, nullptr);
-  script_contexts_.At(text_, scalar, offsets, count, streamed_contexts_.data());
+  shell_contexts_.assign(count, nullptr);
+  script_contexts_.At(text_, scalar, offsets, count, shell_contexts_.data());
 }
 
 // SPEC Rule 1: a default word that applies is template text. The words are
@@ -673,24 +687,38 @@ RenderResult Renderer::RenderSplicedDefaults() {
     return std::move(result_);
   }
   spliced_text_ = splicer.Finish();
+  return RenderSpliced([&](Location* at) { *at = splicer.MapBack(*at); }, default_words_,
+                       "its default word is written as it is");
+}
+
+// Renders spliced_text_, the template with text written in, as the
+// template; moves what that render reports back to the template's places
+// (`map_back`), and adds this round's reports of the references `written`,
+// with `note`.
+RenderResult Renderer::RenderSpliced(const std::function<void(Location*)>& map_back,
+                                     const std::vector<const Reference*>& written, const char* note) {
   spliced_ = std::make_unique<Renderer>(spliced_text_, manifest_, values_, options_, round_ + 1, streaming_from_);
   spliced_->MergedInto(merged_into_);
-  RenderResult spliced = spliced_->Run();
-  for (Diagnostic& diagnostic : spliced.diagnostics) {
-    if (diagnostic.location.file == options_.file_name) diagnostic.location = splicer.MapBack(diagnostic.location);
+  RenderResult rendered = spliced_->Run();
+  for (Diagnostic& diagnostic : rendered.diagnostics) {
+    if (diagnostic.location.file == options_.file_name) map_back(&diagnostic.location);
   }
-  for (ReferenceReport& report : spliced.references) splicer.MapBack(&report.line, &report.column);
-  // The default forms themselves, as this round decided them.
-  for (const Reference* reference : default_words_) {
+  for (ReferenceReport& report : rendered.references) {
+    Location at{{}, report.line, report.column, 0};
+    map_back(&at);
+    report.line = at.line;
+    report.column = at.column;
+  }
+  for (const Reference* reference : written) {
     if (ReferenceReport* report = ReportOf(*reference)) {
-      report->note = "its default word is written as it is";
-      spliced.references.push_back(std::move(*report));
+      report->note = note;
+      rendered.references.push_back(std::move(*report));
     }
   }
-  std::stable_sort(spliced.references.begin(), spliced.references.end(), [](const auto& a, const auto& b) {
+  std::stable_sort(rendered.references.begin(), rendered.references.end(), [](const auto& a, const auto& b) {
     return a.line != b.line ? a.line < b.line : a.column < b.column;
   });
-  return spliced;
+  return rendered;
 }
 
 // Lexes every shell script once and records the quoting state at each of its
@@ -861,7 +889,9 @@ ReferenceReport::Action Renderer::Decide(const Reference& reference) {
   using Action = ReferenceReport::Action;
   const Action action = DecideOne(reference);
   const bool kept = action == Action::kKeepRuntime || action == Action::kKeepUndeclared;
-  kept_bare_ = kept && reference.kind == RefKind::kBare ? &reference : nullptr;
+  const bool kept_bare = kept && reference.kind == RefKind::kBare;
+  kept_bare_end_ = kept_bare ? reference.offset + reference.length : std::string_view::npos;
+  kept_bare_name_ = kept_bare ? reference.name : std::string_view();
   return action;
 }
 
@@ -869,10 +899,10 @@ ReferenceReport::Action Renderer::Decide(const Reference& reference) {
 // another (usually unset) variable, at run time; GNU envsubst has the same
 // trap. Reported with the fix instead of written.
 bool Renderer::JoinsKeptName(const Reference& reference, const Resolution& resolution) {
-  if (kept_bare_ == nullptr || kept_bare_->offset + kept_bare_->length != reference.offset) return false;
+  if (kept_bare_end_ != reference.offset) return false;
   const std::string_view value = resolution.value;
   if (value.empty() || !IsNameChar(value.front())) return false;
-  const std::string kept(kept_bare_->name);
+  const std::string kept(kept_bare_name_);
   // Not even one byte of a sensitive value is shown.
   const bool sensitive = resolution.variable != nullptr && resolution.variable->sensitive;
   const std::string first = sensitive ? "a letter, digit or underscore" : "'" + std::string(1, value.front()) + "'";
@@ -982,29 +1012,14 @@ RenderResult Renderer::RenderSplicedKeys() {
   spliced.append(text_.substr(copied));
   if (!KeysKeptStructure(spliced, keys)) return std::move(result_);
   spliced_text_ = std::move(spliced);
-  spliced_ = std::make_unique<Renderer>(spliced_text_, manifest_, values_, options_, round_ + 1, streaming_from_);
-  spliced_->MergedInto(merged_into_);
-  RenderResult rendered = spliced_->Run();
+  std::vector<const Reference*> written;
+  for (const ReferenceValue& substitution : key_substitutions_) written.push_back(substitution.reference);
   // Back to the template's columns: a key before the column on its line moved it.
-  auto map_back = [&](std::uint32_t line, std::uint32_t* column) {
+  return RenderSpliced([&](Location* at) {
     std::ptrdiff_t moved = 0;
-    for (const Shift& shift : shifts) moved += shift.line == line && *column > shift.column ? shift.added : 0;
-    if (moved < static_cast<std::ptrdiff_t>(*column)) *column = static_cast<std::uint32_t>(*column - moved);
-  };
-  for (Diagnostic& diagnostic : rendered.diagnostics) {
-    if (diagnostic.location.file == options_.file_name) map_back(diagnostic.location.line, &diagnostic.location.column);
-  }
-  for (ReferenceReport& report : rendered.references) map_back(report.line, &report.column);
-  for (const ReferenceValue& substitution : key_substitutions_) {
-    if (ReferenceReport* report = ReportOf(*substitution.reference)) {
-      report->note = "written into a mapping key";
-      rendered.references.push_back(std::move(*report));
-    }
-  }
-  std::stable_sort(rendered.references.begin(), rendered.references.end(), [](const auto& a, const auto& b) {
-    return a.line != b.line ? a.line < b.line : a.column < b.column;
-  });
-  return rendered;
+    for (const Shift& shift : shifts) moved += shift.line == at->line && at->column > shift.column ? shift.added : 0;
+    if (moved < static_cast<std::ptrdiff_t>(at->column)) at->column = static_cast<std::uint32_t>(at->column - moved);
+  }, written, "written into a mapping key");
 }
 
 // The key `scalar_index` with `values` in place, as it is written (`key`)
@@ -1192,7 +1207,7 @@ bool Renderer::ShellEncode(ScalarSubstitutions substitutions) {
   for (std::size_t i = 0; i < substitutions.values.size(); ++i) {
     ReferenceValue& substitution = substitutions.values[i];
     std::size_t index = static_cast<std::size_t>(substitution.reference - tokens_.references.data());
-    const ShellContext& context = *shell_contexts_[index];
+    const ShellContext& context = *ShellContextOf(index);
     const Variable* variable = substitutions.variables[i];
     ShellMode mode = variable ? variable->shell : ShellMode::kSafe;
     ReferenceReport* report = ReportOf(*substitution.reference);
@@ -1587,6 +1602,22 @@ bool Renderer::OutputWithinLimit(std::size_t size, const char* would_be) {
   return false;
 }
 
+// Appends the template from `*copied` to the end of the last splice, with
+// the splices (in offset order, from `*copied` on) in place; returns how
+// many bytes they added.
+std::ptrdiff_t Renderer::WriteSplices(std::string* output, std::size_t* copied) const {
+  std::ptrdiff_t growth = 0;
+  std::string_view texts = splice_text_;
+  for (const TemplateEdit& splice : splices_) {
+    output->append(text_.substr(*copied, splice.offset - *copied));
+    output->append(texts.substr(0, splice.replacement_length));
+    texts.remove_prefix(splice.replacement_length);
+    *copied = splice.offset + splice.length;
+    growth += static_cast<std::ptrdiff_t>(splice.replacement_length) - static_cast<std::ptrdiff_t>(splice.length);
+  }
+  return growth;
+}
+
 // Splices are made in source order but for escapes, which are made earlier.
 // Sorts them in place (the structure check reads them in order too).
 // An escape has no text, so the others' texts stay in splice_text_'s order.
@@ -1601,15 +1632,9 @@ std::string Renderer::Assemble() {
   if (!OutputWithinLimit(size, "would be")) return {};
   std::string out;
   out.reserve(size);
-  std::size_t cursor = 0;
-  std::string_view texts = splice_text_;
-  for (const TemplateEdit& splice : splices_) {
-    out.append(text_.substr(cursor, splice.offset - cursor));
-    out += texts.substr(0, splice.replacement_length);
-    texts.remove_prefix(splice.replacement_length);
-    cursor = splice.offset + splice.length;
-  }
-  out.append(text_.substr(cursor));
+  std::size_t copied = 0;
+  WriteSplices(&out, &copied);
+  out.append(text_.substr(copied));
   std::string().swap(splice_text_);
   return out;
 }
