@@ -3,29 +3,17 @@
 // with the manifest and the value set built from them.
 #include <utility>
 
-#include "references.h"
 #include "safesubst/render.h"
+#include "validate.h"
 
 namespace safesubst {
-
-namespace {
-
-bool IsVariableName(std::string_view name) {
-  if (name.empty() || !IsNameStart(name.front())) return false;
-  for (char c : name) {
-    if (!IsNameChar(c)) return false;
-  }
-  return true;
-}
-
-}  // namespace
 
 RenderResult RenderString(std::string_view template_text, const NamedValues& values, const RenderOptions& options) {
   RenderResult result;
   Manifest manifest;
   ValueInputs inputs;
   for (const auto& [name, value] : values) {
-    if (!IsVariableName(name)) {
+    if (!detail::IsIdentifier(name)) {
       result.diagnostics.push_back(MakeError(Location{options.file_name}, "'" + name + "' is not a variable name",
                                              "a name is a letter or '_', then letters, digits and '_'"));
       continue;
