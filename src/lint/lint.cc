@@ -95,9 +95,9 @@ struct Disabled {
 };
 
 // Reads the disable annotation of one metadata block into `disabled`.
-void ReadDisableAnnotation(const YAML::Node& metadata, const lint::Source& source, Disabled* disabled,
+void ReadDisableAnnotation(const lint::Node& metadata, const lint::Source& source, Disabled* disabled,
                            Diagnostics* diagnostics) {
-  YAML::Node value = lint::Get(lint::Get(metadata, "annotations"), kLintDisableAnnotation);
+  lint::Node value = lint::Get(lint::Get(metadata, "annotations"), kLintDisableAnnotation);
   if (!value.IsScalar()) return;
   for (const std::string& id : SplitList(value.Scalar())) {
     if (id == "all") {
@@ -115,10 +115,10 @@ void ReadDisableAnnotation(const YAML::Node& metadata, const lint::Source& sourc
 }
 
 // Records Namespace objects whose labels switch Istio injection on or off.
-void ReadIstioNamespace(const YAML::Node& document, lint::Context* context) {
+void ReadIstioNamespace(const lint::Node& document, lint::Context* context) {
   if (!document.IsMap() || lint::ScalarText(lint::Get(document, "kind")) != "Namespace") return;
   std::string name = lint::ScalarText(lint::Path(document, {"metadata", "name"}));
-  YAML::Node labels = lint::Path(document, {"metadata", "labels"});
+  lint::Node labels = lint::Path(document, {"metadata", "labels"});
   std::string injection = lint::ScalarText(lint::Get(labels, "istio-injection"));
   if (injection == "disabled") {
     context->istio_disabled_namespaces.insert(name);
@@ -128,13 +128,12 @@ void ReadIstioNamespace(const YAML::Node& document, lint::Context* context) {
 }
 
 // `visited`: a List that holds itself, or aliases of objects, lint each object once.
-void LintObject(const YAML::Node& document, const lint::Context& context, lint::VisitedCollections* visited,
+void LintObject(const lint::Node& document, const lint::Context& context, lint::VisitedCollections* visited,
                 std::vector<Finding>* findings, Diagnostics* diagnostics) {
   if (!document.IsDefined() || document.IsNull() || !visited->FirstVisit(document)) return;
   if (document.IsMap() && lint::ScalarText(lint::Get(document, "kind")) == "List") {
-    YAML::Node items = lint::Get(document, "items");
-    if (items.IsSequence()) {
-      for (const YAML::Node& item : items) LintObject(item, context, visited, findings, diagnostics);
+    for (const lint::Node& item : lint::Get(document, "items").Items()) {
+      LintObject(item, context, visited, findings, diagnostics);
     }
     return;
   }
@@ -147,7 +146,7 @@ void LintObject(const YAML::Node& document, const lint::Context& context, lint::
   ReadDisableAnnotation(lint::Get(document, "metadata"), context.source, &disabled, diagnostics);
   lint::Pod pod;
   if (lint::ExtractPod(document, context, &pod)) {
-    if (pod.metadata.IsDefined() && !pod.metadata.is(lint::Get(document, "metadata"))) {
+    if (pod.metadata.IsDefined() && !pod.metadata.Is(lint::Get(document, "metadata"))) {
       ReadDisableAnnotation(pod.metadata, context.source, &disabled, diagnostics);
     }
     lint::CheckEtcHostsWrite(pod, emit);
@@ -226,9 +225,9 @@ Result<std::vector<Finding>> Lint(std::string_view text, const LintOptions& opti
     result.value.emplace();
     return result;
   }
-  std::vector<YAML::Node> documents;
+  detail::YamlStream stream;
   try {
-    documents = detail::LoadAllDocuments(text);
+    stream = lint::ReadDocuments(text);
   } catch (const YAML::Exception& error) {
     Location location = error.mark.is_null() ? Location{options.file_name, 0, 0, 0}
                                              : source.At(static_cast<std::size_t>(std::max(error.mark.pos, 0)));
@@ -250,21 +249,13 @@ Result<std::vector<Finding>> Lint(std::string_view text, const LintOptions& opti
                                            std::string("cannot lint: the YAML parser failed: ") + error.what()));
     return result;
   }
+  std::vector<lint::Node> documents;
+  for (std::uint32_t root : stream.documents) documents.emplace_back(detail::YamlRef(stream, root));
   lint::Context context{source, options, {}, {}};
-  for (const YAML::Node& document : documents) ReadIstioNamespace(document, &context);
+  for (const lint::Node& document : documents) ReadIstioNamespace(document, &context);
   std::vector<Finding> findings;
-  try {
-    lint::VisitedCollections visited;
-    for (const YAML::Node& document : documents) {
-      LintObject(document, context, &visited, &findings, &result.diagnostics);
-    }
-  } catch (const std::exception& error) {
-    // yaml-cpp throws on access patterns the rules are written to avoid; if
-    // one slips through, report it instead of letting it cross the API.
-    result.diagnostics.push_back(
-        MakeError(Location{options.file_name, 0, 0, 0}, std::string("internal error while linting: ") + error.what()));
-    return result;
-  }
+  lint::VisitedCollections visited;
+  for (const lint::Node& document : documents) LintObject(document, context, &visited, &findings, &result.diagnostics);
   std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
     if (a.location.offset != b.location.offset) return a.location.offset < b.location.offset;
     return a.rule_id < b.rule_id;

@@ -7,13 +7,14 @@
 
 #include "lint_internal.h"
 #include "shell_script_scalars.h"
+#include "yaml_load.h"
 
 namespace safesubst::lint {
 
 namespace {
 
 // The pod template of each workload kind, as a path from the document root.
-YAML::Node PodTemplate(const YAML::Node& document, std::string_view kind) {
+Node PodTemplate(const Node& document, std::string_view kind) {
   static constexpr std::array<std::string_view, 7> kTemplateKinds = {
       "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ReplicationController", "Job", "Rollout"};
   if (std::find(kTemplateKinds.begin(), kTemplateKinds.end(), kind) != kTemplateKinds.end()) {
@@ -21,14 +22,13 @@ YAML::Node PodTemplate(const YAML::Node& document, std::string_view kind) {
   }
   if (kind == "CronJob") return Path(document, {"spec", "jobTemplate", "spec", "template"});
   if (kind == "PodTemplate") return Get(document, "template");
-  return YAML::Node(YAML::NodeType::Undefined);
+  return Node();
 }
 
-std::map<std::string, std::string, std::less<>> StringMap(const YAML::Node& map) {
+std::map<std::string, std::string, std::less<>> StringMap(const Node& map) {
   std::map<std::string, std::string, std::less<>> result;
-  if (!map.IsMap()) return result;
-  for (auto it = map.begin(); it != map.end(); ++it) {
-    if (it->first.IsScalar()) result[it->first.Scalar()] = ScalarText(it->second);
+  for (const auto& [key, value] : map.Entries()) {
+    if (key.IsScalar()) result[key.Scalar()] = ScalarText(value);
   }
   return result;
 }
@@ -38,27 +38,22 @@ std::string Lookup(const std::map<std::string, std::string, std::less<>>& map, s
   return it == map.end() ? std::string() : it->second;
 }
 
-Container ReadContainer(const YAML::Node& node, bool init, const Context& context) {
+Container ReadContainer(const Node& node, bool init, const Context& context) {
   Container container;
-  container.node.reset(node);
+  container.node = node;
   container.init = init;
   container.name = ScalarText(Get(node, "name"));
   container.is_istio_proxy = container.name == "istio-proxy";
   container.native_sidecar = init && ScalarText(Get(node, "restartPolicy")) == "Always";
-  YAML::Node env = Get(node, "env");
-  if (env.IsSequence()) {
-    for (const YAML::Node& variable : env) {
-      std::string name = ScalarText(Get(variable, "name"));
-      if (!name.empty()) container.env_names.insert(name);
-      YAML::Node value = Get(variable, "value");
-      if (value.IsScalar()) container.env_values.push_back(value);
-    }
+  for (const Node& variable : Get(node, "env").Items()) {
+    std::string name = ScalarText(Get(variable, "name"));
+    if (!name.empty()) container.env_names.insert(name);
+    Node value = Get(variable, "value");
+    if (value.IsScalar()) container.env_values.push_back(value);
   }
-  YAML::Node env_from = Get(node, "envFrom");
-  container.has_env_from = env_from.IsSequence() && env_from.size() > 0;
-  YAML::Node mounts = Get(node, "volumeMounts");
-  if (mounts.IsSequence()) {
-    for (const YAML::Node& mount : mounts) container.mounted_volumes.insert(ScalarText(Get(mount, "name")));
+  container.has_env_from = !Get(node, "envFrom").Items().empty();
+  for (const Node& mount : Get(node, "volumeMounts").Items()) {
+    container.mounted_volumes.insert(ScalarText(Get(mount, "name")));
   }
   // Its command line, lifecycle hooks, exec probes, a `#!` env value...
   container.scripts = ScriptsUnder(node, context);
@@ -66,18 +61,16 @@ Container ReadContainer(const YAML::Node& node, bool init, const Context& contex
 }
 
 bool ProxyConfigHolds(const std::string& config) {
-  if (config.empty()) return false;
-  try {
-    YAML::Node parsed = YAML::Load(config);
-    std::string hold = ScalarText(Get(parsed, "holdApplicationUntilProxyStarts"));
-    return hold == "true" || hold == "True" || hold == "TRUE";
-  } catch (const std::exception&) {
-    return false;  // not YAML: Istio would reject it too, so nothing is held
-  }
+  detail::YamlStream stream;
+  detail::YamlParseError error;
+  // Not YAML: Istio would reject it too, so nothing is held.
+  if (config.empty() || !detail::ParseYamlStream(config, &stream, &error) || stream.documents.empty()) return false;
+  std::string hold = ScalarText(Get(detail::YamlRef(stream, stream.documents.front()), "holdApplicationUntilProxyStarts"));
+  return hold == "true" || hold == "True" || hold == "TRUE";
 }
 
 // Decides whether Istio injects a sidecar, and says why (for messages).
-void DetectSidecar(const YAML::Node& document, const Context& context, Pod* pod) {
+void DetectSidecar(const Node& document, const Context& context, Pod* pod) {
   std::string annotation = Lookup(pod->annotations, kIstioInjectAnnotation);
   std::string label = Lookup(pod->labels, kIstioInjectAnnotation);
   const std::string& inject = !label.empty() ? label : annotation;
@@ -118,7 +111,7 @@ void DetectSidecar(const YAML::Node& document, const Context& context, Pod* pod)
 
 }  // namespace
 
-std::string ObjectName(const YAML::Node& document) {
+std::string ObjectName(const Node& document) {
   std::string kind = ScalarText(Get(document, "kind"));
   if (kind.empty()) return {};
   std::string name = ScalarText(Path(document, {"metadata", "name"}));
@@ -126,29 +119,27 @@ std::string ObjectName(const YAML::Node& document) {
   return name.empty() ? kind : kind + "/" + name;
 }
 
-bool ExtractPod(const YAML::Node& document, const Context& context, Pod* pod) {
+bool ExtractPod(const Node& document, const Context& context, Pod* pod) {
   if (!document.IsMap()) return false;
   pod->kind = ScalarText(Get(document, "kind"));
   pod->object = ObjectName(document);
   if (pod->kind == "Pod") {
-    pod->spec.reset(Get(document, "spec"));
-    pod->metadata.reset(Get(document, "metadata"));
+    pod->spec = Get(document, "spec");
+    pod->metadata = Get(document, "metadata");
   } else {
-    YAML::Node pod_template = PodTemplate(document, pod->kind);
-    pod->spec.reset(Get(pod_template, "spec"));
-    pod->metadata.reset(Get(pod_template, "metadata"));
+    Node pod_template = PodTemplate(document, pod->kind);
+    pod->spec = Get(pod_template, "spec");
+    pod->metadata = Get(pod_template, "metadata");
   }
   if (!pod->spec.IsMap()) return false;
   pod->annotations = StringMap(Get(pod->metadata, "annotations"));
   pod->labels = StringMap(Get(pod->metadata, "labels"));
-  if (pod->kind == "StatefulSet") pod->volume_claim_templates.reset(Path(document, {"spec", "volumeClaimTemplates"}));
+  if (pod->kind == "StatefulSet") pod->volume_claim_templates = Path(document, {"spec", "volumeClaimTemplates"});
   // A container listed again through an alias is read once: its findings
   // would only repeat, and each reading costs its whole env list.
   VisitedCollections read;
   for (std::string_view key : {"initContainers", "containers", "ephemeralContainers"}) {
-    YAML::Node list = Get(pod->spec, key);
-    if (!list.IsSequence()) continue;
-    for (const YAML::Node& node : list) {
+    for (const Node& node : Get(pod->spec, key).Items()) {
       if (node.IsMap() && read.FirstVisit(node)) {
         pod->containers.push_back(ReadContainer(node, key == "initContainers", context));
       }
@@ -164,30 +155,30 @@ namespace {
 
 // Adds the scripts under `node` that `scripts` does not hold yet (a scalar
 // reached again through an alias is the same script).
-void AddScriptsUnder(const YAML::Node& node, const Context& context, VisitedCollections* visited,
+void AddScriptsUnder(const Node& node, const Context& context, VisitedCollections* visited,
                      std::vector<Script>* scripts) {
   if (!visited->FirstVisit(node)) return;
   if (node.IsMap()) {
-    for (auto it = node.begin(); it != node.end(); ++it) AddScriptsUnder(it->second, context, visited, scripts);
+    for (const auto& [key, value] : node.Entries()) AddScriptsUnder(value, context, visited, scripts);
   } else if (node.IsSequence()) {
-    for (const YAML::Node& item : node) AddScriptsUnder(item, context, visited, scripts);
+    for (const Node& item : node.Items()) AddScriptsUnder(item, context, visited, scripts);
   } else if (std::optional<ScriptShells> shells = context.source.ScriptShellsOf(node)) {
     const bool known = std::any_of(scripts->begin(), scripts->end(),
-                                   [&](const Script& script) { return script.node.is(node); });
+                                   [&](const Script& script) { return script.node.Is(node); });
     if (!known) scripts->push_back(MakeScript(context.source, node, *shells));
   }
 }
 
 }  // namespace
 
-std::vector<Script> ScriptsUnder(const YAML::Node& node, const Context& context) {
+std::vector<Script> ScriptsUnder(const Node& node, const Context& context) {
   std::vector<Script> scripts;
   VisitedCollections visited;
   AddScriptsUnder(node, context, &visited, &scripts);
   return scripts;
 }
 
-std::vector<Script> ScriptsOutsidePod(const YAML::Node& document, const Pod& pod, const Context& context) {
+std::vector<Script> ScriptsOutsidePod(const Node& document, const Pod& pod, const Context& context) {
   std::vector<Script> scripts;
   VisitedCollections visited;
   for (const Container& container : pod.containers) visited.FirstVisit(container.node);  // walked: theirs

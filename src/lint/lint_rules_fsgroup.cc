@@ -12,7 +12,7 @@ namespace safesubst::lint {
 
 namespace {
 
-bool IsNullScalar(const YAML::Node& node) {
+bool IsNullScalar(const Node& node) {
   if (!node.IsDefined() || node.IsNull()) return true;
   if (!node.IsScalar()) return false;
   const std::string& text = node.Scalar();
@@ -30,20 +30,15 @@ bool MountedByAnyContainer(const Pod& pod, const std::string& volume) {
 // volumes and a StatefulSet's volumeClaimTemplates.
 std::vector<std::string> MountedClaims(const Pod& pod) {
   std::vector<std::string> claims;
-  YAML::Node volumes = Get(pod.spec, "volumes");
-  if (volumes.IsSequence()) {
-    for (const YAML::Node& volume : volumes) {
-      YAML::Node claim = Get(volume, "persistentVolumeClaim");
-      if (!claim.IsMap() || ScalarText(Get(claim, "readOnly")) == "true") continue;
-      std::string name = ScalarText(Get(volume, "name"));
-      if (MountedByAnyContainer(pod, name)) claims.push_back(name);
-    }
+  for (const Node& volume : Get(pod.spec, "volumes").Items()) {
+    Node claim = Get(volume, "persistentVolumeClaim");
+    if (!claim.IsMap() || ScalarText(Get(claim, "readOnly")) == "true") continue;
+    std::string name = ScalarText(Get(volume, "name"));
+    if (MountedByAnyContainer(pod, name)) claims.push_back(name);
   }
-  if (pod.volume_claim_templates.IsSequence()) {
-    for (const YAML::Node& claim_template : pod.volume_claim_templates) {
-      std::string name = ScalarText(Path(claim_template, {"metadata", "name"}));
-      if (!name.empty() && MountedByAnyContainer(pod, name)) claims.push_back(name);
-    }
+  for (const Node& claim_template : pod.volume_claim_templates.Items()) {
+    std::string name = ScalarText(Path(claim_template, {"metadata", "name"}));
+    if (!name.empty() && MountedByAnyContainer(pod, name)) claims.push_back(name);
   }
   return claims;
 }
@@ -51,8 +46,8 @@ std::vector<std::string> MountedClaims(const Pod& pod) {
 }  // namespace
 
 void CheckFsGroupRecursiveChown(const Pod& pod, const Source& source, Emitter& emit) {
-  YAML::Node security_context = Get(pod.spec, "securityContext");
-  YAML::Node key, fs_group;
+  Node security_context = Get(pod.spec, "securityContext");
+  Node key, fs_group;
   if (!GetWithKey(security_context, "fsGroup", &key, &fs_group) || IsNullScalar(fs_group)) return;
   // OnRootMismatch is the fix; an explicit Always is a decision someone made.
   if (Get(security_context, "fsGroupChangePolicy").IsDefined()) return;

@@ -106,7 +106,7 @@ void ScriptEvidence(const Script& script, const Container& container, std::vecto
   }
 }
 
-void ScalarEvidence(const Source& source, const YAML::Node& node, const std::string& container,
+void ScalarEvidence(const Source& source, const Node& node, const std::string& container,
                     std::vector<Evidence>* evidence) {
   if (!node.IsScalar()) return;
   ScalarView view = ViewScalar(source, node);
@@ -185,14 +185,9 @@ bool ServersBypassProxy(const Pod& pod, const std::vector<Evidence>& evidence) {
   // An empty include list turns outbound capture off altogether.
   if (has_include && Trim(include->second).empty()) return true;
   std::map<std::string, std::string, std::less<>> aliases;  // hostname -> ip
-  YAML::Node host_aliases = Get(pod.spec, "hostAliases");
-  if (host_aliases.IsSequence()) {
-    for (const YAML::Node& alias : host_aliases) {
-      std::string ip = ScalarText(Get(alias, "ip"));
-      YAML::Node hostnames = Get(alias, "hostnames");
-      if (!hostnames.IsSequence()) continue;
-      for (const YAML::Node& hostname : hostnames) aliases.emplace(ScalarText(hostname), ip);
-    }
+  for (const Node& alias : Get(pod.spec, "hostAliases").Items()) {
+    std::string ip = ScalarText(Get(alias, "ip"));
+    for (const Node& hostname : Get(alias, "hostnames").Items()) aliases.emplace(ScalarText(hostname), ip);
   }
   for (const Evidence& item : evidence) {
     std::string server = item.server;
@@ -232,17 +227,12 @@ void CheckNfsThroughSidecar(const Pod& pod, const Source& source, Emitter& emit)
   for (const Container& container : pod.containers) {
     if (container.is_istio_proxy) continue;
     for (const Script& script : container.scripts) ScriptEvidence(script, container, &evidence);
-    for (const YAML::Node& value : container.env_values) ScalarEvidence(source, value, container.name, &evidence);
+    for (const Node& value : container.env_values) ScalarEvidence(source, value, container.name, &evidence);
   }
-  YAML::Node host_aliases = Get(pod.spec, "hostAliases");
-  if (host_aliases.IsSequence()) {
-    for (const YAML::Node& alias : host_aliases) {
-      YAML::Node hostnames = Get(alias, "hostnames");
-      if (!hostnames.IsSequence()) continue;
-      std::size_t before = evidence.size();
-      for (const YAML::Node& hostname : hostnames) ScalarEvidence(source, hostname, "", &evidence);
-      for (std::size_t i = before; i < evidence.size(); ++i) evidence[i].server = ScalarText(Get(alias, "ip"));
-    }
+  for (const Node& alias : Get(pod.spec, "hostAliases").Items()) {
+    std::size_t before = evidence.size();
+    for (const Node& hostname : Get(alias, "hostnames").Items()) ScalarEvidence(source, hostname, "", &evidence);
+    for (std::size_t i = before; i < evidence.size(); ++i) evidence[i].server = ScalarText(Get(alias, "ip"));
   }
   if (evidence.empty() || ServersBypassProxy(pod, evidence)) return;
   // One finding per pod: the fix is one annotation. It points at the first evidence.

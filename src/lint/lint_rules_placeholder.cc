@@ -106,13 +106,12 @@ class PlaceholderWalker {
   PlaceholderWalker(const Context& context, std::string object, std::string kind, Emitter& emit)
       : context_(context), source_(context.source), object_(std::move(object)), kind_(std::move(kind)), emit_(emit) {}
 
-  void Walk(const YAML::Node& node, bool items_are_scripts, bool script_map, int depth) {
+  void Walk(const Node& node, bool items_are_scripts, bool script_map, int depth) {
     if (!visited_.FirstVisit(node, (items_are_scripts ? 1 : 0) | (script_map ? 2 : 0))) return;
     if (node.IsMap()) {
-      for (auto it = node.begin(); it != node.end(); ++it) {
-        std::string key = ScalarText(it->first);
-        if (it->first.IsScalar()) CheckScalar(it->first, /*data=*/true);
-        YAML::Node value = it->second;  // a copy: `it->` returns a temporary proxy
+      for (const auto& [key_node, value] : node.Entries()) {
+        std::string key = ScalarText(key_node);
+        if (key_node.IsScalar()) CheckScalar(key_node, /*data=*/true);
         if (value.IsScalar()) {
           CheckScalar(value, !IsShellScript(value), /*config_data=*/script_map);
         } else {
@@ -122,7 +121,7 @@ class PlaceholderWalker {
         }
       }
     } else if (node.IsSequence()) {
-      for (const YAML::Node& item : node) {
+      for (const Node& item : node.Items()) {
         if (item.IsScalar()) {
           CheckScalar(item, !items_are_scripts && !IsShellScript(item));
         } else {
@@ -135,13 +134,13 @@ class PlaceholderWalker {
   }
 
  private:
-  bool IsShellScript(const YAML::Node& node) const {
+  bool IsShellScript(const Node& node) const {
     return source_.ScriptShellsOf(node).has_value();
   }
 
   // `data`: not a script context. Block scalars are always scripts (or opaque text).
   // `config_data`: a value of a ConfigMap's `data` (or a Secret's `stringData`).
-  void CheckScalar(const YAML::Node& node, bool data, bool config_data = false) {
+  void CheckScalar(const Node& node, bool data, bool config_data = false) {
     const std::string& value = node.Scalar();
     bool has_sentinel = value.find("__") != std::string::npos;
     bool has_braced = value.find("${") != std::string::npos;
@@ -306,7 +305,7 @@ void CheckBlankAssignments(const Script& script, const std::string& object, cons
 
 }  // namespace
 
-void CheckPlaceholders(const YAML::Node& document, const Context& context, const std::string& object, Emitter& emit) {
+void CheckPlaceholders(const Node& document, const Context& context, const std::string& object, Emitter& emit) {
   PlaceholderWalker walker(context, object, ScalarText(Get(document, "kind")), emit);
   walker.Walk(document, false, false, 0);
 }

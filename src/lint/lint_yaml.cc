@@ -1,19 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
-// Source positions for lint findings: from yaml-cpp marks and decoded scalar
-// values back to exact byte offsets in the input.
+// The nodes lint walks, and source positions for its findings: from node
+// marks and decoded scalar values back to exact byte offsets in the input.
 //
-// yaml-cpp gives each node the position where it starts, and the decoded
-// value, but not where each character of the value came from. The rules need
+// A node records the position where it starts (yaml-cpp's mark), and the
+// decoded value, but not where each character of the value came from. The rules need
 // that for scripts (a finding on line 12 of a block scalar must say line 12),
 // so ViewScalar finds the tokenizer's scalar at the node's position and
 // decodes it with DecodeScalar, which records the offset of every byte, then
-// checks that the result equals yaml-cpp's value. If it does not (a reading
+// checks that the result equals the node's value. If it does not (a reading
 // the two parsers do not share), every offset is the node's own: still a
 // correct, if coarser, location.
 #include <algorithm>
 
 #include "lint_internal.h"
 #include "shell_script_scalars.h"
+#include "yaml_load.h"
+#include "yaml_span_tree.h"
 
 namespace safesubst::lint {
 
@@ -34,13 +36,30 @@ Source::Source(std::string_view text, std::string file)
   if (text_.substr(0, 3) == "\xEF\xBB\xBF") bom_ = 3;
 }
 
-std::size_t Source::NodeOffset(const YAML::Node& node) const {
-  YAML::Mark mark = node.Mark();
-  if (mark.pos < 0) return 0;
-  return std::min(static_cast<std::size_t>(mark.pos) + bom_, text_.size());
+const std::string& Node::Scalar() const {
+  static const std::string kNone;
+  return ref_ ? ref_->Scalar() : kNone;
 }
 
-std::size_t Source::ScalarOffset(const YAML::Node& node) const {
+std::vector<Node> Node::Items() const {
+  std::vector<Node> items;
+  if (ref_) {
+    for (const detail::YamlRef& item : ref_->Items()) items.emplace_back(item);
+  }
+  return items;
+}
+
+std::vector<std::pair<Node, Node>> Node::Entries() const {
+  std::vector<std::pair<Node, Node>> entries;
+  if (ref_) {
+    for (const auto& [key, value] : ref_->Entries()) entries.emplace_back(key, value);
+  }
+  return entries;
+}
+
+std::size_t Source::NodeOffset(const Node& node) const { return std::min(node.mark() + bom_, text_.size()); }
+
+std::size_t Source::ScalarOffset(const Node& node) const {
   std::size_t pos = NodeOffset(node);
   // Skip a tag (`!!str`) and an anchor (`&a`) in front of the scalar.
   while (pos < text_.size() && (text_[pos] == '!' || text_[pos] == '&')) {
@@ -57,7 +76,7 @@ const Scalar* Source::ScalarAt(std::size_t offset) const {
   return found != scalars.end() && found->offset == offset ? &*found : nullptr;
 }
 
-std::optional<ScriptShells> Source::ScriptShellsOf(const YAML::Node& node) const {
+std::optional<ScriptShells> Source::ScriptShellsOf(const Node& node) const {
   const Scalar* scalar = node.IsScalar() ? ScalarAt(ScalarOffset(node)) : nullptr;
   if (scalar == nullptr || !scalar->is_shell) return std::nullopt;
   return scalar->bash_script ? ScriptShells::kBash : ScriptShells::kSh;
@@ -70,7 +89,7 @@ std::size_t ScalarView::Offset(std::size_t index) const {
   return offsets[std::min(index, offsets.size() - 1)];
 }
 
-ScalarView ViewScalar(const Source& source, const YAML::Node& node) {
+ScalarView ViewScalar(const Source& source, const Node& node) {
   ScalarView view;
   view.node_offset = source.NodeOffset(node);
   if (!node.IsScalar()) return view;
@@ -92,43 +111,43 @@ ScalarView ViewScalar(const Source& source, const YAML::Node& node) {
   return view;
 }
 
-YAML::Node Get(const YAML::Node& map, std::string_view key) {
-  // Not `YAML::Node value;`: a default-constructed Node is a defined null, and
-  // callers need to tell "absent" from "key: ~".
-  YAML::Node value(YAML::NodeType::Undefined);
+detail::YamlStream ReadDocuments(std::string_view text) {
+  detail::YamlStream stream;
+  if (!detail::ReadYamlStreamFromSpans(text, &stream)) stream = *detail::LoadYamlStream(text);
+  return stream;
+}
+
+Node Get(const Node& map, std::string_view key) {
+  Node value;
   GetWithKey(map, key, nullptr, &value);
   return value;
 }
 
-bool GetWithKey(const YAML::Node& map, std::string_view key, YAML::Node* key_node, YAML::Node* value) {
-  if (!map.IsMap()) return false;
-  for (auto it = map.begin(); it != map.end(); ++it) {
-    if (it->first.IsScalar() && it->first.Scalar() == key) {
-      // reset(), not operator=: assigning to a bound yaml-cpp Node rewrites the
-      // node it refers to (here: the caller's document) instead of rebinding.
-      if (key_node != nullptr) key_node->reset(it->first);
-      value->reset(it->second);
+bool GetWithKey(const Node& map, std::string_view key, Node* key_node, Node* value) {
+  for (const auto& [entry_key, entry_value] : map.Entries()) {
+    if (entry_key.IsScalar() && entry_key.Scalar() == key) {
+      if (key_node != nullptr) *key_node = entry_key;
+      *value = entry_value;
       return true;
     }
   }
   return false;
 }
 
-std::string ScalarText(const YAML::Node& node) { return node.IsScalar() ? node.Scalar() : std::string(); }
+std::string ScalarText(const Node& node) { return node.Scalar(); }
 
-YAML::Node Path(const YAML::Node& node, std::initializer_list<std::string_view> keys) {
-  YAML::Node current = node;
+Node Path(const Node& node, std::initializer_list<std::string_view> keys) {
+  Node current = node;
   for (std::string_view key : keys) {
-    YAML::Node next = Get(current, key);
-    if (!next.IsDefined() || next.IsNull()) return YAML::Node(YAML::NodeType::Undefined);
-    current.reset(next);
+    current = Get(current, key);
+    if (current.IsNull()) return Node();
   }
   return current;
 }
 
-Script MakeScript(const Source& source, const YAML::Node& node, ScriptShells shells) {
+Script MakeScript(const Source& source, const Node& node, ScriptShells shells) {
   Script script;
-  script.node.reset(node);
+  script.node = node;
   script.view = ViewScalar(source, node);
   script.shell = ParseShell(script.view.text);
   script.shells = shells;

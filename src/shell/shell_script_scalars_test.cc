@@ -194,11 +194,13 @@ ScriptReadings RenderReadings(const std::string& text) {
 }
 
 // The scripts LintObject (lint.cc) checks: its pod's containers', then the rest.
-void AddLintReadings(const YAML::Node& document, const lint::Context& context, lint::VisitedCollections* visited,
+void AddLintReadings(const lint::Node& document, const lint::Context& context, lint::VisitedCollections* visited,
                      ScriptReadings* readings) {
   if (!document.IsDefined() || document.IsNull() || !visited->FirstVisit(document)) return;
   if (document.IsMap() && lint::ScalarText(lint::Get(document, "kind")) == "List") {
-    for (const YAML::Node& item : lint::Get(document, "items")) AddLintReadings(item, context, visited, readings);
+    for (const lint::Node& item : lint::Get(document, "items").Items()) {
+      AddLintReadings(item, context, visited, readings);
+    }
     return;
   }
   auto add = [&](const lint::Script& script) {
@@ -214,24 +216,22 @@ void AddLintReadings(const YAML::Node& document, const lint::Context& context, l
 }
 
 // Lint's readings, or false when lint does not read the text (not YAML for
-// yaml-cpp, or YAML that yaml-cpp misreads: lint says so and checks nothing).
+// its readers, or YAML that yaml-cpp misreads: lint says so and checks nothing).
 bool LintReadings(const std::string& text, ScriptReadings* readings) {
   if (HasErrors(CheckTextEncoding(text, "t.yaml"))) return false;
   lint::Source source(text, "t.yaml");
   if (!source.tokens().yaml_cpp_misreads.empty()) return false;
-  std::vector<YAML::Node> documents;
+  detail::YamlStream stream;
   try {
-    documents = detail::LoadAllDocuments(text);
+    stream = lint::ReadDocuments(text);
   } catch (const std::exception&) {
     return false;
   }
   LintOptions options;
   lint::Context context{source, options, {}, {}};
   lint::VisitedCollections visited;
-  try {
-    for (const YAML::Node& document : documents) AddLintReadings(document, context, &visited, readings);
-  } catch (const std::exception&) {
-    return false;
+  for (std::uint32_t root : stream.documents) {
+    AddLintReadings(detail::YamlRef(stream, root), context, &visited, readings);
   }
   return true;
 }
