@@ -25,7 +25,7 @@
 #include "step_conditions.h"
 #include "tokenizer.h"
 #include "safesubst/values.h"
-#include "streaming_render.h"
+#include "render_detail.h"
 #include "yaml_span_tree.h"
 #include "yaml_spans.h"
 #include "yaml_load.h"
@@ -215,7 +215,7 @@ inline bool SubstitutesYaml(const RenderResult& result) {
 /// Values (dotenv or YAML, before the separator) and a template (after it; the
 /// whole input when there is no separator), rendered as `render` and as
 /// `explain` do.
-// A streaming render (streaming_render.h) writes and reports exactly what
+// A streaming render (render_detail.h) writes and reports exactly what
 // the whole-document render does (without reference reports, as the CLI's
 // render asks, since those keep every reference).
 inline void CheckStreamsAlike(std::string_view text, const Manifest& manifest, const ValueSet& values,

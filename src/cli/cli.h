@@ -12,7 +12,7 @@
 #include "safesubst/diagnostic.h"
 #include "safesubst/lint.h"
 #include "safesubst/manifest.h"
-#include "parallel_render.h"
+#include "render_detail.h"  // RenderWithCopy, CopyText
 #include "redaction.h"
 #include "safesubst/render.h"
 #include "safesubst/values.h"

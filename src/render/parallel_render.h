@@ -79,12 +79,6 @@ PieceFacts ReadPieceFacts(std::string_view text, std::size_t begin, std::size_t 
 /// failure by returning false, and the view is read instead.
 using CopyText = std::function<bool(std::size_t offset, char* into, std::size_t size)>;
 
-/// Render (render.h), reading the pieces of a large stream through `copy`
-/// when it is not null. Output and diagnostics do not depend on it. Defined
-/// in render.cc, beside Render.
-RenderResult RenderWithCopy(std::string_view template_text, const Manifest& manifest, const ValueSet& values,
-                            const RenderOptions& options, const CopyText* copy);
-
 /// A worker's reader of pieces: FindPiece and ReadPieceFacts on `text`, or,
 /// with a `copy` of it, the same on copies of the part of the text around
 /// each piece, in a buffer the worker reuses: the pages of a mapped file are

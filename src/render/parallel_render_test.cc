@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "render_detail.h"
 #include "safesubst/render.h"
 
 namespace safesubst {

@@ -31,6 +31,7 @@
 #include "key_bytes.h"
 #include "kubelet_expansion.h"
 #include "parallel_render.h"
+#include "render_detail.h"
 #include "rendered_fragments.h"
 #include "script_contexts.h"
 #include "script_kinds.h"
@@ -41,7 +42,6 @@
 #include "step_conditions.h"
 #include "yaml_encoding.h"
 #include "yaml_node_writer.h"
-#include "streaming_render.h"
 #include "substitution.h"
 #include "tag_values.h"
 #include "duplicate_keys.h"
@@ -132,7 +132,7 @@ struct ScalarSubstitutions {
 class Renderer {
  public:
   /// `round`: how many times default words were spliced to make `text`.
-  /// `streaming_from`: how many `$` make it stream (streaming_render.h).
+  /// `streaming_from`: how many `$` make it stream (render_detail.h).
   Renderer(std::string_view text, const Manifest& manifest, const ValueSet& values, const RenderOptions& options,
            int round = 0, std::size_t streaming_from = detail::kStreamingDollars)
       : text_(text),
@@ -148,7 +148,7 @@ class Renderer {
   /// Call after Run(), while the template text is alive.
   std::vector<EncodedScalar> EncodedScalars();
 
-  /// Whether Run() streamed to the end (streaming_render.h).
+  /// Whether Run() streamed to the end (render_detail.h).
   bool Streamed() const { return streamed_; }
 
   /// For a merge fragment: the path its root is merged into (KubeletExpands).
@@ -429,7 +429,7 @@ void Renderer::CheckDocumentCount() {
         "raise the limit with --max-documents, or split the stream");
 }
 
-// Whether this render streams (streaming_render.h): many references, and no
+// Whether this render streams (render_detail.h): many references, and no
 // consumer that needs them all at once. The rest is found after tokenizing.
 bool Renderer::Streams() const {
   return streaming_from_ != detail::kNeverStreams && !options_.report_references &&
@@ -1031,8 +1031,7 @@ bool Renderer::SpliceKey(std::uint32_t scalar_index, std::span<const ReferenceVa
   const Scalar& scalar = tokens_.scalars[scalar_index];
   std::string& value = *decoded;
   if (!ExpectedScalarValue(text_, scalar, values, &value)) {
-    Error(At(*values[0].reference), "reference '" + std::string(values[0].reference->name) + "' is split across lines",
-          "write the reference on one line");
+    ReportSplitReference(*values[0].reference);
     return false;
   }
   if (scalar.style == ScalarStyle::kPlain && FitsPlain(value, scalar.in_flow) &&
@@ -1443,20 +1442,9 @@ bool Renderer::PlainChangesType(std::string_view rendered, const Values& values)
 // Rewrites the whole scalar double-quoted: its decoded value with the
 // references replaced by the values.
 void Renderer::Requote(const Scalar& scalar, std::span<const ReferenceValue> given) {
-  std::vector<std::size_t> source_offsets;
-  std::string decoded = DecodeScalar(text_, scalar, &source_offsets);
-  std::string value;
-  std::size_t cursor = 0;
   const std::vector<ReferenceValue> values = WithEscapesOf(scalar, given);
-  for (const ReferenceValue& substitution : values) {
-    const Reference& reference = *substitution.reference;
-    std::size_t begin = 0, end = 0;
-    if (!DecodedSpan(source_offsets, reference, &begin, &end)) return ReportSplitReference(reference);
-    value.append(decoded, cursor, begin - cursor);
-    value += substitution.value;
-    cursor = end;
-  }
-  value.append(decoded, cursor, std::string::npos);
+  std::string value;
+  if (!ExpectedScalarValue(text_, scalar, values, &value)) return ReportSplitReference(*values[0].reference);
   AddSplice(scalar.offset, scalar.length, DoubleQuoted(value));
   requoted_.push_back(static_cast<std::uint32_t>(&scalar - tokens_.scalars.data()));
 }

@@ -42,7 +42,7 @@ class ScriptContexts {
   /// Calls `each` with the offset of every reference, in text order.
   using OffsetWalk = std::function<void(const std::function<void(std::size_t offset)>& each)>;
   /// The same for `count` references whose offsets `offsets` walks, for a
-  /// render that keeps no Reference (streaming_render.h).
+  /// render that keeps no Reference (render_detail.h).
   void At(std::string_view text, const Scalar& scalar, const OffsetWalk& offsets, std::size_t count,
           const ShellContext** contexts);
 

@@ -4,7 +4,7 @@
 # million ${A} in one document, in five shapes (bench/generate.cc): lines of
 # 1,000 in data, a shell script (`echo ${A} ${A} ${A} ${A}` lines), one plain
 # scalar, a flow sequence of "${A}", and `k<i>: ${A}` lines. The goal is
-# 3 x (input + output). The render streams (streaming_render.h): no record
+# 3 x (input + output). The render streams (render_detail.h): no record
 # is kept per placeholder, and the dense lines and the plain scalar are
 # within 3x with nothing on top. A script's placeholders still cost about
 # 40 bytes each while it is lexed (the shell lexer's query, its position and

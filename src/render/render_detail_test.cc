@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// A streaming render (streaming_render.h) must write and report exactly what
+// A streaming render (render_detail.h) must write and report exactly what
 // the whole-document render does: every template of the repository, and
 // templates made to reach each place where streaming gives way, are rendered
 // both ways and compared byte for byte, diagnostics included.
-#include "streaming_render.h"
+#include "render_detail.h"
 
 #include <doctest/doctest.h>
 
