@@ -174,7 +174,7 @@ class Renderer {
   void CheckDocumentCount();
   bool Streams() const;
   RenderResult RenderStreamedOrWhole();
-  bool RenderStreamed(std::string* output);
+  bool WriteScalars(std::string* output);
   class RefoundSubstitutions;
   bool StreamScalar(std::uint32_t index, ShellDecidingPlaces* places, std::size_t* substituted);
   bool StreamsDecided(ShellDecidingPlaces* places, std::size_t* substituted);
@@ -246,8 +246,7 @@ class Renderer {
   std::uint32_t ParentColumn(std::uint32_t scalar_index) const;
   std::size_t LeastOutputSize() const;
   bool OutputWithinLimit(std::size_t size, const char* would_be);
-  std::ptrdiff_t WriteSplices(std::string* output, std::size_t* copied) const;
-  std::string Assemble();
+  std::ptrdiff_t WriteSplices(std::string* output, std::size_t* copied, std::size_t first) const;
   void CheckStructure(const std::string& output);
   std::vector<ExpectedValue> ExpectedValues();
   bool CheckStructureByTokens(const std::string& output);
@@ -274,7 +273,8 @@ class Renderer {
   const RenderOptions& options_;
   const int round_;
   const std::size_t streaming_from_;
-  // Set when a streaming render meets what needs the whole template (RenderStreamed).
+  // Set when a streaming render meets what needs the whole template (WriteScalars).
+  bool streaming_ = false;
   bool streaming_refused_ = false;
   bool streamed_ = false;
   detail::NameSuggester suggester_{manifest_.variables};  // for UndeclaredHint
@@ -394,24 +394,17 @@ RenderResult Renderer::Run() {
   DecideAll();
   if (!default_words_.empty()) return RenderSplicedDefaults();
   if (!key_substitutions_.empty()) return RenderSplicedKeys();
-  if (!OutputWithinLimit(LeastOutputSize(), "would be at least")) return std::move(result_);
-  // Encode scalar by scalar; substitutions_ is in reference (= source) order.
+  const std::size_t least_output_size = LeastOutputSize();
+  if (!OutputWithinLimit(least_output_size, "would be at least")) return std::move(result_);
   // Each scalar makes at most one splice (EndSplice), but for its escapes.
   // Sized once: a flow sequence may rewrite millions of scalars.
-  splices_.reserve(splices_.size() + ScalarsOf(substitutions_));
-  for (std::size_t begin = 0; begin < substitutions_.size();) {
-    const std::uint32_t scalar = substitutions_[begin].reference->scalar;
-    std::size_t end = begin;
-    while (end < substitutions_.size() && substitutions_[end].reference->scalar == scalar) ++end;
-    EncodeScalar(scalar, ScalarSubstitutions{std::span(substitutions_).subspan(begin, end - begin),
-                                             std::span(substituted_variables_).subspan(begin, end - begin)});
-    begin = end;
-  }
+  splices_.reserve(escapes_.size() + ScalarsOf(substitutions_));
+  std::string output;
+  output.reserve(least_output_size);
+  WriteScalars(&output);
   CheckAliasedCommandLines();
   CountRepeatedUses();  // after the last ReportAtFirstUse
-  if (HasErrors(result_.diagnostics)) return std::move(result_);
-  std::string output = Assemble();
-  if (HasErrors(result_.diagnostics)) return std::move(result_);
+  if (HasErrors(result_.diagnostics) || !OutputWithinLimit(output.size(), "would be")) return std::move(result_);
   if (options_.check_structure) CheckStructure(output);
   if (!HasErrors(result_.diagnostics) && ValuesCanDecideShellScripts()) CheckShellScriptsKept(output);
   if (options_.run_steps && !manifest_.steps.empty() && !HasErrors(result_.diagnostics)) {
@@ -515,7 +508,8 @@ std::string_view Renderer::WrittenValue(std::string_view value, const Variable* 
 // whole-document render of the template from the start.
 RenderResult Renderer::RenderStreamedOrWhole() {
   std::string output;
-  if (RenderStreamed(&output)) {
+  streaming_ = true;
+  if (WriteScalars(&output)) {
     streamed_ = true;
     result_.output = std::move(output);
     return std::move(result_);
@@ -527,38 +521,67 @@ RenderResult Renderer::RenderStreamedOrWhole() {
   return whole.Run();
 }
 
-// Writes the output scalar by scalar, each scalar decided and encoded by the
-// whole-document render's steps (StreamScalar) and proved as its default
-// check proves it (InPlaceProof). False, at the first thing that render
-// would do more with: a diagnostic, a requote, a value the proof cannot
-// place, an output over the limit (the whole render words it).
-bool Renderer::RenderStreamed(std::string* output) {
+// Encodes and writes the output scalar by scalar. A streaming render first
+// decides each scalar (StreamScalar) and proves it once written, as the
+// whole-document render's default check would (InPlaceProof); that render
+// has decided every reference before (DecideAll), and checks the structure
+// once the output is whole (CheckStructure). False when a streaming render
+// meets what that render would do more with: a diagnostic, a requote, a
+// value the proof cannot place, an output over the limit (it words it).
+bool Renderer::WriteScalars(std::string* output) {
   // An alias standing for a command line, and yaml-cpp's misreadings, are
   // checked over the whole template.
-  if (!tokens_.command_line_aliases.empty() || !tokens_.yaml_cpp_misreads.empty()) return false;
+  if (streaming_ && (!tokens_.command_line_aliases.empty() || !tokens_.yaml_cpp_misreads.empty())) return false;
   const std::size_t diagnostics = result_.diagnostics.size();
   ShellDecidingPlaces places(text_, tokens_);
   InPlaceProof proof(text_, tokens_);
-  std::size_t copied = 0;
+  std::size_t copied = 0, next_value = 0, next_escape = 0;
   std::size_t scalar_end = 0;  // of the scalar before
   for (std::uint32_t index = 0; index < tokens_.scalars.size(); ++index) {
+    if (!streaming_) {  // on to the next scalar a value or an escape is in (both in source order)
+      index = Reference::kNoScalar;
+      if (next_value < substitutions_.size()) index = substitutions_[next_value].reference->scalar;
+      if (next_escape < escapes_.size()) index = std::min(index, escapes_[next_escape]->scalar);
+      if (index == Reference::kNoScalar) break;
+    }
     const Scalar& scalar = tokens_.scalars[index];
-    // A `$` between scalars (in a comment: `# ${X${A}}` is an error there)
-    // is checked by the whole render, which sees every reference.
-    if (text_.substr(scalar_end, scalar.offset - scalar_end).find('$') != std::string_view::npos) return false;
-    scalar_end = scalar.offset + scalar.length;
+    const std::size_t first_splice = splices_.size();
     std::size_t substituted = 0;
-    const bool streams = StreamScalar(index, &places, &substituted);
-    if (!streams || result_.diagnostics.size() != diagnostics) return false;
-    if (substituted == 0) continue;
-    const std::ptrdiff_t growth = WriteSplices(output, &copied);
-    splices_.clear();
+    if (streaming_) {
+      // A `$` between scalars (in a comment: `# ${X${A}}` is an error there)
+      // is checked by the whole render, which sees every reference.
+      if (text_.substr(scalar_end, scalar.offset - scalar_end).find('$') != std::string_view::npos) return false;
+      scalar_end = scalar.offset + scalar.length;
+      if (!StreamScalar(index, &places, &substituted) || result_.diagnostics.size() != diagnostics) return false;
+    } else {
+      for (; next_escape < escapes_.size() && escapes_[next_escape]->scalar == index; ++next_escape) {
+        splices_.push_back({escapes_[next_escape]->offset, 1, 0});  // drop one `$` of `$${NAME}`
+      }
+      while (next_value + substituted < substitutions_.size() &&
+             substitutions_[next_value + substituted].reference->scalar == index) {
+        ++substituted;
+      }
+      if (substituted > 0) {
+        EncodeScalar(index, ScalarSubstitutions{std::span(substitutions_).subspan(next_value, substituted),
+                                                std::span(substituted_variables_).subspan(next_value, substituted)});
+      }
+      next_value += substituted;
+      // An escape has no text: sorted among its scalar's values, the texts stay in splice_text_'s order.
+      auto before = [](const TemplateEdit& a, const TemplateEdit& b) { return a.offset < b.offset; };
+      if (!std::is_sorted(splices_.begin() + first_splice, splices_.end(), before)) {
+        std::stable_sort(splices_.begin() + first_splice, splices_.end(), before);
+      }
+    }
+    if (splices_.size() == first_splice) continue;
+    const std::ptrdiff_t growth = WriteSplices(output, &copied, first_splice);
     splice_text_.clear();
     output->append(text_.substr(copied, scalar.offset + scalar.length - copied));
     copied = scalar.offset + scalar.length;
+    if (!streaming_) continue;  // the structure check reads the splices once the output is whole
+    splices_.clear();
     if (output->size() > options_.limits.max_output_bytes) return false;
     if (options_.check_structure) {
-      const bool proved = substitutions_.empty()
+      const bool proved = substitutions_.empty()  // a scalar with more references than a batch keeps none
                               ? proof.Next(index, scalar.style, growth, *output, [&](const auto& each) {
                                   return RefoundSubstitutions(*this, index, substituted).ForEach(each);
                                 })
@@ -566,9 +589,10 @@ bool Renderer::RenderStreamed(std::string* output) {
       if (!proved) return false;
     }
   }
-  if (text_.substr(scalar_end).find('$') != std::string_view::npos) return false;
   output->append(text_.substr(copied));
-  return output->size() <= options_.limits.max_output_bytes && (!options_.check_structure || proof.Finish(*output));
+  if (!streaming_) return true;
+  return text_.substr(scalar_end).find('$') == std::string_view::npos &&
+         output->size() <= options_.limits.max_output_bytes && (!options_.check_structure || proof.Finish(*output));
 }
 
 // The whole render's steps (LexShellScripts, DecideAll, EncodeScalar) for
@@ -1093,8 +1117,7 @@ ReferenceReport::Action Renderer::DecideOne(const Reference& reference) {
     case Resolution::Outcome::kIgnore:
       return Action::kIgnored;
     case Resolution::Outcome::kEscape:
-      splices_.push_back({reference.offset, 1, 0});  // drop one `$` of `$${NAME}`
-      escapes_.push_back(&reference);
+      escapes_.push_back(&reference);  // WriteScalars drops its first `$`
       return Action::kEscape;
     case Resolution::Outcome::kRuntime:
       return Action::kKeepRuntime;
@@ -1591,12 +1614,12 @@ bool Renderer::OutputWithinLimit(std::size_t size, const char* would_be) {
 }
 
 // Appends the template from `*copied` to the end of the last splice, with
-// the splices (in offset order, from `*copied` on) in place; returns how
-// many bytes they added.
-std::ptrdiff_t Renderer::WriteSplices(std::string* output, std::size_t* copied) const {
+// the splices from the `first`th on (in offset order, from `*copied` on,
+// their texts in splice_text_) in place; returns how many bytes they added.
+std::ptrdiff_t Renderer::WriteSplices(std::string* output, std::size_t* copied, std::size_t first) const {
   std::ptrdiff_t growth = 0;
   std::string_view texts = splice_text_;
-  for (const TemplateEdit& splice : splices_) {
+  for (const TemplateEdit& splice : std::span(splices_).subspan(first)) {
     output->append(text_.substr(*copied, splice.offset - *copied));
     output->append(texts.substr(0, splice.replacement_length));
     texts.remove_prefix(splice.replacement_length);
@@ -1604,27 +1627,6 @@ std::ptrdiff_t Renderer::WriteSplices(std::string* output, std::size_t* copied) 
     growth += static_cast<std::ptrdiff_t>(splice.replacement_length) - static_cast<std::ptrdiff_t>(splice.length);
   }
   return growth;
-}
-
-// Splices are made in source order but for escapes, which are made earlier.
-// Sorts them in place (the structure check reads them in order too).
-// An escape has no text, so the others' texts stay in splice_text_'s order.
-// The texts are not needed once the output holds them.
-std::string Renderer::Assemble() {
-  auto before = [](const TemplateEdit& a, const TemplateEdit& b) { return a.offset < b.offset; };
-  if (!std::is_sorted(splices_.begin(), splices_.end(), before)) {
-    std::stable_sort(splices_.begin(), splices_.end(), before);
-  }
-  std::size_t size = text_.size();
-  for (const TemplateEdit& splice : splices_) size += splice.replacement_length - splice.length;
-  if (!OutputWithinLimit(size, "would be")) return {};
-  std::string out;
-  out.reserve(size);
-  std::size_t copied = 0;
-  WriteSplices(&out, &copied);
-  out.append(text_.substr(copied));
-  std::string().swap(splice_text_);
-  return out;
 }
 
 void Renderer::CheckStructure(const std::string& output) {
