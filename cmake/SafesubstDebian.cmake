@@ -72,9 +72,9 @@ set(CPACK_COMPONENT_DEVELOPMENT_DESCRIPTION
     "C++ library of safesubst, a YAML-context-aware envsubst (development files)\n${SAFESUBST_DEB_ABOUT}"
     "This package holds the headers, the static library, the CMake package\n"
     "(find_package(safesubst CONFIG)) and the pkg-config file (safesubst.pc).")
-# safesubst.pc names yaml-cpp and re2 in Requires.private, which pkg-config
-# reads even without --static; the static library needs them to link.
-set(SAFESUBST_DEB_DEV_DEPENDS "libyaml-cpp-dev, libre2-dev")
+# safesubst.pc names yaml-cpp, re2 and libfyaml in Requires.private, which
+# pkg-config reads even without --static; the static library needs them to link.
+set(SAFESUBST_DEB_DEV_DEPENDS "libyaml-cpp-dev, libre2-dev, libfyaml-dev")
 if(SAFESUBST_SHARED_LIBRARY)
   string(PREPEND SAFESUBST_DEB_DEV_DEPENDS "libsafesubst${SAFESUBST_SOVERSION} (= ${PROJECT_VERSION}), ")
 endif()
@@ -92,7 +92,7 @@ if(SAFESUBST_DPKG_SHLIBDEPS)
   set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 else()
   set(SAFESUBST_DEB_RUNTIME_DEPENDS
-      "libc6 (>= 2.34), libgcc-s1 (>= 3.0), libre2-9 (>= 20160901), libstdc++6 (>= 11), libyaml-cpp0.7 (>= 0.7.0)")
+      "libc6 (>= 2.34), libfyaml0 (>= 0.7.12), libgcc-s1 (>= 3.0), libre2-9 (>= 20160901), libstdc++6 (>= 11), libyaml-cpp0.7 (>= 0.7.0)")
   set(CPACK_DEBIAN_COMMAND_PACKAGE_DEPENDS "${SAFESUBST_DEB_RUNTIME_DEPENDS}")
   set(CPACK_DEBIAN_LIBRARY_PACKAGE_DEPENDS "${SAFESUBST_DEB_RUNTIME_DEPENDS}")
 endif()

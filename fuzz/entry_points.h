@@ -30,6 +30,7 @@
 #include "yaml_spans.h"
 #include "yaml_load.h"
 #include "yaml_tree.h"
+#include "yaml_witness.h"
 
 namespace safesubst::fuzz {
 
@@ -394,6 +395,22 @@ inline void CheckMatchReadsLikeYamlCpp(std::string_view document) {
   SAFESUBST_FUZZ_CHECK(!DocumentMatches(match, document));
 }
 
+/// The step engine's fast witness (yaml_witness.h) against yaml-cpp. They
+/// may disagree: libfyaml accepts valid YAML yaml-cpp refuses (a block scalar
+/// under an anchor, a multi-line key in {}), and where it does not accept,
+/// the steps ask yaml-cpp. What it must never accept is what the witness is there to
+/// catch, which yaml-cpp refuses: an alias whose anchor is gone, a tag
+/// handle with no suffix.
+inline void CheckWitnessAgainstYamlCpp(std::string_view text) {
+  try {
+    ::safesubst::detail::CheckAllDocumentsParse(text);
+  } catch (const YAML::Exception& error) {
+    if (error.msg == YAML::ErrorMsg::UNKNOWN_ANCHOR || error.msg == YAML::ErrorMsg::TAG_WITH_NO_SUFFIX) {
+      SAFESUBST_FUZZ_CHECK(::safesubst::detail::ReadWithWitness(text) != ::safesubst::detail::WitnessVerdict::kAccepts);
+    }
+  }
+}
+
 /// The steps of kStepsManifest on a fuzzed stream. Steps only ever see what
 /// Render produced (a stream within the input limits that yaml-cpp parses, as
 /// the structure check proved), so the input first goes through Render with no
@@ -410,6 +427,7 @@ inline void FuzzSteps(std::string_view text) {
   options.file_name = "fuzz.yaml";
   options.allow_undeclared = true;
   options.run_steps = false;
+  CheckWitnessAgainstYamlCpp(text);
   RenderResult rendered = Render(text, no_variables, ValueSet{}, options);
   if (!rendered.ok()) return;
   CheckMatchReadsLikeYamlCpp(rendered.output);
@@ -420,7 +438,9 @@ inline void FuzzSteps(std::string_view text) {
     fragment.value = std::string(step.fragment_file == "common/wrapper.yaml" ? kWrapperFragment : kEnvFragment);
     return fragment;
   };
-  (void)ApplySteps(rendered.output, manifest.steps, context);
+  if (Result<std::string> edited = ApplySteps(rendered.output, manifest.steps, context); edited.ok()) {
+    CheckWitnessAgainstYamlCpp(*edited.value);
+  }
   // One step that must match: the error path, and its message about the document.
   Step required;
   required.action = Step::Action::kDelete;

@@ -6,7 +6,7 @@
 # each what it alone brings, and removes them again (dpkg -P, so that nothing
 # is left). Needs root (CI runs as root on a fresh Debian machine), a finished
 # build (`cmake --build BUILD_DIR`), and for the consumer checks the build
-# dependencies (g++, pkg-config, libyaml-cpp-dev, libre2-dev).
+# dependencies (g++, pkg-config, libyaml-cpp-dev, libre2-dev, libfyaml-dev).
 #
 # usage: packaging/test-deb.sh [BUILD_DIR]     (default: build)
 # environment: KEEP_DEB_DIR=DIR copies the .debs there.
@@ -83,14 +83,14 @@ done
 check "safesubst: Section is utils" test "$(field safesubst Section)" = utils
 check "$library: Section is libs" test "$(field "$library" Section)" = libs
 check "libsafesubst-dev: Section is libdevel" test "$(field libsafesubst-dev Section)" = libdevel
-for dependency in libyaml-cpp0.7 libre2-9 libstdc++6 libc6; do
+for dependency in libyaml-cpp0.7 libre2-9 libfyaml0 libstdc++6 libc6; do
   check "safesubst Depends on $dependency" depends_on safesubst "$dependency"
   check "$library Depends on $dependency" depends_on "$library" "$dependency"
 done
 version=$(sed -n 's/^project(safesubst VERSION \([0-9.]*\).*/\1/p' "$source_dir/CMakeLists.txt")
 check "libsafesubst-dev Depends on $library (= $version)" \
   sh -c "dpkg-deb -f '$(deb_of libsafesubst-dev)' Depends | grep -q '$library (= $version)'"
-for dependency in libyaml-cpp-dev libre2-dev; do  # safesubst.pc's Requires.private
+for dependency in libyaml-cpp-dev libre2-dev libfyaml-dev; do  # safesubst.pc's Requires.private
   check "libsafesubst-dev Depends on $dependency" depends_on libsafesubst-dev "$dependency"
 done
 

@@ -8,6 +8,8 @@
 // their explicit markers, mappings and sequences with their flow style,
 // scalars with their style and decoded value, aliases, anchors and resolved
 // tags. Every invalid case (an `error` file) must get an error diagnostic.
+// The step engine's fast witness (yaml_witness.h, libfyaml) must refuse no
+// valid case and accept no invalid one (it may leave a case to yaml-cpp).
 // Known differences are listed in kKnownDifferences with the reason; the test
 // fails on a difference that is not listed, and on a listed case that passes.
 //
@@ -26,6 +28,7 @@
 
 #include "tokenizer.h"
 #include "yaml_spans.h"
+#include "yaml_witness.h"
 
 namespace fs = std::filesystem;
 
@@ -224,6 +227,10 @@ std::string Check(const Case& test_case, bool verbose) {
       std::printf("  diagnostic %u:%u %s\n", diagnostic.location.line, diagnostic.location.column,
                   diagnostic.message.c_str());
     }
+  }
+  const safesubst::detail::WitnessVerdict witness = safesubst::detail::ReadWithWitness(yaml);
+  if (witness == (test_case.valid ? safesubst::detail::WitnessVerdict::kRefuses : safesubst::detail::WitnessVerdict::kAccepts)) {
+    return test_case.valid ? "the witness of step edits refuses it" : "the witness of step edits accepts it";
   }
   if (!test_case.valid) {
     return safesubst::HasErrors(tokens.diagnostics) ? "" : "invalid YAML accepted without an error";

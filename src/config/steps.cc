@@ -13,6 +13,7 @@
 #include "yaml_load.h"
 #include "yaml_path.h"
 #include "yaml_tree.h"
+#include "yaml_witness.h"
 
 namespace safesubst {
 namespace {
@@ -163,13 +164,17 @@ std::string KindAndName(std::string_view document) {
   return out;
 }
 
-// yaml-cpp, the independent witness of edits, reads `text` (unknown aliases included).
-bool ParsesAsYaml(std::string_view text) {
+// The independent witness of edits reads `text` (unknown aliases included):
+// libfyaml, the fast one (yaml_witness.h), and where it does not accept,
+// yaml-cpp, so that a refusal and its message are yaml-cpp's as before. Returns
+// yaml-cpp's message, or nothing when the text parses.
+std::optional<std::string> WitnessRefusal(std::string_view text) {
+  if (detail::ReadWithWitness(text) == detail::WitnessVerdict::kAccepts) return std::nullopt;
   try {
     detail::CheckAllDocumentsParse(text);
-    return true;
-  } catch (const YAML::Exception&) {
-    return false;
+    return std::nullopt;
+  } catch (const YAML::Exception& e) {
+    return e.msg;
   }
 }
 
@@ -195,7 +200,7 @@ struct Document {
   int number = 0;                ///< 1-based position among the documents with content
 };
 
-// When yaml-cpp witnesses the edited documents (see ApplySteps).
+// When the witness reads the edited documents (see ApplySteps).
 enum class Witness : std::uint8_t {
   kAfterEachEdit,  ///< after every edit, so that a failure names the step that broke the document
   kAfterAllSteps,  ///< once per edited document, when the steps are done
@@ -229,10 +234,10 @@ class StepRunner {
   }
 
   // kAfterAllSteps: yaml-cpp read every fragment and value the steps
-  // brought in, and parses each edited document once.
+  // brought in, and the witness reads each edited document once.
   bool EditedDocumentsParse() const {
     return !inputs_unread_ && std::all_of(documents_.begin(), documents_.end(), [](const Document& document) {
-      return !document.edited || ParsesAsYaml(document.text);
+      return !document.edited || !WitnessRefusal(document.text);
     });
   }
 
@@ -388,27 +393,24 @@ class StepRunner {
     return {};
   }
 
-  // yaml-cpp is the witness of every edit: an edited document that does not
-  // parse means the step broke a reference (an alias to a deleted anchor) or
-  // hit a bug; either way the step fails here, naming it. The layout planned
-  // the edit alone, so where yaml-cpp refuses the input itself (the document,
-  // the fragment or the value), the edit planned cross-checked says so.
+  // The witness reads every edit: an edited document that does not parse
+  // means the step broke a reference (an alias to a deleted anchor) or hit a
+  // bug; either way the step fails here, naming it. The layout planned the
+  // edit alone, so where yaml-cpp refuses the input itself (the document, the
+  // fragment or the value), the edit planned cross-checked says so.
   bool Parses(const Step& step, const YamlPath& path, const Document& document,
               const std::optional<std::string>& fragment, const std::string& edited) {
-    try {
-      detail::CheckAllDocumentsParse(edited);
-      return true;
-    } catch (const YAML::Exception& e) {
-      EditOutcome checked = Edit(step, path, document.text, fragment, detail::EditReading::kCrossChecked);
-      if (checked.status == EditOutcome::Status::kError) {
-        ReportEditError(step, document, checked, fragment ? *fragment : std::string());
-        return false;
-      }
-      Error(step.location,
-            StepTitle(step) + " in " + Describe(document) + ": the edited document does not parse (" + e.msg + ")",
-            "a deleted or replaced node may hold an anchor (&name) that an alias (*name) still uses");
+    const std::optional<std::string> refusal = WitnessRefusal(edited);
+    if (!refusal) return true;
+    EditOutcome checked = Edit(step, path, document.text, fragment, detail::EditReading::kCrossChecked);
+    if (checked.status == EditOutcome::Status::kError) {
+      ReportEditError(step, document, checked, fragment ? *fragment : std::string());
       return false;
     }
+    Error(step.location,
+          StepTitle(step) + " in " + Describe(document) + ": the edited document does not parse (" + *refusal + ")",
+          "a deleted or replaced node may hold an anchor (&name) that an alias (*name) still uses");
+    return false;
   }
 
   void ReportEditError(const Step& step, const Document& document, const EditOutcome& outcome,

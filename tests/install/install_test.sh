@@ -3,7 +3,7 @@
 # Installs the current build into a temporary prefix and builds the example
 # consumer (examples/consumer/) against what was installed, four ways:
 #   CMake, shared (default)      find_package(safesubst) -> libsafesubst.so
-#   CMake, static                -DSAFESUBST_USE_STATIC_LIBS=ON -> libsafesubst.a + yaml-cpp + re2
+#   CMake, static                -DSAFESUBST_USE_STATIC_LIBS=ON -> libsafesubst.a + yaml-cpp + re2 + libfyaml
 #   pkg-config, shared           pkg-config --cflags --libs safesubst
 #   pkg-config, static           pkg-config --static --libs safesubst, libsafesubst.a
 # and runs each binary, checking its output; and the README's library example
@@ -178,7 +178,7 @@ else
 fi
 
 step "pkg-config consumer, static library"
-# --static adds Requires.private (yaml-cpp, re2); -l:libsafesubst.a picks the
+# --static adds Requires.private (yaml-cpp, re2, libfyaml); -l:libsafesubst.a picks the
 # archive although the .so sits beside it.
 if static_libs=$(pkg-config --static --libs safesubst); then
   static_libs=$(echo "$static_libs" | sed 's/-lsafesubst\b/-l:libsafesubst.a/')
@@ -192,7 +192,7 @@ if static_libs=$(pkg-config --static --libs safesubst); then
     fail "pkg-static: compile and link"
   fi
 else
-  fail "pkg-config --static does not resolve safesubst's Requires.private (yaml-cpp re2)"
+  fail "pkg-config --static does not resolve safesubst's Requires.private (yaml-cpp re2 libfyaml)"
 fi
 
 if [ "$failures" -ne 0 ]; then

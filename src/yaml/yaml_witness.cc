@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "yaml_witness.h"
+
+#include <libfyaml.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+
+#include "text_checks.h"
+
+namespace safesubst::detail {
+namespace {
+
+// Deeper than this, the witness declines and yaml-cpp decides, as before:
+// its depth guard refuses about 500 nested collections, and the witness must
+// not accept what yaml-cpp refuses for depth.
+constexpr int kDeepestWitnessed = 250;
+
+// libfyaml writes its diagnostics to stderr unless given somewhere else.
+void DiscardDiagnostic(fy_diag*, void*, const char*, std::size_t) {}
+
+struct DiagnosticsDeleter {
+  void operator()(fy_diag* diagnostics) const { fy_diag_destroy(diagnostics); }
+};
+struct ParserDeleter {
+  void operator()(fy_parser* parser) const { fy_parser_destroy(parser); }
+};
+
+std::string TokenText(fy_token* token) {
+  std::size_t length = 0;
+  const char* text = fy_token_get_text(token, &length);
+  return text == nullptr ? std::string() : std::string(text, length);
+}
+
+// The anchor an event defines, or null.
+fy_token* DefinedAnchor(const fy_event& event) {
+  switch (event.type) {
+    case FYET_SCALAR: return event.scalar.anchor;
+    case FYET_SEQUENCE_START: return event.sequence_start.anchor;
+    case FYET_MAPPING_START: return event.mapping_start.anchor;
+    default: return nullptr;
+  }
+}
+
+// A character YAML 1.2 allows in a tag's suffix (ns-tag-char: URI
+// characters but `!` and the flow indicators).
+bool IsTagCharacter(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         std::string_view("-#;/?:@&=+$_.~*'()%").find(c) != std::string_view::npos;
+}
+
+// Whether the witness vouches for a node's tag. libfyaml reads tags as YAML
+// 1.1 did: it takes `!!` with no suffix and `!` or a flow indicator in a
+// suffix (`!!!x`, `!]!x`, `!!a,b`), which yaml-cpp and the spec refuse. The
+// witness vouches only for `!`, `!local` and `!!type` with suffixes of
+// ns-tag-char; any other tag (verbatim `!<...>`, a named handle) is left to
+// yaml-cpp, as rare as it is in Kubernetes YAML.
+bool TagWitnessed(fy_event* event) {
+  fy_token* tag = fy_event_get_tag_token(event);
+  if (tag == nullptr) return true;
+  std::size_t handle_length = 0, suffix_length = 0;
+  const char* handle = fy_tag_token_handle(tag, &handle_length);
+  const char* suffix = fy_tag_token_suffix(tag, &suffix_length);
+  if (handle == nullptr || suffix == nullptr) return false;
+  const std::string_view handle_text(handle, handle_length), suffix_text(suffix, suffix_length);
+  if (handle_text == "!" && suffix_text.empty()) return true;  // the non-specific tag
+  if ((handle_text != "!" && handle_text != "!!") || suffix_text.empty()) return false;
+  return std::all_of(suffix_text.begin(), suffix_text.end(), IsTagCharacter);
+}
+
+// Reads every event of the stream, up to the first that decides. Anchors
+// are per document, as in yaml-cpp, and an anchor counts from its node's
+// start (`&a [*a]` names it).
+WitnessVerdict ReadEvents(fy_parser* parser) {
+  std::unordered_set<std::string> anchors;
+  int depth = 0;
+  while (fy_event* event = fy_parser_parse(parser)) {
+    WitnessVerdict verdict = WitnessVerdict::kAccepts;
+    switch (event->type) {
+      case FYET_DOCUMENT_START: anchors.clear(); break;
+      case FYET_SEQUENCE_START:
+      case FYET_MAPPING_START:
+        if (++depth > kDeepestWitnessed) verdict = WitnessVerdict::kLeavesToYamlCpp;
+        break;
+      case FYET_SEQUENCE_END:
+      case FYET_MAPPING_END: --depth; break;
+      case FYET_ALIAS:
+        if (anchors.count(TokenText(event->alias.anchor)) == 0) verdict = WitnessVerdict::kRefuses;
+        break;
+      default: break;
+    }
+    if (!TagWitnessed(event)) verdict = WitnessVerdict::kLeavesToYamlCpp;
+    if (fy_token* anchor = DefinedAnchor(*event)) anchors.insert(TokenText(anchor));
+    fy_parser_event_free(parser, event);
+    if (verdict != WitnessVerdict::kAccepts) return verdict;
+  }
+  return fy_parser_get_stream_error(parser) ? WitnessVerdict::kRefuses : WitnessVerdict::kAccepts;
+}
+
+}  // namespace
+
+WitnessVerdict ReadWithWitness(std::string_view text) {
+  // libfyaml reads an empty string as no input at all. It stops at a NUL
+  // byte, which yaml-cpp refuses, and loops forever on a directive with
+  // invalid UTF-8 (found by fuzzing): text that is not plain UTF-8 is left
+  // to yaml-cpp. So are directives (`%` at a line start, rare in Kubernetes
+  // YAML): libfyaml takes `%YAML` with no version.
+  if (text.empty()) return WitnessVerdict::kAccepts;
+  if (text.front() == '%' || text.find("\n%") != std::string_view::npos) return WitnessVerdict::kLeavesToYamlCpp;
+  if (!CheckTextEncoding(text, std::string()).empty()) return WitnessVerdict::kLeavesToYamlCpp;
+
+  fy_diag_cfg diagnostics_config;
+  fy_diag_cfg_default(&diagnostics_config);
+  diagnostics_config.fp = nullptr;
+  diagnostics_config.output_fn = DiscardDiagnostic;
+  const std::unique_ptr<fy_diag, DiagnosticsDeleter> diagnostics(fy_diag_create(&diagnostics_config));
+  fy_parse_cfg config{};
+  // YAML 1.2 where the text names no version, as yaml-cpp reads it.
+  config.flags = static_cast<fy_parse_cfg_flags>(FYPCF_QUIET | FYPCF_DEFAULT_VERSION_1_2);
+  config.diag = diagnostics.get();
+  const std::unique_ptr<fy_parser, ParserDeleter> parser(diagnostics ? fy_parser_create(&config) : nullptr);
+  if (!parser || fy_parser_set_string(parser.get(), text.data(), text.size()) != 0) {
+    return WitnessVerdict::kLeavesToYamlCpp;  // out of memory
+  }
+  return ReadEvents(parser.get());
+}
+
+}  // namespace safesubst::detail
