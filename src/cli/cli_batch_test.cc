@@ -163,5 +163,37 @@ TEST_CASE("render --set-from-filename: a name that fails the variable's check fa
   CHECK(RunShell(cd + "--set-from-filename APP", "name: ${APP}\n").code == 2);
 }
 
+// The outputs are written from several threads at once (their fsyncs wait for
+// the disk together); a target that cannot be written fails alone, and the
+// failures are reported in the templates' order.
+TEST_CASE("batch render: every output that can be written is, and write failures come in the templates' order") {
+  TempDir dir;
+  WriteFile(dir / "manifest.yaml", kManifest);
+  std::vector<std::string> names;
+  for (int i = 0; i < 12; ++i) {
+    names.push_back("t" + std::to_string(i) + ".yaml");
+    WriteFile(dir / names.back(), Template(i));
+  }
+  std::filesystem::create_directories(dir / "out/t2.yaml");
+  std::filesystem::create_directories(dir / "out/t9.yaml");
+  const Batch batch = RunBatch(dir, names, "out", 2);
+  CHECK(batch.code == 1);
+  const std::size_t first = batch.err.find("out/t2.yaml: error: cannot write: is a directory");
+  const std::size_t second = batch.err.find("out/t9.yaml: error: cannot write: is a directory");
+  REQUIRE(first != std::string::npos);
+  REQUIRE(second != std::string::npos);
+  CHECK(first < second);
+  for (int i = 0; i < 12; ++i) {
+    CAPTURE(i);
+    if (i == 2 || i == 9) continue;
+    CHECK(batch.outputs[i].find("name: tenant-a-app-" + std::to_string(i) + "\n") != std::string::npos);
+  }
+  int temporaries = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir / "out")) {
+    temporaries += entry.path().filename().string().rfind(".safesubst-", 0) == 0;
+  }
+  CHECK(temporaries == 0);
+}
+
 }  // namespace
 }  // namespace safesubst

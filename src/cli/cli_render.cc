@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <optional>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "cli.h"
 #include "json_text.h"
@@ -79,12 +81,20 @@ std::string OutputPathFor(const std::string& template_path, const OutputOptions&
   return outputs.out_dir + "/" + (slash == std::string::npos ? template_path : template_path.substr(slash + 1));
 }
 
-// True when both paths name one existing file (through links and spellings).
-bool SameFile(const std::string& a, const std::string& b) {
-  struct stat first{}, second{};
-  return ::stat(a.c_str(), &first) == 0 && ::stat(b.c_str(), &second) == 0 && first.st_dev == second.st_dev &&
-         first.st_ino == second.st_ino;
+// What names one existing file through links and spellings: its device and
+// inode, or nothing when the path names no file. Each path is looked up once:
+// comparing pairs with a stat each made a tenant's batch of 19 templates
+// 1,100 stat calls.
+using FileIdentity = std::optional<std::pair<dev_t, ino_t>>;
+
+FileIdentity IdentityOf(const std::string& path) {
+  struct stat info{};
+  if (::stat(path.c_str(), &info) != 0) return std::nullopt;
+  return std::make_pair(info.st_dev, info.st_ino);
 }
+
+// True when both name one existing file.
+bool SameFile(const FileIdentity& a, const FileIdentity& b) { return a && b && *a == *b; }
 
 // The files a render reads, by role, that no output may replace.
 std::vector<std::pair<std::string, std::string>> ProtectedInputs(const InputOptions& inputs,
@@ -124,17 +134,24 @@ bool CheckOutputTargets(const InputOptions& inputs, const OutputOptions& outputs
   }
   const std::vector<std::pair<std::string, std::string>> inputs_read =
       ProtectedInputs(inputs, templates, outputs.in_place);
+  std::vector<FileIdentity> target_ids, source_ids, input_ids;
+  for (const auto& [target, source] : targets) {
+    target_ids.push_back(IdentityOf(target));
+    source_ids.push_back(IdentityOf(source));
+  }
+  for (const auto& input : inputs_read) input_ids.push_back(IdentityOf(input.second));
   for (std::size_t i = 0; i < targets.size(); ++i) {
     for (std::size_t j = 0; j < i; ++j) {
-      const bool same = targets[i].first == targets[j].first || SameFile(targets[i].first, targets[j].first);
-      if (same && !SameFile(targets[i].second, targets[j].second)) {
+      const bool same = targets[i].first == targets[j].first || SameFile(target_ids[i], target_ids[j]);
+      if (same && !SameFile(source_ids[i], source_ids[j])) {
         std::fprintf(stderr, "%s: error: both '%s' and '%s' would be written here\n", targets[i].first.c_str(),
                      targets[j].second.c_str(), targets[i].second.c_str());
         return false;
       }
     }
-    for (const auto& [role, input] : inputs_read) {
-      if (SameFile(targets[i].first, input)) {
+    for (std::size_t k = 0; k < inputs_read.size(); ++k) {
+      const auto& [role, input] = inputs_read[k];
+      if (SameFile(target_ids[i], input_ids[k])) {
         std::fprintf(stderr, "%s: error: this output would replace the %s '%s'%s\n", targets[i].first.c_str(),
                      role.c_str(), input.c_str(), role == "template" ? " (--in-place rewrites templates)" : "");
         return false;
@@ -262,6 +279,36 @@ void RenderAll(std::vector<Job>& jobs, const Manifest& manifest, const ValueSet&
   for (unsigned t = 1; t < std::min<std::size_t>(threads, jobs.size()); ++t) pool.emplace_back(work, 1u);
   work(1);
   for (std::thread& thread : pool) thread.join();
+}
+
+// --out-dir: each good output to its file, reporting the failures in the
+// templates' order; false when one failed. Each file is fsync'ed before it
+// replaces the old one, and one after the other those fsyncs were most of a
+// tenant's batch (19 files, a journal commit each): written from several
+// threads at once, the file system commits them together.
+bool WriteEachOutput(const std::vector<Rendered>& rendered, const OutputOptions& outputs) {
+  constexpr std::size_t kWriters = 8;  // they wait for the disk, not for a core
+  std::vector<std::string> errors(rendered.size());
+  std::vector<char> failed(rendered.size(), 0);
+  std::atomic<std::size_t> next{0};
+  auto write = [&] {
+    for (std::size_t i = next++; i < rendered.size(); i = next++) {
+      const Rendered& one = rendered[i];
+      if (one.ok) failed[i] = !WriteFileAtomically(OutputPathFor(one.file, outputs), one.output, &errors[i]);
+    }
+  };
+  std::vector<std::thread> writers;
+  for (std::size_t t = 1; t < std::min(kWriters, rendered.size()); ++t) writers.emplace_back(write);
+  write();
+  for (std::thread& writer : writers) writer.join();
+  bool all_written = true;
+  for (std::size_t i = 0; i < rendered.size(); ++i) {
+    if (!failed[i]) continue;
+    std::fprintf(stderr, "%s: error: cannot write: %s\n", OutputPathFor(rendered[i].file, outputs).c_str(),
+                 errors[i].c_str());
+    all_written = false;
+  }
+  return all_written;
 }
 
 // Several templates rendered to one stream become one multi-document stream.
@@ -500,14 +547,7 @@ int RunRender(const InputOptions& inputs, const OutputOptions& outputs) {
   if (outputs.in_place) return ReplaceTemplates(rendered) ? kExitOk : kExitInputError;
   std::string error;
   if (per_file) {
-    for (const Rendered& one : rendered) {
-      if (!one.ok) continue;
-      std::string target = OutputPathFor(one.file, outputs);
-      if (!WriteFileAtomically(target, one.output, &error)) {
-        std::fprintf(stderr, "%s: error: cannot write: %s\n", target.c_str(), error.c_str());
-        all_ok = false;
-      }
-    }
+    all_ok = WriteEachOutput(rendered, outputs) && all_ok;
   } else {
     // One template (the common case) is written as it is, without a copy.
     std::string stream = rendered.size() == 1 ? std::move(rendered[0].output) : Concatenate(rendered);
