@@ -242,7 +242,6 @@ class Renderer {
   };
   SpliceMark MarkSplices() const { return {splices_.size(), splice_text_.size()}; }
   void DropSplicesSince(SpliceMark mark);
-  bool HoldsEscape(const Scalar& scalar) const;
   std::uint32_t ParentColumn(std::uint32_t scalar_index) const;
   std::size_t LeastOutputSize() const;
   bool OutputWithinLimit(std::size_t size, const char* would_be);
@@ -311,6 +310,7 @@ class Renderer {
   // For the token-level structure check: the `$${NAME}` escapes written, and
   // the scalars rewritten double-quoted.
   std::vector<const Reference*> escapes_;
+  std::span<const Reference* const> scalar_escapes_;  // those in the scalar being encoded (WriteScalars)
   std::vector<std::uint32_t> requoted_;
   // Reused by EncodePlain for every plain scalar.
   std::string plain_text_;
@@ -554,9 +554,11 @@ bool Renderer::WriteScalars(std::string* output) {
       scalar_end = scalar.offset + scalar.length;
       if (!StreamScalar(index, &places, &substituted) || result_.diagnostics.size() != diagnostics) return false;
     } else {
+      const std::size_t first_escape = next_escape;
       for (; next_escape < escapes_.size() && escapes_[next_escape]->scalar == index; ++next_escape) {
         splices_.push_back({escapes_[next_escape]->offset, 1, 0});  // drop one `$` of `$${NAME}`
       }
+      scalar_escapes_ = std::span(escapes_).subspan(first_escape, next_escape - first_escape);
       while (next_value + substituted < substitutions_.size() &&
              substitutions_[next_value + substituted].reference->scalar == index) {
         ++substituted;
@@ -1207,7 +1209,7 @@ bool Renderer::FluxCannotRead(const Reference& reference) {
 void Renderer::EncodeScalar(std::uint32_t scalar_index, ScalarSubstitutions substitutions) {
   const Scalar& scalar = tokens_.scalars[scalar_index];
   joins_last_splice_ = false;
-  scalar_joins_splices_ = !HoldsEscape(scalar);
+  scalar_joins_splices_ = scalar_escapes_.empty();
   for (const Variable* variable : substitutions.variables) {
     if (variable && variable->type == VarType::kYaml) {
       if (substitutions.values.size() != 1 || !EncodeYamlVariable(scalar_index, substitutions.values[0], *variable)) {
@@ -1477,12 +1479,9 @@ void Renderer::Requote(const Scalar& scalar, std::span<const ReferenceValue> giv
 // splices, inside it, are dropped (they would overlap the requote's).
 std::vector<ReferenceValue> Renderer::WithEscapesOf(const Scalar& scalar, std::span<const ReferenceValue> values) {
   std::vector<ReferenceValue> all(values.begin(), values.end());
-  auto by_offset = [](const Reference* reference, std::size_t offset) { return reference->offset < offset; };
-  auto first = std::lower_bound(escapes_.begin(), escapes_.end(), scalar.offset, by_offset);
-  auto last = std::lower_bound(first, escapes_.end(), scalar.offset + scalar.length, by_offset);
-  if (first == last) return all;
-  for (auto escape = first; escape != last; ++escape) {
-    all.push_back({*escape, text_.substr((*escape)->offset + 1, (*escape)->length - 1)});
+  if (scalar_escapes_.empty()) return all;
+  for (const Reference* escape : scalar_escapes_) {
+    all.push_back({escape, text_.substr(escape->offset + 1, escape->length - 1)});
   }
   std::sort(all.begin(), all.end(), [](const ReferenceValue& a, const ReferenceValue& b) {
     return a.reference->offset < b.reference->offset;
@@ -1583,13 +1582,6 @@ void Renderer::DropSplicesSince(SpliceMark mark) {
   splices_.resize(mark.splices);
   splice_text_.resize(mark.text);
   joins_last_splice_ = false;
-}
-
-// Whether a `$${NAME}` escape stands in `scalar` (escapes_ is in source order).
-bool Renderer::HoldsEscape(const Scalar& scalar) const {
-  auto first = std::lower_bound(escapes_.begin(), escapes_.end(), scalar.offset,
-                                [](const Reference* escape, std::size_t offset) { return escape->offset < offset; });
-  return first != escapes_.end() && (*first)->offset < scalar.offset + scalar.length;
 }
 
 // The output's size if every value were written as it is, and each
