@@ -230,7 +230,7 @@ class Renderer {
   void EncodeBlock(const Scalar& scalar, const Values& values);
   void Requote(const Scalar& scalar, const ScalarSubstitutions& substitutions) { Requote(scalar, substitutions.values); }
   void Requote(const Scalar& scalar, std::span<const ReferenceValue> values);
-  std::vector<ReferenceValue> WithEscapesOf(const Scalar& scalar, std::span<const ReferenceValue> values);
+  std::vector<ReferenceValue> WithEscapes(std::span<const ReferenceValue> values) const;
   template <typename Values>
   bool PlainChangesType(std::string_view rendered, const Values& values) const;
   bool EncodeYamlVariable(std::uint32_t scalar_index, const ReferenceValue& substitution, const Variable& variable);
@@ -249,7 +249,7 @@ class Renderer {
   void CheckStructure(const std::string& output);
   std::vector<ExpectedValue> ExpectedValues();
   bool CheckStructureByTokens(const std::string& output);
-  const std::vector<RewrittenScalar>* Rewritten();
+  void Rewrote(std::uint32_t index, std::span<const ReferenceValue> values);
   bool DescribeWritten(const RewrittenScalar& scalar, EncodedScalar* written) const;
   void CheckShellScriptsKept(const std::string& output);
   bool ValuesCanDecideShellScripts() const;
@@ -363,10 +363,10 @@ class Renderer {
   std::unordered_map<std::string, FirstUse> first_uses_;
   // The references whose value the shell layer changed (quoted or escaped), in order.
   std::vector<const Reference*> shell_quoted_;
-  // Rewritten()'s answer, built on first use (after encoding, values final).
-  std::optional<std::vector<RewrittenScalar>> rewritten_;
-  std::vector<ReferenceValue> rewritten_values_;  // substitutions and escapes merged, when there are escapes
-  bool rewritten_known_ = false;
+  // The whole-document render's rewritten scalars with their values, in
+  // source order (Rewrote), for the checks once the output is whole.
+  std::vector<RewrittenScalar> rewritten_;
+  std::vector<ReferenceValue> rewritten_values_;  // a scalar's values and escapes merged, when it has escapes
   // ReportHiddenCommandLine's line of each alias.
   std::unordered_map<const Alias*, std::uint32_t> alias_lines_;
   // The merge fragments' substituted scalars, checked once the steps have run.
@@ -399,6 +399,8 @@ RenderResult Renderer::Run() {
   // Each scalar makes at most one splice (EndSplice), but for its escapes.
   // Sized once: a flow sequence may rewrite millions of scalars.
   splices_.reserve(escapes_.size() + ScalarsOf(substitutions_));
+  rewritten_.reserve(ScalarsOf(substitutions_) + escapes_.size());
+  if (!escapes_.empty()) rewritten_values_.reserve(substitutions_.size() + escapes_.size());  // spans view it
   std::string output;
   output.reserve(least_output_size);
   WriteScalars(&output);
@@ -563,11 +565,12 @@ bool Renderer::WriteScalars(std::string* output) {
              substitutions_[next_value + substituted].reference->scalar == index) {
         ++substituted;
       }
+      const std::span<ReferenceValue> values = std::span(substitutions_).subspan(next_value, substituted);
       if (substituted > 0) {
-        EncodeScalar(index, ScalarSubstitutions{std::span(substitutions_).subspan(next_value, substituted),
-                                                std::span(substituted_variables_).subspan(next_value, substituted)});
+        EncodeScalar(index, ScalarSubstitutions{values, std::span(substituted_variables_).subspan(next_value, substituted)});
       }
       next_value += substituted;
+      Rewrote(index, values);
       // An escape has no text: sorted among its scalar's values, the texts stay in splice_text_'s order.
       auto before = [](const TemplateEdit& a, const TemplateEdit& b) { return a.offset < b.offset; };
       if (!std::is_sorted(splices_.begin() + first_splice, splices_.end(), before)) {
@@ -1467,17 +1470,23 @@ bool Renderer::PlainChangesType(std::string_view rendered, const Values& values)
 // Rewrites the whole scalar double-quoted: its decoded value with the
 // references replaced by the values.
 void Renderer::Requote(const Scalar& scalar, std::span<const ReferenceValue> given) {
-  const std::vector<ReferenceValue> values = WithEscapesOf(scalar, given);
+  const std::vector<ReferenceValue> values = WithEscapes(given);
+  // The escapes' own splices, inside the scalar, would overlap the requote's.
+  if (!scalar_escapes_.empty()) {
+    std::erase_if(splices_, [&](const TemplateEdit& splice) {
+      return splice.length == 1 && splice.replacement_length == 0 && splice.offset >= scalar.offset &&
+             splice.offset < scalar.offset + scalar.length;
+    });
+  }
   std::string value;
   if (!ExpectedScalarValue(text_, scalar, values, &value)) return ReportSplitReference(*values[0].reference);
   AddSplice(scalar.offset, scalar.length, DoubleQuoted(value));
   requoted_.push_back(static_cast<std::uint32_t>(&scalar - tokens_.scalars.data()));
 }
 
-// `values` and the escapes in `scalar` (`$${NAME}` as `${NAME}`), in source
-// order, for a requote, which writes the whole scalar: the escapes' own
-// splices, inside it, are dropped (they would overlap the requote's).
-std::vector<ReferenceValue> Renderer::WithEscapesOf(const Scalar& scalar, std::span<const ReferenceValue> values) {
+// `values` and the escapes of the scalar being written (`$${NAME}` as
+// `${NAME}`), in source order.
+std::vector<ReferenceValue> Renderer::WithEscapes(std::span<const ReferenceValue> values) const {
   std::vector<ReferenceValue> all(values.begin(), values.end());
   if (scalar_escapes_.empty()) return all;
   for (const Reference* escape : scalar_escapes_) {
@@ -1485,10 +1494,6 @@ std::vector<ReferenceValue> Renderer::WithEscapesOf(const Scalar& scalar, std::s
   }
   std::sort(all.begin(), all.end(), [](const ReferenceValue& a, const ReferenceValue& b) {
     return a.reference->offset < b.reference->offset;
-  });
-  std::erase_if(splices_, [&](const TemplateEdit& splice) {
-    return splice.length == 1 && splice.replacement_length == 0 && splice.offset >= scalar.offset &&
-           splice.offset < scalar.offset + scalar.length;
   });
   return all;
 }
@@ -1679,9 +1684,7 @@ void Renderer::RefuseYamlCppComparison(Location at, const std::string& why) {
 // comparison checks the values as the token-level one does.
 std::vector<ExpectedValue> Renderer::ExpectedValues() {
   std::vector<ExpectedValue> expected;
-  const std::vector<RewrittenScalar>* rewritten = Rewritten();
-  if (rewritten == nullptr) return expected;
-  for (const RewrittenScalar& scalar : *rewritten) {
+  for (const RewrittenScalar& scalar : rewritten_) {
     const Scalar& source = tokens_.scalars[scalar.scalar];
     ExpectedValue value{source.offset, {}};
     if (!source.is_key && ExpectedScalarValue(text_, source, scalar.values, &value.value)) {
@@ -1694,60 +1697,24 @@ std::vector<ExpectedValue> Renderer::ExpectedValues() {
 // The token-level check (fast_invariant.h). False when it cannot decide, so
 // that the tree comparison runs instead.
 bool Renderer::CheckStructureByTokens(const std::string& output) {
-  const std::vector<RewrittenScalar>* rewritten = Rewritten();
-  if (rewritten == nullptr) return false;
   Result<std::vector<StructureDifference>> compared =
-      CompareStructureByTokens(text_, tokens_, output, splices_, *rewritten, options_.file_name);
+      CompareStructureByTokens(text_, tokens_, output, splices_, rewritten_, options_.file_name);
   if (!compared.value && compared.diagnostics.empty()) return false;
   Append(std::move(compared.diagnostics));
   if (compared.value) ReportStructureDifferences(*compared.value);
   return true;
 }
 
-// The render's rewritten scalars with their values, for the token-level
-// check and the shell-kind checks, built once. Null when a reference has no
-// scalar.
-const std::vector<RewrittenScalar>* Renderer::Rewritten() {
-  if (rewritten_known_) return rewritten_ ? &*rewritten_ : nullptr;
-  rewritten_known_ = true;
-  // The values of each rewritten scalar, in source order: substitutions and
-  // escapes are each in reference order. Without escapes the values are
-  // substitutions_ itself; else the two are merged by offset.
-  std::span<const ReferenceValue> values = substitutions_;
-  if (!escapes_.empty()) {
-    rewritten_values_.reserve(substitutions_.size() + escapes_.size());
-    std::size_t s = 0, e = 0;
-    while (s < substitutions_.size() || e < escapes_.size()) {
-      bool take_escape = s == substitutions_.size() ||
-                         (e < escapes_.size() && escapes_[e]->offset < substitutions_[s].reference->offset);
-      if (take_escape) {
-        const Reference* escape = escapes_[e++];
-        rewritten_values_.push_back({escape, text_.substr(escape->offset + 1, escape->length - 1)});
-      } else {
-        rewritten_values_.push_back(substitutions_[s++]);
-      }
-    }
-    values = rewritten_values_;
-  }
-  std::sort(requoted_.begin(), requoted_.end());
-  std::vector<RewrittenScalar> rewritten;
-  // Sized once: a flow sequence may hold millions of rewritten scalars.
-  rewritten.reserve(ScalarsOf(values));
-  for (std::size_t begin = 0; begin < values.size();) {
-    const std::uint32_t scalar_index = values[begin].reference->scalar;
-    if (scalar_index == Reference::kNoScalar) return nullptr;
-    std::size_t end = begin;
-    while (end < values.size() && values[end].reference->scalar == scalar_index) ++end;
-    RewrittenScalar scalar;
-    scalar.scalar = scalar_index;
-    bool requoted = std::binary_search(requoted_.begin(), requoted_.end(), scalar_index);
-    scalar.style = requoted ? ScalarStyle::kDoubleQuoted : tokens_.scalars[scalar_index].style;
-    scalar.values = values.subspan(begin, end - begin);
-    rewritten.push_back(scalar);
-    begin = end;
-  }
-  rewritten_ = std::move(rewritten);
-  return &*rewritten_;
+// Records scalar `index` as rewritten (after encoding it: its values are
+// final), with its `values` and escapes, for the token-level structure check
+// and the shell-kind checks.
+void Renderer::Rewrote(std::uint32_t index, std::span<const ReferenceValue> values) {
+  const bool requoted = !requoted_.empty() && requoted_.back() == index;
+  rewritten_.push_back({index, requoted ? ScalarStyle::kDoubleQuoted : tokens_.scalars[index].style, values});
+  if (scalar_escapes_.empty()) return;
+  const std::vector<ReferenceValue> all = WithEscapes(values);
+  rewritten_values_.insert(rewritten_values_.end(), all.begin(), all.end());  // reserved: views stay valid
+  rewritten_.back().values = std::span(rewritten_values_).last(all.size());
 }
 
 // What one rewritten scalar received (EncodedScalars adds its value). False
@@ -1772,9 +1739,7 @@ bool Renderer::DescribeWritten(const RewrittenScalar& scalar, EncodedScalar* wri
 std::vector<EncodedScalar> Renderer::EncodedScalars() {
   if (spliced_) return spliced_->EncodedScalars();
   std::vector<EncodedScalar> encoded;
-  const std::vector<RewrittenScalar>* rewritten = Rewritten();
-  if (rewritten == nullptr) return encoded;
-  for (const RewrittenScalar& scalar : *rewritten) {
+  for (const RewrittenScalar& scalar : rewritten_) {
     EncodedScalar written;
     if (!DescribeWritten(scalar, &written)) continue;
     // ExpectedScalarValue fails only for a form split by a line fold or an
@@ -1798,9 +1763,7 @@ void Renderer::CheckShellScriptsKept(const std::string& output) {
     return Append(CheckScriptKindsKept(output, manifest_, EncodedScalars(), name, kAfter, /*every_scalar_present=*/true));
   }
   Classify(output, manifest_, &rendered);
-  const std::vector<RewrittenScalar>* rewritten = Rewritten();
-  if (rewritten == nullptr) return;
-  for (const RewrittenScalar& scalar : *rewritten) {
+  for (const RewrittenScalar& scalar : rewritten_) {
     const Scalar& now = rendered.scalars[scalar.scalar];
     EncodedScalar written;
     if (now.is_shell == tokens_.scalars[scalar.scalar].is_shell || !DescribeWritten(scalar, &written)) continue;
@@ -1828,9 +1791,8 @@ bool Renderer::ReadsAlikeAsShell(const ReferenceValue& value, const Variable* va
 void Renderer::CheckAliasedCommandLines() {
   if (tokens_.command_line_aliases.empty()) return;
   const HiddenCommandLines hidden(tokens_);
-  const std::vector<RewrittenScalar>* rewritten = hidden.empty() ? nullptr : Rewritten();
-  if (rewritten == nullptr) return;
-  for (const RewrittenScalar& scalar : *rewritten) {
+  if (hidden.empty()) return;
+  for (const RewrittenScalar& scalar : rewritten_) {
     const Scalar& target = tokens_.scalars[scalar.scalar];
     const Alias* alias = hidden.Hiding(target);
     if (alias == nullptr || ListedAsShell(target)) continue;
