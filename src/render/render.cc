@@ -252,7 +252,6 @@ class Renderer {
   void Rewrote(std::uint32_t index, std::span<const ReferenceValue> values);
   bool DescribeWritten(const RewrittenScalar& scalar, EncodedScalar* written) const;
   void CheckShellScriptsKept(const std::string& output);
-  bool ValuesCanDecideShellScripts() const;
   bool ReadsAlikeAsShell(const ReferenceValue& value, const Variable* variable) const;
   void CheckAliasedCommandLines();
   void ReportHiddenCommandLine(const Reference& reference, const Alias& alias);
@@ -367,6 +366,9 @@ class Renderer {
   // source order (Rewrote), for the checks once the output is whole.
   std::vector<RewrittenScalar> rewritten_;
   std::vector<ReferenceValue> rewritten_values_;  // a scalar's values and escapes merged, when it has escapes
+  // Whether a value landed where it can make some scalar a shell script or
+  // stop it being one (script_kinds.h); rare, so the check costs nothing else.
+  bool values_decide_scripts_ = false;
   // ReportHiddenCommandLine's line of each alias.
   std::unordered_map<const Alias*, std::uint32_t> alias_lines_;
   // The merge fragments' substituted scalars, checked once the steps have run.
@@ -408,7 +410,7 @@ RenderResult Renderer::Run() {
   CountRepeatedUses();  // after the last ReportAtFirstUse
   if (HasErrors(result_.diagnostics) || !OutputWithinLimit(output.size(), "would be")) return std::move(result_);
   if (options_.check_structure) CheckStructure(output);
-  if (!HasErrors(result_.diagnostics) && ValuesCanDecideShellScripts()) CheckShellScriptsKept(output);
+  if (!HasErrors(result_.diagnostics) && values_decide_scripts_) CheckShellScriptsKept(output);
   if (options_.run_steps && !manifest_.steps.empty() && !HasErrors(result_.diagnostics)) {
     RunSteps(&output);
     OutputWithinLimit(output.size(), "is");  // merged fragments add to it
@@ -569,6 +571,11 @@ bool Renderer::WriteScalars(std::string* output) {
       if (substituted > 0) {
         EncodeScalar(index, ScalarSubstitutions{values, std::span(substituted_variables_).subspan(next_value, substituted)});
       }
+      for (std::size_t i = next_value; i < next_value + substituted && !values_decide_scripts_; ++i) {
+        const Variable* variable = substituted_variables_[i];  // a `type: yaml` value may bring a command line
+        values_decide_scripts_ = (variable != nullptr && variable->type == VarType::kYaml) ||
+                                 places.Contains(*substitutions_[i].reference, substitutions_[i].value);
+      }
       next_value += substituted;
       Rewrote(index, values);
       // An escape has no text: sorted among its scalar's values, the texts stay in splice_text_'s order.
@@ -647,7 +654,7 @@ bool Renderer::StreamScalar(std::uint32_t index, ShellDecidingPlaces* places, st
 // escape, a default word, a key), or when a value needs what EncodeScalar
 // does before EncodeInPlace (a `type: yaml` value, kubelet escaping, a
 // shell context it cannot be written in) or may decide which scalars are
-// shell scripts (ValuesCanDecideShellScripts).
+// shell scripts (values_decide_scripts_).
 bool Renderer::StreamsDecided(ShellDecidingPlaces* places, std::size_t* substituted) {
   const std::size_t diagnostics = result_.diagnostics.size();
   DecideAll();
@@ -1826,21 +1833,6 @@ void Renderer::ReportHiddenCommandLine(const Reference& reference, const Alias& 
 // command line says: its values were shell-quoted.
 bool Renderer::ListedAsShell(const Scalar& scalar) const {
   return !manifest_.shell_paths.empty() && MatchesAnyPath(tokens_.PathString(scalar.path), manifest_.shell_paths);
-}
-
-// Whether a value landed where it can make some scalar a shell script or
-// stop it being one (script_kinds.h); rare, so the check costs nothing else.
-bool Renderer::ValuesCanDecideShellScripts() const {
-  // A `type: yaml` value may bring a whole command line.
-  if (std::any_of(substituted_variables_.begin(), substituted_variables_.end(), [](const Variable* variable) {
-        return variable != nullptr && variable->type == VarType::kYaml;
-      })) {
-    return true;
-  }
-  ShellDecidingPlaces places(text_, tokens_);
-  return std::any_of(substitutions_.begin(), substitutions_.end(), [&](const ReferenceValue& substitution) {
-    return places.Contains(*substitution.reference, substitution.value);
-  });
 }
 
 void Renderer::ReportStructureDifferences(const std::vector<StructureDifference>& differences) {
