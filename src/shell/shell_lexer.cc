@@ -17,6 +17,8 @@
 #include <array>
 #include <cstdint>
 #include <limits>
+#include <numeric>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -182,10 +184,34 @@ struct Surroundings {
   std::size_t nesting = 0;
 };
 
-struct Query {
-  std::size_t offset = 0;        // into the Lexer's text
-  std::size_t index = 0;         // into the result vector
-  bool after_backslash = false;  // set by a parent Lexer: right after a backslash it removed
+// The places a Lexer answers, in text order. A script's are the caller's
+// offsets, read where they are: a script may hold millions of placeholders,
+// and a record of each would cost more than the script. Those of a backtick
+// substitution (or of a caller's unsorted offsets) are kept here, mapped.
+class Queries {
+ public:
+  /// `sorted` (outliving this), each answered to its own position.
+  explicit Queries(std::span<const std::size_t> sorted = {}) : offsets_(sorted) {}
+  /// `offsets` in text order; `indexes[i]`: the answer offsets[i] goes to;
+  /// `after_backslash[i]`: it is right after a backslash a parent Lexer removed.
+  Queries(std::vector<std::size_t> offsets, std::vector<std::size_t> indexes, std::vector<bool> after_backslash)
+      : kept_offsets_(std::move(offsets)),
+        indexes_(std::move(indexes)),
+        after_backslash_(std::move(after_backslash)),
+        offsets_(kept_offsets_) {}
+  Queries(Queries&&) = default;  // a moved vector keeps its buffer: offsets_ stays valid
+  Queries& operator=(Queries&&) = delete;
+
+  std::size_t size() const { return offsets_.size(); }
+  std::size_t offset(std::size_t query) const { return offsets_[query]; }
+  std::size_t index(std::size_t query) const { return indexes_.empty() ? query : indexes_[query]; }
+  bool after_backslash(std::size_t query) const { return !after_backslash_.empty() && after_backslash_[query]; }
+
+ private:
+  std::vector<std::size_t> kept_offsets_;
+  std::vector<std::size_t> indexes_;
+  std::vector<bool> after_backslash_;
+  std::span<const std::size_t> offsets_;
 };
 
 // The offset of "no query left".
@@ -226,7 +252,7 @@ constexpr std::string_view kAfterBackslash =
 class Lexer {
  public:
   // `to_root` maps an offset of `text` to an offset of the root script (empty: identity).
-  Lexer(std::string_view text, std::vector<Query> queries, Surroundings around, std::vector<std::size_t> to_root,
+  Lexer(std::string_view text, Queries queries, Surroundings around, std::vector<std::size_t> to_root,
         Output* output)
       : text_(text),
         limit_(text.size()),
@@ -243,7 +269,7 @@ class Lexer {
     CommandList end;
     frames_.push_back(Frame{FrameKind::kCommands, &end});
     pos_ = text_.size();
-    while (next_ < queries_.size()) Record(queries_[next_++], {});
+    while (next_ < queries_.size()) Record(next_++, {});
     frames_.pop_back();
   }
 
@@ -258,7 +284,7 @@ class Lexer {
 
   bool Answered() const { return !output_->want_problems && next_ == queries_.size(); }
 
-  std::size_t NextOffset() const { return next_ < queries_.size() ? queries_[next_].offset : kNoOffset; }
+  std::size_t NextOffset() const { return next_ < queries_.size() ? queries_.offset(next_) : kNoOffset; }
 
   // Records every query at or before the current position. Called at nearly
   // every character, so only the test is inline.
@@ -267,7 +293,7 @@ class Lexer {
   }
 
   [[gnu::noinline]] void RecordDue() {
-    while (NextOffset() <= pos_) Record(queries_[next_++], {});
+    while (NextOffset() <= pos_) Record(next_++, {});
   }
 
   // Moves over the characters that have none of the bits `stops`, up to the
@@ -282,24 +308,24 @@ class Lexer {
   // it would lose its first character to the escape.
   void SkipEscape() {
     Visit();
-    if (next_ < queries_.size() && queries_[next_].offset == pos_ + 1) Record(queries_[next_++], kAfterBackslash);
+    if (NextOffset() == pos_ + 1) Record(next_++, kAfterBackslash);
     pos_ = std::min(pos_ + 2, limit_);
   }
 
   // Every query is recorded exactly once, so its slot still holds a
   // default-constructed context: it is filled in place, not built and moved.
-  void Record(const Query& query, std::string_view unsupported) {
+  void Record(std::size_t query, std::string_view unsupported) {
     ShellContext taken;
-    ShellContext& context = output_->take != nullptr ? taken : (*output_->contexts)[query.index];
-    FillContext(query.offset, &context);
-    if (query.after_backslash) context.unsupported = kAfterBackslash;
+    ShellContext& context = output_->take != nullptr ? taken : (*output_->contexts)[queries_.index(query)];
+    FillContext(queries_.offset(query), &context);
+    if (queries_.after_backslash(query)) context.unsupported = kAfterBackslash;
     if (!unsupported.empty()) context.unsupported = unsupported;
     if (output_->too_deep) context.unsupported = "the script nests constructs too deeply to be read safely";
     if (around_.quotes_inside_quoted_backticks) {
       context.unsupported = "inside a double-quoted `...` command substitution with double quotes of its own, which "
                             "the shells read differently (bash brace-expands the value there); write $(...) instead";
     }
-    if (output_->take != nullptr) (*output_->take)(query.index, std::move(taken));
+    if (output_->take != nullptr) (*output_->take)(queries_.index(query), std::move(taken));
   }
 
   void Problem(std::size_t offset, std::string message) {
@@ -1088,19 +1114,18 @@ class Lexer {
     std::size_t close = i;
     if (!closed) Problem(open, "unterminated backtick command substitution");
 
-    std::vector<Query> queries;
-    while (next_ < queries_.size() && queries_[next_].offset < close) {
-      const Query& query = queries_[next_++];
-      Query mapped;
-      mapped.index = query.index;
-      mapped.offset = static_cast<std::size_t>(
-          std::lower_bound(inner_to_outer.begin(), inner_to_outer.end(), query.offset) - inner_to_outer.begin());
-      mapped.after_backslash =
-          query.after_backslash ||
-          (query.offset > 0 &&
-           std::binary_search(escape_backslashes.begin(), escape_backslashes.end(), query.offset - 1));
-      queries.push_back(mapped);
+    std::vector<std::size_t> offsets, indexes;
+    std::vector<bool> after_backslash;
+    for (; NextOffset() < close; ++next_) {
+      const std::size_t offset = queries_.offset(next_);
+      offsets.push_back(static_cast<std::size_t>(
+          std::lower_bound(inner_to_outer.begin(), inner_to_outer.end(), offset) - inner_to_outer.begin()));
+      indexes.push_back(queries_.index(next_));
+      after_backslash.push_back(
+          queries_.after_backslash(next_) ||
+          (offset > 0 && std::binary_search(escape_backslashes.begin(), escape_backslashes.end(), offset - 1)));
     }
+    Queries queries(std::move(offsets), std::move(indexes), std::move(after_backslash));
     std::vector<std::size_t> to_root;
     to_root.reserve(inner_to_outer.size());
     for (std::size_t outer : inner_to_outer) to_root.push_back(RootOffset(outer));
@@ -1237,7 +1262,7 @@ class Lexer {
   std::string_view text_;
   std::size_t pos_ = 0;
   std::size_t limit_;
-  std::vector<Query> queries_;
+  Queries queries_;
   std::size_t next_ = 0;
   Surroundings around_;
   std::vector<std::size_t> to_root_;
@@ -1266,7 +1291,7 @@ void ReadShell(std::string_view script, ShellEvents* events) {
   Output output;
   output.contexts = &no_contexts;
   output.events = events;
-  Lexer lexer(script, {}, Surroundings{}, {}, &output);
+  Lexer lexer(script, Queries(), Surroundings{}, {}, &output);
   lexer.Run();
 }
 
@@ -1283,23 +1308,23 @@ bool SameReading(const ShellContext& a, const ShellContext& b) {
 
 namespace {
 
-// Queries are answered in text order; sorted defensively so that an
-// unsorted caller still gets every answer in its own order.
-std::vector<Query> QueriesAt(const std::vector<std::size_t>& offsets) {
-  std::vector<Query> queries(offsets.size());
-  for (std::size_t i = 0; i < offsets.size(); ++i) queries[i] = Query{offsets[i], i, false};
-  if (!std::is_sorted(offsets.begin(), offsets.end())) {  // callers nearly always pass them ascending
-    std::stable_sort(queries.begin(), queries.end(),
-                     [](const Query& a, const Query& b) { return a.offset < b.offset; });
-  }
-  return queries;
+// Queries are answered in text order: the offsets as they are, or sorted
+// defensively, so that an unsorted caller still gets every answer in its own order.
+Queries QueriesAt(const std::vector<std::size_t>& offsets) {
+  if (std::is_sorted(offsets.begin(), offsets.end())) return Queries(offsets);  // nearly every caller
+  std::vector<std::size_t> indexes(offsets.size());
+  std::iota(indexes.begin(), indexes.end(), std::size_t{0});
+  std::stable_sort(indexes.begin(), indexes.end(), [&](std::size_t a, std::size_t b) { return offsets[a] < offsets[b]; });
+  std::vector<std::size_t> sorted(offsets.size());
+  for (std::size_t i = 0; i < indexes.size(); ++i) sorted[i] = offsets[indexes[i]];
+  return Queries(std::move(sorted), std::move(indexes), {});
 }
 
 // The contexts at `offsets` as the shell of `dialect` reads `script`.
 std::vector<ShellContext> ContextsAs(Dialect dialect, std::string_view script,
                                      const std::vector<std::size_t>& offsets, Diagnostics* problems) {
   std::vector<ShellContext> contexts(offsets.size());
-  std::vector<Query> queries = QueriesAt(offsets);
+  Queries queries = QueriesAt(offsets);
   Output output;
   output.dialect = dialect;
   output.contexts = &contexts;
