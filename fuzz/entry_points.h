@@ -29,6 +29,7 @@
 #include "yaml_span_tree.h"
 #include "yaml_spans.h"
 #include "yaml_load.h"
+#include "yaml_nesting.h"
 #include "yaml_tree.h"
 #include "yaml_witness.h"
 
@@ -98,6 +99,12 @@ inline void FuzzTokenizer(std::string_view text) {
     SAFESUBST_FUZZ_CHECK(node.key == NodeSpan::kNone || (node.key < i && spans.nodes[node.key].parent == node.parent));
     SAFESUBST_FUZZ_CHECK(node.kind != NodeKind::kScalar || node.scalar < with_spans.scalars.size());
   }
+  // The input limits count the nesting as they read (yaml_nesting.h): what the spans hold.
+  NestingRecorder nesting;
+  TokenizeWithSpans(text, &nesting, TokenizerOptions{"fuzz.yaml"});
+  const Nesting counted = nesting.Finish(), expected = NestingOf(spans);
+  SAFESUBST_FUZZ_CHECK(counted.deepest == expected.deepest && counted.deepest_offset == expected.deepest_offset &&
+                       counted.aliases == expected.aliases);
 }
 
 /// The manifest loader and the values readers, fed the same text.

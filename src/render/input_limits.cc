@@ -5,7 +5,6 @@
 #include <bit>
 #include <cstdint>
 #include <string_view>
-#include <vector>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -13,7 +12,7 @@
 #include "bounded_read.h"
 #include "text_checks.h"
 #include "tokenizer.h"
-#include "yaml_spans.h"
+#include "yaml_nesting.h"
 
 namespace safesubst {
 
@@ -30,36 +29,18 @@ bool MayHoldAlias(std::string_view text) {
   return false;
 }
 
-// The nesting depth and alias count of a text, from the tokenizer's node
-// spans: the depth of a node is the number of collections it is in, itself
-// included. The tokenizer stops reading past its own depth guard (1000
-// levels), so a deeper text reports a depth just over that.
-struct Structure {
-  std::uint32_t deepest = 0;
-  std::size_t deepest_offset = 0;
-  std::uint32_t aliases = 0;
-};
-
-Structure ReadStructure(std::string_view text) {
-  NodeSpans spans;
-  TokenizeWithSpans(text, &spans, {}, SpanReading::kNoReferences);
-  Structure structure;
+// The nesting depth and alias count of a text, as the tokenizer reads it
+// (yaml_nesting.h: nothing is kept per node). The tokenizer stops reading
+// past its own depth guard (1000 levels), so a deeper text reports a depth
+// just over that.
+Nesting ReadStructure(std::string_view text) {
+  NestingRecorder recorder;
+  TokenizeWithSpans(text, &recorder, {}, SpanReading::kNoReferences);
+  Nesting nesting = recorder.Finish();
   // Reading malformed YAML on after an error, the tokenizer may take any `*`
   // for an alias; only valid YAML goes on to the stages the limit protects.
-  const bool may_hold_alias = MayHoldAlias(text);
-  std::vector<std::uint32_t> depth(spans.nodes.size(), 0);
-  for (std::size_t i = 0; i < spans.nodes.size(); ++i) {
-    const NodeSpan& node = spans.nodes[i];
-    const std::uint32_t above = node.parent == NodeSpan::kNone ? 0 : depth[node.parent];
-    const bool collection = node.kind == NodeKind::kMapping || node.kind == NodeKind::kSequence;
-    depth[i] = above + (collection ? 1 : 0);
-    if (depth[i] > structure.deepest) {
-      structure.deepest = depth[i];
-      structure.deepest_offset = node.begin;
-    }
-    if (node.kind == NodeKind::kAlias && may_hold_alias) ++structure.aliases;
-  }
-  return structure;
+  if (!MayHoldAlias(text)) nesting.aliases = 0;
+  return nesting;
 }
 
 // What the shortcuts of CheckInputLimits need to know of a text.
@@ -139,9 +120,9 @@ bool DepthSurelyWithin(const TextBounds& bounds, std::size_t limit) {
 }  // namespace
 
 std::uint32_t NestingDepth(std::string_view text, std::size_t* deepest_offset) {
-  const Structure structure = ReadStructure(text);
-  if (deepest_offset != nullptr) *deepest_offset = structure.deepest_offset;
-  return structure.deepest;
+  const Nesting nesting = ReadStructure(text);
+  if (deepest_offset != nullptr) *deepest_offset = nesting.deepest_offset;
+  return nesting.deepest;
 }
 
 std::uint32_t CountAliases(std::string_view text) { return MayHoldAlias(text) ? ReadStructure(text).aliases : 0; }
@@ -158,15 +139,15 @@ Diagnostics CheckInputLimits(std::string_view text, const Limits& limits, const 
   if (bounds.stars <= limits.max_aliases && DepthSurelyWithin(bounds, limits.max_depth)) {
     return errors;
   }
-  const Structure structure = ReadStructure(text);
-  if (structure.deepest > limits.max_depth) {
-    errors.push_back(MakeError(LocateOffset(text, structure.deepest_offset, file),
-                               "nesting depth " + std::to_string(structure.deepest) + " exceeds the limit of " +
+  const Nesting nesting = ReadStructure(text);
+  if (nesting.deepest > limits.max_depth) {
+    errors.push_back(MakeError(LocateOffset(text, nesting.deepest_offset, file),
+                               "nesting depth " + std::to_string(nesting.deepest) + " exceeds the limit of " +
                                    std::to_string(limits.max_depth),
                                "raise it with --max-depth"));
   }
-  if (structure.aliases > limits.max_aliases) {
-    errors.push_back(MakeError(Location{file}, std::to_string(structure.aliases) +
+  if (nesting.aliases > limits.max_aliases) {
+    errors.push_back(MakeError(Location{file}, std::to_string(nesting.aliases) +
                                                    " aliases exceed the limit of " + std::to_string(limits.max_aliases),
                                "raise it with --max-aliases"));
   }

@@ -12,7 +12,7 @@ namespace safesubst {
 
 /// Checks the size, nesting depth and alias count of `text` against `limits`.
 /// A cheap bound (line lengths, brackets, `*`) settles most texts; the others
-/// are read by the tokenizer with node spans (yaml_spans.h). Returns the errors found.
+/// are read by the tokenizer, counting (yaml_nesting.h). Returns the errors found.
 Diagnostics CheckInputLimits(std::string_view text, const Limits& limits, const std::string& file);
 
 /// The deepest collection nesting in `text`: the number of mappings and

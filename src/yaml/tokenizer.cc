@@ -197,7 +197,7 @@ struct Node {
 // FindBreak) cost more inlined and are left to the compiler.
 class Parser {
  public:
-  Parser(std::string_view text, const TokenizerOptions& options, Tokens* out, SpanRecorder* spans)
+  Parser(std::string_view text, const TokenizerOptions& options, Tokens* out, NodeRecorder* spans)
       : text_(text), size_(text.size()), options_(options), out_(*out), spans_(spans) {
     emit_reference_ = [this](const Reference& found) { RecordReference(found); };
     on_unterminated_ = [this](std::size_t offset) { ReportUnterminated(offset); };
@@ -369,7 +369,7 @@ class Parser {
   std::size_t size_;
   const TokenizerOptions& options_;
   Tokens& out_;
-  SpanRecorder* spans_;  // null unless node spans were asked for
+  NodeRecorder* spans_;  // null unless node spans were asked for
   bool references_wanted_ = true;
   // With spans_: the properties read for the node about to be recorded.
   SourceRange pending_anchor_;
@@ -2302,9 +2302,14 @@ void ForEachReferenceOf(std::string_view text, const Tokens& tokens, std::uint32
 
 Tokens TokenizeWithSpans(std::string_view text, NodeSpans* spans, const TokenizerOptions& options,
                          SpanReading reading) {
-  Tokens tokens;
   SpanRecorder recorder(spans);
-  Parser parser(text, options, &tokens, &recorder);
+  return TokenizeWithSpans(text, &recorder, options, reading);
+}
+
+Tokens TokenizeWithSpans(std::string_view text, NodeRecorder* recorder, const TokenizerOptions& options,
+                         SpanReading reading) {
+  Tokens tokens;
+  Parser parser(text, options, &tokens, recorder);
   if (reading == SpanReading::kNoReferences) parser.SkipReferences();
   parser.Run();
   detail::CapDiagnostics(&tokens.diagnostics, options.max_errors, options.file_name);  // words the count

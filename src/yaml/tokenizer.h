@@ -180,6 +180,10 @@ enum class SpanReading : std::uint8_t {
 /// the spans are whatever could be read: their structure is not meaningful.
 Tokens TokenizeWithSpans(std::string_view text, NodeSpans* spans, const TokenizerOptions& options = {},
                          SpanReading reading = SpanReading::kAllTokens);
+/// TokenizeWithSpans, telling `recorder` of the nodes as they are read
+/// (a NodeSpans recorder, or one that keeps less: yaml_nesting.h).
+Tokens TokenizeWithSpans(std::string_view text, NodeRecorder* recorder, const TokenizerOptions& options = {},
+                         SpanReading reading = SpanReading::kAllTokens);
 
 /// The length of the double-quoted escape sequence whose backslash is at
 /// `text[at]`: 2 for one-character escapes (`\n`, `\"`, ...), 4, 6 or 10 for

@@ -64,30 +64,47 @@ struct NodeSpans {
   std::vector<NodeSpan> nodes;
 };
 
-/// The tokenizer's side of the spans: called by the parser as it reads. A
-/// collection that turns out to be the first key of a block mapping (or of a
-/// single-pair mapping in a flow sequence) is read before its mapping is known:
-/// InsertParent puts the mapping above it afterwards.
-class SpanRecorder {
+/// What the tokenizer tells as it reads the nodes (with TokenizeWithSpans).
+/// A collection that turns out to be the first key of a block mapping (or of
+/// a single-pair mapping in a flow sequence) is read before its mapping is
+/// known: InsertParent puts the mapping above it afterwards.
+class NodeRecorder {
+ public:
+  virtual ~NodeRecorder() = default;
+
+  /// Where the next node will be recorded.
+  virtual std::uint32_t Mark() const = 0;
+  /// Opens a document, mapping or sequence: the nodes recorded until its
+  /// Close are its children.
+  virtual void Open(NodeSpan node) = 0;
+  virtual void Close(std::size_t end) = 0;
+  /// Records a scalar or an alias, a child of the open node.
+  virtual void Leaf(NodeSpan node) = 0;
+  /// Opens `node` (a mapping) as the parent of the node recorded at `mark`
+  /// and of everything after it; that node becomes the mapping's first key.
+  /// It is the last child recorded under the open node, with its subtree.
+  virtual void InsertParent(std::uint32_t mark, NodeSpan node) = 0;
+  /// The node recorded at `mark`, the last child recorded under the open
+  /// node (for moving properties to an inserted parent).
+  virtual NodeSpan& At(std::uint32_t mark) = 0;
+  virtual bool Open() const = 0;
+  /// Marks the open document as ended by `...`.
+  virtual void EndExplicitly() = 0;
+};
+
+/// Records every node in NodeSpans.
+class SpanRecorder final : public NodeRecorder {
  public:
   explicit SpanRecorder(NodeSpans* spans) : nodes_(spans->nodes) { nodes_.clear(); }
 
-  /// Where the next node will be recorded.
-  std::uint32_t Mark() const { return static_cast<std::uint32_t>(nodes_.size()); }
-  /// Opens a document, mapping or sequence: the nodes recorded until its
-  /// Close are its children.
-  void Open(NodeSpan node);
-  void Close(std::size_t end);
-  /// Records a scalar or an alias, a child of the open node.
-  void Leaf(NodeSpan node);
-  /// Opens `node` (a mapping) as the parent of the node recorded at `mark`
-  /// and of everything after it; that node becomes the mapping's first key.
-  void InsertParent(std::uint32_t mark, NodeSpan node);
-  /// The node recorded at `mark` (for moving properties to an inserted parent).
-  NodeSpan& At(std::uint32_t mark) { return nodes_[mark]; }
-  bool Open() const { return !open_.empty(); }
-  /// Marks the open document as ended by `...`.
-  void EndExplicitly() { nodes_[open_.back().node].explicit_end = true; }
+  std::uint32_t Mark() const override { return static_cast<std::uint32_t>(nodes_.size()); }
+  void Open(NodeSpan node) override;
+  void Close(std::size_t end) override;
+  void Leaf(NodeSpan node) override;
+  void InsertParent(std::uint32_t mark, NodeSpan node) override;
+  NodeSpan& At(std::uint32_t mark) override { return nodes_[mark]; }
+  bool Open() const override { return !open_.empty(); }
+  void EndExplicitly() override { nodes_[open_.back().node].explicit_end = true; }
 
  private:
   struct OpenNode {
