@@ -7,13 +7,16 @@
 # 3 x (input + output). The render streams (render_detail.h): no record
 # is kept per placeholder, and the dense lines and the plain scalar are
 # within 3x with nothing on top. A script's placeholders still cost about
-# 40 bytes each while it is lexed (the shell lexer's query, its position and
-# the context found there). A scalar of its own per placeholder keeps the
-# whole-document render's 100 bytes (the tokenizer's Reference, 80; the
-# substitution, 24 and its variable, 8) and adds its scalar, path segment
-# and edit. What each shape needs now is allowed on top, per placeholder, so
-# that this test fails when that cost grows (before issue 25: over 200 bytes
-# in data, over 700 in a script; before streaming, 110 and 130).
+# 20 bytes each while it is lexed (its position in the decoded script and
+# the context found there; the shell lexer reads the positions in place).
+# A scalar of its own per placeholder costs the tokenizer's scalar (48
+# bytes) and path segment (32), kept for the whole template; the input-limit
+# pass counts the nesting with nothing kept per node (yaml_nesting.h).
+# What each shape needs now is allowed on top, per placeholder, so that
+# this test fails when that cost grows (before issue 25: over 200 bytes in
+# data, over 700 in a script; before streaming, 110 and 130; before the
+# lexer read positions in place and the limits kept no node spans: 55 in a
+# script, 255 in a flow sequence, 295 in key lines).
 # Usage: peak_memory_test.sh GENERATOR TIMER SAFESUBST
 set -u
 generate=$1 timer=$2 safesubst=$3
@@ -39,9 +42,9 @@ base=$(peak_kb "$dir/tiny.yaml")
 [ -n "$base" ] || fail "rendering a tiny template failed"
 # Each shape, and the bytes per placeholder allowed on top of 3 x (input + output).
 # A flow sequence and key lines peak at one of two heights from run to run
-# (which thread's malloc arena takes what: 259 or 283 MB, 359 or 366 MB); their
+# (which thread's malloc arena takes what: 129 or 165 MB, 227 or 243 MB); their
 # allowances are over the higher.
-for shape_allowance in dense:0 dense-script:55 dense-plain:0 dense-flow:255 dense-keys:295; do
+for shape_allowance in dense:0 dense-script:30 dense-plain:0 dense-flow:145 dense-keys:180; do
   shape=${shape_allowance%:*} per_placeholder=${shape_allowance#*:}
   "$generate" "$shape" --placeholders "$placeholders" > "$dir/$shape.yaml" || fail "cannot generate $shape"
   peak=$(peak_kb "$dir/$shape.yaml")
