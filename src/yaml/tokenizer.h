@@ -26,16 +26,17 @@ enum class ScalarStyle : std::uint8_t { kPlain, kSingleQuoted, kDoubleQuoted, kL
 enum class Chomping : std::uint8_t { kClip, kStrip, kKeep };
 
 /// One segment of a node path. Paths are stored as a tree of segments so that
-/// a scalar costs one index, not one string.
+/// a scalar costs one index, not one string. A template may hold millions:
+/// the two 4-byte fields stand together, so that a segment takes 24 bytes.
 struct PathSegment {
   std::uint32_t parent = kRoot;  ///< index of the parent segment, or kRoot
+  std::int32_t index = -1;       ///< sequence index, or -1 for a mapping key
   /// Mapping key, or empty: its source text with the quotes stripped, or,
   /// for a quoted key whose text is not its value (an escape such as
   /// `"comm\x61nd"`, a `''`, a line break), the decoded value (in
   /// Tokens::decoded_keys). A plain key is always its text, also one folded
   /// over lines after `? `.
   std::string_view key;
-  std::int32_t index = -1;       ///< sequence index, or -1 for a mapping key
 
   static constexpr std::uint32_t kRoot = 0xffffffffu;
 };
