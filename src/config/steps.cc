@@ -164,12 +164,22 @@ std::string KindAndName(std::string_view document) {
   return out;
 }
 
-// The independent witness of edits reads `text` (unknown aliases included):
-// libfyaml, the fast one (yaml_witness.h), and where it does not accept,
-// yaml-cpp, so that a refusal and its message are yaml-cpp's as before. Returns
-// yaml-cpp's message, or nothing when the text parses.
-std::optional<std::string> WitnessRefusal(std::string_view text) {
-  if (detail::ReadWithWitness(text) == detail::WitnessVerdict::kAccepts) return std::nullopt;
+// Which witness reads an edited document (see ApplySteps).
+enum class Witness : std::uint8_t {
+  kAfterEachEdit,  ///< yaml-cpp after every edit, so that a failure names the step that broke the document
+  kAfterAllSteps,  ///< once per edited document, when the steps are done: libfyaml first, then yaml-cpp
+};
+
+// The independent witness of edits reads `text` (unknown aliases included).
+// After all steps, libfyaml, the fast one (yaml_witness.h), and where it does
+// not accept, yaml-cpp, so that a refusal and its message are yaml-cpp's. The
+// replay after a failure (kAfterEachEdit) asks yaml-cpp alone, as before
+// libfyaml: a failed run reports what it did. Returns yaml-cpp's message, or
+// nothing when the text parses.
+std::optional<std::string> WitnessRefusal(std::string_view text, Witness witness) {
+  if (witness == Witness::kAfterAllSteps && detail::ReadWithWitness(text) == detail::WitnessVerdict::kAccepts) {
+    return std::nullopt;
+  }
   try {
     detail::CheckAllDocumentsParse(text);
     return std::nullopt;
@@ -198,12 +208,6 @@ struct Document {
   std::uint32_t first_line = 0;  ///< 1-based line where the piece starts in the input
   std::uint32_t line = 0;        ///< 1-based line of its first content in the input
   int number = 0;                ///< 1-based position among the documents with content
-};
-
-// When the witness reads the edited documents (see ApplySteps).
-enum class Witness : std::uint8_t {
-  kAfterEachEdit,  ///< after every edit, so that a failure names the step that broke the document
-  kAfterAllSteps,  ///< once per edited document, when the steps are done
 };
 
 class StepRunner {
@@ -237,7 +241,7 @@ class StepRunner {
   // brought in, and the witness reads each edited document once.
   bool EditedDocumentsParse() const {
     return !inputs_unread_ && std::all_of(documents_.begin(), documents_.end(), [](const Document& document) {
-      return !document.edited || !WitnessRefusal(document.text);
+      return !document.edited || !WitnessRefusal(document.text, Witness::kAfterAllSteps);
     });
   }
 
@@ -393,14 +397,14 @@ class StepRunner {
     return {};
   }
 
-  // The witness reads every edit: an edited document that does not parse
+  // yaml-cpp reads every edit: an edited document that does not parse
   // means the step broke a reference (an alias to a deleted anchor) or hit a
   // bug; either way the step fails here, naming it. The layout planned the
   // edit alone, so where yaml-cpp refuses the input itself (the document, the
   // fragment or the value), the edit planned cross-checked says so.
   bool Parses(const Step& step, const YamlPath& path, const Document& document,
               const std::optional<std::string>& fragment, const std::string& edited) {
-    const std::optional<std::string> refusal = WitnessRefusal(edited);
+    const std::optional<std::string> refusal = WitnessRefusal(edited, Witness::kAfterEachEdit);
     if (!refusal) return true;
     EditOutcome checked = Edit(step, path, document.text, fragment, detail::EditReading::kCrossChecked);
     if (checked.status == EditOutcome::Status::kError) {

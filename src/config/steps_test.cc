@@ -639,6 +639,28 @@ TEST_CASE("steps: a fragment yaml-cpp cannot read fails its merge even where a l
   CHECK(Contains(result.diagnostics[0].message, "set `.c`: the value is not usable"));
 }
 
+// Attacker F1 and F2 (660b3bc): invalid YAML that libfyaml, the fast witness,
+// takes (an anchor glued to a flow collection, `?` glued to a flow end) must
+// fail as it did when yaml-cpp witnessed every edit: in a fragment, and in
+// the document a step edits.
+TEST_CASE("steps: invalid YAML only libfyaml would take fails as before, in a fragment and in the edited document") {
+  Scenario scenario;
+  for (const std::string fragment : {"k: &a{b}\n", "k: [?]\n", "k: {?}\n", "k: [?, a]\n", "k: {a: 1, ?}\n"}) {
+    CAPTURE(fragment);
+    scenario.fragments["frag.yaml"] = fragment;
+    StepContext context = scenario.Context();
+    Result<std::string> result = ApplySteps("a: 1\nx:\n  y: 0\n", {Merge("frag.yaml", ".x")}, context);
+    REQUIRE_FALSE(result.ok());
+    REQUIRE_FALSE(result.diagnostics.empty());
+    CHECK(Contains(result.diagnostics[0].message, "merge `frag.yaml` into `.x`: in the fragment frag.yaml:1:"));
+    CHECK(Contains(result.diagnostics[0].message, "not valid YAML"));
+  }
+  StepContext context = scenario.Context();
+  Result<std::string> result = ApplySteps("x: 1\nk: &a[b]\n", {Set(".x", "2")}, context);
+  REQUIRE_FALSE(result.ok());
+  CHECK(Contains(result.diagnostics[0].message, "illegal character found while scanning anchor"));
+}
+
 // The tokenizer's reading plans each edit alone and yaml-cpp witnesses the result; where
 // the input itself is what yaml-cpp refuses, the step fails as it did when
 // every edit was cross-checked: naming the input ("not valid YAML"), not the

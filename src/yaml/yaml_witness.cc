@@ -72,10 +72,29 @@ bool TagWitnessed(fy_event* event) {
   return std::all_of(suffix_text.begin(), suffix_text.end(), IsTagCharacter);
 }
 
+// libfyaml takes a property glued to a flow collection (`&a{b}`, `!t[b]`),
+// which YAML 1.2 and yaml-cpp refuse: after an anchor or a tag comes a
+// separator, or the end of an empty node (`,`, `]`, `}`). (The attacker's F1.)
+bool SeparatedAfter(fy_token* property, std::string_view text) {
+  if (property == nullptr) return true;
+  const fy_mark* end = fy_token_end_mark(property);
+  if (end == nullptr) return false;
+  return end->input_pos >= text.size() || std::string_view(" \t\r\n,]}").find(text[end->input_pos]) != std::string_view::npos;
+}
+
+// libfyaml takes `?` glued to a flow collection's `,`, `]` or `}` (`[?]`,
+// `{a: 1, ?}`), which YAML 1.2 and yaml-cpp refuse. (The attacker's F2.)
+bool HasGluedQuestionMark(std::string_view text) {
+  for (std::size_t at = text.find('?'); at != std::string_view::npos; at = text.find('?', at + 1)) {
+    if (at + 1 < text.size() && std::string_view(",]}").find(text[at + 1]) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
 // Reads every event of the stream, up to the first that decides. Anchors
 // are per document, as in yaml-cpp, and an anchor counts from its node's
 // start (`&a [*a]` names it).
-WitnessVerdict ReadEvents(fy_parser* parser) {
+WitnessVerdict ReadEvents(fy_parser* parser, std::string_view text) {
   std::unordered_set<std::string> anchors;
   int depth = 0;
   while (fy_event* event = fy_parser_parse(parser)) {
@@ -93,8 +112,11 @@ WitnessVerdict ReadEvents(fy_parser* parser) {
         break;
       default: break;
     }
-    if (!TagWitnessed(event)) verdict = WitnessVerdict::kLeavesToYamlCpp;
-    if (fy_token* anchor = DefinedAnchor(*event)) anchors.insert(TokenText(anchor));
+    fy_token* anchor = DefinedAnchor(*event);
+    if (!TagWitnessed(event) || !SeparatedAfter(anchor, text) || !SeparatedAfter(fy_event_get_tag_token(event), text)) {
+      verdict = WitnessVerdict::kLeavesToYamlCpp;
+    }
+    if (anchor != nullptr) anchors.insert(TokenText(anchor));
     fy_parser_event_free(parser, event);
     if (verdict != WitnessVerdict::kAccepts) return verdict;
   }
@@ -110,7 +132,9 @@ WitnessVerdict ReadWithWitness(std::string_view text) {
   // to yaml-cpp. So are directives (`%` at a line start, rare in Kubernetes
   // YAML): libfyaml takes `%YAML` with no version.
   if (text.empty()) return WitnessVerdict::kAccepts;
-  if (text.front() == '%' || text.find("\n%") != std::string_view::npos) return WitnessVerdict::kLeavesToYamlCpp;
+  if (text.front() == '%' || text.find("\n%") != std::string_view::npos || HasGluedQuestionMark(text)) {
+    return WitnessVerdict::kLeavesToYamlCpp;
+  }
   if (!CheckTextEncoding(text, std::string()).empty()) return WitnessVerdict::kLeavesToYamlCpp;
 
   fy_diag_cfg diagnostics_config;
@@ -126,7 +150,7 @@ WitnessVerdict ReadWithWitness(std::string_view text) {
   if (!parser || fy_parser_set_string(parser.get(), text.data(), text.size()) != 0) {
     return WitnessVerdict::kLeavesToYamlCpp;  // out of memory
   }
-  return ReadEvents(parser.get());
+  return ReadEvents(parser.get(), text);
 }
 
 }  // namespace safesubst::detail

@@ -24,8 +24,10 @@ enum class WitnessVerdict : unsigned char {
 /// Reads `text` with libfyaml. It leaves to yaml-cpp text nested deeper than
 /// the witness goes (yaml-cpp's depth guard), text that is not plain UTF-8
 /// (CheckTextEncoding: libfyaml stops at a NUL byte and loops on some invalid
-/// UTF-8), a directive, and a tag other than `!`, `!local` or `!!type`
-/// (libfyaml reads tags as YAML 1.1 did). Never throws, prints nothing.
+/// UTF-8), a directive, a tag other than `!`, `!local` or `!!type` (libfyaml
+/// reads tags as YAML 1.1 did), and what libfyaml takes glued that the spec
+/// does not: an anchor or tag before `{` or `[`, a `?` before `,`, `]` or `}`.
+/// Never throws, prints nothing.
 WitnessVerdict ReadWithWitness(std::string_view text);
 
 }  // namespace safesubst::detail

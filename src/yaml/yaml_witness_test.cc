@@ -78,6 +78,22 @@ TEST_CASE("yaml_witness: tags and directives libfyaml reads as YAML 1.1 did are 
   }
 }
 
+TEST_CASE("yaml_witness: a property or `?` glued where the spec wants a separator is left to yaml-cpp") {
+  // The attacker's F1 and F2: libfyaml takes them, yaml-cpp and the spec do not.
+  for (const std::string text : {"k: &a{b}\n", "k: &a[b]\n", "- [&a{b}]\n", "{k: &a[b]}\n",
+                                 "k: [?]\n", "k: {?}\n", "k: [?, a]\n", "k: {a: 1, ?}\n"}) {
+    CAPTURE(text);
+    CHECK(ReadWithWitness(text) == WitnessVerdict::kLeavesToYamlCpp);
+    CHECK_FALSE(YamlCppAccepts(text));
+  }
+  // With the separator, or ending an empty node: accepted.
+  for (const std::string text : {"k: &a {b: 1}\n", "k: !t [b]\n", "k: [&a, b]\n", "k: {a: &x}\n", "k: &a\n",
+                                 "k: [? a]\n", "k: {? a : b}\n", "url: http://x/?a=b\n"}) {
+    CAPTURE(text);
+    CHECK(WitnessAcceptsYaml(text));
+  }
+}
+
 TEST_CASE("yaml_witness: beyond its depth the witness leaves the text to yaml-cpp") {
   const auto nested = [](int depth) { return std::string(depth, '[') + std::string(depth, ']') + "\n"; };
   CHECK(WitnessAcceptsYaml(nested(250)));
