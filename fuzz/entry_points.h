@@ -462,7 +462,7 @@ inline void FuzzSteps(std::string_view text) {
 inline void FuzzShell(std::string_view input) {
   Parts parts = SplitParts(input);
   std::string_view script = parts.first;
-  (void)HasShellShebang(script);
+  (void)ShebangShell(script);
   std::vector<std::size_t> dollars;
   for (std::size_t at = script.find('$'); at != std::string_view::npos; at = script.find('$', at + 1)) {
     dollars.push_back(at);

@@ -6,6 +6,8 @@
 #include <string_view>
 #include <regex>
 
+#include <yaml-cpp/depthguard.h>
+
 #include "step_conditions.h"
 #include "yaml_path.h"
 #include "yaml_load.h"
@@ -328,16 +330,26 @@ std::string CanonicalDocuments(const std::vector<YAML::Node>& documents) {
 
 std::string CanonicalStream(std::string_view text) {
   try {
-    return CanonicalDocuments(detail::LoadAllDocuments(text));
+    return CanonicalDocuments(LoadAllDocuments(text));
   } catch (const YAML::Exception& e) {
     return "parse error: " + e.msg;
+  }
+}
+
+std::vector<YAML::Node> LoadAllDocuments(std::string_view text) {
+  // The guarded pass first: LoadAll itself cannot be stopped once it loops.
+  detail::CheckAllDocumentsParse(text);
+  try {
+    return YAML::LoadAll(std::string(text));
+  } catch (const YAML::DeepRecursion& error) {
+    throw YAML::ParserException(error.mark, detail::DescribeParseError(error));
   }
 }
 
 TreeResult ApplyStepsOnTrees(std::string_view rendered, const std::vector<Step>& steps, const StepContext& context) {
   TreeResult result;
   try {
-    result.documents = detail::LoadAllDocuments(rendered);
+    result.documents = LoadAllDocuments(rendered);
   } catch (const YAML::Exception& e) {
     result.error = "input does not parse: " + e.msg;
     return result;

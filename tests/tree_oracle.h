@@ -21,6 +21,10 @@
 
 namespace safesubst::testing {
 
+/// yaml-cpp's LoadAll, guarded and with the errors of detail::LoadYamlStream
+/// (a runaway document, valid YAML yaml-cpp misreads, nesting too deep).
+std::vector<YAML::Node> LoadAllDocuments(std::string_view text);
+
 /// The stream after the steps, as trees; or why the steps fail.
 struct TreeResult {
   bool ok = false;

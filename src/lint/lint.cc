@@ -71,22 +71,6 @@ const std::vector<LintRule> kRules = {
      "empty value. If the image sets it, disable the rule for this object."},
 };
 
-// Splits "a, b,c" into trimmed, non-empty items.
-std::vector<std::string> SplitList(std::string_view list) {
-  std::vector<std::string> items;
-  std::size_t pos = 0;
-  while (pos <= list.size()) {
-    std::size_t comma = list.find(',', pos);
-    if (comma == std::string_view::npos) comma = list.size();
-    std::string_view item = list.substr(pos, comma - pos);
-    while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
-    while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
-    if (!item.empty()) items.emplace_back(item);
-    pos = comma + 1;
-  }
-  return items;
-}
-
 struct Disabled {
   bool all = false;
   std::set<std::string, std::less<>> ids;
@@ -99,16 +83,16 @@ void ReadDisableAnnotation(const lint::Node& metadata, const lint::Source& sourc
                            Diagnostics* diagnostics) {
   lint::Node value = lint::Get(lint::Get(metadata, "annotations"), kLintDisableAnnotation);
   if (!value.IsScalar()) return;
-  for (const std::string& id : SplitList(value.Scalar())) {
+  for (std::string_view id : lint::CommaList(value.Scalar())) {
     if (id == "all") {
       disabled->all = true;
     } else if (FindLintRule(id) != nullptr) {
-      disabled->ids.insert(id);
+      disabled->ids.emplace(id);
     } else {
       std::string known;
       for (const LintRule& rule : kRules) known += std::string(rule.id) + ", ";
       diagnostics->push_back(MakeWarning(source.At(source.NodeOffset(value)),
-                                         "unknown lint rule '" + id + "' in " + std::string(kLintDisableAnnotation),
+                                         "unknown lint rule '" + std::string(id) + "' in " + std::string(kLintDisableAnnotation),
                                          "known rules: " + known + "or all"));
     }
   }
@@ -171,6 +155,22 @@ void LintObject(const lint::Node& document, const lint::Context& context, lint::
 }  // namespace
 
 namespace lint {
+
+std::string_view Trim(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  return text;
+}
+
+std::vector<std::string_view> CommaList(std::string_view list) {
+  std::vector<std::string_view> items;
+  for (std::size_t pos = 0; pos <= list.size();) {
+    const std::size_t comma = std::min(list.find(',', pos), list.size());
+    if (std::string_view item = Trim(list.substr(pos, comma - pos)); !item.empty()) items.push_back(item);
+    pos = comma + 1;
+  }
+  return items;
+}
 
 Finding& Emitter::Add(std::string_view rule_id, Severity severity, std::size_t offset, std::string object,
                       std::string container, std::string message) {

@@ -216,6 +216,11 @@ std::vector<Script> ScriptsUnder(const Node& node, const Context& context);
 /// has no pod model of (a bare container fragment, a workflow's template).
 std::vector<Script> ScriptsOutsidePod(const Node& document, const Pod& pod, const Context& context);
 
+/// `text` without the spaces and tabs around it.
+std::string_view Trim(std::string_view text);
+/// The items of a comma-separated list ("a, b,c"), trimmed; empty ones dropped.
+std::vector<std::string_view> CommaList(std::string_view list);
+
 /// Text of an Istio pod annotation (or label) naming the sidecar, for messages.
 inline constexpr std::string_view kIstioInjectAnnotation = "sidecar.istio.io/inject";
 inline constexpr std::string_view kIstioProxyConfigAnnotation = "proxy.istio.io/config";

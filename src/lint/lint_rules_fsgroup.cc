@@ -7,16 +7,14 @@
 // volume manager ignores unused volumes) and read-only ones (the CSI mounter's
 // supportsFSGroup), so those do not count here either.
 #include "lint_internal.h"
+#include "yaml_encoding.h"
 
 namespace safesubst::lint {
 
 namespace {
 
 bool IsNullScalar(const Node& node) {
-  if (!node.IsDefined() || node.IsNull()) return true;
-  if (!node.IsScalar()) return false;
-  const std::string& text = node.Scalar();
-  return text.empty() || text == "~" || text == "null" || text == "Null" || text == "NULL";
+  return !node.IsDefined() || node.IsNull() || (node.IsScalar() && ResolvePlain(node.Scalar()) == PlainKind::kNull);
 }
 
 bool MountedByAnyContainer(const Pod& pod, const std::string& volume) {

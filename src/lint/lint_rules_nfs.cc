@@ -11,6 +11,7 @@
 // known NFS server address is outside the captured IP ranges.
 #include <re2/re2.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 
@@ -139,20 +140,9 @@ bool ParseIpv4(std::string_view text, std::uint32_t* address) {
   return pos == text.size();
 }
 
-std::string_view Trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-  return text;
-}
-
 // True when `address` is inside one of the comma-separated CIDR ranges.
 bool InRanges(std::uint32_t address, std::string_view ranges) {
-  std::size_t pos = 0;
-  while (pos <= ranges.size()) {
-    std::size_t comma = ranges.find(',', pos);
-    if (comma == std::string_view::npos) comma = ranges.size();
-    std::string_view range = Trim(ranges.substr(pos, comma - pos));
-    pos = comma + 1;
+  for (std::string_view range : CommaList(ranges)) {
     if (range == "*") return true;
     std::size_t slash = range.find('/');
     std::uint32_t base = 0;
@@ -205,18 +195,8 @@ bool ServersBypassProxy(const Pod& pod, const std::vector<Evidence>& evidence) {
 bool ExcludesNfsPort(const Pod& pod) {
   auto it = pod.annotations.find(kIstioExcludeOutboundPorts);
   if (it == pod.annotations.end()) return false;
-  std::string_view ports = it->second;
-  std::size_t pos = 0;
-  while (pos <= ports.size()) {
-    std::size_t comma = ports.find(',', pos);
-    if (comma == std::string_view::npos) comma = ports.size();
-    std::string_view port = ports.substr(pos, comma - pos);
-    while (!port.empty() && port.front() == ' ') port.remove_prefix(1);
-    while (!port.empty() && port.back() == ' ') port.remove_suffix(1);
-    if (port == "2049") return true;
-    pos = comma + 1;
-  }
-  return false;
+  const std::vector<std::string_view> ports = CommaList(it->second);
+  return std::find(ports.begin(), ports.end(), "2049") != ports.end();
 }
 
 }  // namespace

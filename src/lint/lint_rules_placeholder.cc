@@ -30,11 +30,7 @@ namespace safesubst::lint {
 
 namespace {
 
-bool IsWordChar(char c) {
-  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-}
 bool IsUpperOrDigit(char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
-bool IsNameStart(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
 
 // Language dunders (__FILE__, __END__...) look like sentinels but are not.
 bool IsLanguageDunder(std::string_view name) {
@@ -66,11 +62,11 @@ struct Match {
 std::vector<Match> FindSentinels(std::string_view text) {
   std::vector<Match> found;
   for (std::size_t i = text.find("__"); i != std::string_view::npos; i = text.find("__", i + 1)) {
-    if (i > 0 && IsWordChar(text[i - 1])) continue;
+    if (i > 0 && IsNameChar(text[i - 1])) continue;
     std::size_t j = i + 2;
     if (j >= text.size() || !(text[j] >= 'A' && text[j] <= 'Z')) continue;
     while (j < text.size() && IsUpperOrDigit(text[j])) ++j;
-    if (j < text.size() && IsWordChar(text[j])) continue;  // __FOO__bar
+    if (j < text.size() && IsNameChar(text[j])) continue;  // __FOO__bar
     std::string_view run = text.substr(i + 2, j - i - 2);
     if (run.size() < 3 || run.substr(run.size() - 2) != "__") continue;
     std::string_view name = run.substr(0, run.size() - 2);

@@ -7,17 +7,13 @@
 
 #include "references.h"
 #include "shell_lexer.h"
+#include "validate.h"
 
 namespace safesubst::lint {
 
 namespace {
 
 bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
-
-bool IsValidName(std::string_view name) {
-  if (name.empty() || !IsNameStart(name[0])) return false;
-  return std::all_of(name.begin(), name.end(), IsNameChar);
-}
 
 // Builds lint's model of a script from the shell lexer's events: the words
 // of each command, its redirections, references, comments and the
@@ -68,7 +64,7 @@ class ModelReader : public ShellEvents {
                       ParameterOp op) override {
     bool guards = op == ParameterOp::kDefault || op == ParameterOp::kAssign || op == ParameterOp::kError ||
                   op == ParameterOp::kAlternative;
-    if (IsValidName(name)) {
+    if (detail::IsIdentifier(name)) {
       out_->refs.push_back(ShRef{std::string(name), dollar, op, guarded_depth_ > 0});
       if (op == ParameterOp::kAssign) {
         out_->assignments.push_back(ShAssignment{std::string(name), name_offset, AssignKind::kParamDefault, false});
@@ -177,7 +173,7 @@ void AddNameArguments(ShScript& script, const ShCommand& command, std::size_t fi
       if (word.text.size() == 2 && options_with_argument.find(word.text[1]) != std::string_view::npos) ++i;
       continue;
     }
-    if (IsValidName(word.text)) script.assignments.push_back(ShAssignment{word.text, word.begin, kind, false});
+    if (detail::IsIdentifier(word.text)) script.assignments.push_back(ShAssignment{word.text, word.begin, kind, false});
   }
 }
 
@@ -209,7 +205,7 @@ void CollectAssignments(ShScript& script, std::string_view text) {
         }
         bool assigns = IsAssignmentWord(word, text);
         auto [var, blank] = SplitAssignment(word);
-        if (!IsValidName(var)) {
+        if (!detail::IsIdentifier(var)) {
           script.dynamic = true;  // export "$k=$v", declare $name
           continue;
         }
@@ -225,13 +221,13 @@ void CollectAssignments(ShScript& script, std::string_view text) {
     } else if (name == "read") {
       AddNameArguments(script, command, first + 1, AssignKind::kRead, "dnNptuia");
       for (std::size_t i = first + 1; i + 1 < command.words.size(); ++i) {
-        if (command.words[i].text == "-a" && IsValidName(command.words[i + 1].text)) {
+        if (command.words[i].text == "-a" && detail::IsIdentifier(command.words[i + 1].text)) {
           script.assignments.push_back(
               ShAssignment{command.words[i + 1].text, command.words[i + 1].begin, AssignKind::kRead, false});
         }
       }
     } else if (name == "getopts") {
-      if (command.words.size() > first + 2 && IsValidName(command.words[first + 2].text)) {
+      if (command.words.size() > first + 2 && detail::IsIdentifier(command.words[first + 2].text)) {
         script.assignments.push_back(
             ShAssignment{command.words[first + 2].text, command.words[first + 2].begin, AssignKind::kRead, false});
       }
@@ -243,13 +239,13 @@ void CollectAssignments(ShScript& script, std::string_view text) {
       }
     } else if (name == "printf") {
       for (std::size_t i = first + 1; i + 1 < command.words.size(); ++i) {
-        if (command.words[i].text == "-v" && IsValidName(command.words[i + 1].text)) {
+        if (command.words[i].text == "-v" && detail::IsIdentifier(command.words[i + 1].text)) {
           script.assignments.push_back(
               ShAssignment{command.words[i + 1].text, command.words[i + 1].begin, AssignKind::kRead, false});
         }
       }
     } else if (name == "for" || name == "select") {
-      if (command.words.size() > first + 1 && IsValidName(command.words[first + 1].text)) {
+      if (command.words.size() > first + 1 && detail::IsIdentifier(command.words[first + 1].text)) {
         script.assignments.push_back(
             ShAssignment{command.words[first + 1].text, command.words[first + 1].begin, AssignKind::kLoop, false});
       }

@@ -84,8 +84,6 @@ std::string_view ShebangShell(std::string_view text) {
   return {};
 }
 
-bool HasShellShebang(std::string_view text) { return !ShebangShell(text).empty(); }
-
 ScriptShells ShellsRunning(std::string_view program) {
   std::string_view name = Basename(program);
   for (std::string_view bash_like : {"bash", "rbash", "zsh", "ksh", "ksh93", "mksh"}) {

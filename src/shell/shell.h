@@ -190,14 +190,11 @@ std::string_view ShellStateName(ShellState state);
 /// "double-quoted, inside $(...), in a case pattern".
 std::string DescribeShellContext(const ShellContext& context);
 
-/// True when `text` is a shell script by SPEC Rule 3's cheap tests: its first
-/// line is a `#!` naming a shell (sh, bash, dash, ash, zsh, ksh and their
-/// kin), directly, as in `#!/bin/sh -e`, or through `env` or `busybox`, as
-/// in `#!/usr/bin/env bash`.
-bool HasShellShebang(std::string_view text);
-
-/// The shell a `#!` line runs (HasShellShebang), e.g. "/bin/bash" or "sh"
-/// for `#!/usr/bin/env sh`; empty when the text has no shell `#!` line.
+/// The shell the first line of `text` runs when it is a `#!` naming a shell
+/// (sh, bash, dash, ash, zsh, ksh and their kin), directly, as in
+/// `#!/bin/sh -e`, or through `env` or `busybox`, as in `#!/usr/bin/env
+/// bash`: e.g. "/bin/bash", or "sh" for `#!/usr/bin/env sh`. Empty when the
+/// text has no shell `#!` line (not a shell script by SPEC Rule 3's cheap tests).
 std::string_view ShebangShell(std::string_view text);
 
 /// The shells that may run a script that `program` runs (a shell's name or

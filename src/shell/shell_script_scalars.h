@@ -12,7 +12,7 @@
 //     `command` items and then the `args` items of one mapping, wherever it
 //     stands, so containers, initContainers and ephemeralContainers at any
 //     pod-template depth, `lifecycle` hooks' and probes' `exec.command`;
-//   - its value starts with a `#!` line naming a shell (HasShellShebang:
+//   - its value starts with a `#!` line naming a shell (ShebangShell:
 //     `#!/bin/sh -e`, `#!/usr/bin/env bash`, `#!/bin/busybox sh`), in any
 //     style: block, plain, single- or double-quoted;
 //   - it is an entry of a ConfigMap's `data` or of a Secret's `stringData`

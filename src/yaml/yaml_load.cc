@@ -217,7 +217,7 @@ namespace {
 namespace {
 
 // Runs `handler` over every document of `text`, guarded against the runaway
-// document, with the errors LoadAllDocuments documents (yaml-cpp's own where
+// document, with the errors LoadYamlStream documents (yaml-cpp's own where
 // it fails on valid YAML it misreads, unless `explain_misreads`).
 template <typename Handler>
 void ParseGuarded(std::string_view text, Handler& handler, bool explain_misreads = true) {
@@ -242,16 +242,6 @@ void CheckAllDocumentsParse(std::string_view text) {
   if (FindLoaded(text) != nullptr) return;
   DocumentStartRecorder recorder;  // a pass with a handler that keeps nothing
   ParseGuarded(text, recorder);
-}
-
-std::vector<YAML::Node> LoadAllDocuments(std::string_view text) {
-  // The guarded pass first: LoadAll itself cannot be stopped once it loops.
-  CheckAllDocumentsParse(text);
-  try {
-    return YAML::LoadAll(std::string(text));
-  } catch (const YAML::DeepRecursion& error) {
-    throw YAML::ParserException(error.mark, DescribeParseError(error));
-  }
 }
 
 std::shared_ptr<const YamlStream> LoadYamlStream(std::string_view text) {

@@ -40,15 +40,12 @@ std::string DescribeParseError(const YAML::Exception& error);
 /// The most documents `text` can hold: lines starting with `---` or `...`, plus one.
 std::size_t MaxDocumentCount(std::string_view text);
 
-/// yaml-cpp's LoadAll, guarded: throws YAML::ParserException (mark at the
-/// runaway document, message kRunawayDocumentMessage) instead of looping,
-/// with kMisreadMessage where it fails on valid YAML it misreads, and like
-/// LoadAll for every ordinary syntax error.
-std::vector<YAML::Node> LoadAllDocuments(std::string_view text);
-
-/// LoadAllDocuments' guarded reading as a YamlStream (the tree of
-/// ParseYamlStreamWithYamlCpp, marks included), for the step engine's layout:
-/// throws what LoadAllDocuments throws.
+/// yaml-cpp's reading of every document of `text` as a YamlStream (the tree
+/// of ParseYamlStreamWithYamlCpp, marks included), guarded: throws
+/// YAML::ParserException (mark at the runaway document, message
+/// kRunawayDocumentMessage) instead of looping, with kMisreadMessage where it
+/// fails on valid YAML it misreads, and like LoadAll for every ordinary
+/// syntax error.
 std::shared_ptr<const YamlStream> LoadYamlStream(std::string_view text);
 
 /// Parses `text` (every document of the stream). Returns false and fills
@@ -59,7 +56,7 @@ bool ParseYamlStream(std::string_view text, YamlStream* stream, YamlParseError* 
 /// ReadYamlStreamFromSpans (yaml_span_tree.h), which builds the same tree or declines.
 bool ParseYamlStreamWithYamlCpp(std::string_view text, YamlStream* stream, YamlParseError* error);
 
-/// Throws as LoadAllDocuments does, without building the documents: for a
+/// Throws as LoadYamlStream does, without building the documents: for a
 /// caller that only asks whether `text` parses (an unknown alias included).
 void CheckAllDocumentsParse(std::string_view text);
 

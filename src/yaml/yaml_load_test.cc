@@ -6,6 +6,8 @@
 #include <functional>
 #include <string>
 
+#include "tree_oracle.h"
+
 namespace safesubst::detail {
 
 TEST_CASE("yaml_load: the most documents a stream can hold is its marker lines plus one") {
@@ -20,19 +22,19 @@ TEST_CASE("yaml_load: the most documents a stream can hold is its marker lines p
 }
 
 TEST_CASE("yaml_load: ordinary streams load like LoadAll") {
-  std::vector<YAML::Node> documents = LoadAllDocuments("a: 1\n---\n- x\n- y\n");
+  std::vector<YAML::Node> documents = testing::LoadAllDocuments("a: 1\n---\n- x\n- y\n");
   REQUIRE(documents.size() == 2);
   CHECK(documents[0]["a"].as<int>() == 1);
   CHECK(documents[1].size() == 2);
-  CHECK(LoadAllDocuments("").empty());
-  CHECK_THROWS_AS(LoadAllDocuments("a: [1\n"), YAML::Exception);
+  CHECK(testing::LoadAllDocuments("").empty());
+  CHECK_THROWS_AS(testing::LoadAllDocuments("a: [1\n"), YAML::Exception);
 }
 
 TEST_CASE("yaml_load: a document yaml-cpp cannot get past is an error at that document, not a hang") {
   for (const char* runaway : {",\n", "a: 1\n---\n,\n", "|\n\n,", "|\n,r\n"}) {
     CAPTURE(runaway);
     try {
-      LoadAllDocuments(runaway);
+      testing::LoadAllDocuments(runaway);
       FAIL("no exception");
     } catch (const YAML::Exception& error) {
       CHECK(error.msg == kRunawayDocumentMessage);
@@ -52,7 +54,7 @@ TEST_CASE("yaml_load: CheckAllDocumentsParse throws where LoadAllDocuments does,
     CAPTURE(text.substr(0, 40));
     std::string loaded_error = "none", checked_error = "none";
     try {
-      LoadAllDocuments(text);
+      testing::LoadAllDocuments(text);
     } catch (const YAML::Exception& error) {
       loaded_error = error.msg;
     }
@@ -69,7 +71,7 @@ TEST_CASE("yaml_load: CheckAllDocumentsParse throws where LoadAllDocuments does,
 
 TEST_CASE("yaml_load: where yaml-cpp fails on valid YAML it misreads, the error says so, at the misread line") {
   try {
-    LoadAllDocuments("a:\n  - &m |-\n    [x]\n      y\n  - *m\n");
+    testing::LoadAllDocuments("a:\n  - &m |-\n    [x]\n      y\n  - *m\n");
     FAIL("no exception");
   } catch (const YAML::Exception& error) {
     CHECK(error.msg == kMisreadMessage);
@@ -107,14 +109,14 @@ TEST_CASE("yaml_load: LoadYamlStream builds ParseYamlStreamWithYamlCpp's tree, a
         std::string("b: *nowhere\n"), std::string(",\n"), std::string("a: 1\n---\n,\n"), deep,
         std::string("a:\n  - &m |-\n    [x]\n      y\n  - *m\n")}) {
     CAPTURE(text.substr(0, 40));
-    const std::string expected_error = ErrorOf(LoadAllDocuments, text);
+    const std::string expected_error = ErrorOf(testing::LoadAllDocuments, text);
     CHECK(ErrorOf(LoadYamlStream, text) == expected_error);
     if (expected_error != "none") continue;
     YamlStream parsed;
     YamlParseError error;
     REQUIRE(ParseYamlStreamWithYamlCpp(text, &parsed, &error));
     CHECK(*LoadYamlStream(text) == parsed);
-    CHECK(LoadYamlStream(text)->documents.size() == LoadAllDocuments(text).size());
+    CHECK(LoadYamlStream(text)->documents.size() == testing::LoadAllDocuments(text).size());
   }
   // An alias is its anchor's node.
   const std::shared_ptr<const YamlStream> stream = LoadYamlStream("a: &x [1]\nb: *x\nc: [1]\n");
@@ -142,7 +144,7 @@ TEST_CASE("yaml_load: a text loaded once is answered again, and only that text")
     CHECK_THROWS_AS(LoadYamlStream(good + "c: *y\n"), YAML::Exception);  // longer
     CHECK_THROWS_AS(CheckAllDocumentsParse(good.substr(0, 8) + "b: [\n"), YAML::Exception);  // shorter
     CHECK(LoadYamlStream("")->documents.empty());
-    CHECK(LoadAllDocuments(good).size() == 1);
+    CHECK(testing::LoadAllDocuments(good).size() == 1);
     // More texts than it keeps: the oldest are loaded afresh, with the same answer.
     for (int i = 0; i < 6; ++i) {
       CHECK(ValueOf(*LoadYamlStream("k: " + std::to_string(i) + "\n"), "k").Scalar() == std::to_string(i));

@@ -9,6 +9,7 @@
 
 #include "tokenizer.h"
 #include "utf8.h"
+#include "yaml_encoding.h"
 #include "yaml_spans.h"
 
 namespace safesubst::detail {
@@ -17,11 +18,6 @@ namespace {
 
 // Deeper trees are left to yaml-cpp, which has its own bound on nesting.
 constexpr std::size_t kMaxDepth = 100;
-
-// yaml-cpp reads a plain `~`, `null`, `Null`, `NULL` or nothing as a null.
-bool IsNullWord(std::string_view value) {
-  return value.empty() || value == "~" || value == "null" || value == "Null" || value == "NULL";
-}
 
 // Text yaml-cpp may read otherwise than the tokenizer: a control character
 // other than the line feed (CR: yaml-cpp counts a lone CR as no line break;
@@ -140,7 +136,8 @@ class SpanTreeReader {
       return MarkEmptyValue(span, mark);
     }
     std::string value = DecodeScalar(text_, scalar);
-    if (scalar.style == ScalarStyle::kPlain && IsNullWord(value)) {
+    // yaml-cpp reads a plain `~`, `null`, `Null` or `NULL` as a null, as the core schema does.
+    if (scalar.style == ScalarStyle::kPlain && ResolvePlain(value) == PlainKind::kNull) {
       node->kind = YamlNode::Kind::kNull;
       return true;
     }
