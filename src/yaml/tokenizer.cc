@@ -1549,7 +1549,8 @@ void Parser::ParseFlowCollection(int n, std::uint32_t path) {
 
 inline void Parser::ParseFlowEntry(int n, std::uint32_t path, bool is_sequence, std::int32_t index, bool script) {
   const std::uint32_t item = is_sequence ? NewIndexSegment(path, index) : path;
-  const bool explicit_key = Cur() == '?' && BlankOrFlowEndAt(pos_ + 1);
+  // `?` starts an explicit key only before a blank (YAML 1.2 [142]): `[?]` is neither that nor a scalar.
+  const bool explicit_key = Cur() == '?' && BlankOrEndAt(pos_ + 1);
   if (explicit_key) {
     ++pos_;
     SkipToNextFlowToken(n);
@@ -1620,8 +1621,16 @@ inline void Parser::ParseFlowPairValue(int n, std::uint32_t segment, bool pair, 
 // Skips the anchor or tag at the cursor, noting it in `node`. Returns the
 // offset of the one of its kind the node had already, or kNoAnchor.
 std::size_t Parser::SkipNodeProperty(Properties* node) {
+  const std::size_t start = pos_;
   const std::size_t previous = std::exchange(Cur() == '&' ? node->anchor : node->tag, pos_);
   SkipPropertyToken();
+  // A flow indicator ends a property, but content needs a blank before it.
+  if (Cur() == '[' || Cur() == '{') {
+    const bool anchor = text_[start] == '&';
+    ErrorHere(std::string("a space must separate ") + (anchor ? "an anchor" : "a tag") + " from the '" + Cur() +
+                  "' of its node",
+              std::string("write '") + std::string(text_.substr(start, pos_ - start)) + " " + Cur() + "'");
+  }
   return previous;
 }
 

@@ -816,6 +816,17 @@ TEST_CASE("tokenizer: an anchor or alias needs a name, a tag handle a suffix, an
   CHECK(HasErrorAt(Tokenize("a: !t\n  !u\n  - x\n"), 2, 3, "two tags"));
   CHECK(HasErrorAt(Tokenize("[!a !b x]\n"), 1, 5, "two tags"));
   CHECK(HasErrorAt(Tokenize("{!a &x !b k: v}\n"), 1, 8, "two tags"));
+  // A flow indicator ends a property, but its node must be set apart by a
+  // blank (the attacker's F1); `?` is an explicit key only before a blank (F2).
+  CHECK(HasErrorAt(Tokenize("k: &a{b}\n"), 1, 6, "a space must separate an anchor from the '{'"));
+  CHECK(HasErrorAt(Tokenize("k: [&a[b]]\n"), 1, 7, "a space must separate an anchor from the '['"));
+  CHECK(HasErrorAt(Tokenize("k: !t{b}\n"), 1, 6, "a space must separate a tag from the '{'"));
+  CHECK(HasErrorAt(Tokenize("k: !<tag:x>[b]\n"), 1, 12, "a space must separate a tag"));
+  CHECK(HasErrorAt(Tokenize("- &a[b]\n"), 1, 5, "a space must separate an anchor"));
+  CHECK(HasErrorAt(Tokenize("k: [?]\n"), 1, 5, "unexpected '?'"));
+  CHECK(HasErrorAt(Tokenize("k: {?}\n"), 1, 5, "unexpected '?'"));
+  CHECK(HasErrorAt(Tokenize("k: [?, a]\n"), 1, 5, "unexpected '?'"));
+  CHECK(HasErrorAt(Tokenize("k: {a: 1, ?}\n"), 1, 11, "unexpected '?'"));
   // Two anchors were caught only before a block node's content.
   CHECK(HasErrorAt(Tokenize("a: 1\n&x &y b: 2\n"), 2, 4, "two anchors"));
   CHECK(HasErrorAt(Tokenize("[&a &b x]\n"), 1, 5, "two anchors"));
@@ -823,7 +834,8 @@ TEST_CASE("tokenizer: an anchor or alias needs a name, a tag handle a suffix, an
   // Valid neighbours: the non-specific tag `!`, and a mapping's properties on
   // the line above those of its first key.
   for (const char* fine : {"a: ! x\n", "[! a, !b c]\n", "a: &x !t v\n", "m: !t\n  &a\n  &b k: v\n", "&m !t\n&k a: v\n",
-                           "a: !<tag:x.org,2024:t> v\n", "a: &x v\nb: *x\n"}) {
+                           "a: !<tag:x.org,2024:t> v\n", "a: &x v\nb: *x\n",
+                           "k: &a {b: 1}\n", "k: [&a, !t, &b [c]]\n", "k: [? ]\n", "k: {? a: b, ?x: y}\n"}) {
     CAPTURE(fine);
     CHECK(Tokenize(fine).diagnostics.empty());
   }
