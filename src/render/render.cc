@@ -177,9 +177,10 @@ class Renderer {
   bool WriteScalars(std::string* output);
   class RefoundSubstitutions;
   bool StreamScalar(std::uint32_t index, ShellDecidingPlaces* places, std::size_t* substituted);
-  bool StreamsDecided(ShellDecidingPlaces* places, std::size_t* substituted);
+  bool StreamsDecided(ShellDecidingPlaces* places, std::size_t diagnostics, std::size_t* substituted);
+  template <typename Each>
+  bool ForEachBatch(std::uint32_t index, Each&& each);
   void LexStreamedScript(std::uint32_t index);
-  const Resolution& ResolveStreamed(Reference* reference, std::size_t index);
   void Requote(const Scalar&, const RefoundSubstitutions&) { streaming_refused_ = true; }
   // What yaml-cpp does with the template when it misreads it (Tokens::yaml_cpp_misreads).
   static constexpr const char* kMisreads = "misreads this valid YAML (a line not indented past its anchor or tag)";
@@ -218,8 +219,6 @@ class Renderer {
     std::string problem;  // empty when encoded
   };
   const ShellEncoding& EncodeForShell(const ShellContext& context, std::string_view value, ShellMode mode);
-  std::string_view WrittenValue(std::string_view value, const Variable* variable, std::size_t index,
-                                std::string_view* problem = nullptr);
   template <typename Values>
   void EncodeInPlace(const Scalar& scalar, const Values& values);
   template <typename Values>
@@ -324,16 +323,15 @@ class Renderer {
     return shell_contexts_.empty() ? nullptr : shell_contexts_[batch_start_ + index];
   }
   ScriptContexts script_contexts_{manifest_.mode == DeclarationMode::kFlux};
-  // The shell context at the reference a streaming render resolves again
-  // (ResolveStreamed), and the first value of the scalar it is at, as written.
-  const ShellContext* streamed_context_ = nullptr;
+  // The first value of the scalar a streaming render is at, as written.
   std::string_view streamed_first_value_;
   const Variable* streamed_first_variable_ = nullptr;
-  struct LastWritten {
+  struct LastEncoding {
     const ShellContext* context = nullptr;
-    const char* value = nullptr;
+    std::string_view value;
+    ShellMode mode = ShellMode::kSafe;
     const ShellEncoding* encoding = nullptr;
-  } last_written_;  // WrittenValue's
+  } last_encoding_;  // EncodeForShell's last answer
   // EncodeForShell's answers by context address, mode and value.
   std::unordered_map<std::string, ShellEncoding, TextHash> shell_encodings_;
   std::string shell_key_;
@@ -442,8 +440,8 @@ constexpr detail::ReferencePlace kStreamedPlace = detail::ReferencePlace::kOffse
 
 // A streaming render's substituted values of a scalar with more references
 // than a batch (kBatch), as the encoders walk them (several times): its
-// references found again at each walk, each with its remembered resolution's
-// value as written, so that nothing is kept per reference.
+// references found, decided and shell-encoded again at each walk, a batch at
+// a time (ForEachBatch), so that nothing is kept per reference.
 class Renderer::RefoundSubstitutions {
  public:
   static constexpr std::size_t kBatch = 4096;
@@ -453,16 +451,12 @@ class Renderer::RefoundSubstitutions {
 
   template <typename Each>
   bool ForEach(Each&& each) const {
-    bool going = true;
-    std::size_t index = 0;
-    detail::ForEachReferenceOf(renderer_.text_, renderer_.tokens_, scalar_, [&](const Reference& found) {
-      Reference reference = found;
-      const Resolution& resolution = renderer_.ResolveStreamed(&reference, index++);
-      if (going && resolution.outcome == Resolution::Outcome::kSubstitute) {
-        going = each(ReferenceValue{&reference, renderer_.WrittenValue(resolution.value, resolution.variable, index - 1)});
+    return renderer_.ForEachBatch(scalar_, [&] {
+      for (const ReferenceValue& value : renderer_.substitutions_) {
+        if (!each(value)) return false;
       }
-    }, kStreamedPlace);
-    return going;
+      return true;
+    });
   }
   std::size_t size() const { return size_; }
   // Asked for only when the scalar has one value: a batch's (StreamsDecided).
@@ -474,39 +468,6 @@ class Renderer::RefoundSubstitutions {
   const std::uint32_t scalar_;
   const std::size_t size_;
 };
-
-// Resolve for the reference `index` of the scalar a streaming render is at,
-// as LexShellScripts and DecideAll do: in a script, at its shell context
-// (a reference in a shell comment is a comment reference).
-const Resolution& Renderer::ResolveStreamed(Reference* reference, std::size_t index) {
-  streamed_context_ = shell_contexts_.empty() ? nullptr : shell_contexts_[index];
-  if (streamed_context_ != nullptr && streamed_context_->state == ShellState::kComment) {
-    reference->context = ContextClass::kComment;
-  }
-  const Resolution& resolution = Resolve(*reference);
-  streamed_context_ = nullptr;
-  return resolution;
-}
-
-// What a streaming render writes for a substituted `value` of `variable`,
-// the `index`th reference of its scalar: in a script, the value encoded for
-// the shell context there (ShellEncode; `problem`, when given, says why it
-// cannot be), else the value. Views of what the render remembers
-// (resolutions_, shell_encodings_).
-std::string_view Renderer::WrittenValue(std::string_view value, const Variable* variable, std::size_t index,
-                                        std::string_view* problem) {
-  if (shell_contexts_.empty()) return value;
-  // The encoders walk a script's values several times, mostly the same value
-  // in the same context: the last answer saves building EncodeForShell's key.
-  // A value is a view of its resolution's, which is never moved.
-  const ShellContext* context = shell_contexts_[index];
-  if (context != last_written_.context || value.data() != last_written_.value) {
-    const ShellMode mode = variable ? variable->shell : ShellMode::kSafe;
-    last_written_ = {context, value.data(), &EncodeForShell(*context, value, mode)};
-  }
-  if (problem != nullptr) *problem = last_written_.encoding->problem;
-  return last_written_.encoding->encoded;
-}
 
 // A streaming render, or, when it meets what needs the whole template, the
 // whole-document render of the template from the start.
@@ -593,7 +554,7 @@ bool Renderer::WriteScalars(std::string* output) {
     splices_.clear();
     if (output->size() > options_.limits.max_output_bytes) return false;
     if (options_.check_structure) {
-      const bool proved = substitutions_.empty()  // a scalar with more references than a batch keeps none
+      const bool proved = batch_start_ > 0  // a scalar with more references than a batch keeps none
                               ? proof.Next(index, scalar.style, growth, *output, [&](const auto& each) {
                                   return RefoundSubstitutions(*this, index, substituted).ForEach(each);
                                 })
@@ -607,73 +568,78 @@ bool Renderer::WriteScalars(std::string* output) {
          output->size() <= options_.limits.max_output_bytes && (!options_.check_structure || proof.Finish(*output));
 }
 
-// The whole render's steps (LexShellScripts, DecideAll, EncodeScalar) for
-// scalar `index` alone, its references in tokens_.references a batch at a
-// time, `substituted` of them substituted. False at a step of the whole
-// render that needs the whole template (StreamsDecided, a requote, a
-// `type: yaml` value, kubelet escaping).
+// The whole render's steps for scalar `index` alone (LexShellScripts,
+// DecideAll, EncodeScalar's ShellEncode and EncodeInPlace), its references
+// in tokens_.references a batch at a time (ForEachBatch), `substituted` of
+// them substituted. False at a step of the whole render that needs the
+// whole template (StreamsDecided, a requote).
 bool Renderer::StreamScalar(std::uint32_t index, ShellDecidingPlaces* places, std::size_t* substituted) {
-  substitutions_.clear();
-  substituted_variables_.clear();
-  shell_quoted_.clear();
+  const std::size_t diagnostics = result_.diagnostics.size();
   LexStreamedScript(index);
+  if (!ForEachBatch(index, [&] { return StreamsDecided(places, diagnostics, substituted); })) return false;
+  if (*substituted == 0) return true;
+  joins_last_splice_ = false;
+  scalar_joins_splices_ = true;  // a streaming render writes no escape
+  if (batch_start_ == 0) {  // one batch: its values are at hand
+    EncodeInPlace(tokens_.scalars[index], ScalarSubstitutions{substitutions_, substituted_variables_});
+  } else {
+    EncodeInPlace(tokens_.scalars[index], RefoundSubstitutions(*this, index, *substituted));
+  }
+  return !streaming_refused_ && requoted_.empty();
+}
+
+// Calls `each` with each batch of scalar `index`'s references (at most
+// kBatch, from the `batch_start_`th on) in tokens_.references, decided
+// (DecideAll) and, in a script, shell-encoded (ShellEncode) into
+// substitutions_, until it returns false; false then.
+template <typename Each>
+bool Renderer::ForEachBatch(std::uint32_t index, Each&& each) {
   tokens_.references.clear();
   batch_start_ = 0;
-  bool streams = true;
+  bool going = true;
+  auto decide = [&] {
+    substitutions_.clear();
+    substituted_variables_.clear();
+    shell_quoted_.clear();
+    DecideAll();
+    if (tokens_.scalars[index].is_shell) ShellEncode(ScalarSubstitutions{substitutions_, substituted_variables_});
+    going = each();
+  };
   detail::ForEachReferenceOf(text_, tokens_, index, [&](const Reference& found) {
-    if (!streams) return;
-    if (tokens_.references.size() == RefoundSubstitutions::kBatch) {  // the encoders will find them again
-      streams = StreamsDecided(places, substituted);
+    if (going && tokens_.references.size() == RefoundSubstitutions::kBatch) {
+      decide();
       tokens_.references.clear();
-      substitutions_.clear();
-      substituted_variables_.clear();
       batch_start_ += RefoundSubstitutions::kBatch;
     }
+    if (!going) return;
     Reference& reference = tokens_.references.emplace_back(found);
     const ShellContext* context = ShellContextOf(tokens_.references.size() - 1);
     if (context != nullptr && context->state == ShellState::kComment) reference.context = ContextClass::kComment;
   }, kStreamedPlace);
-  const bool batched = batch_start_ == 0;
-  streams = streams && StreamsDecided(places, substituted);
-  batch_start_ = 0;
-  if (!streams || *substituted == 0) return streams;
-  if (batched) {
-    EncodeScalar(index, ScalarSubstitutions{substitutions_, substituted_variables_});
-  } else {
-    substitutions_.clear();
-    joins_last_splice_ = false;
-    scalar_joins_splices_ = true;  // a streaming render writes no escape
-    EncodeInPlace(tokens_.scalars[index], RefoundSubstitutions(*this, index, *substituted));
-  }
-  return !streaming_refused_ && requoted_.empty() && yaml_paths_.empty() && kubelet_escaped_.empty();
+  if (going) decide();
+  return going;
 }
 
-// DecideAll for the batch of references in tokens_.references, adding to
-// `substituted` how many it substituted. False when that render would do
-// more than substitute, keep or ignore them silently (a diagnostic, an
-// escape, a default word, a key), or when a value needs what EncodeScalar
-// does before EncodeInPlace (a `type: yaml` value, kubelet escaping, a
-// shell context it cannot be written in) or may decide which scalars are
-// shell scripts (values_decide_scripts_).
-bool Renderer::StreamsDecided(ShellDecidingPlaces* places, std::size_t* substituted) {
-  const std::size_t diagnostics = result_.diagnostics.size();
-  DecideAll();
+// After a batch is decided and shell-encoded (ForEachBatch), adding to
+// `substituted` how many it substituted: false when the whole render would
+// do more than substitute, keep or ignore them silently (a diagnostic since
+// `diagnostics`, an escape, a default word, a key), or when a value needs
+// what EncodeScalar does besides (a `type: yaml` value, kubelet escaping) or
+// may decide which scalars are shell scripts (values_decide_scripts_).
+bool Renderer::StreamsDecided(ShellDecidingPlaces* places, std::size_t diagnostics, std::size_t* substituted) {
   if (result_.diagnostics.size() != diagnostics || !escapes_.empty() || !default_words_.empty() ||
       !key_substitutions_.empty()) {
     return false;
   }
   for (std::size_t i = 0; i < substitutions_.size(); ++i) {
     const Variable* variable = substituted_variables_[i];
-    const Reference& reference = *substitutions_[i].reference;
-    std::string_view problem;
-    const std::string_view written =
-        WrittenValue(substitutions_[i].value, variable, batch_start_ + (&reference - tokens_.references.data()), &problem);
-    if ((variable != nullptr && variable->type == VarType::kYaml) || !problem.empty() ||
-        MayNeedKubeletEscape(written) || places->Contains(reference, written)) {
+    const ReferenceValue& value = substitutions_[i];
+    if ((variable != nullptr && variable->type == VarType::kYaml) || MayNeedKubeletEscape(value.value) ||
+        places->Contains(*value.reference, value.value)) {
       return false;
     }
     if (*substituted == 0) {
-      streamed_first_value_ = written;
+      streamed_first_value_ = value.value;
       streamed_first_variable_ = variable;
     }
     ++*substituted;
@@ -885,10 +851,7 @@ const std::string& Renderer::FormKey(const Reference& reference) {
 
 // Whether the shell expands the text at `reference` (LexShellScripts).
 ShellReading Renderer::ShellReadingAt(const Reference& reference) const {
-  const ShellContext* shell = streamed_context_;
-  if (shell == nullptr && !shell_contexts_.empty()) {
-    shell = ShellContextOf(static_cast<std::size_t>(&reference - tokens_.references.data()));
-  }
+  const ShellContext* shell = ShellContextOf(static_cast<std::size_t>(&reference - tokens_.references.data()));
   if (!shell) return ShellReading::kExpanded;
   switch (shell->state) {
     case ShellState::kSingleQuoted:
@@ -1323,12 +1286,21 @@ void Renderer::ReportSplitReference(const Reference& reference) {
 // (ScriptContexts), so the same value at the same place is encoded once.
 const Renderer::ShellEncoding& Renderer::EncodeForShell(const ShellContext& context, std::string_view value,
                                                         ShellMode mode) {
+  // Mostly the same value in the same context comes again (a streaming
+  // render encodes a large script's values at each walk): the last answer
+  // saves building the key. A value views storage the render never moves.
+  LastEncoding& last = last_encoding_;
+  if (&context == last.context && value.data() == last.value.data() && value.size() == last.value.size() &&
+      mode == last.mode) {
+    return *last.encoding;
+  }
   shell_key_.clear();
   AppendKeyBytes(&context, &shell_key_);  // contexts live as long as the render (ScriptContexts)
   shell_key_.push_back(static_cast<char>(mode));
   shell_key_.append(value);
   auto [found, inserted] = shell_encodings_.try_emplace(shell_key_);
   if (inserted) found->second.problem = AppendShellEncoded(context, value, mode, &found->second.encoded);
+  last = {&context, value, mode, &found->second};
   return found->second;
 }
 
