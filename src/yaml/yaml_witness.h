@@ -26,8 +26,9 @@ enum class WitnessVerdict : unsigned char {
 /// (CheckTextEncoding: libfyaml stops at a NUL byte and loops on some invalid
 /// UTF-8), a directive, a tag other than `!`, `!local` or `!!type` (libfyaml
 /// reads tags as YAML 1.1 did), and what libfyaml takes glued that the spec
-/// does not: an anchor or tag before `{` or `[`, a `?` before `,`, `]` or `}`.
-/// Never throws, prints nothing.
+/// does not: an anchor or tag before `{` or `[`, a `?` before `,`, `]` or `}`;
+/// and a tab in the blanks after `:`, `?` or `-`, where libfyaml 0.7.12 can
+/// crash. Never throws, prints nothing.
 WitnessVerdict ReadWithWitness(std::string_view text);
 
 }  // namespace safesubst::detail

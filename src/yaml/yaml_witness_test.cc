@@ -94,6 +94,19 @@ TEST_CASE("yaml_witness: a property or `?` glued where the spec wants a separato
   }
 }
 
+TEST_CASE("yaml_witness: a tab after `:`, `?` or `-` is left to yaml-cpp (libfyaml 0.7.12 crashes on some)") {
+  // The attacker's F3: each of these made libfyaml crash in fy_parser_destroy.
+  for (const std::string text : {"? a:\t-\n", "? a: \t-\n", "? \"a\":\t-\n", "? [a]:\t-\n", "? - a:\t-\n",
+                                 "k:\n  ? a:\t-\n", "? a:\t?\n", "? a:\t:\n", "? a:\t- b\n"}) {
+    CAPTURE(text);
+    CHECK(ReadWithWitness(text) == WitnessVerdict::kLeavesToYamlCpp);
+  }
+  CHECK(ReadWithWitness("a:\tb\n") == WitnessVerdict::kLeavesToYamlCpp);
+  // A tab elsewhere: read.
+  CHECK(WitnessAcceptsYaml("run: |\n  echo\ta\n"));
+  CHECK(WitnessAcceptsYaml("a: \"x\\ty\"\nb: c\td\n"));
+}
+
 TEST_CASE("yaml_witness: beyond its depth the witness leaves the text to yaml-cpp") {
   const auto nested = [](int depth) { return std::string(depth, '[') + std::string(depth, ']') + "\n"; };
   CHECK(WitnessAcceptsYaml(nested(250)));
