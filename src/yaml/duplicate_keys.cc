@@ -13,14 +13,29 @@ namespace safesubst {
 namespace {
 
 // A mapping key as CheckDuplicateKeys compares it: by its source text
-// within its parent node.
+// within its parent node. Its text is found from its scalar, so that a key
+// costs 8 bytes: a document of key lines holds millions.
 struct Key {
   std::uint32_t parent;
-  std::string_view text;
-  const Scalar* scalar;
+  std::uint32_t scalar;  // into Tokens::scalars
 };
 
-using Duplicates = std::vector<std::pair<const Scalar*, const Scalar*>>;  // (repeated key, first one)
+// The source text of keys.
+class KeyTexts {
+ public:
+  KeyTexts(std::string_view text, const Tokens& tokens) : text_(text), scalars_(tokens.scalars) {}
+  std::string_view operator()(const Key& key) const {
+    const Scalar& scalar = scalars_[key.scalar];
+    return text_.substr(scalar.offset, scalar.length);
+  }
+  bool Same(const Key& a, const Key& b) const { return a.parent == b.parent && (*this)(a) == (*this)(b); }
+
+ private:
+  std::string_view text_;
+  const std::vector<Scalar>& scalars_;
+};
+
+using Duplicates = std::vector<std::pair<std::uint32_t, std::uint32_t>>;  // scalars: (repeated key, first one)
 
 // The keys of one document, by parent and text: an open-addressing table of
 // indices into the document's keys, reused from document to document. A
@@ -28,6 +43,8 @@ using Duplicates = std::vector<std::pair<const Scalar*, const Scalar*>>;  // (re
 // sorting them took twice the time of the whole check.
 class KeyTable {
  public:
+  explicit KeyTable(const KeyTexts& texts) : texts_(texts) {}
+
   // Appends the repeated keys of `keys` to `duplicates`; false, with
   // `duplicates` as it was, when keys crowd one run of slots (crafted ones
   // may share a hash), where the table would cost quadratic time.
@@ -56,14 +73,14 @@ class KeyTable {
   std::uint32_t FindOrAdd(const std::vector<Key>& keys, std::uint32_t index) {
     const Key& key = keys[index];
     const std::size_t mask = slots_.size() - 1;
-    std::size_t slot = Hash(key) & mask;
+    std::size_t slot = Hash(key.parent, texts_(key)) & mask;
     for (std::size_t probe = 0; probe < kMaxProbes; ++probe, slot = (slot + 1) & mask) {
       const std::uint32_t earlier = slots_[slot];
       if (earlier == kEmpty) {
         slots_[slot] = index;
         return kEmpty;
       }
-      if (keys[earlier].parent == key.parent && keys[earlier].text == key.text) return earlier;
+      if (texts_.Same(keys[earlier], key)) return earlier;
     }
     return kCrowded;
   }
@@ -71,9 +88,9 @@ class KeyTable {
   // From the key's first and last eight bytes (overlapping in a short key),
   // its length and its parent: no loop over long keys (equal hashes are
   // compared in full, and crowding falls back to sorting).
-  static std::uint64_t Hash(const Key& key) {
-    const char* bytes = key.text.data();
-    const std::size_t size = key.text.size();
+  static std::uint64_t Hash(std::uint32_t parent, std::string_view text) {
+    const char* bytes = text.data();
+    const std::size_t size = text.size();
     std::uint64_t head = 0, tail = 0;
     if (size >= 8) {
       std::memcpy(&head, bytes, 8);
@@ -82,22 +99,22 @@ class KeyTable {
       for (std::size_t i = 0; i < size; ++i) head = head << 8 | static_cast<unsigned char>(bytes[i]);
     }
     const std::uint64_t mixed = (head * 0x9E3779B97F4A7C15u) ^ (tail * 0xC2B2AE3D27D4EB4Fu) ^
-                                (std::uint64_t{key.parent} << 32 | size);
+                                (std::uint64_t{parent} << 32 | size);
     return (mixed * 0x165667B19E3779F9u) >> 32;
   }
 
+  const KeyTexts& texts_;
   std::vector<std::uint32_t> slots_;
 };
 
 // KeyTable's fallback, in O(n log n) whatever the keys: sorted so that equal
 // keys are adjacent, in source order.
-void FindDuplicatesBySorting(std::vector<Key> keys, Duplicates* duplicates) {
-  auto same = [](const Key& a, const Key& b) { return a.parent == b.parent && a.text == b.text; };
-  std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
-    return std::tie(a.parent, a.text, a.scalar) < std::tie(b.parent, b.text, b.scalar);
+void FindDuplicatesBySorting(std::vector<Key> keys, const KeyTexts& texts, Duplicates* duplicates) {
+  std::sort(keys.begin(), keys.end(), [&](const Key& a, const Key& b) {
+    return std::make_tuple(a.parent, texts(a), a.scalar) < std::make_tuple(b.parent, texts(b), b.scalar);
   });
   for (std::size_t i = 1, first = 0; i < keys.size(); ++i) {
-    if (!same(keys[first], keys[i])) {
+    if (!texts.Same(keys[first], keys[i])) {
       first = i;
     } else {
       duplicates->emplace_back(keys[i].scalar, keys[first].scalar);
@@ -114,26 +131,29 @@ Diagnostics CheckDuplicateKeys(std::string_view text, const Tokens& tokens, cons
   // keys of one document at a time (the roots of all documents share the
   // parent kRoot) are views into `text` in one reused vector.
   std::vector<Key> keys;
-  KeyTable table;
+  const KeyTexts texts(text, tokens);
+  KeyTable table(texts);
   Duplicates duplicates;
   auto check_document = [&] {
-    if (!table.FindDuplicates(keys, &duplicates)) FindDuplicatesBySorting(keys, &duplicates);
+    if (!table.FindDuplicates(keys, &duplicates)) FindDuplicatesBySorting(keys, texts, &duplicates);
     keys.clear();
   };
   std::uint32_t document = 0;
-  for (const Scalar& scalar : tokens.scalars) {
+  for (std::uint32_t index = 0; index < tokens.scalars.size(); ++index) {
+    const Scalar& scalar = tokens.scalars[index];
     if (!scalar.is_key || scalar.path == PathSegment::kRoot) continue;
     if (scalar.document != document) {
       check_document();
       document = scalar.document;
     }
-    keys.push_back({tokens.paths[scalar.path].parent, text.substr(scalar.offset, scalar.length), &scalar});
+    keys.push_back({tokens.paths[scalar.path].parent, index});
   }
   check_document();
   // In source order, as they were found.
-  std::sort(duplicates.begin(), duplicates.end(),
-            [](const auto& a, const auto& b) { return a.first->offset < b.first->offset; });
-  for (const auto& [scalar, first] : duplicates) {
+  std::sort(duplicates.begin(), duplicates.end());
+  for (const auto& [repeated, first_index] : duplicates) {
+    const Scalar* scalar = &tokens.scalars[repeated];
+    const Scalar* first = &tokens.scalars[first_index];
     out.push_back(MakeError(Location{file, scalar->line, scalar->column, scalar->offset},
                             "duplicate key '" + std::string(text.substr(scalar->offset, scalar->length)) + "'",
                             "first defined at line " + std::to_string(first->line) +
