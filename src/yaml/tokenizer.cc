@@ -27,6 +27,7 @@
 #include <cstring>
 #include <functional>
 #include <optional>
+#include <unordered_set>
 #include <utility>
 
 #include "diagnostic_cap.h"
@@ -399,6 +400,8 @@ class Parser {
   // it had a %YAML directive.
   std::vector<std::string_view> tag_handles_;
   bool yaml_directive_seen_ = false;
+  // The names of the document's anchors so far: an alias must name one.
+  std::unordered_set<std::string_view> anchor_names_;
   // A line of a flow collection not indented past the block around it
   // (SkipToNextFlowToken), or kNoAnchor; and that block's indentation.
   std::size_t shallow_flow_line_ = kNoAnchor;
@@ -970,6 +973,7 @@ void Parser::Run() {
   };
   auto begin_document = [&](bool explicit_start) {
     if (!directive_pending) tag_handles_.clear();  // directives apply to the next document only
+    anchor_names_.clear();
     if (any_document) ++document_;
     any_document = true;
     directives_allowed = false;
@@ -1660,6 +1664,11 @@ void Parser::SkipPropertyToken() {
   }
   if (text_[start] == '&') {
     out_.anchors.push_back(Anchor{start, pos_ - start, document_, text_.substr(start + 1, pos_ - start - 1)});
+    anchor_names_.insert(out_.anchors.back().name);
+  } else if (text_[start] == '*' && pos_ > start + 1 && anchor_names_.count(text_.substr(start + 1, pos_ - start - 1)) == 0) {
+    const std::string alias(text_.substr(start, pos_ - start));
+    Error(LocationOf(start), "the alias '" + alias + "' names no anchor defined before it in this document",
+          "define the anchor (&" + alias.substr(1) + ") on a node earlier in the same document, or quote the value if '*' is part of it");
   }
 }
 

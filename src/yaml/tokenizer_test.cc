@@ -829,6 +829,10 @@ TEST_CASE("tokenizer: an anchor or alias needs a name, a tag handle a suffix, an
   CHECK(HasErrorAt(Tokenize("k: {a: 1, ?}\n"), 1, 11, "unexpected '?'"));
   // Two anchors were caught only before a block node's content.
   CHECK(HasErrorAt(Tokenize("a: 1\n&x &y b: 2\n"), 2, 4, "two anchors"));
+  // An alias names an anchor defined before it in its own document.
+  CHECK(HasErrorAt(Tokenize("a: *nowhere\n"), 1, 4, "the alias '*nowhere' names no anchor"));
+  CHECK(HasErrorAt(Tokenize("a: [*x, &x 1]\n"), 1, 5, "names no anchor"));
+  CHECK(HasErrorAt(Tokenize("a: &x 1\n---\nb: *x\n"), 3, 4, "names no anchor"));
   CHECK(HasErrorAt(Tokenize("[&a &b x]\n"), 1, 5, "two anchors"));
   CHECK(HasErrorAt(Tokenize("m:\n  &a\n  &b\n  &c k: v\n"), 3, 3, "two anchors"));
   // Valid neighbours: the non-specific tag `!`, and a mapping's properties on
@@ -908,6 +912,7 @@ TEST_CASE("tokenizer: markers and comments have exact spans") {
 TEST_CASE("tokenizer: aliases in command lines and << merges are recorded with their path") {
   const std::string text =
       "base: &b {command: [sh, -c]}\nlabels: &l {a: b}\nx: *l\n---\n"
+      "anchors: [&cmd [sh], &s x, &e {name: E}, &k command, &q q, &b {command: [sh, -c]}, &l {a: b}]\n"
       "c:\n  command: *cmd\n  args: [\"-c\", *s]\n  env:\n    - *e\n"
       "d:\n  <<: *b\n  args:\n    - *s\n"
       "e:\n  <<: [*b, *l]\n  *k : [sh]\n  ? *q\n  : x\n";
