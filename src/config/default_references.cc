@@ -27,9 +27,14 @@ Scanned ScanDefault(std::string_view text) {
   return scanned;
 }
 
+// `${NAME}` and its like (RefKindTraits::BracedValue), which a default expands.
+bool IsExpanded(const Reference& reference) { return TraitsOf(reference.kind).BracedValue(); }
+
+bool IsEscape(const Reference& reference) { return TraitsOf(reference.kind).use == RefUse::kEscape; }
+
 // A braced form other than `${NAME}` and `$${...}`: not expanded in a default.
 bool IsOtherBracedForm(std::string_view text, const Reference& reference) {
-  if (reference.kind == RefKind::kBraced || reference.kind == RefKind::kEscape) return false;
+  if (IsExpanded(reference) || IsEscape(reference)) return false;
   return reference.offset + 1 < text.size() && text[reference.offset + 1] == '{';
 }
 
@@ -73,7 +78,7 @@ class ReferenceChecker {
               "write $${ for a literal ${");
         continue;
       }
-      if (reference.kind != RefKind::kBraced) continue;
+      if (!IsExpanded(reference)) continue;
       const Variable* named = manifest_.Find(reference.name);
       if (named == nullptr || manifest_.IsRuntime(reference.name)) {
         Error(variable, "the default of " + name + " names " + Quoted(reference.name) + ", which is not declared",
@@ -92,7 +97,7 @@ class ReferenceChecker {
     state = State::kWalking;
     if (DefaultHasReferences(variable)) {
       for (const Reference& reference : ScanDefault(*variable.default_value).references) {
-        const Variable* named = reference.kind == RefKind::kBraced ? manifest_.Find(reference.name) : nullptr;
+        const Variable* named = IsExpanded(reference) ? manifest_.Find(reference.name) : nullptr;
         if (named == nullptr) continue;
         if (states_[named->name] == State::kWalking) {
           Error(variable, "the default of " + Quoted(variable.name) + " names " + Quoted(named->name) +
@@ -140,8 +145,8 @@ Diagnostics ExpandDefaultReferences(const Manifest& manifest, ValueSet* values, 
     std::string expanded;
     std::size_t copied = 0;
     for (const Reference& reference : ScanDefault(text).references) {
-      const bool escape = reference.kind == RefKind::kEscape;
-      if (!escape && reference.kind != RefKind::kBraced) continue;
+      const bool escape = IsEscape(reference);
+      if (!escape && !IsExpanded(reference)) continue;
       expanded.append(text, copied, reference.offset - copied);
       copied = reference.offset + reference.length;
       if (escape) {

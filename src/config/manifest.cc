@@ -697,9 +697,8 @@ Manifest ManifestFromShellFormat(std::string_view shell_format) {
   ScanReferences(
       shell_format, 0, shell_format.size(),
       [&manifest](const Reference& reference) {
-        const bool names_variable = reference.kind == RefKind::kBare || reference.kind == RefKind::kBraced ||
-                                    reference.kind == RefKind::kBracedDefault;
-        if (!names_variable || reference.name.empty() || manifest.Find(reference.name) != nullptr) return;
+        const bool declares = TraitsOf(reference.kind).WritesValue() && !reference.name.empty();
+        if (!declares || manifest.Find(reference.name) != nullptr) return;
         Variable variable;
         variable.name = std::string(reference.name);
         manifest.variables.push_back(std::move(variable));

@@ -10,13 +10,14 @@ namespace {
 
 bool IsDeclared(const Reference& reference, const Manifest& manifest, const ValueSet& values) {
   if (manifest.mode != DeclarationMode::kEnvironment) return manifest.Find(reference.name) != nullptr;
+  const RefKindTraits& form = TraitsOf(reference.kind);
   // Without declarations, a default form in data declares its name, as in
   // Flux (`replicas: ${N:=2}`); in a script it may be the script's own.
-  if (reference.kind == RefKind::kBracedDefault && reference.context == ContextClass::kData) return true;
+  if (form.use == RefUse::kDefault && reference.context == ContextClass::kData) return true;
   // Set environment variables are declared implicitly, but in scripts only
   // the braced form: a bare `$HOME` there is the script's.
   if (values.Find(reference.name) == nullptr) return false;
-  return reference.context != ContextClass::kScript || reference.kind != RefKind::kBare;
+  return reference.context != ContextClass::kScript || !form.bare;
 }
 
 Resolution Substitute(const Variable* variable, std::string value) {
@@ -74,17 +75,18 @@ Resolution ApplyDefaultForm(const Reference& reference, const Variable* variable
   return Fail("unknown default form '" + std::string(op) + "' in reference to '" + name + "'", {});
 }
 
-// The form as written, for messages: `${X%.*}`, `${#X}`.
-std::string FormText(const Reference& reference) {
+// The string operation as written, for messages: `${X%.*}`, `${#X}` (whose
+// operator stands before the name).
+std::string OperationText(const Reference& reference) {
   const std::string name(reference.name);
-  if (reference.kind == RefKind::kOperation && reference.op.data() < reference.name.data()) return "${#" + name + "}";
+  if (reference.op.data() < reference.name.data()) return "${#" + name + "}";
   return "${" + name + std::string(reference.op) + std::string(reference.operand) + "}";
 }
 
 // A string operation of the Flux/clusterctl dialect on a declared variable:
 // its result is the value (from outside, so encoded where it lands).
 Resolution ApplyOperation(const Reference& reference, const Variable* variable, const Value* value) {
-  const std::string form = FormText(reference);
+  const std::string form = OperationText(reference);
   StringOperation operation;
   std::string problem = ParseStringOperation(reference, &operation);
   std::string result;
@@ -132,20 +134,18 @@ Resolution KeptLiterally(Resolution failure, ShellReading reading, std::string_v
 // blanks it, or refuses it in strict mode, as Flux does.
 Resolution ResolveFlux(const Reference& reference, const ValueSet& values) {
   Resolution resolution;
-  switch (reference.kind) {
-    case RefKind::kDollarDollar:  // the renderer warns where it matters (flux.h)
-    case RefKind::kEscape:
+  const RefKindTraits& form = TraitsOf(reference.kind);
+  switch (form.flux) {
+    case RefFlux::kEscape:  // `$$`: the renderer warns where it matters (flux.h)
       resolution.outcome = Resolution::Outcome::kEscape;
       return resolution;
-    case RefKind::kBraced:
-    case RefKind::kBracedDefault:
-    case RefKind::kOperation:
+    case RefFlux::kVariable:
       break;
-    default:  // a bare name, `$(NAME)`, shell syntax: Flux leaves them
+    case RefFlux::kLeaves:  // a bare name, `$(NAME)`, shell syntax
       return resolution;
   }
   const Value* value = values.Find(reference.name);
-  if (reference.kind == RefKind::kBracedDefault) {
+  if (form.use == RefUse::kDefault) {
     // `${X=d}` as `${X:=d}`; `-`, `?`, `+` without ':' fail: refused before (flux.h FluxCannotRead).
     if (value == nullptr || value->text.empty()) return DefaultWord(nullptr);
     return Substitute(nullptr, value->text);
@@ -154,7 +154,7 @@ Resolution ResolveFlux(const Reference& reference, const ValueSet& values) {
     resolution.outcome = Resolution::Outcome::kUndeclared;
     return resolution;
   }
-  if (reference.kind == RefKind::kOperation) return ApplyOperation(reference, nullptr, value);
+  if (form.use == RefUse::kOperation) return ApplyOperation(reference, nullptr, value);
   return Substitute(nullptr, value->text);
 }
 
@@ -164,20 +164,21 @@ Resolution ResolveForm(const Reference& reference, const Manifest& manifest, con
   Resolution resolution;
   if (reference.context == ContextClass::kComment) return resolution;
   if (manifest.mode == DeclarationMode::kFlux) return ResolveFlux(reference, values);
-  switch (reference.kind) {
-    case RefKind::kKubernetes:
-    case RefKind::kDollarDollar:
+  const RefUse use = TraitsOf(reference.kind).use;
+  switch (use) {
+    case RefUse::kNone:
       return resolution;
-    case RefKind::kShell:
+    case RefUse::kShell:
       return KeptLiterally(ResolveShellForm(reference, manifest), reading, reference.name);
-    default:
+    case RefUse::kEscape:
+      // `$${...}`: its writer meant a literal `${...}`, whatever it names (the
+      // Flux and clusterctl convention; a shell would read `$$` as its PID).
+      resolution.outcome = Resolution::Outcome::kEscape;
+      return resolution;
+    case RefUse::kValue:
+    case RefUse::kDefault:
+    case RefUse::kOperation:
       break;
-  }
-  // `$${...}`: its writer meant a literal `${...}`, whatever it names (the
-  // Flux and clusterctl convention; a shell would read `$$` as its PID).
-  if (reference.kind == RefKind::kEscape) {
-    resolution.outcome = Resolution::Outcome::kEscape;
-    return resolution;
   }
   if (manifest.IsRuntime(reference.name)) {
     resolution.outcome = Resolution::Outcome::kRuntime;
@@ -189,8 +190,8 @@ Resolution ResolveForm(const Reference& reference, const Manifest& manifest, con
   }
   const Variable* variable = manifest.Find(reference.name);
   const Value* value = values.Find(reference.name);
-  if (reference.kind == RefKind::kBracedDefault) return ApplyDefaultForm(reference, variable, value);
-  if (reference.kind == RefKind::kOperation) return ApplyOperation(reference, variable, value);
+  if (use == RefUse::kDefault) return ApplyDefaultForm(reference, variable, value);
+  if (use == RefUse::kOperation) return ApplyOperation(reference, variable, value);
   if (value != nullptr) return Substitute(variable, value->text);
   return Unset(reference.name);
 }
@@ -225,7 +226,7 @@ Resolution ResolveReference(const Reference& reference, const Manifest& manifest
   Resolution resolution = ResolveForm(reference, manifest, values, reading);
   const bool kept = resolution.outcome == Resolution::Outcome::kRuntime ||
                     resolution.outcome == Resolution::Outcome::kUndeclared ||
-                    (resolution.outcome == Resolution::Outcome::kIgnore && reference.kind == RefKind::kShell);
+                    (resolution.outcome == Resolution::Outcome::kIgnore && TraitsOf(reference.kind).use == RefUse::kShell);
   if (!kept || reference.operand.empty() || manifest.variables.empty()) return resolution;
   const std::string_view inner = DeclaredNameIn(reference.operand, manifest);
   if (inner.empty()) return resolution;

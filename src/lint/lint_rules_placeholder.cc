@@ -83,8 +83,9 @@ std::vector<Match> FindSentinels(std::string_view text) {
 std::vector<Match> FindBracedReferences(std::string_view text) {
   std::vector<Match> found;
   auto add = [&](const Reference& reference) {
-    bool substring = reference.kind == RefKind::kOperation && reference.op == ":";
-    bool braced = reference.kind == RefKind::kBraced || reference.kind == RefKind::kBracedDefault || substring;
+    const RefKindTraits& kind = TraitsOf(reference.kind);
+    bool substring = kind.use == RefUse::kOperation && reference.op == ":";
+    bool braced = kind.BracedValue() || kind.use == RefUse::kDefault || substring;
     if (braced) found.push_back(Match{reference.offset, std::string(text.substr(reference.offset, reference.length))});
   };
   auto unterminated = [&](std::size_t offset) {

@@ -48,7 +48,7 @@ std::string DefaultWordSplicer::Word(const Reference& outer, int depth, std::str
   ScanReferences(
       text_, begin, end,
       [&](const Reference& found) {
-        if (found.kind != RefKind::kBracedDefault || !problem->empty()) return;
+        if (TraitsOf(found.kind).use != RefUse::kDefault || !problem->empty()) return;
         Reference inner = found;
         inner.context = outer.context;
         inner.scalar = outer.scalar;

@@ -9,6 +9,8 @@ namespace safesubst {
 
 namespace {
 
+bool IsEscape(const Reference& reference) { return TraitsOf(reference.kind).use == RefUse::kEscape; }
+
 // The label or annotation that keeps Flux from substituting an object.
 constexpr std::string_view kFluxSubstituteKey = "kustomize.toolkit.fluxcd.io/substitute";
 
@@ -49,7 +51,7 @@ std::vector<Reference> ReadEscape(std::string_view text, const Reference& escape
     ScanReferences(
         text, next.offset + 2, next.offset + next.length,
         [&](const Reference& found) {
-          if (found.kind == RefKind::kEscape) return to_read.push_back(found);
+          if (IsEscape(found)) return to_read.push_back(found);
           forms.push_back(LocatedInside(text, escape, found));
         },
         [&](std::size_t) { unterminated = true; });
@@ -80,8 +82,7 @@ std::size_t FluxFormEnd(std::string_view text, const Reference& reference) {
 
 void ReadEscapesAsFlux(std::string_view text, std::vector<Reference>* references) {
   auto read_on = [text](const Reference& reference) {
-    return reference.kind == RefKind::kEscape && reference.context != ContextClass::kComment &&
-           HoldsDollar(text, reference);
+    return IsEscape(reference) && reference.context != ContextClass::kComment && HoldsDollar(text, reference);
   };
   if (std::none_of(references->begin(), references->end(), read_on)) return;
   std::vector<Reference> read;
@@ -152,16 +153,17 @@ FluxRefusal FluxCannotRead(std::string_view text, const Reference& reference) {
   if (reference.context == ContextClass::kComment) return {};
   const std::string form(text.substr(reference.offset, reference.length));
   const std::string escaped = "write $" + form + ", which Flux writes as " + form;
+  const RefUse use = TraitsOf(reference.kind).use;
   // `${X=d}` is `${X:=d}` there; `-`, `?` and `+` without ':' fail.
-  if (reference.kind == RefKind::kBracedDefault && reference.op.front() != ':' && reference.op != "=") {
+  if (use == RefUse::kDefault && reference.op.front() != ':' && reference.op != "=") {
     return {"Flux cannot read " + form + ": its engine fails with \"missing closing brace\" on this default form "
             "without ':', and a failure stops the whole Kustomization",
             escaped};
   }
-  if (reference.kind == RefKind::kEscape && HoldsDollar(text, reference)) {  // not read by ReadEscapesAsFlux
+  if (use == RefUse::kEscape && HoldsDollar(text, reference)) {  // not read by ReadEscapesAsFlux
     return {"Flux reads on inside the escape " + form + ", where a `${` has no `}`", "close the `${` inside it"};
   }
-  if (reference.kind == RefKind::kBracedDefault || reference.kind == RefKind::kOperation) {
+  if (use == RefUse::kDefault || use == RefUse::kOperation) {
     if (const std::size_t end = FluxFormEnd(text, reference); end != reference.offset + reference.length) {
       return {"Flux ends " + form + " at its first `}`, as " +
                   std::string(text.substr(reference.offset, end - reference.offset)) +
@@ -171,13 +173,13 @@ FluxRefusal FluxCannotRead(std::string_view text, const Reference& reference) {
   }
   // A string operation's argument: Flux reads `$$` there as `$` before it
   // looks for a `${`, so that `${A/x/$${B}}` ends at the first `}`.
-  if (reference.kind == RefKind::kOperation && (reference.operand.find("$$") != std::string_view::npos ||
-                                                 reference.operand.find("${") != std::string_view::npos)) {
+  if (use == RefUse::kOperation && (reference.operand.find("$$") != std::string_view::npos ||
+                                 reference.operand.find("${") != std::string_view::npos)) {
     return {"Flux reads the `$` forms in the argument of " + form + " by rules of its own, which safesubst does "
             "not reproduce",
             "write the argument without `$`"};
   }
-  if (reference.kind != RefKind::kShell || reference.offset + 1 >= text.size() || text[reference.offset + 1] != '{') {
+  if (use != RefUse::kShell || reference.offset + 1 >= text.size() || text[reference.offset + 1] != '{') {
     return {};
   }
   if (reference.offset + 2 < text.size() && text[reference.offset + 2] >= '0' && text[reference.offset + 2] <= '9') {

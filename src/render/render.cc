@@ -103,7 +103,7 @@ std::size_t ScalarsOf(std::span<const ReferenceValue> values) {
 
 // A form written as its text without the first `$`: `$${NAME}`, and in the
 // Flux flavor `$$`.
-bool IsEscape(RefKind kind) { return kind == RefKind::kEscape || kind == RefKind::kDollarDollar; }
+bool IsEscape(RefKind kind) { return TraitsOf(kind).flux == RefFlux::kEscape; }
 
 // The declared references of one scalar with their values, in source order,
 // as encoding sees them: views of the render's (Renderer::substitutions_).
@@ -798,7 +798,7 @@ void Renderer::CountRepeatedUses() {
 // already kept as written, and has no escape of its own.
 std::string Renderer::UndeclaredHint(const Reference& reference) {
   const std::string name(reference.name);
-  const bool bare = reference.kind == RefKind::kBare;
+  const bool bare = TraitsOf(reference.kind).bare;
   const std::string literal = bare ? "" : ", or write $${" + name + "} for a literal ${" + name + "}";
   switch (manifest_.mode) {
     case DeclarationMode::kEnvironment:
@@ -823,16 +823,16 @@ std::string Renderer::UndeclaredHint(const Reference& reference) {
 // resolve alike by name, except that environment mode leaves a bare name in a
 // script to the script; any other form by all that ResolveReference reads.
 const Resolution& Renderer::Resolve(const Reference& reference) {
-  const bool by_name = (reference.kind == RefKind::kBraced || reference.kind == RefKind::kBare) &&
-                       reference.context != ContextClass::kComment;
+  const RefKindTraits& form = TraitsOf(reference.kind);
+  const bool by_name = form.use == RefUse::kValue && reference.context != ContextClass::kComment;
   if (!by_name) {
     auto [known, inserted] = resolutions_by_form_.try_emplace(FormKey(reference));
     if (inserted) known->second = ResolveChecked(reference);
     return known->second;
   }
   // A bare name in a script, and in Flux everywhere, is not what its braced form is.
-  const bool bare_in_script = reference.kind == RefKind::kBare && (reference.context == ContextClass::kScript ||
-                                                                   manifest_.mode == DeclarationMode::kFlux);
+  const bool bare_in_script = form.bare && (reference.context == ContextClass::kScript ||
+                                            manifest_.mode == DeclarationMode::kFlux);
   auto [known, inserted] = resolutions_[bare_in_script].try_emplace(reference.name);
   if (inserted) known->second = ResolveChecked(reference);
   return known->second;
@@ -888,7 +888,7 @@ ReferenceReport::Action Renderer::Decide(const Reference& reference) {
   using Action = ReferenceReport::Action;
   const Action action = DecideOne(reference);
   const bool kept = action == Action::kKeepRuntime || action == Action::kKeepUndeclared;
-  const bool kept_bare = kept && reference.kind == RefKind::kBare;
+  const bool kept_bare = kept && TraitsOf(reference.kind).bare;
   kept_bare_end_ = kept_bare ? reference.offset + reference.length : std::string_view::npos;
   kept_bare_name_ = kept_bare ? reference.name : std::string_view();
   return action;
@@ -1135,11 +1135,11 @@ bool Renderer::RefusesUndeclaredInData(const Reference& reference) const {
   if (options_.allow_undeclared) return false;
   switch (manifest_.mode) {
     case DeclarationMode::kManifest:
-      return reference.kind != RefKind::kBare;
+      return !TraitsOf(reference.kind).bare;
     case DeclarationMode::kShellFormat:
       return false;
     case DeclarationMode::kEnvironment:
-      return reference.kind == RefKind::kOperation;
+      return TraitsOf(reference.kind).use == RefUse::kOperation;
     case DeclarationMode::kFlux:
       return false;  // FluxUnset
   }

@@ -28,9 +28,7 @@ class TagChecker {
     ScanReferences(
         text_, begin, end,
         [&](const Reference& reference) {
-          const bool names_variable = reference.kind == RefKind::kBare || reference.kind == RefKind::kBraced ||
-                                      reference.kind == RefKind::kBracedDefault;
-          if (!names_variable || manifest_.Find(reference.name) == nullptr) return;
+          if (!TraitsOf(reference.kind).WritesValue() || manifest_.Find(reference.name) == nullptr) return;
           out_.push_back(MakeError(LocateOffset(text_, reference.offset, file_),
                                    "'" + std::string(text_.substr(reference.offset, reference.length)) +
                                        "' is in " + std::string(what) + ", where no value is substituted",

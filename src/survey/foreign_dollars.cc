@@ -70,7 +70,7 @@ bool IsForeignDollarName(std::string_view name) {
 }
 
 bool IsForeignDollar(std::string_view text, const Tokens& tokens, const Reference& reference) {
-  if (reference.kind != RefKind::kBare) return false;
+  if (!TraitsOf(reference.kind).bare) return false;
   if (IsForeignDollarName(reference.name)) return true;
   if (reference.scalar == Reference::kNoScalar) return false;
   const Scalar& scalar = tokens.scalars[reference.scalar];

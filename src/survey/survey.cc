@@ -98,8 +98,8 @@ VarType TypeEvidence(const Tokens& tokens, const Reference& reference,
     *reason = "its use as `" + std::string(key) + "`";
     return IsIntegerKey(key) ? VarType::kInt : VarType::kBool;
   }
-  const bool defaults = reference.kind == RefKind::kBracedDefault && (reference.op == ":=" || reference.op == ":-" ||
-                                                                      reference.op == "=" || reference.op == "-");
+  const bool defaults = TraitsOf(reference.kind).use == RefUse::kDefault &&
+                        (reference.op == ":=" || reference.op == ":-" || reference.op == "=" || reference.op == "-");
   if (defaults) {
     if (VarType type = TypeOfText(reference.operand, whole_scalar); type != VarType::kString) {
       *reason = "the default " + std::string(reference.operand);
@@ -117,10 +117,7 @@ VarType TypeEvidence(const Tokens& tokens, const Reference& reference,
 
 // A reference to a variable by name: `$X`, `${X}`, a default form, or (the
 // Flux and clusterctl dialect) a string operation such as `${X%.*}`.
-bool IsVariableForm(const Reference& reference) {
-  return reference.kind == RefKind::kBare || reference.kind == RefKind::kBraced ||
-         reference.kind == RefKind::kBracedDefault || reference.kind == RefKind::kOperation;
-}
+bool IsVariableForm(const Reference& reference) { return TraitsOf(reference.kind).NamesVariable(); }
 
 // Whether a use says the name belongs to the script at runtime. Only a
 // shell expands `${NAME}`: in other text of a script context (an embedded
@@ -130,7 +127,7 @@ bool IsVariableForm(const Reference& reference) {
 // from the format's own syntax, and stays runtime.
 bool IsRuntimeUse(const Tokens& tokens, const Reference& reference) {
   if (reference.context != ContextClass::kScript) return false;
-  if (reference.kind == RefKind::kBare || reference.scalar == Reference::kNoScalar) return true;
+  if (TraitsOf(reference.kind).bare || reference.scalar == Reference::kNoScalar) return true;
   return tokens.scalars[reference.scalar].is_shell;
 }
 
@@ -155,11 +152,6 @@ std::string_view LineAt(std::string_view text, std::size_t offset, std::size_t* 
   if (end > start && text[end - 1] == '\r') --end;
   *line_start = start;
   return text.substr(start, end - start);
-}
-
-// What GNU envsubst without arguments writes for `$NAME` / `${NAME}`.
-bool EnvsubstTouches(RefKind kind) {
-  return kind == RefKind::kBare || kind == RefKind::kBraced || kind == RefKind::kEscape;
 }
 
 // Tokenizes a template after the encoding checks a render makes: a binary or
@@ -341,33 +333,24 @@ Effect FluxEffect(std::string_view text, const Reference& reference, const Envir
     effect = Effect{true, form, true, {}, std::move(failure.message)};
     return effect;
   }
-  const std::string name(reference.name);
-  const std::optional<std::string> value =
-      reference.kind == RefKind::kBraced || reference.kind == RefKind::kBracedDefault ||
-              reference.kind == RefKind::kOperation
-          ? given(name)
-          : std::nullopt;
-  switch (reference.kind) {
-    case RefKind::kEscape:
-      return Effect{true, form.substr(1), false, {}, {}};
-    case RefKind::kDollarDollar: {
-      std::string note = FluxDollarDollarNote(text, reference);
-      return Effect{true, "$", !note.empty(), {}, std::move(note)};
-    }
-    case RefKind::kBraced:
-    case RefKind::kOperation:
-      if (value) return Effect{true, reference.kind == RefKind::kBraced ? *value : form, false, {}, {}};
-      return Effect{true, "", script, name,
-                    "Flux writes an empty string for a name postBuild.substitute does not set (strict mode: the "
-                    "Kustomization fails); write $${" + name + "} to keep it as written"};
-    case RefKind::kBracedDefault:
-      if (value && !value->empty()) return Effect{true, *value, false, {}, {}};
-      return Effect{true, std::string(reference.operand), script, {},
-                    "Flux applies the default of " + form + " at deploy time, not the shell at run time; write $" +
-                        form + " to keep it for the shell"};
-    default:  // a bare name, `$(NAME)`, shell syntax: Flux leaves them
-      return effect;
+  const RefKindTraits& kind = TraitsOf(reference.kind);
+  if (kind.flux == RefFlux::kLeaves) return effect;  // a bare name, `$(NAME)`, shell syntax
+  if (kind.flux == RefFlux::kEscape) {  // `$${NAME}`, `$$`
+    std::string note = FluxDollarDollarNote(text, reference);
+    return Effect{true, form.substr(1), !note.empty(), {}, std::move(note)};
   }
+  const std::string name(reference.name);
+  const std::optional<std::string> value = given(name);
+  if (kind.use == RefUse::kDefault) {
+    if (value && !value->empty()) return Effect{true, *value, false, {}, {}};
+    return Effect{true, std::string(reference.operand), script, {},
+                  "Flux applies the default of " + form + " at deploy time, not the shell at run time; write $" +
+                      form + " to keep it for the shell"};
+  }
+  if (value) return Effect{true, kind.use == RefUse::kValue ? *value : form, false, {}, {}};
+  return Effect{true, "", script, name,
+                "Flux writes an empty string for a name postBuild.substitute does not set (strict mode: the "
+                "Kustomization fails); write $${" + name + "} to keep it as written"};
 }
 
 }  // namespace
@@ -384,14 +367,14 @@ Result<std::vector<AuditChange>> AuditEnvsubst(const TemplateSource& source, con
   }
   result.value = AuditLines(source, tokens, [&](const Reference& reference) {
     Effect effect;
-    if (!EnvsubstTouches(reference.kind)) return effect;
+    if (!TraitsOf(reference.kind).envsubst) return effect;
     std::optional<std::string> value = environment(reference.name);
     // A sensitive value is never shown, not even as what envsubst would write.
     const Variable* variable = manifest.Find(reference.name);
     if (value && variable != nullptr) value = DisplayValue(*variable, *value);
     // `$${X}`: envsubst keeps the first `$` and replaces `${X}`.
     effect.rewrites = true;
-    effect.written = (reference.kind == RefKind::kEscape ? "$" : "") + value.value_or("");
+    effect.written = (TraitsOf(reference.kind).use == RefUse::kEscape ? "$" : "") + value.value_or("");
     effect.destroys = ResolveReference(reference, manifest, values).outcome != Resolution::Outcome::kSubstitute;
     if (effect.destroys && !value) effect.blanked = std::string(reference.name);
     return effect;

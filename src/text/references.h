@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <string_view>
 
 namespace safesubst {
@@ -20,6 +21,8 @@ enum class ContextClass : std::uint8_t {
   kData,     ///< every other scalar, and keys
 };
 
+/// The kinds of `$` form, each with its row in the table of RefKindTraits.
+/// kShell stays last: a new kind goes before it.
 enum class RefKind : std::uint8_t {
   kBare,           ///< $NAME
   kBraced,         ///< ${NAME}
@@ -33,6 +36,65 @@ enum class RefKind : std::uint8_t {
   kOperation,
   kShell,          ///< $(cmd) $((expr)) $1 $@ $? ${!x} ${x[0]}...: shell syntax, not a reference
 };
+
+/// What the form does with the name it holds (SPEC Rule 1).
+enum class RefUse : std::uint8_t {
+  kValue,      ///< the variable's value replaces it: $NAME ${NAME}
+  kDefault,    ///< the value, or the default word as the operator says: ${NAME:-x}
+  kOperation,  ///< a string operation on the value replaces it: ${NAME%.*} (string_operations.h)
+  kEscape,     ///< written without its first `$`, whatever it names: $${NAME}
+  kNone,       ///< never touched, names nothing of the template: $(NAME) $$
+  kShell,      ///< shell syntax kept as written; an error where it names a declared variable: ${x[0]}
+};
+/// What Flux's postBuild engine (github.com/fluxcd/pkg/envsubst) does with it.
+enum class RefFlux : std::uint8_t {
+  kVariable,  ///< reads it as a variable (by the form's use: its value, default word or operation)
+  kEscape,    ///< writes it without its first `$`: $${NAME}, and $$ as `$`
+  kLeaves,    ///< leaves it as written: $NAME, $(NAME), shell syntax
+};
+
+/// What a kind of `$` form means: a row of kReferenceKinds, which every
+/// module reads through TraitsOf instead of listing kinds, so that a new form
+/// is its kind and row here, its recogniser in ScanReferences, and a test.
+struct RefKindTraits {
+  RefKind kind;
+  std::string_view example;  ///< one text that ScanReferences reads as this kind alone
+  RefUse use;
+  /// The name is written bare, `$NAME`: it ends where the name characters end,
+  /// so a value written right after it would lengthen it; a script's own
+  /// variables are written so (environment mode leaves them to the script);
+  /// and `$${...}` writes no literal of it.
+  bool bare;
+  /// GNU envsubst without a SHELL-FORMAT argument replaces it (for `$${NAME}`: its `${NAME}`).
+  bool envsubst;
+  RefFlux flux;
+
+  /// A use of the variable it names: its value, a default form or an operation.
+  constexpr bool NamesVariable() const {
+    return use == RefUse::kValue || use == RefUse::kDefault || use == RefUse::kOperation;
+  }
+  /// The value as given (or a default word) takes its place: not a string operation.
+  constexpr bool WritesValue() const { return use == RefUse::kValue || use == RefUse::kDefault; }
+  /// `${NAME}` and its like: the value, by a name a `}` closes.
+  constexpr bool BracedValue() const { return use == RefUse::kValue && !bare; }
+};
+
+/// Every kind of `$` form, in the order of RefKind (a test checks it).
+inline constexpr RefKindTraits kReferenceKinds[] = {
+    // kind                   example        use                 bare   envsubst  flux
+    {RefKind::kBare,          "$NAME",       RefUse::kValue,     true,  true,     RefFlux::kLeaves},
+    {RefKind::kBraced,        "${NAME}",     RefUse::kValue,     false, true,     RefFlux::kVariable},
+    {RefKind::kBracedDefault, "${NAME:-x}",  RefUse::kDefault,   false, false,    RefFlux::kVariable},
+    {RefKind::kEscape,        "$${NAME}",    RefUse::kEscape,    false, true,     RefFlux::kEscape},
+    {RefKind::kKubernetes,    "$(NAME)",     RefUse::kNone,      false, false,    RefFlux::kLeaves},
+    {RefKind::kDollarDollar,  "$$",          RefUse::kNone,      false, false,    RefFlux::kEscape},
+    {RefKind::kOperation,     "${NAME%.*}",  RefUse::kOperation, false, false,    RefFlux::kVariable},
+    {RefKind::kShell,         "${NAME[0]}",  RefUse::kShell,     false, false,    RefFlux::kLeaves},
+};
+static_assert(std::size(kReferenceKinds) == static_cast<std::size_t>(RefKind::kShell) + 1, "a row for each kind");
+
+/// The row of `kind`.
+constexpr const RefKindTraits& TraitsOf(RefKind kind) { return kReferenceKinds[static_cast<std::size_t>(kind)]; }
 
 /// A `$` form found inside a scalar or a comment.
 /// (The small fields come first, so that they pack: a placeholder-dense

@@ -371,5 +371,20 @@ TEST_CASE("references: the head of ${...} that the scanner and the shell lexer b
   CHECK(Head("") == "[] | ");
 }
 
+// The table every module reads (RefKindTraits): a row for each kind, in the
+// order of RefKind, and each row's example read as that kind, so that a new
+// row comes with its recogniser.
+TEST_CASE("references: every kind has its row, and the row's example scans as that kind") {
+  for (int k = 0; k <= static_cast<int>(RefKind::kShell); ++k) {
+    const RefKind kind = static_cast<RefKind>(k);
+    const RefKindTraits& row = TraitsOf(kind);
+    CAPTURE(row.example);
+    CHECK(row.kind == kind);
+    const Reference reference = Only(row.example);
+    CHECK(reference.kind == kind);
+    CHECK(Covered(row.example, reference) == row.example);
+  }
+}
+
 }  // namespace
 }  // namespace safesubst
