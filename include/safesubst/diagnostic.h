@@ -96,8 +96,13 @@ SAFESUBST_API std::string FormatDiagnostic(const Diagnostic& diagnostic, const S
 SAFESUBST_API std::string FormatDiagnosticAt(const Diagnostic& diagnostic, std::string_view line, std::uint32_t caret_column,
                                              bool color);
 
-/// A value or the diagnostics that explain why there is none. Errors cross the
-/// library boundary as values, never as exceptions.
+/// A value or the diagnostics that explain why there is none: what every
+/// call of the library that can fail returns (ParseManifest, CollectValues,
+/// ApplySteps, Lint, SurveyTemplates...). A render returns the same shape,
+/// RenderResult (render.h): the same diagnostics and ok(), and in place of the
+/// optional value the output, empty when the render failed, and the reports
+/// of the references, filled either way (to explain a failed render). Errors
+/// cross the library boundary as values, never as exceptions.
 template <typename T>
 struct Result {
   std::optional<T> value;

@@ -98,8 +98,9 @@ struct ReferenceReport {
   std::string note;  ///< free text, e.g. "shell: raw, written unquoted"
 };
 
+/// What Render and RenderString return: a Result (diagnostic.h) for a render.
 struct RenderResult {
-  std::string output;
+  std::string output;  ///< the rendered stream; empty when the render failed
   Diagnostics diagnostics;
   std::vector<ReferenceReport> references;
 

@@ -95,16 +95,6 @@ SAFESUBST_API Result<std::vector<std::pair<std::string, Value>>> ParseValuesText
 /// redact (RedactSensitive) or explain; use `ok()` to decide whether to render.
 SAFESUBST_API Result<ValueSet> CollectValues(const Manifest& manifest, const ValueInputs& inputs);
 
-/// Checks one value against its declaration. Returns an empty string when it is
-/// valid, else a message that does not contain the value if it is sensitive.
-SAFESUBST_API std::string ValidateValue(const Variable& variable, std::string_view value);
-
-/// Splits a `list` value into its items (comma and/or whitespace separated).
-SAFESUBST_API std::vector<std::string> SplitList(std::string_view value);
-
-/// The text to show for a value in messages: the value, or `***` when sensitive.
-SAFESUBST_API std::string DisplayValue(const Variable& variable, std::string_view value);
-
 /// Replaces every occurrence of a sensitive variable's value (or default),
 /// or of a piece of one, in `text` with `***`: the masking the command
 /// applies to every message it prints.

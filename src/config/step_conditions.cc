@@ -7,6 +7,7 @@
 #include "safesubst/manifest.h"
 #include "safesubst/values.h"
 #include "substitution.h"
+#include "validate.h"
 
 namespace safesubst {
 

@@ -61,3 +61,17 @@ std::string KeysHint(std::string_view word, const std::vector<std::string_view>&
 std::string QuoteForMessage(const Variable& variable, std::string_view value);
 
 }  // namespace safesubst::detail
+
+namespace safesubst {
+
+/// Checks one value against its declaration. Returns an empty string when it is
+/// valid, else a message that does not contain the value if it is sensitive.
+std::string ValidateValue(const Variable& variable, std::string_view value);
+
+/// Splits a `list` value into its items (comma and/or whitespace separated).
+std::vector<std::string> SplitList(std::string_view value);
+
+/// The text to show for a value in messages: the value, or `***` when sensitive.
+std::string DisplayValue(const Variable& variable, std::string_view value);
+
+}  // namespace safesubst

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "alias_bomb.h"
+#include "validate.h"
 
 namespace safesubst {
 namespace {

@@ -14,6 +14,7 @@
 #include "safesubst/values.h"
 #include "substitution.h"
 #include "text_checks.h"
+#include "validate.h"
 
 namespace safesubst {
 

@@ -20,6 +20,7 @@
 #include "yaml_encoding.h"
 #include "yaml_node_writer.h"
 #include "test_support.h"
+#include "validate.h"
 
 using namespace safesubst;
 using namespace safesubst::testing;
