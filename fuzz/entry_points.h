@@ -402,22 +402,14 @@ inline void CheckMatchReadsLikeYamlCpp(std::string_view document) {
   SAFESUBST_FUZZ_CHECK(!DocumentMatches(match, document));
 }
 
-/// The step engine's fast witness (yaml_witness.h) against yaml-cpp. They
-/// may disagree: libfyaml accepts valid YAML yaml-cpp refuses (a block scalar
-/// under an anchor, a multi-line key in {}), and where it does not accept,
-/// the steps ask yaml-cpp. What it must never accept is what the witness is there to
-/// catch, which yaml-cpp refuses: an alias whose anchor is gone, a tag
-/// handle with no suffix.
-inline void CheckWitnessAgainstYamlCpp(std::string_view text) {
-  const ::safesubst::detail::WitnessVerdict witness = ::safesubst::detail::ReadWithWitness(text);  // on every input: libfyaml can crash
-  try {
-    ::safesubst::detail::CheckAllDocumentsParse(text);
-  } catch (const YAML::Exception& error) {
-    if (error.msg == YAML::ErrorMsg::UNKNOWN_ANCHOR || error.msg == YAML::ErrorMsg::TAG_WITH_NO_SUFFIX) {
-      SAFESUBST_FUZZ_CHECK(witness != ::safesubst::detail::WitnessVerdict::kAccepts);
-    }
-  }
-}
+/// The step engine's fast witness (yaml_witness.h) reads every input and
+/// every edited output: libfyaml 0.7.12 has crashed and looped on texts the
+/// witness now leaves to yaml-cpp. Its verdicts are not compared with
+/// yaml-cpp's here: yaml-cpp misreads valid YAML (`--- |` with `*a` at
+/// column 0 is "the referenced anchor is not defined"), so no agreement
+/// holds that a fuzzer could assert; the yaml-test-suite conformance test
+/// checks the verdicts instead.
+inline void ReadWithTheWitness(std::string_view text) { (void)::safesubst::detail::ReadWithWitness(text); }
 
 /// The steps of kStepsManifest on a fuzzed stream. Steps only ever see what
 /// Render produced (a stream within the input limits that yaml-cpp parses, as
@@ -435,7 +427,7 @@ inline void FuzzSteps(std::string_view text) {
   options.file_name = "fuzz.yaml";
   options.allow_undeclared = true;
   options.run_steps = false;
-  CheckWitnessAgainstYamlCpp(text);
+  ReadWithTheWitness(text);
   RenderResult rendered = Render(text, no_variables, ValueSet{}, options);
   if (!rendered.ok()) return;
   CheckMatchReadsLikeYamlCpp(rendered.output);
@@ -447,7 +439,7 @@ inline void FuzzSteps(std::string_view text) {
     return fragment;
   };
   if (Result<std::string> edited = ApplySteps(rendered.output, manifest.steps, context); edited.ok()) {
-    CheckWitnessAgainstYamlCpp(*edited.value);
+    ReadWithTheWitness(*edited.value);
   }
   // One step that must match: the error path, and its message about the document.
   Step required;
