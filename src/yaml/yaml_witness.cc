@@ -9,8 +9,10 @@
 #include <string>
 #include <string_view>
 #include <unordered_set>
+#include <vector>
 
 #include "text_checks.h"
+#include "tokenizer.h"
 
 namespace safesubst::detail {
 namespace {
@@ -105,22 +107,58 @@ bool HasTabAfterIndicator(std::string_view text) {
   return false;
 }
 
+// An open collection, as ReadEvents follows the events.
+struct OpenCollection {
+  bool mapping = false;
+  bool flow = false;
+  std::size_t nodes = 0;  ///< nodes read in it so far: in a mapping, keys and values in turn
+};
+
+// libfyaml 0.7.12 takes two forms the spec refuses: properties then a `:`
+// with no key (`a: &x : b`, read as a mapping with an empty key), and an
+// implicit key over two lines in a flow sequence (`[a\n b: c]`). Both show
+// as events that are rare in Kubernetes YAML: an empty scalar as a mapping
+// key, a mapping that is an item of a flow sequence without its own `{`.
+// For those the tokenizer, which refuses both, reads the text too.
+bool NeedsTokenizer(const fy_event& event, const std::vector<OpenCollection>& open, std::string_view text) {
+  if (open.empty()) return false;
+  const OpenCollection& parent = open.back();
+  if (parent.mapping) {
+    if (parent.nodes % 2 != 0 || event.type != FYET_SCALAR) return false;
+    std::size_t length = 0;
+    return event.scalar.value == nullptr || fy_token_get_text(event.scalar.value, &length) == nullptr || length == 0;
+  }
+  if (!parent.flow || event.type != FYET_MAPPING_START) return false;
+  const fy_mark* start = event.mapping_start.mapping_start == nullptr
+                             ? nullptr
+                             : fy_token_start_mark(event.mapping_start.mapping_start);
+  return start == nullptr || start->input_pos >= text.size() || text[start->input_pos] != '{';
+}
+
 // Reads every event of the stream, up to the first that decides. Anchors
 // are per document, as in yaml-cpp, and an anchor counts from its node's
-// start (`&a [*a]` names it).
-WitnessVerdict ReadEvents(fy_parser* parser, std::string_view text) {
+// start (`&a [*a]` names it). `*needs_tokenizer`: NeedsTokenizer held for
+// an event.
+WitnessVerdict ReadEvents(fy_parser* parser, std::string_view text, bool* needs_tokenizer) {
   std::unordered_set<std::string> anchors;
-  int depth = 0;
+  std::vector<OpenCollection> open;
   while (fy_event* event = fy_parser_parse(parser)) {
     WitnessVerdict verdict = WitnessVerdict::kAccepts;
+    const bool node = event->type == FYET_SCALAR || event->type == FYET_ALIAS ||
+                      event->type == FYET_SEQUENCE_START || event->type == FYET_MAPPING_START;
+    if (node) {
+      if (NeedsTokenizer(*event, open, text)) *needs_tokenizer = true;
+      if (!open.empty()) ++open.back().nodes;
+    }
     switch (event->type) {
       case FYET_DOCUMENT_START: anchors.clear(); break;
       case FYET_SEQUENCE_START:
       case FYET_MAPPING_START:
-        if (++depth > kDeepestWitnessed) verdict = WitnessVerdict::kLeavesToYamlCpp;
+        open.push_back({event->type == FYET_MAPPING_START, fy_event_get_node_style(event) == FYNS_FLOW, 0});
+        if (open.size() > kDeepestWitnessed) verdict = WitnessVerdict::kLeavesToYamlCpp;
         break;
       case FYET_SEQUENCE_END:
-      case FYET_MAPPING_END: --depth; break;
+      case FYET_MAPPING_END: open.pop_back(); break;
       case FYET_ALIAS:
         if (anchors.count(TokenText(event->alias.anchor)) == 0) verdict = WitnessVerdict::kRefuses;
         break;
@@ -165,7 +203,10 @@ WitnessVerdict ReadWithWitness(std::string_view text) {
   if (!parser || fy_parser_set_string(parser.get(), text.data(), text.size()) != 0) {
     return WitnessVerdict::kLeavesToYamlCpp;  // out of memory
   }
-  return ReadEvents(parser.get(), text);
+  bool needs_tokenizer = false;
+  const WitnessVerdict verdict = ReadEvents(parser.get(), text, &needs_tokenizer);
+  if (verdict != WitnessVerdict::kAccepts || !needs_tokenizer) return verdict;
+  return HasErrors(TokenizeWithoutReferences(text, {}).diagnostics) ? WitnessVerdict::kLeavesToYamlCpp : verdict;
 }
 
 }  // namespace safesubst::detail

@@ -28,7 +28,10 @@ enum class WitnessVerdict : unsigned char {
 /// reads tags as YAML 1.1 did), and what libfyaml takes glued that the spec
 /// does not: an anchor or tag before `{` or `[`, a `?` before `,`, `]` or `}`;
 /// and a tab in the blanks after `:`, `?` or `-`, where libfyaml 0.7.12 can
-/// crash. Never throws, prints nothing.
+/// crash. Where libfyaml may take one of two forms the spec refuses (an empty
+/// mapping key after properties, `a: &x : b`; an implicit key over two lines
+/// in a flow sequence), the tokenizer reads the text too, and any error of
+/// its leaves the text to yaml-cpp. Never throws, prints nothing.
 WitnessVerdict ReadWithWitness(std::string_view text);
 
 }  // namespace safesubst::detail

@@ -94,6 +94,22 @@ TEST_CASE("yaml_witness: a property or `?` glued where the spec wants a separato
   }
 }
 
+TEST_CASE("yaml_witness: an empty key after properties and a two-line key in a flow sequence are left to yaml-cpp") {
+  // libfyaml 0.7.12 takes both; the spec, yaml-cpp and the tokenizer do not.
+  for (const std::string text : {"a: &x : b\n", "a: !t : b\n", "- a: &x : b\n", "[a\n b: c]\n", "- [a\n   b: c]\n",
+                                 "k: [x, \"a\n b\": c]\n"}) {
+    CAPTURE(text);
+    CHECK(ReadWithWitness(text) == WitnessVerdict::kLeavesToYamlCpp);
+    CHECK_FALSE(YamlCppAccepts(text));
+  }
+  // Their valid neighbours: the tokenizer reads them too, and they are accepted.
+  for (const std::string text : {"a: &x\nb: c\n", ": b\n", "? : b\n", "\"\": b\n", "[a: b]\n", "[a\n , b: c]\n",
+                                 "[{a\n b: c}]\n", "{a\n b: c}\n", "- [{a: 1}, b: 2]\n", "- &x : b\n"}) {
+    CAPTURE(text);
+    CHECK(ReadWithWitness(text) == WitnessVerdict::kAccepts);
+  }
+}
+
 TEST_CASE("yaml_witness: a tab after `:`, `?` or `-` is left to yaml-cpp (libfyaml 0.7.12 crashes on some)") {
   // The attacker's F3: each of these made libfyaml crash in fy_parser_destroy.
   for (const std::string text : {"? a:\t-\n", "? a: \t-\n", "? \"a\":\t-\n", "? [a]:\t-\n", "? - a:\t-\n",
