@@ -123,11 +123,8 @@ struct OpenCollection {
 bool NeedsTokenizer(const fy_event& event, const std::vector<OpenCollection>& open, std::string_view text) {
   if (open.empty()) return false;
   const OpenCollection& parent = open.back();
-  if (parent.mapping) {
-    if (parent.nodes % 2 != 0 || event.type != FYET_SCALAR) return false;
-    std::size_t length = 0;
-    return event.scalar.value == nullptr || fy_token_get_text(event.scalar.value, &length) == nullptr || length == 0;
-  }
+  // An empty key written with no text at all has no value token.
+  if (parent.mapping) return parent.nodes % 2 == 0 && event.type == FYET_SCALAR && event.scalar.value == nullptr;
   if (!parent.flow || event.type != FYET_MAPPING_START) return false;
   const fy_mark* start = event.mapping_start.mapping_start == nullptr
                              ? nullptr
