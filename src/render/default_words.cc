@@ -115,10 +115,4 @@ Location DefaultWordSplicer::MapBack(const Location& location) const {
   return LocateOffset(text_, OriginalOffset(spliced), location.file);
 }
 
-void DefaultWordSplicer::MapBack(std::uint32_t* line, std::uint32_t* column) const {
-  Location location = MapBack(Location{{}, *line, *column, 0});
-  *line = location.line;
-  *column = location.column;
-}
-
 }  // namespace safesubst::detail

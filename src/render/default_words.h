@@ -49,8 +49,6 @@ class DefaultWordSplicer {
   /// The location in the template of `location` in the spliced text
   /// (located by line and column, or by offset when those are 0).
   Location MapBack(const Location& location) const;
-  /// The same for a reference report's line and column.
-  void MapBack(std::uint32_t* line, std::uint32_t* column) const;
 
  private:
   struct Edit {

@@ -61,7 +61,7 @@ bool IsUnder(std::string_view path, std::string_view prefix) {
 
 class Comparer {
  public:
-  Comparer(const YamlStream& before, const YamlStream& after, const std::vector<ExemptPath>& exempt,
+  Comparer(const YamlStream& before, const YamlStream& after, const std::vector<std::string>& exempt,
            const std::vector<ExpectedValue>& expected)
       : t_(before), o_(after), exempt_(exempt) {
     for (const ExpectedValue& value : expected) expected_.emplace(value.offset, value.value);
@@ -92,9 +92,7 @@ class Comparer {
   }
 
   bool Exempt(const std::string& path) const {
-    return std::any_of(exempt_.begin(), exempt_.end(), [&](const ExemptPath& e) {
-      if (e.document >= 0 && static_cast<std::uint32_t>(e.document) != document_) return false;
-      std::string_view prefix = e.path;
+    return std::any_of(exempt_.begin(), exempt_.end(), [&](std::string_view prefix) {
       if (!prefix.empty() && prefix.front() == '.') prefix.remove_prefix(1);
       return IsUnder(path, prefix);
     });
@@ -262,7 +260,7 @@ class Comparer {
 
   const YamlStream& t_;
   const YamlStream& o_;
-  const std::vector<ExemptPath>& exempt_;
+  const std::vector<std::string>& exempt_;
   std::unordered_map<std::size_t, std::string_view> expected_;  // by the template scalar's offset
   std::uint32_t document_ = 0;
   std::string path_;
@@ -321,9 +319,9 @@ bool ParseTemplate(std::string_view text, YamlStream* stream, detail::YamlParseE
 
 }  // namespace
 
-Result<std::vector<StructureDifference>> CompareStructureExempting(
+Result<std::vector<StructureDifference>> CompareStructure(
     std::string_view template_text, std::string_view rendered_text,
-    const std::vector<ExemptPath>& exempt_paths, const std::string& file, const std::vector<ExpectedValue>& expected) {
+    const std::vector<std::string>& exempt_paths, const std::string& file, const std::vector<ExpectedValue>& expected) {
   Result<std::vector<StructureDifference>> result;
   YamlStream before, after;
   detail::YamlParseError error;
@@ -343,15 +341,6 @@ Result<std::vector<StructureDifference>> CompareStructureExempting(
   }
   result.value = Comparer(before, after, exempt_paths, expected).Run();
   return result;
-}
-
-Result<std::vector<StructureDifference>> CompareStructure(
-    std::string_view template_text, std::string_view rendered_text,
-    const std::vector<std::string>& exempt_paths, const std::string& file, const std::vector<ExpectedValue>& expected) {
-  std::vector<ExemptPath> exempt;
-  exempt.reserve(exempt_paths.size());
-  for (const std::string& path : exempt_paths) exempt.push_back(ExemptPath{path, -1});
-  return CompareStructureExempting(template_text, rendered_text, exempt, file, expected);
 }
 
 }  // namespace safesubst

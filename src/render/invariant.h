@@ -26,12 +26,6 @@ struct StructureDifference {
   std::uint32_t output_line = 0, output_column = 0;
 };
 
-/// A subtree whose shape may change, e.g. where a `type: yaml` value landed.
-struct ExemptPath {
-  std::string path;  ///< as in StructureDifference::path; a leading `.` is ignored
-  std::int32_t document = -1;  ///< 0-based document index, or -1 for every document
-};
-
 /// What a rewritten scalar must read back as: the template scalar that
 /// starts at `offset` (Scalar::offset) holds, once parsed from the output,
 /// exactly `value` (fast_invariant.h, ExpectedScalarValue).
@@ -48,9 +42,10 @@ struct ExpectedValue {
 /// compared. Null and scalar are different kinds: a null never holds a
 /// placeholder, and a placeholder is never empty text, so a scalar that became
 /// null means an empty value was written unquoted. Differences at or under a
-/// path in `exempt_paths` (in any
-/// document) are ignored. Aliases are compared through the nodes they stand
-/// for, each pair of nodes once, so a "billion laughs" stream costs its size.
+/// path in `exempt_paths` (as in StructureDifference::path, a leading `.`
+/// ignored), where a `type: yaml` value landed, in any document, are ignored.
+/// Aliases are compared through the nodes they stand for, each pair of nodes
+/// once, so a "billion laughs" stream costs its size.
 ///
 /// In the template, `${...}` forms are read as opaque plain text (their braces,
 /// and flow indicators inside them, are masked before parsing), so that a
@@ -71,12 +66,6 @@ struct ExpectedValue {
 Result<std::vector<StructureDifference>> CompareStructure(
     std::string_view template_text, std::string_view rendered_text,
     const std::vector<std::string>& exempt_paths, const std::string& file,
-    const std::vector<ExpectedValue>& expected = {});
-
-/// As above, with exemptions that can name one document.
-Result<std::vector<StructureDifference>> CompareStructureExempting(
-    std::string_view template_text, std::string_view rendered_text,
-    const std::vector<ExemptPath>& exempt_paths, const std::string& file,
     const std::vector<ExpectedValue>& expected = {});
 
 }  // namespace safesubst
