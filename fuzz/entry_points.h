@@ -24,6 +24,7 @@
 #include "safesubst/steps.h"
 #include "step_conditions.h"
 #include "tokenizer.h"
+#include "validate.h"
 #include "safesubst/values.h"
 #include "render_detail.h"
 #include "yaml_span_tree.h"

@@ -90,11 +90,6 @@ class SAFESUBST_API SourceText {
 SAFESUBST_API std::string FormatDiagnostic(const Diagnostic& diagnostic, std::string_view source, bool color);
 /// The same, for many diagnostics about one text.
 SAFESUBST_API std::string FormatDiagnostic(const Diagnostic& diagnostic, const SourceText& source, bool color);
-/// The same, given the text of the diagnostic's line (empty: no snippet)
-/// and the 1-based column of the caret in it: a line with its secrets masked
-/// keeps the location of the source but moves the caret.
-SAFESUBST_API std::string FormatDiagnosticAt(const Diagnostic& diagnostic, std::string_view line, std::uint32_t caret_column,
-                                             bool color);
 
 /// A value or the diagnostics that explain why there is none: what every
 /// call of the library that can fail returns (ParseManifest, CollectValues,

@@ -85,16 +85,4 @@ struct StepContext {
 SAFESUBST_API Result<std::string> ApplySteps(std::string_view rendered, const std::vector<Step>& steps,
                                              const StepContext& context);
 
-/// True when the YAML document `document` (one document's text) is selected
-/// by `match`: its `kind`, `metadata.name` and every `metadata.labels` pair
-/// equal the match's. An empty match selects every document. A document
-/// whose fields cannot be read (yaml-cpp, needed for flow or aliased
-/// metadata, cannot read it) is not selected here; ApplySteps reports it.
-SAFESUBST_API bool DocumentMatches(const DocumentMatch& match, std::string_view document);
-
-/// Checks the path syntax of every step (`.a.b`, `[N]`, `[*]`, `[key=value]`,
-/// quoted keys `."a.b"`), without any document. For manifest loading: the
-/// errors are located at the steps and give the column in the path.
-SAFESUBST_API Diagnostics CheckStepPaths(const std::vector<Step>& steps);
-
 }  // namespace safesubst

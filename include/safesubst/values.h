@@ -50,19 +50,11 @@ struct ValueInputs {
   std::size_t max_file_bytes = kDefaultMaxManifestBytes;
 };
 
-/// The two formats of a values file.
-enum class ValuesFormat : std::uint8_t { kDotenv, kYaml };
-
-/// Decides how a values file is read. By name first: `.yaml`, `.yml` and
-/// `.json` are YAML, `.env` is dotenv. Otherwise by content: the first line
-/// that is neither blank nor a `#` comment decides; it is YAML when it starts
-/// with `---` or `{`, or with a name (optionally quoted) followed by `:`; it
-/// is dotenv otherwise (`NAME=`, `export NAME=`, or a malformed line that the
-/// dotenv reader then reports with its position).
-SAFESUBST_API ValuesFormat DetectValuesFormat(std::string_view text, std::string_view file);
-
-/// Parses a values file (format chosen by DetectValuesFormat). `file` names it
-/// in diagnostics; each Value's origin is the position of its value.
+/// Parses a values file. `.yaml`, `.yml` and `.json` files are YAML, `.env`
+/// files dotenv; any other is YAML when its first line that is neither blank
+/// nor a `#` comment starts with `---`, `{` or a name (optionally quoted)
+/// followed by `:`, else dotenv. `file` names it in diagnostics; each
+/// Value's origin is the position of its value.
 ///
 /// YAML: a mapping of NAME to value. A null value (`NAME:`) is the empty
 /// string; a sequence of scalars is its items joined with `,` (a `list`); a

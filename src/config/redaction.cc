@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "diagnostic_format.h"
 #include "yaml_encoding.h"
 #include "yaml_load.h"
 #include "yaml_tree.h"

@@ -3,6 +3,7 @@
 // names, RE2 pattern cache, identifier checks and did-you-mean suggestions.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -73,5 +74,16 @@ std::vector<std::string> SplitList(std::string_view value);
 
 /// The text to show for a value in messages: the value, or `***` when sensitive.
 std::string DisplayValue(const Variable& variable, std::string_view value);
+
+/// The two formats of a values file.
+enum class ValuesFormat : std::uint8_t { kDotenv, kYaml };
+
+/// Decides how a values file is read. By name first: `.yaml`, `.yml` and
+/// `.json` are YAML, `.env` is dotenv. Otherwise by content: the first line
+/// that is neither blank nor a `#` comment decides; it is YAML when it starts
+/// with `---` or `{`, or with a name (optionally quoted) followed by `:`; it
+/// is dotenv otherwise (`NAME=`, `export NAME=`, or a malformed line that the
+/// dotenv reader then reports with its position).
+ValuesFormat DetectValuesFormat(std::string_view text, std::string_view file);
 
 }  // namespace safesubst

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "diagnostic_format.h"
+
 namespace safesubst {
 
 bool HasErrors(const Diagnostics& diagnostics) {
