@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "command_line.h"
 #include "lint_shell.h"
 #include "safesubst/diagnostic.h"
 #include "safesubst/lint.h"

@@ -38,7 +38,7 @@ std::vector<HostsWrite> FindHostsWrites(const ShScript& shell, std::string_view 
     int name_index = CommandNameIndex(command, text);
     if (name_index < 0) continue;
     const ShWord& name_word = command.words[static_cast<std::size_t>(name_index)];
-    std::string_view name = CommandBaseName(name_word.text);
+    std::string_view name = ProgramBaseName(name_word.text);
     std::vector<const ShWord*> args;
     for (std::size_t i = static_cast<std::size_t>(name_index) + 1; i < command.words.size(); ++i) {
       args.push_back(&command.words[i]);

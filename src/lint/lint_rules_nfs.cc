@@ -86,7 +86,7 @@ void ScriptEvidence(const Script& script, const Container& container, std::vecto
     int name_index = CommandNameIndex(command, text);
     if (name_index < 0) continue;
     const ShWord& name_word = command.words[static_cast<std::size_t>(name_index)];
-    std::string_view name = CommandBaseName(name_word.text);
+    std::string_view name = ProgramBaseName(name_word.text);
     std::size_t first_arg = static_cast<std::size_t>(name_index) + 1;
     std::string what;
     if (name == "mount.nfs" || name == "mount.nfs4" || name == "mount.efs") {

@@ -243,7 +243,7 @@ void CheckBlankedCommands(const Script& script, const std::string& object, const
     if (name_index < 0) continue;
     const ShWord& name_word = command.words[static_cast<std::size_t>(name_index)];
     if (name_word.quoted) continue;
-    std::string_view name = CommandBaseName(name_word.text);
+    std::string_view name = ProgramBaseName(name_word.text);
     std::size_t first_arg = static_cast<std::size_t>(name_index) + 1;
     if (name == "echo" && command.piped) {
       if (const ShWord* word = BlankEchoArgument(command, first_arg, false)) {

@@ -16,12 +16,15 @@ constexpr std::string_view kWrappers[] = {"tini",  "tini-static", "dumb-init", "
                                           "sudo",    "doas",      "s6-setuidgid"};
 
 bool IsOneOf(std::string_view program, std::span<const std::string_view> names) {
-  const std::size_t slash = program.rfind('/');
-  if (slash != std::string_view::npos) program.remove_prefix(slash + 1);
-  return std::find(names.begin(), names.end(), program) != names.end();
+  return std::find(names.begin(), names.end(), ProgramBaseName(program)) != names.end();
 }
 
 }  // namespace
+
+std::string_view ProgramBaseName(std::string_view program) {
+  const std::size_t slash = program.rfind('/');
+  return slash == std::string_view::npos ? program : program.substr(slash + 1);
+}
 
 bool IsShellProgram(std::string_view program) { return IsOneOf(program, kShells); }
 

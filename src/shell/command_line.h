@@ -14,6 +14,9 @@
 
 namespace safesubst {
 
+/// The last component of a program's path: "/usr/bin/tee" -> "tee".
+std::string_view ProgramBaseName(std::string_view program);
+
 /// True for a shell (sh, bash, dash, ash, zsh, ksh and their kin), named or
 /// given as a path (`/bin/sh`).
 bool IsShellProgram(std::string_view program);
@@ -30,6 +33,33 @@ std::size_t ShellOptionArguments(std::string_view option);
 
 /// `-c`, or a bundle of single-letter options with a c, such as `-ec`.
 bool IsDashC(std::string_view word);
+
+/// What the options of the shell at word `shell` of a command line of `size`
+/// words say, read as the shell reads them (ShellScriptOperand).
+struct ShellOptions {
+  std::size_t operand = 0;  ///< the first word after the options (may be `size`)
+  bool dash_c = false;      ///< -c: the operand is the script
+  bool dash_s = false;      ///< -s: the script is read from standard input
+};
+
+template <typename Word, typename MayBeOption>
+ShellOptions ReadShellOptions(std::size_t shell, std::size_t size, Word word, MayBeOption may_be_option) {
+  ShellOptions options;
+  std::size_t i = shell + 1;
+  for (; i < size && may_be_option(i); ++i) {
+    const std::string option(word(i));
+    if (option == "--" || option == "-") {  // both end the options: `sh -c - SCRIPT`
+      ++i;
+      break;
+    }
+    if (option.size() < 2 || (option[0] != '-' && option[0] != '+')) break;  // the first operand
+    options.dash_c = options.dash_c || IsDashC(option);
+    options.dash_s = options.dash_s || (option[0] == '-' && option[1] != '-' && option.find('s') != std::string::npos);
+    i += ShellOptionArguments(option);
+  }
+  options.operand = i;
+  return options;
+}
 
 /// The index of the script in a command line of `size` words, as the shell
 /// reads it (`sh -c SCRIPT`, `bash -euo pipefail -c SCRIPT`, `sh -c -e
@@ -50,19 +80,8 @@ std::size_t ShellScriptOperand(std::size_t size, Word word, MayBeOption may_be_o
     }
     if (shell == size) return kNone;
   }
-  bool dash_c = false;
-  std::size_t i = shell + 1;
-  for (; i < size && may_be_option(i); ++i) {
-    const std::string option(word(i));
-    if (option == "--" || option == "-") {  // both end the options: `sh -c - SCRIPT`
-      ++i;
-      break;
-    }
-    if (option.size() < 2 || (option[0] != '-' && option[0] != '+')) break;  // the first operand
-    dash_c = dash_c || IsDashC(option);
-    i += ShellOptionArguments(option);
-  }
-  return dash_c && i < size ? i : kNone;
+  const ShellOptions options = ReadShellOptions(shell, size, word, may_be_option);
+  return options.dash_c && options.operand < size ? options.operand : kNone;
 }
 
 }  // namespace safesubst

@@ -76,6 +76,8 @@ TEST_CASE("command line: shells, wrappers and shell options") {
   CHECK(IsDashC("-ec"));
   CHECK_FALSE(IsDashC("--c"));
   CHECK_FALSE(IsDashC("c"));
+  CHECK(ProgramBaseName("/usr/bin/tee") == "tee");
+  CHECK(ProgramBaseName("tee") == "tee");
 }
 
 }  // namespace safesubst

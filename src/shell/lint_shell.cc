@@ -5,6 +5,7 @@
 #include <array>
 #include <utility>
 
+#include "command_line.h"
 #include "references.h"
 #include "shell_lexer.h"
 #include "validate.h"
@@ -15,50 +16,12 @@ namespace {
 
 bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
-// Builds lint's model of a script from the shell lexer's events: the words
-// of each command, its redirections, references, comments and the
-// assignments an arithmetic expression or `${X:=v}` makes.
-class ModelReader : public ShellEvents {
+// Builds lint's model of a script from the shell lexer's events: its
+// commands (CommandReader), references, comments and the assignments an
+// arithmetic expression or `${X:=v}` makes.
+class ModelReader : public CommandReader {
  public:
   explicit ModelReader(ShScript* out) : out_(out) {}
-
-  void ListBegin() override { lists_.emplace_back(); }
-  void ListEnd() override {
-    FinishCommand();
-    lists_.pop_back();
-  }
-  void CommandEnd(bool piped) override {
-    lists_.back().command.piped = piped;
-    FinishCommand();
-  }
-
-  void WordBegin(std::size_t offset) override {
-    List& list = lists_.back();
-    list.word = ShWord{};
-    list.word.begin = offset;
-    list.unquoted_text = false;
-    list.quoted_nonblank = false;
-  }
-  void WordText(std::string_view text, std::size_t /*offset*/, ShellQuoting quoting) override {
-    List& list = lists_.back();
-    list.word.text.append(text);
-    bool in_quotes = quoting == ShellQuoting::kQuoted || quoting == ShellQuoting::kAnsiC;
-    if (quoting != ShellQuoting::kUnquoted) list.word.quoted = true;
-    if (!in_quotes) list.unquoted_text = true;
-    if (in_quotes && !std::all_of(text.begin(), text.end(), IsBlank)) list.quoted_nonblank = true;
-  }
-  void WordExpansion(std::string_view raw, std::size_t /*offset*/, bool /*quoted*/) override {
-    lists_.back().word.text.append(raw);
-    lists_.back().word.has_expansion = true;
-  }
-  void WordEnd(std::size_t end, std::string_view /*raw*/, ShellWordRole role) override;
-
-  void Redirection(std::string_view op, std::size_t offset) override {
-    ShRedirect redirect;
-    redirect.op = std::string(op);
-    redirect.begin = offset;
-    lists_.back().command.redirects.push_back(std::move(redirect));
-  }
 
   void ParameterBegin(std::size_t dollar, std::size_t name_offset, std::string_view name,
                       ParameterOp op) override {
@@ -83,50 +46,14 @@ class ModelReader : public ShellEvents {
   void Comment(std::size_t begin, std::size_t end) override { out_->comments.emplace_back(begin, end); }
 
  private:
-  // The command being read in one command list (the script, a `$(...)`).
-  struct List {
-    ShCommand command;
-    ShWord word;
-    bool unquoted_text = false;   // a character outside quotes (the word is not blank_quoted)
-    bool quoted_nonblank = false;
-  };
-
-  void FinishCommand() {
-    ShCommand& command = lists_.back().command;
+  void CommandEnded(ShCommand command) override {
     if (!command.words.empty() || !command.redirects.empty()) out_->commands.push_back(std::move(command));
-    command = ShCommand{};
   }
 
   ShScript* out_;
-  std::vector<List> lists_;
   std::vector<bool> guards_;  // per open parameter expansion: its word is only evaluated sometimes
   int guarded_depth_ = 0;
 };
-
-void ModelReader::WordEnd(std::size_t end, std::string_view /*raw*/, ShellWordRole role) {
-  List& list = lists_.back();
-  ShWord& word = list.word;
-  word.end = end;
-  word.blank_quoted = word.quoted && !list.unquoted_text && !word.has_expansion && !list.quoted_nonblank;
-  ShCommand& command = list.command;
-  switch (role) {
-    case ShellWordRole::kCasePattern:
-    case ShellWordRole::kIoNumber: return;
-    case ShellWordRole::kReservedWord:
-      // `then EFS_IP=""` is the command `EFS_IP=""`.
-      if (command.words.empty()) return;
-      break;
-    case ShellWordRole::kRedirectTarget:
-      if (!command.redirects.empty()) {
-        command.redirects.back().target = std::move(word);
-        return;
-      }
-      break;
-    default: break;
-  }
-  command.words.push_back(std::move(word));
-  if (role == ShellWordRole::kCaseIn) FinishCommand();
-}
 
 void ModelReader::ArithmeticName(std::string_view name, std::size_t offset, bool assigned) {
   if (assigned) out_->assignments.push_back(ShAssignment{std::string(name), offset, AssignKind::kArithmetic, false});
@@ -190,7 +117,7 @@ void CollectAssignments(ShScript& script, std::string_view text) {
     }
     if (name_index < 0) continue;
     const std::size_t first = static_cast<std::size_t>(name_index);
-    std::string_view name = CommandBaseName(command.words[first].text);
+    std::string_view name = ProgramBaseName(command.words[first].text);
     if (command.words[first].quoted) continue;
     if (name == "eval" || name == "source" || name == ".") {
       script.dynamic = true;
@@ -267,11 +194,6 @@ int CommandNameIndex(const ShCommand& command, std::string_view script) {
     if (!IsAssignmentWord(command.words[i], script)) return static_cast<int>(i);
   }
   return -1;
-}
-
-std::string_view CommandBaseName(std::string_view name) {
-  std::size_t slash = name.rfind('/');
-  return slash == std::string_view::npos ? name : name.substr(slash + 1);
 }
 
 bool IsWellKnownVariable(std::string_view name) {

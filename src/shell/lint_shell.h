@@ -3,7 +3,7 @@
 //
 // It is not an interpreter and not a full parser: it is built from the events
 // of the one shell lexer (shell_lexer.h, the reader the render's quoting states
-// come from), as the script's simple commands (words and redirections), every
+// come from), as the script's simple commands (shell_commands.h), every
 // parameter reference and every assignment with its byte offset in the
 // script, which is what the rules need to say "line 12, column 5".
 #pragma once
@@ -15,37 +15,9 @@
 #include <utility>
 #include <vector>
 
-#include "shell_lexer.h"
+#include "shell_commands.h"
 
 namespace safesubst::lint {
-
-/// One shell word.
-struct ShWord {
-  std::size_t begin = 0;  ///< offset of the first byte in the script
-  std::size_t end = 0;    ///< one past the last byte
-  /// The word with quotes removed and escapes resolved; expansions are kept as
-  /// written (`"$X"` gives `$X`).
-  std::string text;
-  bool quoted = false;         ///< has quotes or backslash escapes
-  bool has_expansion = false;  ///< has `$...` or a command substitution outside single quotes
-  /// Only quotes around blanks: `""`, `" "`, `''`. What `"$A"` or `"$A $B"`
-  /// becomes when a renderer blanks the variables.
-  bool blank_quoted = false;
-};
-
-struct ShRedirect {
-  std::string op;         ///< ">", ">>", ">|", "&>", "&>>", "<", "<<", "<<-", "<<<", "<>", ">&", "<&"
-  std::size_t begin = 0;  ///< offset of the operator
-  ShWord target;          ///< the file (or here-document delimiter)
-};
-
-/// A simple command: reserved words (`if`, `then`, `do`, `!`, ...) in front
-/// are dropped, so `then EFS_IP=""` is the command `EFS_IP=""`.
-struct ShCommand {
-  std::vector<ShWord> words;
-  std::vector<ShRedirect> redirects;
-  bool piped = false;  ///< its output feeds the next command (`|`)
-};
 
 /// How a parameter is referenced; kArithmetic is a bare name inside $((...)) or ((...)).
 using RefOp = ParameterOp;
@@ -97,9 +69,6 @@ ShScript ParseShell(std::string_view script);
 
 /// The first word that is a command name (after prefix assignments), or -1.
 int CommandNameIndex(const ShCommand& command, std::string_view script);
-
-/// The last path component of a command name: "/usr/bin/tee" -> "tee".
-std::string_view CommandBaseName(std::string_view name);
 
 /// True when `name` is a variable the shell, the login environment or
 /// Kubernetes sets (service links, JOB_COMPLETION_INDEX in an Indexed Job):

@@ -44,11 +44,6 @@ std::string DescribeShellContext(const ShellContext& context) {
 
 namespace {
 
-std::string_view Basename(std::string_view path) {
-  std::size_t slash = path.rfind('/');
-  return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
-
 // Splits a `#!` line into blank-separated words.
 std::vector<std::string_view> Words(std::string_view line) {
   std::vector<std::string_view> words;
@@ -74,7 +69,7 @@ std::string_view ShebangShell(std::string_view text) {
   if (IsShellProgram(words[0])) return words[0];
   // `#!/usr/bin/env bash`, `#!/usr/bin/env -S bash -e`, `#!/bin/busybox sh`:
   // the program is the first word after the launcher's own options.
-  std::string_view launcher = Basename(words[0]);
+  std::string_view launcher = ProgramBaseName(words[0]);
   if (launcher != "env" && launcher != "busybox") return {};
   for (std::size_t i = 1; i < words.size(); ++i) {
     if (words[i].front() == '-') continue;
@@ -85,7 +80,7 @@ std::string_view ShebangShell(std::string_view text) {
 }
 
 ScriptShells ShellsRunning(std::string_view program) {
-  std::string_view name = Basename(program);
+  std::string_view name = ProgramBaseName(program);
   for (std::string_view bash_like : {"bash", "rbash", "zsh", "ksh", "ksh93", "mksh"}) {
     if (name == bash_like) return ScriptShells::kBash;
   }

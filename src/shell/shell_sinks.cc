@@ -15,7 +15,7 @@
 
 #include "command_line.h"
 #include "references.h"
-#include "shell_lexer.h"
+#include "shell_commands.h"
 
 namespace safesubst {
 namespace {
@@ -29,43 +29,16 @@ constexpr int kMaxSinkDepth = 3;
 constexpr std::string_view kRunners[] = {"exec", "command", "xargs", "find", "kubectl", "time", "doas", "flock",
                                          "unshare", "nsenter", "docker", "podman", "crictl", "oc"};
 
-std::string_view BaseName(std::string_view program) {
-  std::size_t slash = program.rfind('/');
-  return slash == std::string_view::npos ? program : program.substr(slash + 1);
-}
-
 bool IsRunner(std::string_view program) {
   if (IsCommandWrapper(program)) return true;
-  program = BaseName(program);
-  return std::find(std::begin(kRunners), std::end(kRunners), program) != std::end(kRunners);
+  return std::find(std::begin(kRunners), std::end(kRunners), ProgramBaseName(program)) != std::end(kRunners);
 }
-
-// Where a piece of a word's text came from.
-struct Piece {
-  enum Kind : std::uint8_t { kText, kExpansion, kUndecoded };
-  Kind kind = kText;
-  std::size_t text_begin = 0;  // in Word::text
-  std::size_t offset = 0;      // in the script
-  std::size_t length = 0;
-};
-
-struct Word {
-  std::string text;
-  std::vector<Piece> pieces;
-  std::size_t begin = 0, end = 0;
-};
-
-struct Command {
-  std::vector<Word> words;  // from the command name on (assignments and reserved words left out)
-  std::vector<std::pair<std::string, Word>> redirects;
-  bool piped = false;
-};
 
 // A string some shell runs again: the words it is made of (joined with
 // blanks, as `eval` joins them), or a here-document body.
 struct Sink {
   std::string name;  // "`sh -c`"
-  std::vector<const Word*> words;
+  std::vector<const ShWord*> words;
   std::size_t body_begin = 0, body_end = 0;  // a here-document body: [begin, end) of the script
   bool body_expands = false;
   std::string refusal;  // non-empty: no placeholder in it can be encoded; says why
@@ -80,73 +53,30 @@ struct ShellCall {
   bool reads_stdin = false;
 };
 
-ShellCall ReadShellCall(const std::vector<Word>& words, std::size_t shell) {
+ShellCall ReadShellCall(const std::vector<ShWord>& words, std::size_t shell) {
+  const ShellOptions options = ReadShellOptions(
+      shell, words.size(), [&](std::size_t i) { return words[i].text; }, [](std::size_t) { return true; });
   ShellCall call;
-  bool dash_c = false, dash_s = false;
-  std::size_t i = shell + 1;
-  for (; i < words.size(); ++i) {
-    const std::string& option = words[i].text;
-    if (option == "--" || option == "-") {
-      ++i;
-      break;
-    }
-    if (option.size() < 2 || (option[0] != '-' && option[0] != '+')) break;
-    dash_c = dash_c || IsDashC(option);
-    dash_s = dash_s || (option[0] == '-' && option[1] != '-' && option.find('s') != std::string::npos);
-    i += ShellOptionArguments(option);
-  }
-  if (dash_c) {
-    if (i < words.size()) call.dash_c_string = i;
+  if (options.dash_c) {
+    if (options.operand < words.size()) call.dash_c_string = options.operand;
   } else {
-    call.reads_stdin = i >= words.size() || dash_s || words[i].text == "/dev/stdin";
+    call.reads_stdin = options.operand >= words.size() || options.dash_s || words[options.operand].text == "/dev/stdin";
   }
   return call;
 }
 
-class SinkReader : public ShellEvents {
+class SinkReader : public CommandReader {
  public:
-  std::deque<Word> kept_words;  // copies of the words of every sink (stable addresses)
+  std::deque<ShWord> kept_words;  // copies of the words of every sink (stable addresses)
   std::vector<Sink> sinks;
 
-  void ListBegin() override { lists_.emplace_back(); }
+  void ListBegin() override {
+    CommandReader::ListBegin();
+    pipelines_.emplace_back();
+  }
   void ListEnd() override {
-    EndCommand(false);
-    lists_.pop_back();
-  }
-  void CommandEnd(bool piped) override { EndCommand(piped); }
-
-  void WordBegin(std::size_t offset) override {
-    lists_.back().word = Word{};
-    lists_.back().word.begin = offset;
-  }
-  void WordText(std::string_view text, std::size_t offset, ShellQuoting quoting) override {
-    Add(quoting == ShellQuoting::kAnsiC ? Piece::kUndecoded : Piece::kText, text, offset);
-  }
-  void WordExpansion(std::string_view raw, std::size_t offset, bool /*quoted*/) override {
-    Add(Piece::kExpansion, raw, offset);
-  }
-  void WordEnd(std::size_t end, std::string_view /*raw*/, ShellWordRole role) override {
-    List& list = lists_.back();
-    list.word.end = end;
-    Command& command = list.command;
-    switch (role) {
-      case ShellWordRole::kRedirectTarget:
-        if (!command.redirects.empty()) command.redirects.back().second = std::move(list.word);
-        return;
-      case ShellWordRole::kAssignment:
-      case ShellWordRole::kCasePattern:
-      case ShellWordRole::kIoNumber:
-      case ShellWordRole::kCaseSubject:
-      case ShellWordRole::kCaseIn: return;
-      case ShellWordRole::kReservedWord:
-        if (command.words.empty()) return;
-        break;
-      default: break;
-    }
-    command.words.push_back(std::move(list.word));
-  }
-  void Redirection(std::string_view op, std::size_t /*offset*/) override {
-    lists_.back().command.redirects.emplace_back(std::string(op), Word{});
+    CommandReader::ListEnd();
+    pipelines_.pop_back();
   }
   void HeredocBody(std::size_t begin, std::size_t end, bool expanding) override {
     if (heredocs_.empty()) return;
@@ -160,34 +90,39 @@ class SinkReader : public ShellEvents {
   }
 
  private:
-  struct List {
-    Command command;
-    Word word;
-    std::vector<Command> pipeline;
-  };
-
-  void Add(Piece::Kind kind, std::string_view text, std::size_t offset) {
-    Word& word = lists_.back().word;
-    word.pieces.push_back(Piece{kind, word.text.size(), offset, text.size()});
-    word.text.append(text);
+  // Each command of a pipeline is looked at once the pipeline has ended.
+  void CommandEnded(ShCommand command) override {
+    std::vector<ShCommand>& pipeline = pipelines_.back();
+    const bool piped = command.piped;
+    DropWordsBeforeName(&command);
+    if (!command.words.empty() || !command.redirects.empty()) pipeline.push_back(std::move(command));
+    if (piped || pipeline.empty()) return;
+    std::vector<ShCommand> ended = std::move(pipeline);
+    pipeline.clear();
+    for (std::size_t i = 0; i < ended.size(); ++i) FindSinks(ended, i);
   }
 
-  void EndCommand(bool piped) {
-    List& list = lists_.back();
-    Command command = std::move(list.command);
-    list.command = Command{};
-    command.piped = piped;
-    if (!command.words.empty() || !command.redirects.empty()) list.pipeline.push_back(std::move(command));
-    if (piped || list.pipeline.empty()) return;
-    std::vector<Command> pipeline = std::move(list.pipeline);
-    list.pipeline.clear();
-    for (std::size_t i = 0; i < pipeline.size(); ++i) FindSinks(pipeline, i);
+  // Leaves the words from the command name on: no assignment, reserved word
+  // in front, word of `case WORD in`, or target of a redirection that ended
+  // no command of its own.
+  static void DropWordsBeforeName(ShCommand* command) {
+    std::vector<ShWord> kept;
+    for (ShWord& word : command->words) {
+      const ShellWordRole role = word.role;
+      if (role == ShellWordRole::kAssignment || role == ShellWordRole::kCaseSubject ||
+          role == ShellWordRole::kCaseIn || role == ShellWordRole::kRedirectTarget ||
+          (role == ShellWordRole::kReservedWord && kept.empty())) {
+        continue;
+      }
+      kept.push_back(std::move(word));
+    }
+    command->words = std::move(kept);
   }
 
   // The sinks of command `at` of a pipeline, and the here-documents its
   // redirections will bring (one entry each, in order, for HeredocBody).
-  void FindSinks(std::vector<Command>& pipeline, std::size_t at) {
-    Command& command = pipeline[at];
+  void FindSinks(std::vector<ShCommand>& pipeline, std::size_t at) {
+    ShCommand& command = pipeline[at];
     std::string stdin_shell;  // the name of the shell that reads its standard input as code
     if (!command.words.empty()) stdin_shell = FindWordSinks(command);
     if (!stdin_shell.empty()) {
@@ -199,8 +134,8 @@ class SinkReader : public ShellEvents {
     for (std::size_t after = at + 1; after < pipeline.size() && !fed_to_shell; ++after) {
       fed_to_shell = !pipeline[after].words.empty() && !StdinShellName(pipeline[after]).empty();
     }
-    for (auto& [op, target] : command.redirects) {
-      if (op == "<<" || op == "<<-") {
+    for (ShRedirect& redirect : command.redirects) {
+      if (redirect.op == "<<" || redirect.op == "<<-") {
         Sink sink;
         if (!stdin_shell.empty()) sink.name = "the here-document that " + stdin_shell + " runs as code";
         if (fed_to_shell) {
@@ -208,27 +143,27 @@ class SinkReader : public ShellEvents {
           sink.refusal = "inside a here-document piped into a shell, which runs it as code";
         }
         heredocs_.push_back(std::move(sink));
-      } else if (op == "<<<" && !stdin_shell.empty()) {
-        AddWordSink("the here-string that " + stdin_shell + " runs as code", {&target});
+      } else if (redirect.op == "<<<" && !stdin_shell.empty()) {
+        AddWordSink("the here-string that " + stdin_shell + " runs as code", {&redirect.target});
       }
     }
   }
 
   // The name (quoted) of the shell that `command` runs on its standard input, or empty.
-  static std::string StdinShellName(const Command& command) {
-    const std::vector<Word>& words = command.words;
-    std::string_view first = BaseName(words[0].text);
+  static std::string StdinShellName(const ShCommand& command) {
+    const std::vector<ShWord>& words = command.words;
+    std::string_view first = ProgramBaseName(words[0].text);
     if ((first == "." || first == "source") && words.size() == 2 &&
         (words[1].text == "/dev/stdin" || words[1].text == "/dev/fd/0" || words[1].text == "/proc/self/fd/0")) {
       return Quoted(first);
     }
     std::size_t shell = FindShell(words);
     if (shell == std::string_view::npos) return {};
-    return ReadShellCall(words, shell).reads_stdin ? Quoted(BaseName(words[shell].text)) : std::string();
+    return ReadShellCall(words, shell).reads_stdin ? Quoted(ProgramBaseName(words[shell].text)) : std::string();
   }
 
   // The index of the shell a command runs (itself or behind runners), or npos.
-  static std::size_t FindShell(const std::vector<Word>& words) {
+  static std::size_t FindShell(const std::vector<ShWord>& words) {
     if (IsShellProgram(words[0].text)) return 0;
     if (!IsRunner(words[0].text)) return std::string_view::npos;
     for (std::size_t i = 1; i < words.size(); ++i) {
@@ -239,13 +174,13 @@ class SinkReader : public ShellEvents {
 
   // Adds the sinks among the command's own words; returns the name of the
   // shell when the command reads code from its standard input.
-  std::string FindWordSinks(Command& command) {
-    std::vector<Word>& words = command.words;
-    std::string_view name = BaseName(words[0].text);
+  std::string FindWordSinks(ShCommand& command) {
+    std::vector<ShWord>& words = command.words;
+    std::string_view name = ProgramBaseName(words[0].text);
     std::size_t shell = FindShell(words);
     if (shell != std::string_view::npos) {
       ShellCall call = ReadShellCall(words, shell);
-      std::string shell_name(BaseName(words[shell].text));
+      std::string shell_name(ProgramBaseName(words[shell].text));
       if (call.dash_c_string != std::string_view::npos) {
         AddWordSink(Quoted(shell_name + " -c"), {&words[call.dash_c_string]});
         return {};
@@ -257,7 +192,7 @@ class SinkReader : public ShellEvents {
     if (name == "eval") {
       AddWordSink("`eval`", Operands(words, 1));
     } else if (name == "trap") {
-      std::vector<const Word*> operands = Operands(words, 1);
+      std::vector<const ShWord*> operands = Operands(words, 1);
       if (operands.size() >= 2) AddWordSink("`trap`", {operands[0]});
     } else if (name == "su" || name == "runuser") {
       for (std::size_t i = 1; i + 1 < words.size(); ++i) {
@@ -268,7 +203,7 @@ class SinkReader : public ShellEvents {
     } else if (name == "watch") {
       AddWordSink("`watch`", Operands(words, 1, "nqg"));
     } else if (name == "ssh") {
-      std::vector<const Word*> operands = Operands(words, 1, "BbcDEeFIiJLlmOopQRSWw");
+      std::vector<const ShWord*> operands = Operands(words, 1, "BbcDEeFIiJLlmOopQRSWw");
       if (operands.size() >= 2) {
         AddWordSink("`ssh`", {operands.begin() + 1, operands.end()},
                     "inside the command `ssh` sends to the remote login shell, which runs it as code");
@@ -279,9 +214,9 @@ class SinkReader : public ShellEvents {
 
   // The words from `first` on that are not options (`-x`, and the argument
   // of each option letter in `with_argument`), after a `--`.
-  static std::vector<const Word*> Operands(const std::vector<Word>& words, std::size_t first,
+  static std::vector<const ShWord*> Operands(const std::vector<ShWord>& words, std::size_t first,
                                            std::string_view with_argument = {}) {
-    std::vector<const Word*> operands;
+    std::vector<const ShWord*> operands;
     std::size_t i = first;
     for (; i < words.size(); ++i) {
       const std::string& word = words[i].text;
@@ -296,23 +231,23 @@ class SinkReader : public ShellEvents {
     return operands;
   }
 
-  void AddWordSink(std::string name, std::vector<const Word*> sink_words, std::string refusal = {}) {
+  void AddWordSink(std::string name, std::vector<const ShWord*> sink_words, std::string refusal = {}) {
     if (sink_words.empty()) return;
     Sink sink;
     sink.name = std::move(name);
     sink.refusal = std::move(refusal);
-    for (const Word* word : sink_words) sink.words.push_back(&kept_words.emplace_back(*word));
+    for (const ShWord* word : sink_words) sink.words.push_back(&kept_words.emplace_back(*word));
     sinks.push_back(std::move(sink));
   }
 
-  void RefuseAll(const Command& command, const std::string& why) {
-    std::vector<const Word*> all;
-    for (const Word& word : command.words) all.push_back(&word);
-    for (const auto& [op, target] : command.redirects) all.push_back(&target);
+  void RefuseAll(const ShCommand& command, const std::string& why) {
+    std::vector<const ShWord*> all;
+    for (const ShWord& word : command.words) all.push_back(&word);
+    for (const ShRedirect& redirect : command.redirects) all.push_back(&redirect.target);
     AddWordSink("a pipe into a shell", std::move(all), why);
   }
 
-  std::vector<List> lists_;
+  std::vector<std::vector<ShCommand>> pipelines_;  // of each open command list
   std::deque<Sink> heredocs_;  // here-documents whose bodies come next, in order
 };
 
@@ -330,15 +265,15 @@ std::string PlaceInWords(const Sink& sink, std::size_t offset, const std::vector
                          std::size_t* inner, bool* found) {
   std::size_t text_start = 0;
   bool unknown_before = false;
-  for (const Word* word : sink.words) {
-    for (const Piece& piece : word->pieces) {
+  for (const ShWord* word : sink.words) {
+    for (const ShPiece& piece : word->pieces) {
       bool is_placeholder = std::binary_search(placeholders.begin(), placeholders.end(), piece.offset);
-      if (piece.kind == Piece::kExpansion && piece.offset == offset) {
+      if (piece.kind == ShPiece::kExpansion && piece.offset == offset) {
         *inner = text_start + piece.text_begin;
         *found = true;
       } else if (offset >= piece.offset && offset < piece.offset + piece.length) {
         *found = true;
-        if (piece.kind != Piece::kText) {
+        if (piece.kind != ShPiece::kText) {
           return "in an expansion inside the string that " + sink.name + " runs as code";
         }
         *inner = text_start + piece.text_begin + (offset - piece.offset);
@@ -350,7 +285,7 @@ std::string PlaceInWords(const Sink& sink, std::size_t offset, const std::vector
         }
         return {};
       }
-      if (piece.kind == Piece::kUndecoded || (piece.kind == Piece::kExpansion && !is_placeholder)) {
+      if (piece.kind == ShPiece::kUndecoded || (piece.kind == ShPiece::kExpansion && !is_placeholder)) {
         unknown_before = true;
       }
     }
@@ -361,7 +296,7 @@ std::string PlaceInWords(const Sink& sink, std::size_t offset, const std::vector
 
 std::string JoinedText(const Sink& sink) {
   std::string text;
-  for (const Word* word : sink.words) {
+  for (const ShWord* word : sink.words) {
     if (!text.empty()) text += ' ';
     text += word->text;
   }
@@ -402,7 +337,7 @@ bool MayRunCodeAgain(std::string_view script) {
     std::size_t start = at;
     while (start > 0 && (IsNameChar(script[start - 1]) || script[start - 1] == '/')) --start;
     std::string_view word = script.substr(start, at + 2 - start);
-    if (IsShellProgram(word) || BaseName(word) == "ssh") return true;
+    if (IsShellProgram(word) || ProgramBaseName(word) == "ssh") return true;
   }
   return false;
 }

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: Apache-2.0
+// The simple commands of a script, built from the events of the one shell
+// lexer (shell_lexer.h): each word with its text after quote removal and
+// where each piece of that text came from, each redirection, and whether the
+// command's output is piped. Lint's model of a script (lint_shell.h) and the
+// finder of strings a script runs again (shell_sinks.h) both read commands
+// from here, so that they agree on what a word and a command are.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "shell_lexer.h"
+
+namespace safesubst {
+
+/// Where a piece of a word's text came from.
+struct ShPiece {
+  enum Kind : std::uint8_t {
+    kText,       ///< characters of the word, quotes and escapes removed
+    kExpansion,  ///< a `$...` form or a backtick substitution, as written
+    kUndecoded,  ///< the inside of bash's $'...', its escapes not decoded
+  };
+  Kind kind = kText;
+  std::size_t text_begin = 0;  ///< in ShWord::text
+  std::size_t offset = 0;      ///< in the script
+  std::size_t length = 0;
+};
+
+/// One shell word.
+struct ShWord {
+  std::size_t begin = 0;  ///< offset of the first byte in the script
+  std::size_t end = 0;    ///< one past the last byte
+  /// The word with quotes removed and escapes resolved; expansions are kept as
+  /// written (`"$X"` gives `$X`).
+  std::string text;
+  std::vector<ShPiece> pieces;  ///< `text`, piece by piece
+  ShellWordRole role = ShellWordRole::kArgument;
+  bool quoted = false;         ///< has quotes or backslash escapes
+  bool has_expansion = false;  ///< has `$...` or a command substitution outside single quotes
+  /// Only quotes around blanks: `""`, `" "`, `''`. What `"$A"` or `"$A $B"`
+  /// becomes when a renderer blanks the variables.
+  bool blank_quoted = false;
+};
+
+struct ShRedirect {
+  std::string op;         ///< ">", ">>", ">|", "&>", "&>>", "<", "<<", "<<-", "<<<", "<>", ">&", "<&"
+  std::size_t begin = 0;  ///< offset of the operator
+  ShWord target;          ///< the file (or here-document delimiter)
+};
+
+/// A simple command: reserved words (`if`, `then`, `do`, `!`, ...) in front
+/// are dropped, so `then EFS_IP=""` is the command `EFS_IP=""`; so are case
+/// patterns and the `2` of `2>f`. `case WORD in` is a command of its own.
+struct ShCommand {
+  std::vector<ShWord> words;
+  std::vector<ShRedirect> redirects;
+  bool piped = false;  ///< its output feeds the next command (`|`)
+};
+
+/// Builds the commands of each command list (the script, a `$(...)`, a
+/// backtick substitution) from the lexer's events, and hands each one to
+/// CommandEnded as it ends. A reader that needs other events too overrides
+/// them; one that overrides these calls them first.
+class CommandReader : public ShellEvents {
+ public:
+  void ListBegin() override { lists_.emplace_back(); }
+  void ListEnd() override;
+  void CommandEnd(bool piped) override;
+  void WordBegin(std::size_t offset) override;
+  void WordText(std::string_view text, std::size_t offset, ShellQuoting quoting) override;
+  void WordExpansion(std::string_view raw, std::size_t offset, bool quoted) override;
+  void WordEnd(std::size_t end, std::string_view raw, ShellWordRole role) override;
+  void Redirection(std::string_view op, std::size_t offset) override;
+
+ protected:
+  /// A command of the innermost open list ended: at every end the lexer
+  /// reads, so `command` may have no word and no redirection.
+  virtual void CommandEnded(ShCommand command) = 0;
+
+ private:
+  // The command being read in one command list.
+  struct List {
+    ShCommand command;
+    ShWord word;
+    bool unquoted_text = false;  // a character outside quotes (the word is not blank_quoted)
+    bool quoted_nonblank = false;
+  };
+
+  void AddPiece(ShPiece::Kind kind, std::string_view text, std::size_t offset);
+  void FinishCommand(bool piped);
+
+  std::vector<List> lists_;
+};
+
+}  // namespace safesubst
