@@ -33,6 +33,9 @@
 #include "yaml_nesting.h"
 #include "yaml_tree.h"
 #include "yaml_witness.h"
+#include "yaml_edit.h"
+#include "yaml_layout.h"
+#include "yaml_path.h"
 
 namespace safesubst::fuzz {
 
@@ -412,6 +415,27 @@ inline void CheckMatchReadsLikeYamlCpp(std::string_view document) {
 /// checks the verdicts instead.
 inline void ReadWithTheWitness(std::string_view text) { (void)::safesubst::detail::ReadWithWitness(text); }
 
+/// The layout a delete leaves (EditOutcome::layout, which the next step
+/// plans on) is the one a new scan of the edited text gives.
+inline void CheckLayoutLeftByDeletes(std::string_view stream) {
+  for (const ::safesubst::detail::DocumentSpan& span : ::safesubst::detail::SplitDocuments(stream)) {
+    const std::string document(stream.substr(span.begin, span.end - span.begin));
+    for (const char* text : {".metadata.annotations", ".spec.template.spec.hostAliases", "[0]", ".spec", ".a"}) {
+      ::safesubst::detail::YamlPath path;
+      ::safesubst::detail::PathError unused;
+      ::safesubst::detail::ParseYamlPath(text, &path, &unused);
+      const ::safesubst::detail::EditOutcome outcome = ::safesubst::detail::DeletePath(document, path);
+      if (!outcome.ok() || !outcome.layout) continue;
+      outcome.layout->Rebind(outcome.text);
+      ::safesubst::detail::Layout scanned;
+      ::safesubst::detail::LayoutError error;
+      SAFESUBST_FUZZ_CHECK(scanned.Scan(outcome.text, &error) && scanned.eol() == outcome.layout->eol() &&
+                           scanned.size() == outcome.layout->size());
+      for (std::uint32_t i = 0; i < scanned.size(); ++i) SAFESUBST_FUZZ_CHECK(scanned.node(i) == outcome.layout->node(i));
+    }
+  }
+}
+
 /// The steps of kStepsManifest on a fuzzed stream. Steps only ever see what
 /// Render produced (a stream within the input limits that yaml-cpp parses, as
 /// the structure check proved), so the input first goes through Render with no
@@ -432,6 +456,7 @@ inline void FuzzSteps(std::string_view text) {
   RenderResult rendered = Render(text, no_variables, ValueSet{}, options);
   if (!rendered.ok()) return;
   CheckMatchReadsLikeYamlCpp(rendered.output);
+  CheckLayoutLeftByDeletes(rendered.output);
   StepContext context = StepContextFor(manifest, values);
   context.file_name = "fuzz.yaml";
   context.load_fragment = [](const Step& step) {

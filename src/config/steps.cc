@@ -2,6 +2,7 @@
 #include "safesubst/steps.h"
 
 #include <algorithm>
+#include <memory>
 #include <optional>
 
 #include <yaml-cpp/yaml.h>
@@ -208,6 +209,9 @@ struct Document {
   std::uint32_t first_line = 0;  ///< 1-based line where the piece starts in the input
   std::uint32_t line = 0;        ///< 1-based line of its first content in the input
   int number = 0;                ///< 1-based position among the documents with content
+  /// The layout of `text` when a step left it (a delete), so that the next
+  /// step plans on it instead of scanning the text again; else null.
+  std::shared_ptr<detail::Layout> layout;
 };
 
 class StepRunner {
@@ -346,11 +350,14 @@ class StepRunner {
       if (step.action == Step::Action::kSet && witness_ == Witness::kAfterAllSteps && !InputParses(step.value)) {
         inputs_unread_ = true;
       }
-      EditOutcome outcome = Edit(step, path, document.text, fragment, detail::EditReading::kTokenizer);
+      EditOutcome outcome =
+          Edit(step, path, document.text, fragment, detail::EditReading::kTokenizer, document.layout.get());
       switch (outcome.status) {
         case EditOutcome::Status::kOk:
           if (witness_ == Witness::kAfterEachEdit && !Parses(step, path, document, fragment, outcome.text)) break;
           document.text = std::move(outcome.text);
+          document.layout = std::move(outcome.layout);
+          if (document.layout) document.layout->Rebind(document.text);
           document.edited = true;
           matched += outcome.matched;
           break;
@@ -388,11 +395,12 @@ class StepRunner {
   }
 
   static EditOutcome Edit(const Step& step, const YamlPath& path, const std::string& document,
-                          const std::optional<std::string>& fragment, detail::EditReading reading) {
+                          const std::optional<std::string>& fragment, detail::EditReading reading,
+                          const detail::Layout* laid_out = nullptr) {
     switch (step.action) {
-      case Step::Action::kDelete: return detail::DeletePath(document, path, reading);
-      case Step::Action::kSet: return detail::SetPath(document, path, step.value, reading);
-      case Step::Action::kMerge: return detail::MergeAtPath(document, path, *fragment, step.append, reading);
+      case Step::Action::kDelete: return detail::DeletePath(document, path, reading, laid_out);
+      case Step::Action::kSet: return detail::SetPath(document, path, step.value, reading, laid_out);
+      case Step::Action::kMerge: return detail::MergeAtPath(document, path, *fragment, step.append, reading, laid_out);
     }
     return {};
   }

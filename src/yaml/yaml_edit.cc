@@ -708,14 +708,14 @@ enum class Op : std::uint8_t { kDelete, kSet, kMerge };
 // plans again when a planner asks for it (each round removes one flow
 // collection, so this ends).
 EditOutcome PlanAndApply(Op op, std::string_view document, const YamlPath& path, std::string_view source_text,
-                         bool append, EditReading reading);
+                         bool append, EditReading reading, const Layout* laid_out);
 
 // A node that has to be written out but holds an alias to itself, or whose
 // aliases expand too far, fails the step (EmitSlotText throws).
 EditOutcome RunAs(EditReading reading, Op op, std::string_view document, const YamlPath& path,
-                  std::string_view source_text, bool append) {
+                  std::string_view source_text, bool append, const Layout* laid_out = nullptr) {
   try {
-    return PlanAndApply(op, document, path, source_text, append, reading);
+    return PlanAndApply(op, document, path, source_text, append, reading, laid_out);
   } catch (const NodeNotEmittable& error) {
     return Error(std::string("a node here cannot be written in block style: ") + error.what());
   }
@@ -725,10 +725,10 @@ EditOutcome RunAs(EditReading reading, Op op, std::string_view document, const Y
 // planned again cross-checked, so that a refusal, a miss or an error is the
 // one it always was (yaml-cpp's reading of invalid input first).
 EditOutcome Run(EditReading reading, Op op, std::string_view document, const YamlPath& path,
-                std::string_view source_text, bool append) {
+                std::string_view source_text, bool append, const Layout* laid_out) {
   if (reading == EditReading::kTokenizer) {
     try {
-      EditOutcome outcome = RunAs(EditReading::kTokenizer, op, document, path, source_text, append);
+      EditOutcome outcome = RunAs(EditReading::kTokenizer, op, document, path, source_text, append, laid_out);
       if (outcome.ok()) return outcome;
     } catch (const LayoutUnreadable&) {
       // what ScanChecked refuses, it refuses below
@@ -737,15 +737,36 @@ EditOutcome Run(EditReading reading, Op op, std::string_view document, const Yam
   return RunAs(EditReading::kCrossChecked, op, document, path, source_text, append);
 }
 
+// The layout of what a delete leaves (EditOutcome::layout), where its edits
+// remove whole lines and no anchor, which an alias left behind could name.
+std::shared_ptr<Layout> LayoutAfterDelete(const Layout& target, const std::vector<Edit>& edits,
+                                          std::string_view edited) {
+  std::vector<std::pair<std::size_t, std::size_t>> ranges;
+  for (const Edit& edit : edits) {
+    const std::string_view removed = target.text().substr(edit.begin, edit.end - edit.begin);
+    if (!edit.text.empty() || target.LineStart(edit.begin) != edit.begin || removed.find('&') != std::string_view::npos ||
+        (edit.end < target.text().size() && target.LineStart(edit.end) != edit.end)) {
+      return nullptr;
+    }
+    ranges.emplace_back(edit.begin, edit.end);
+  }
+  std::sort(ranges.begin(), ranges.end());
+  auto layout = std::make_shared<Layout>();
+  return target.WithoutLines(ranges, edited, layout.get()) ? layout : nullptr;
+}
+
 EditOutcome PlanAndApply(Op op, std::string_view document, const YamlPath& path, std::string_view source_text,
-                         bool append, EditReading reading) {
+                         bool append, EditReading reading, const Layout* laid_out) {
   std::string text(document);
   std::string source(source_text);
   constexpr int kMaxRounds = 64;
   for (int round = 0; round < kMaxRounds; ++round) {
-    Layout target;
+    Layout scanned;
     LayoutError error;
-    if (!ScanAs(reading, &target, text, &error)) return Error(EditOutcome::Source::kDocument, error);
+    // The caller's layout views its document; the planner reads text() alone.
+    const bool given = round == 0 && laid_out != nullptr && reading == EditReading::kTokenizer;
+    if (!given && !ScanAs(reading, &scanned, text, &error)) return Error(EditOutcome::Source::kDocument, error);
+    const Layout& target = given ? *laid_out : scanned;
     Layout source_layout;
     const EditOutcome::Source source_kind = op == Op::kMerge ? EditOutcome::Source::kFragment : EditOutcome::Source::kValue;
     if (op != Op::kDelete && !ScanAs(reading, &source_layout, source, &error)) return Error(source_kind, error);
@@ -763,6 +784,9 @@ EditOutcome PlanAndApply(Op op, std::string_view document, const YamlPath& path,
           return Error("internal error: overlapping edits for path `" + path.text + "`");
         }
         outcome.matched = plan.matched;
+        if (op == Op::kDelete && reading == EditReading::kTokenizer) {
+          outcome.layout = LayoutAfterDelete(target, planner.edits(), outcome.text);
+        }
         return outcome;
       case Plan::Kind::kNoMatch:
         outcome.status = EditOutcome::Status::kNoMatch;
@@ -783,18 +807,19 @@ EditOutcome PlanAndApply(Op op, std::string_view document, const YamlPath& path,
 
 }  // namespace
 
-EditOutcome DeletePath(std::string_view document, const YamlPath& path, EditReading reading) {
-  return Run(reading, Op::kDelete, document, path, {}, false);
+EditOutcome DeletePath(std::string_view document, const YamlPath& path, EditReading reading,
+                       const Layout* laid_out) {
+  return Run(reading, Op::kDelete, document, path, {}, false, laid_out);
 }
 
 EditOutcome SetPath(std::string_view document, const YamlPath& path, std::string_view value_yaml,
-                    EditReading reading) {
-  return Run(reading, Op::kSet, document, path, value_yaml, false);
+                    EditReading reading, const Layout* laid_out) {
+  return Run(reading, Op::kSet, document, path, value_yaml, false, laid_out);
 }
 
 EditOutcome MergeAtPath(std::string_view document, const YamlPath& path, std::string_view fragment, bool append,
-                        EditReading reading) {
-  return Run(reading, Op::kMerge, document, path, fragment, append);
+                        EditReading reading, const Layout* laid_out) {
+  return Run(reading, Op::kMerge, document, path, fragment, append, laid_out);
 }
 
 }  // namespace safesubst::detail

@@ -24,12 +24,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
 #include "yaml_path.h"
 
 namespace safesubst::detail {
+
+class Layout;
 
 /// How an edit ended.
 struct EditOutcome {
@@ -48,6 +51,11 @@ struct EditOutcome {
   Source source = Source::kDocument;
   std::size_t offset = 0;    ///< kError: where in `source`'s text, when it points at one
   bool has_offset = false;
+  /// kOk: the layout of `text` (Layout::Scan) where the edit knows it without
+  /// a new scan (a delete that removes whole lines), else null. It views the
+  /// bytes of `text` where the edit wrote them: Rebind it to the string that
+  /// holds them before use.
+  std::shared_ptr<Layout> layout;
 
   bool ok() const { return status == Status::kOk; }
 };
@@ -64,18 +72,22 @@ enum class EditReading : std::uint8_t {
   kCrossChecked,
 };
 
+// Each edit takes `laid_out`, the layout of `document` when the caller has
+// it (Layout::Scan, or EditOutcome::layout of the edit that wrote it): the
+// kTokenizer reading plans on it instead of scanning the document again.
+
 /// Deletes every node `path` selects from `document` (one YAML document).
 EditOutcome DeletePath(std::string_view document, const YamlPath& path,
-                       EditReading reading = EditReading::kTokenizer);
+                       EditReading reading = EditReading::kTokenizer, const Layout* laid_out = nullptr);
 
 /// Sets every node `path` selects to `value_yaml` (YAML text, one node). When
 /// the last selector is `.key` and the mapping has no such key, the key is
 /// appended to it (a null or `{}` parent becomes a mapping).
 EditOutcome SetPath(std::string_view document, const YamlPath& path, std::string_view value_yaml,
-                    EditReading reading = EditReading::kTokenizer);
+                    EditReading reading = EditReading::kTokenizer, const Layout* laid_out = nullptr);
 
 /// Merges `fragment` (YAML text, one document) into every node `path` selects.
 EditOutcome MergeAtPath(std::string_view document, const YamlPath& path, std::string_view fragment, bool append,
-                        EditReading reading = EditReading::kTokenizer);
+                        EditReading reading = EditReading::kTokenizer, const Layout* laid_out = nullptr);
 
 }  // namespace safesubst::detail

@@ -311,8 +311,20 @@ bool Sweepable(const Layout& layout) {
 }
 
 // Counts and findings of a property sweep.
+// Where two layouts differ, or empty: every node field and the line breaks.
+std::string LayoutDifference(const Layout& a, const Layout& b) {
+  if (a.text() != b.text()) return "texts differ";
+  if (a.size() != b.size()) return std::to_string(a.size()) + " nodes, not " + std::to_string(b.size());
+  if (a.eol() != b.eol()) return "line breaks differ";
+  for (std::uint32_t i = 0; i < a.size(); ++i) {
+    if (!(a.node(i) == b.node(i))) return "node " + std::to_string(i) + " differs";
+  }
+  return {};
+}
+
 struct Sweep {
   int documents = 0, checks = 0, refused = 0;
+  int layouts_left = 0;  ///< deletes that left the layout of their result (EditOutcome::layout)
   std::vector<std::string> disagreements;
   std::uint32_t max_nodes = 150;  ///< per document: bounds the time spent on large files
   StepContext context;
@@ -324,6 +336,24 @@ struct Sweep {
       result.value = step.value;  // the sweep passes the fragment text in `value`
       return result;
     };
+  }
+
+  // The layout a delete leaves is the one a new scan of its result gives.
+  void CheckLayoutLeft(const std::string& where, const std::string& text, const Step& step) {
+    YamlPath path;
+    PathError unused;
+    if (!ParseYamlPath(step.path, &path, &unused)) return;
+    const EditOutcome outcome = DeletePath(text, path);
+    if (!outcome.ok() || !outcome.layout) return;
+    ++layouts_left;
+    outcome.layout->Rebind(outcome.text);
+    Layout scanned;
+    LayoutError error;
+    const std::string difference =
+        scanned.Scan(outcome.text, &error) ? LayoutDifference(*outcome.layout, scanned) : "the result does not scan";
+    if (!difference.empty() && disagreements.size() < 25) {
+      disagreements.push_back(where + ": delete " + step.path + ": the layout left: " + difference);
+    }
   }
 
   void Check(const std::string& where, std::string_view text, const Step& step) {
@@ -358,6 +388,7 @@ struct Sweep {
       const LayoutNode& n = layout.node(i);
       const std::string path = PathTo(layout, i);
       Check(where, text, MakeStep(Step::Action::kDelete, path));
+      CheckLayoutLeft(where, text, MakeStep(Step::Action::kDelete, path));
       Step set = MakeStep(Step::Action::kSet, path);
       set.value = kValues[(i + static_cast<std::uint32_t>(documents)) % kValues.size()];
       Check(where, text, set);
@@ -388,7 +419,8 @@ struct Sweep {
 
   void Report(const std::string& name) {
     MESSAGE(name, ": ", documents, " documents, ", checks, " engine-versus-oracle checks, ", refused,
-            " refused as unsupported, ", disagreements.size(), " disagreements");
+            " refused as unsupported, ", layouts_left, " layouts left by deletes, ", disagreements.size(),
+            " disagreements");
     for (const std::string& d : disagreements) MESSAGE(d);
   }
 };
@@ -430,6 +462,7 @@ TEST_CASE("yaml edit: repository YAML property sweep against the tree oracle") {
   sweep.Report("repository sweep");
   MESSAGE("engine-versus-oracle comparisons in this process so far: ", testing::OracleCheckCount());
   CHECK(sweep.documents >= 10);  // at least the seed and multi-document data of the steps tests
+  CHECK(sweep.layouts_left > 1000);
   CHECK(sweep.disagreements.empty());
 }
 

@@ -764,6 +764,72 @@ bool Layout::ScanChecked(std::string_view text, LayoutError* error) {
   return false;
 }
 
+bool Layout::WithoutLines(const std::vector<std::pair<std::size_t, std::size_t>>& ranges, std::string_view remaining,
+                          Layout* out) const {
+  // A layout yaml-cpp read (the cross-checked scan decided, or Yaml() was asked) is scanned again.
+  if (needs_cross_check_ || yaml_stream_ || nodes_.empty()) return false;
+  // Where the byte at `offset` goes: up by the ranges before it; `*cut` when a range holds it.
+  auto moved = [&](std::size_t offset, bool* cut) {
+    std::size_t removed = 0;
+    for (const auto& [first, second] : ranges) {
+      if (offset < first) break;
+      if (offset < second) *cut = true;
+      removed += std::min(offset, second) - first;
+    }
+    return offset - removed;
+  };
+  std::vector<std::uint32_t> renumbered(nodes_.size(), kNoNode);  // kNoNode: the node goes
+  out->Reset(remaining);
+  out->nodes_.reserve(nodes_.size());
+  for (std::uint32_t i = 0; i < nodes_.size(); ++i) {
+    const LayoutNode& n = nodes_[i];
+    if (n.parent != kNoNode && renumbered[n.parent] == kNoNode) continue;  // inside an entry that goes
+    const std::size_t last = n.end > n.begin ? n.end - 1 : n.begin;
+    if (n.slot_kind != SlotKind::kRoot) {
+      const auto holder = std::find_if(ranges.begin(), ranges.end(), [&](const auto& range) {
+        return range.first <= n.entry && n.entry < range.second;
+      });
+      if (holder != ranges.end()) {
+        if (last >= holder->second) return false;  // a range that cuts into an entry
+        continue;  // the entry goes whole
+      }
+    }
+    const bool collection = n.kind == LayoutKind::kBlockMap || n.kind == LayoutKind::kBlockSeq;
+    bool cut = false;
+    LayoutNode& copy = out->nodes_.emplace_back(n);
+    copy.entry = moved(n.entry, &cut);
+    copy.slot = moved(n.slot, &cut);
+    if (cut) return false;
+    copy.begin = moved(n.begin, &cut);
+    copy.content = moved(n.content, &cut);
+    if (cut) {
+      // A collection whose first entries go starts with its new first one (below).
+      if (!collection || n.begin != n.content || n.content != nodes_[n.children.front()].entry) return false;
+      copy.begin = copy.content = std::string_view::npos;
+      cut = false;
+    }
+    copy.end = n.end > n.begin ? moved(last, &cut) + 1 : copy.begin;
+    // A collection whose last entries go ends with its new last one (below).
+    if (cut && !collection) return false;
+    copy.children.clear();
+    renumbered[i] = static_cast<std::uint32_t>(out->nodes_.size() - 1);
+    if (n.parent != kNoNode) {
+      copy.parent = renumbered[n.parent];
+      out->nodes_[copy.parent].children.push_back(renumbered[i]);
+    }
+  }
+  // The extents of collections, their entries first.
+  for (std::uint32_t i = static_cast<std::uint32_t>(out->nodes_.size()); i-- > 0;) {
+    LayoutNode& n = out->nodes_[i];
+    if (n.kind != LayoutKind::kBlockMap && n.kind != LayoutKind::kBlockSeq) continue;
+    if (n.children.empty()) return false;  // a delete writes `{}` or `[]` there instead
+    if (n.content == std::string_view::npos) n.begin = n.content = out->nodes_[n.children.front()].entry;
+    const LayoutNode& last = out->nodes_[n.children.back()];
+    n.end = n.kind == LayoutKind::kBlockMap ? last.end : std::max(last.end, last.entry + 1);
+  }
+  return true;
+}
+
 YamlRef Layout::Yaml(std::uint32_t index) const {
   if (yaml_.empty()) {
     LayoutError error;

@@ -89,6 +89,8 @@ struct LayoutNode {
   /// line are part of its value, so its extent reaches over them.
   bool keeps_trailing_lines = false;
   std::vector<std::uint32_t> children;  ///< kBlockMap values / kBlockSeq items, in order
+
+  bool operator==(const LayoutNode&) const = default;
 };
 
 /// Why a document could not be laid out.
@@ -121,6 +123,20 @@ class Layout {
   /// not valid YAML for it, holds more than one document, or the two readings
   /// disagree.
   bool ScanChecked(std::string_view text, LayoutError* error);
+
+  /// The layout of `remaining`, the text left when the whole lines of each
+  /// range `[first, second)` of text() are removed (ranges in order, apart;
+  /// each from a line start to a line start or the end), found from this
+  /// layout without a new scan: the nodes a range covers go, the others move
+  /// up. False where Scan could read the rest otherwise: a range that cuts
+  /// into a node it does not remove whole, a collection left empty, a layout
+  /// that needed the cross-checked scan. `remaining` must outlive `out`.
+  bool WithoutLines(const std::vector<std::pair<std::size_t, std::size_t>>& ranges, std::string_view remaining,
+                    Layout* out) const;
+
+  /// Points the layout at `text`, the same bytes as text() in another place
+  /// (the string holding them was moved).
+  void Rebind(std::string_view text) { text_ = text; }
 
   std::string_view text() const { return text_; }
   const LayoutNode& node(std::uint32_t index) const { return nodes_[index]; }
