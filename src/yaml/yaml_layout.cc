@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <unordered_set>
 
 namespace safesubst::detail {
 namespace {
@@ -376,10 +375,6 @@ class LayoutBuilder {
     }
     spans_ = &spans.nodes;
     tokens_ = &tokens;
-    // yaml-cpp refuses an alias to no anchor before it; the tokenizer does
-    // not check. Such a document gets yaml-cpp's verdict, as it always did,
-    // even where the edit would remove the alias.
-    if (!EveryAliasHasAnAnchor()) layout_.needs_cross_check_ = true;
     IndexSubtrees();
     std::uint32_t document = NodeSpan::kNone;
     int documents = 0;
@@ -405,17 +400,6 @@ class LayoutBuilder {
   std::uint32_t FailNode(std::size_t offset, std::string message) {
     Fail(offset, std::move(message));
     return kNoNode;
-  }
-
-  bool EveryAliasHasAnAnchor() const {
-    std::unordered_set<std::string_view> anchors;  // `name` of each `&name` so far
-    for (const NodeSpan& node : *spans_) {
-      if (node.anchor.present()) anchors.insert(node.anchor.in(text_).substr(1));
-      if (node.kind == NodeKind::kAlias && anchors.count(text_.substr(node.begin + 1, node.end - node.begin - 1)) == 0) {
-        return false;
-      }
-    }
-    return true;
   }
 
   // subtree_end_[i]: one past the last descendant of span i (spans are in
