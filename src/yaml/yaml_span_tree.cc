@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "text_checks.h"
 #include "tokenizer.h"
 #include "utf8.h"
 #include "yaml_encoding.h"
@@ -52,12 +53,26 @@ bool ContentAfterDocumentEnd(std::string_view text) {
   return false;
 }
 
+// A `...` line before any document (`...\n---\na: b`, found by the manifest
+// fuzzer): yaml-cpp reads a null document there, where YAML has none.
+bool EndMarkerBeforeAnyDocument(std::string_view text) {
+  for (std::size_t line = 0; line < text.size();) {
+    const std::size_t first = text.find_first_not_of(' ', line);
+    if (first == std::string_view::npos) return false;
+    if (text[first] != '\n' && text[first] != '#') return first == line && text[line] == '.' && IsDocumentMarkerLine(text, line);
+    const std::size_t end = text.find('\n', first);
+    if (end == std::string_view::npos) return false;
+    line = end + 1;
+  }
+  return false;
+}
+
 // Input yaml-cpp reads as the tokenizer does: no byte order mark or UTF-16/32
 // (yaml-cpp converts those first), none of the bytes above, no line starting
 // with `%` (a directive, or after `...` content yaml-cpp misreads).
 bool ReadsLikeYamlCpp(std::string_view text) {
   if (text.empty() || text[0] == '%' || text.find("\n%") != std::string_view::npos) return false;
-  if (ContentAfterDocumentEnd(text)) return false;
+  if (ContentAfterDocumentEnd(text) || EndMarkerBeforeAnyDocument(text)) return false;
   const auto first = static_cast<unsigned char>(text[0]);
   if (first == 0xFE || first == 0xFF) return false;
   return !MayReadOtherwise(text);

@@ -141,6 +141,8 @@ TEST_CASE("spans tree: declines what yaml-cpp may read or mark differently, leav
       "a: &c[1]\nb: *c\n",      // found by the manifest fuzzer: an anchor ended by a bracket
       "...\ne\xf9\xdd\n",         // found by the manifest fuzzer: invalid UTF-8
       "\n...\na\\/b\n",           // found by the manifest fuzzer: a document after `...` without `---`
+      "...\n---\nkey ends with two colons::: value\n",  // found by the manifest fuzzer: yaml-cpp reads
+      "# c\n  \n...\n---\na: b\n",                       // a null document before a first `...`
       "&f [\n&e\n &g { g: h }\n]\n",  // found by the manifest fuzzer: anchors inside a flow collection
       "top: &n1\n  &n2\n  k: v\n",      // found by the manifest fuzzer: two anchors on one mapping
       "a: &x 1\nb: *x\n",               // every anchor and alias is left to yaml-cpp
