@@ -15,6 +15,7 @@
 #include "validate.h"
 #include "yaml_node_writer.h"
 #include "yaml_load.h"
+#include "yaml_path.h"
 #include "yaml_tree.h"
 
 namespace safesubst {
@@ -51,30 +52,13 @@ bool IsFalseWord(std::string_view s) { return s == "false" || s == "False" || s 
 
 std::string Quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
 
-// Light syntax check of a step target path (`.a.b`, `[0]`, `[*]`, `[k=v]`);
-// the step engine owns the full grammar. Returns a problem or empty.
+// A step target path, or a `scripts:`/`shell:` path, checked with the step
+// engine's own grammar (yaml_path.h). Returns a problem or empty.
 std::string CheckStepPath(std::string_view path) {
-  if (path.empty()) return "the path is empty";
-  if (path == ".") return {};
-  if (path.front() != '.' && path.front() != '[') return "a path starts with '.' or '[', e.g. .spec.template";
-  for (std::size_t i = 0; i < path.size(); ++i) {
-    char c = path[i];
-    if (c == '[') {
-      std::size_t close = path.find(']', i);
-      if (close == path.npos) return "'[' at position " + std::to_string(i + 1) + " is not closed";
-      if (close == i + 1) return "empty [] at position " + std::to_string(i + 1);
-      i = close;
-    } else if (c == ']') {
-      return "unmatched ']' at position " + std::to_string(i + 1);
-    } else if (c == '.') {
-      if (i + 1 == path.size() || path[i + 1] == '.' || path[i + 1] == '[') {
-        return "empty key after '.' at position " + std::to_string(i + 1);
-      }
-    } else if (c == ' ' || c == '\t') {
-      return "unexpected whitespace at position " + std::to_string(i + 1);
-    }
-  }
-  return {};
+  detail::YamlPath parsed;
+  detail::PathError error;
+  if (detail::ParseYamlPath(path, &parsed, &error)) return {};
+  return error.message + " (column " + std::to_string(error.column) + ")";
 }
 
 using detail::YamlRef;
