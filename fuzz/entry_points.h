@@ -103,12 +103,41 @@ inline void FuzzTokenizer(std::string_view text) {
     SAFESUBST_FUZZ_CHECK(node.key == NodeSpan::kNone || (node.key < i && spans.nodes[node.key].parent == node.parent));
     SAFESUBST_FUZZ_CHECK(node.kind != NodeKind::kScalar || node.scalar < with_spans.scalars.size());
   }
-  // The input limits count the nesting as they read (yaml_nesting.h): what the spans hold.
-  NestingRecorder nesting;
-  TokenizeWithSpans(text, &nesting, TokenizerOptions{"fuzz.yaml"});
-  const Nesting counted = nesting.Finish(), expected = NestingOf(spans);
-  SAFESUBST_FUZZ_CHECK(counted.deepest == expected.deepest && counted.deepest_offset == expected.deepest_offset &&
-                       counted.aliases == expected.aliases);
+  // The input limits count the nesting as they read (yaml_nesting.h): what
+  // the spans hold, also when the tokenizer keeps no scalar (kNodesOnly).
+  for (SpanReading reading : {SpanReading::kAllTokens, SpanReading::kNodesOnly}) {
+    NestingRecorder nesting;
+    TokenizeWithSpans(text, &nesting, TokenizerOptions{"fuzz.yaml"}, reading);
+    const Nesting counted = nesting.Finish(), expected = NestingOf(spans);
+    SAFESUBST_FUZZ_CHECK(counted.deepest == expected.deepest && counted.deepest_offset == expected.deepest_offset &&
+                         counted.aliases == expected.aliases);
+  }
+  // Read as it is read (TokenizeAsRead): the same scalars, each with its
+  // path's segments there (finished ones are reused), the same paths unless
+  // the sink was told (at some point) that a key came after its scalars.
+  struct Handed final : safesubst::detail::ScalarSink {
+    explicit Handed(const Tokens& tokenized) : whole(tokenized) {}
+    void Take(Tokens* read) override {
+      SAFESUBST_FUZZ_CHECK(read->scalars.size() == 1 && next < whole.scalars.size());
+      const Scalar& scalar = read->scalars[0];
+      const Scalar& expected = whole.scalars[next++];
+      SAFESUBST_FUZZ_CHECK(scalar.offset == expected.offset && scalar.length == expected.length &&
+                           scalar.is_key == expected.is_key);
+      std::size_t steps = 0;
+      for (std::uint32_t segment = scalar.path; segment != PathSegment::kRoot; segment = read->paths[segment].parent) {
+        SAFESUBST_FUZZ_CHECK(segment < read->paths.size() && ++steps <= read->paths.size());
+      }
+      other_path = other_path || read->PathString(scalar.path) != whole.PathString(expected.path);
+    }
+    void PathsChanged() override { changed = true; }
+    const Tokens& whole;
+    std::size_t next = 0;
+    bool other_path = false, changed = false;
+  } handed(tokens);
+  Tokens read;
+  safesubst::detail::TokenizeAsRead(text, TokenizerOptions{"fuzz.yaml"}, &read, &handed);
+  SAFESUBST_FUZZ_CHECK(handed.next == tokens.scalars.size() && read.diagnostics.size() == tokens.diagnostics.size());
+  SAFESUBST_FUZZ_CHECK(!handed.other_path || handed.changed);
 }
 
 /// The manifest loader and the values readers, fed the same text.

@@ -4,7 +4,11 @@
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <string>
+#include <vector>
+
+#include "test_support.h"
 
 namespace safesubst {
 namespace {
@@ -88,6 +92,71 @@ TEST_CASE("classify: other programs' arguments are not shell") {
     CAPTURE(command_line);
     CHECK_FALSE(ScriptIsShell(line));
   }
+}
+
+std::string Marked(const Scalar& scalar) {
+  return std::string(ContextName(scalar.context)) + (scalar.is_shell ? " shell" : "") + (scalar.bash_script ? " bash" : "");
+}
+
+// Classify's marks of `text`, and ClassifyAsRead's where it could tell
+// (the others are "?"), scalar by scalar.
+void ClassifyBothWays(std::string_view text, const Manifest& manifest, std::vector<std::string>* whole,
+                      std::vector<std::string>* as_read) {
+  Tokens tokens = Tokenize(text);
+  Classify(text, manifest, &tokens);
+  for (const Scalar& scalar : tokens.scalars) whole->push_back(Marked(scalar));
+  struct Marks final : detail::ScalarSink {
+    Marks(std::string_view read, const Manifest& declared, std::vector<std::string>* out)
+        : text(read), manifest(declared), marks(out) {}
+    void Take(Tokens* tokens) override {
+      marks->push_back(ClassifyAsRead(text, manifest, tokens, &scripts) ? Marked(tokens->scalars[0]) : "?");
+    }
+    void PathsChanged() override {}
+    std::string_view text;
+    const Manifest& manifest;
+    std::vector<std::string>* marks;
+    ShellScriptsAsRead scripts;
+  } marks(text, manifest, as_read);
+  Tokens read;
+  detail::TokenizeAsRead(text, {}, &read, &marks);
+}
+
+TEST_CASE("classify: read scalar by scalar, as the whole template's, or not known yet") {
+  std::size_t told = 0, untold = 0;
+  Manifest listed;
+  listed.script_paths = {"data.run"};
+  listed.shell_paths = {"spec.containers[*].args[0]"};
+  for (const std::filesystem::path& file : testing::RepositoryYamlFiles()) {
+    const std::string text = testing::ReadFile(file);
+    for (const Manifest& manifest : {listed, Manifest{}}) {
+      std::vector<std::string> whole, as_read;
+      ClassifyBothWays(text, manifest, &whole, &as_read);
+      REQUIRE(whole.size() == as_read.size());
+      for (std::size_t i = 0; i < whole.size(); ++i) {
+        INFO(file.string() << ", scalar " << i);
+        if (as_read[i] == "?") {
+          ++untold;
+        } else {
+          ++told;
+          CHECK(as_read[i] == whole[i]);
+        }
+      }
+    }
+  }
+  CHECK(told > 10000);
+  CHECK(untold > 100);  // command lines
+  // A script file's entry: known once its object's kind has been read.
+  const std::string kinds =
+      "kind: ConfigMap\ndata:\n  a.sh: echo\n---\ndata:\n  b.sh: echo\nkind: ConfigMap\n---\n"
+      "kind: Secret\ndata:\n  c.sh: echo\nstringData:\n  d.sh: echo\n";
+  std::vector<std::string> whole, as_read;
+  ClassifyBothWays(kinds, Manifest{}, &whole, &as_read);
+  std::vector<std::string> expected = {"data", "data", "data", "data", "script shell", "data", "data", "script shell",
+                                       "data", "data", "data", "data", "data", "data", "data", "data", "data",
+                                       "script shell"};
+  CHECK(whole == expected);
+  expected[7] = "?";  // `kind` comes after it
+  CHECK(as_read == expected);
 }
 
 }  // namespace

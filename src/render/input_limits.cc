@@ -35,7 +35,7 @@ bool MayHoldAlias(std::string_view text) {
 // just over that.
 Nesting ReadStructure(std::string_view text) {
   NestingRecorder recorder;
-  TokenizeWithSpans(text, &recorder, {}, SpanReading::kNoReferences);
+  TokenizeWithSpans(text, &recorder, {}, SpanReading::kNodesOnly);
   Nesting nesting = recorder.Finish();
   // Reading malformed YAML on after an error, the tokenizer may take any `*`
   // for an alias; only valid YAML goes on to the stages the limit protects.

@@ -129,6 +129,16 @@ struct ScalarSubstitutions {
   const Variable* first_variable() const { return variables[0]; }
 };
 
+// What a streaming render carries from one scalar to the next (Renderer::WriteStreamed).
+struct StreamedWriting {
+  StreamedWriting(std::string_view text, const Tokens& tokens) : places(text, tokens), proof(text, tokens) {}
+  ShellDecidingPlaces places;
+  InPlaceProof proof;
+  std::string output;
+  std::size_t copied = 0;      // template bytes written up to here
+  std::size_t scalar_end = 0;  // of the scalar before
+};
+
 class Renderer {
  public:
   /// `round`: how many times default words were spliced to make `text`.
@@ -173,8 +183,13 @@ class Renderer {
 
   void CheckDocumentCount();
   bool Streams() const;
+  bool StreamAsRead();
+  class AsReadSink;
+  bool TakeAsRead(StreamedWriting* writing, KeyRepeats* keys, ShellScriptsAsRead* scripts);
   RenderResult RenderStreamedOrWhole();
-  bool WriteScalars(std::string* output);
+  void WriteScalars(std::string* output);
+  bool WriteStreamed(std::uint32_t index, StreamedWriting* writing);
+  bool FinishStreamed(StreamedWriting* writing);
   class RefoundSubstitutions;
   bool StreamScalar(std::uint32_t index, ShellDecidingPlaces* places, std::size_t* substituted);
   bool StreamsDecided(ShellDecidingPlaces* places, std::size_t diagnostics, std::size_t* substituted);
@@ -379,6 +394,14 @@ RenderResult Renderer::Run() {
   result_.diagnostics = CheckTextEncoding(text_, options_.file_name);
   if (HasErrors(result_.diagnostics)) return std::move(result_);
   const bool streams = Streams();
+  if (streams) {  // first as the tokenizer reads (StreamAsRead), in a render of its own to drop if it cannot
+    Renderer as_read(text_, manifest_, values_, options_, round_, streaming_from_);
+    as_read.MergedInto(merged_into_);
+    if (as_read.StreamAsRead()) {
+      streamed_ = true;
+      return std::move(as_read.result_);
+    }
+  }
   const TokenizerOptions tokenizing{options_.file_name, options_.limits.max_errors};
   tokens_ = streams ? detail::TokenizeWithoutReferences(text_, tokenizing) : Tokenize(text_, tokenizing);
   if (manifest_.mode == DeclarationMode::kFlux) ReadEscapesAsFlux(text_, &tokens_.references);
@@ -469,103 +492,163 @@ class Renderer::RefoundSubstitutions {
   const std::size_t size_;
 };
 
-// A streaming render, or, when it meets what needs the whole template, the
-// whole-document render of the template from the start.
-RenderResult Renderer::RenderStreamedOrWhole() {
-  std::string output;
+// Hands each scalar the tokenizer reads to the streaming render (TakeAsRead).
+class Renderer::AsReadSink final : public detail::ScalarSink {
+ public:
+  AsReadSink(Renderer& renderer, StreamedWriting* writing) : renderer_(renderer), writing_(writing) {}
+  void Take(Tokens*) override { going_ = going_ && renderer_.TakeAsRead(writing_, &keys_, &scripts_); }
+  void PathsChanged() override { going_ = false; }
+  bool going() const { return going_; }
+
+ private:
+  Renderer& renderer_;
+  StreamedWriting* writing_;
+  KeyRepeats keys_;
+  ShellScriptsAsRead scripts_;
+  bool going_ = true;
+};
+
+// The streaming render, as the tokenizer reads (detail::TokenizeAsRead):
+// each scalar checked, classified, written and proved before the next is
+// read, so that no record is kept per scalar either (a flow sequence or key
+// lines have one or two a placeholder). False when it meets what needs
+// scalars it has not read or no longer has (a diagnostic, a command line's
+// words, a key that may repeat one: Tokenize's diagnostics, Classify,
+// CheckDuplicateKeys) or what WriteStreamed refuses: then the render
+// tokenizes the whole template first (RenderStreamedOrWhole).
+bool Renderer::StreamAsRead() {
   streaming_ = true;
-  if (WriteScalars(&output)) {
-    streamed_ = true;
-    result_.output = std::move(output);
-    return std::move(result_);
+  StreamedWriting writing(text_, tokens_);
+  AsReadSink sink(*this, &writing);
+  detail::TokenizeAsRead(text_, {options_.file_name, options_.limits.max_errors}, &tokens_, &sink);
+  if (!sink.going() || !tokens_.diagnostics.empty() || !tokens_.command_line_aliases.empty() ||
+      !tokens_.yaml_cpp_misreads.empty() || !FinishStreamed(&writing)) {
+    return false;
   }
-  std::string().swap(output);
+  result_.output = std::move(writing.output);
+  return true;
+}
+
+// The scalar the tokenizer has just read (tokens_.scalars[0]): what Run
+// checks over the whole template before streaming (Tokenize's diagnostics,
+// the document count, CheckDuplicateKeys, Classify; CheckNoValuesInTags
+// finds a `$` outside scalars, which WriteStreamed refuses), then written.
+bool Renderer::TakeAsRead(StreamedWriting* writing, KeyRepeats* keys, ShellScriptsAsRead* scripts) {
+  Scalar& scalar = tokens_.scalars[0];
+  return tokens_.diagnostics.empty() && tokens_.command_line_aliases.empty() && tokens_.yaml_cpp_misreads.empty() &&
+         scalar.document < options_.limits.max_documents && (!scalar.is_key || keys->New(text_, tokens_, scalar)) &&
+         ClassifyAsRead(text_, manifest_, &tokens_, scripts) && WriteStreamed(0, writing);
+}
+
+// A streaming render of the whole template's tokens, or, when it meets what
+// needs them all at once, the whole-document render from the start. An
+// alias standing for a command line, and yaml-cpp's misreadings, are
+// checked over the whole template.
+RenderResult Renderer::RenderStreamedOrWhole() {
+  streaming_ = true;
+  if (tokens_.command_line_aliases.empty() && tokens_.yaml_cpp_misreads.empty()) {
+    StreamedWriting writing(text_, tokens_);
+    std::uint32_t index = 0;
+    while (index < tokens_.scalars.size() && WriteStreamed(index, &writing)) ++index;
+    if (index == tokens_.scalars.size() && FinishStreamed(&writing)) {
+      streamed_ = true;
+      result_.output = std::move(writing.output);
+      return std::move(result_);
+    }
+  }
   tokens_ = Tokens();
   Renderer whole(text_, manifest_, values_, options_, round_, detail::kNeverStreams);
   whole.MergedInto(merged_into_);
   return whole.Run();
 }
 
-// Encodes and writes the output scalar by scalar. A streaming render first
-// decides each scalar (StreamScalar) and proves it once written, as the
-// whole-document render's default check would (InPlaceProof); that render
-// has decided every reference before (DecideAll), and checks the structure
-// once the output is whole (CheckStructure). False when a streaming render
-// meets what that render would do more with: a diagnostic, a requote, a
-// value the proof cannot place, an output over the limit (it words it).
-bool Renderer::WriteScalars(std::string* output) {
-  // An alias standing for a command line, and yaml-cpp's misreadings, are
-  // checked over the whole template.
-  if (streaming_ && (!tokens_.command_line_aliases.empty() || !tokens_.yaml_cpp_misreads.empty())) return false;
-  const std::size_t diagnostics = result_.diagnostics.size();
+// Encodes and writes the output scalar by scalar, the scalars that a value
+// or an escape is in (DecideAll has decided every reference); the structure
+// is checked once the output is whole (CheckStructure).
+void Renderer::WriteScalars(std::string* output) {
   ShellDecidingPlaces places(text_, tokens_);
-  InPlaceProof proof(text_, tokens_);
   std::size_t copied = 0, next_value = 0, next_escape = 0;
-  std::size_t scalar_end = 0;  // of the scalar before
-  for (std::uint32_t index = 0; index < tokens_.scalars.size(); ++index) {
-    if (!streaming_) {  // on to the next scalar a value or an escape is in (both in source order)
-      index = Reference::kNoScalar;
-      if (next_value < substitutions_.size()) index = substitutions_[next_value].reference->scalar;
-      if (next_escape < escapes_.size()) index = std::min(index, escapes_[next_escape]->scalar);
-      if (index == Reference::kNoScalar) break;
-    }
+  while (true) {  // on to the next scalar a value or an escape is in (both in source order)
+    std::uint32_t index = Reference::kNoScalar;
+    if (next_value < substitutions_.size()) index = substitutions_[next_value].reference->scalar;
+    if (next_escape < escapes_.size()) index = std::min(index, escapes_[next_escape]->scalar);
+    if (index == Reference::kNoScalar) break;
     const Scalar& scalar = tokens_.scalars[index];
     const std::size_t first_splice = splices_.size();
+    const std::size_t first_escape = next_escape;
+    for (; next_escape < escapes_.size() && escapes_[next_escape]->scalar == index; ++next_escape) {
+      splices_.push_back({escapes_[next_escape]->offset, 1, 0});  // drop one `$` of `$${NAME}`
+    }
+    scalar_escapes_ = std::span(escapes_).subspan(first_escape, next_escape - first_escape);
     std::size_t substituted = 0;
-    if (streaming_) {
-      // A `$` between scalars (in a comment: `# ${X${A}}` is an error there)
-      // is checked by the whole render, which sees every reference.
-      if (text_.substr(scalar_end, scalar.offset - scalar_end).find('$') != std::string_view::npos) return false;
-      scalar_end = scalar.offset + scalar.length;
-      if (!StreamScalar(index, &places, &substituted) || result_.diagnostics.size() != diagnostics) return false;
-    } else {
-      const std::size_t first_escape = next_escape;
-      for (; next_escape < escapes_.size() && escapes_[next_escape]->scalar == index; ++next_escape) {
-        splices_.push_back({escapes_[next_escape]->offset, 1, 0});  // drop one `$` of `$${NAME}`
-      }
-      scalar_escapes_ = std::span(escapes_).subspan(first_escape, next_escape - first_escape);
-      while (next_value + substituted < substitutions_.size() &&
-             substitutions_[next_value + substituted].reference->scalar == index) {
-        ++substituted;
-      }
-      const std::span<ReferenceValue> values = std::span(substitutions_).subspan(next_value, substituted);
-      if (substituted > 0) {
-        EncodeScalar(index, ScalarSubstitutions{values, std::span(substituted_variables_).subspan(next_value, substituted)});
-      }
-      for (std::size_t i = next_value; i < next_value + substituted && !values_decide_scripts_; ++i) {
-        const Variable* variable = substituted_variables_[i];  // a `type: yaml` value may bring a command line
-        values_decide_scripts_ = (variable != nullptr && variable->type == VarType::kYaml) ||
-                                 places.Contains(*substitutions_[i].reference, substitutions_[i].value);
-      }
-      next_value += substituted;
-      Rewrote(index, values);
-      // An escape has no text: sorted among its scalar's values, the texts stay in splice_text_'s order.
-      auto before = [](const TemplateEdit& a, const TemplateEdit& b) { return a.offset < b.offset; };
-      if (!std::is_sorted(splices_.begin() + first_splice, splices_.end(), before)) {
-        std::stable_sort(splices_.begin() + first_splice, splices_.end(), before);
-      }
+    while (next_value + substituted < substitutions_.size() &&
+           substitutions_[next_value + substituted].reference->scalar == index) {
+      ++substituted;
+    }
+    const std::span<ReferenceValue> values = std::span(substitutions_).subspan(next_value, substituted);
+    if (substituted > 0) {
+      EncodeScalar(index, ScalarSubstitutions{values, std::span(substituted_variables_).subspan(next_value, substituted)});
+    }
+    for (std::size_t i = next_value; i < next_value + substituted && !values_decide_scripts_; ++i) {
+      const Variable* variable = substituted_variables_[i];  // a `type: yaml` value may bring a command line
+      values_decide_scripts_ = (variable != nullptr && variable->type == VarType::kYaml) ||
+                               places.Contains(*substitutions_[i].reference, substitutions_[i].value);
+    }
+    next_value += substituted;
+    Rewrote(index, values);
+    // An escape has no text: sorted among its scalar's values, the texts stay in splice_text_'s order.
+    auto before = [](const TemplateEdit& a, const TemplateEdit& b) { return a.offset < b.offset; };
+    if (!std::is_sorted(splices_.begin() + first_splice, splices_.end(), before)) {
+      std::stable_sort(splices_.begin() + first_splice, splices_.end(), before);
     }
     if (splices_.size() == first_splice) continue;
-    const std::ptrdiff_t growth = WriteSplices(output, &copied, first_splice);
+    WriteSplices(output, &copied, first_splice);
     splice_text_.clear();
     output->append(text_.substr(copied, scalar.offset + scalar.length - copied));
     copied = scalar.offset + scalar.length;
-    if (!streaming_) continue;  // the structure check reads the splices once the output is whole
-    splices_.clear();
-    if (output->size() > options_.limits.max_output_bytes) return false;
-    if (options_.check_structure) {
-      const bool proved = batch_start_ > 0  // a scalar with more references than a batch keeps none
-                              ? proof.Next(index, scalar.style, growth, *output, [&](const auto& each) {
-                                  return RefoundSubstitutions(*this, index, substituted).ForEach(each);
-                                })
-                              : proof.Next(index, scalar.style, growth, *output, std::span(substitutions_));
-      if (!proved) return false;
-    }
   }
   output->append(text_.substr(copied));
-  if (!streaming_) return true;
-  return text_.substr(scalar_end).find('$') == std::string_view::npos &&
-         output->size() <= options_.limits.max_output_bytes && (!options_.check_structure || proof.Finish(*output));
+}
+
+// Streams scalar `index`: decides it (StreamScalar), as the whole-document
+// render would have decided every reference before (DecideAll), writes it
+// and proves it once written, as that render's default check would
+// (InPlaceProof). False when it meets what that render would do more with:
+// a diagnostic, a requote, a value the proof cannot place, an output over
+// the limit (it words it).
+bool Renderer::WriteStreamed(std::uint32_t index, StreamedWriting* writing) {
+  const Scalar& scalar = tokens_.scalars[index];
+  // A `$` between scalars (in a comment: `# ${X${A}}` is an error there)
+  // is checked by the whole render, which sees every reference.
+  if (text_.substr(writing->scalar_end, scalar.offset - writing->scalar_end).find('$') != std::string_view::npos) {
+    return false;
+  }
+  writing->scalar_end = scalar.offset + scalar.length;
+  const std::size_t diagnostics = result_.diagnostics.size();
+  std::size_t substituted = 0;
+  if (!StreamScalar(index, &writing->places, &substituted) || result_.diagnostics.size() != diagnostics) return false;
+  if (splices_.empty()) return true;
+  std::string& output = writing->output;
+  const std::ptrdiff_t growth = WriteSplices(&output, &writing->copied, 0);
+  splice_text_.clear();
+  splices_.clear();
+  output.append(text_.substr(writing->copied, scalar.offset + scalar.length - writing->copied));
+  writing->copied = scalar.offset + scalar.length;
+  if (output.size() > options_.limits.max_output_bytes) return false;
+  if (!options_.check_structure) return true;
+  return batch_start_ > 0  // a scalar with more references than a batch keeps none
+             ? writing->proof.Next(index, scalar.style, growth, output, [&](const auto& each) {
+                 return RefoundSubstitutions(*this, index, substituted).ForEach(each);
+               })
+             : writing->proof.Next(index, scalar.style, growth, output, std::span(substitutions_));
+}
+
+// After the last scalar: the rest of the template, with no `$` in it.
+bool Renderer::FinishStreamed(StreamedWriting* writing) {
+  writing->output.append(text_.substr(writing->copied));
+  return text_.substr(writing->scalar_end).find('$') == std::string_view::npos &&
+         writing->output.size() <= options_.limits.max_output_bytes &&
+         (!options_.check_structure || writing->proof.Finish(writing->output));
 }
 
 // The whole render's steps for scalar `index` alone (LexShellScripts,

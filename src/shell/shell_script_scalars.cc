@@ -98,13 +98,21 @@ class ObjectKinds {
   std::unordered_map<std::uint32_t, std::string> items_;
 };
 
-// An entry of a ConfigMap's `data` or a Secret's `stringData` whose key names
-// a shell script file.
-bool IsScriptFileEntry(const Tokens& tokens, const ObjectKinds& kinds, const Scalar& scalar) {
-  if (!IsDataEntry(tokens, scalar.path) || !IsShellScriptFileName(tokens.paths[scalar.path].key)) return false;
-  const PathSegment& map = tokens.paths[tokens.paths[scalar.path].parent];
-  const std::string_view kind = kinds.Of(map.parent, scalar.document);
+// An entry of a `data` or `stringData` whose key names a shell script file:
+// a script when it is a ConfigMap's `data` or a Secret's `stringData` (ScriptFileIn).
+bool NamesScriptFile(const Tokens& tokens, const Scalar& scalar) {
+  return IsDataEntry(tokens, scalar.path) && IsShellScriptFileName(tokens.paths[scalar.path].key);
+}
+
+// `map`: the `data` or `stringData` of an object of `kind`.
+bool ScriptFileIn(const PathSegment& map, std::string_view kind) {
   return map.key == "data" ? kind == "ConfigMap" : kind == "Secret";
+}
+
+bool IsScriptFileEntry(const Tokens& tokens, const ObjectKinds& kinds, const Scalar& scalar) {
+  if (!NamesScriptFile(tokens, scalar)) return false;
+  const PathSegment& map = tokens.paths[tokens.paths[scalar.path].parent];
+  return ScriptFileIn(map, kinds.Of(map.parent, scalar.document));
 }
 
 // Whether the value of `scalar` may start with `#!`, read from its raw text,
@@ -140,11 +148,13 @@ bool IsKubeadmCommand(const Tokens& tokens, const Scalar& scalar) {
   return sequence == "preKubeadmCommands" || sequence == "postKubeadmCommands";
 }
 
-void MarkIfItSaysShell(std::string_view text, const Tokens& tokens, const ObjectKinds& kinds, Scalar* scalar) {
+// `script_file()`: IsScriptFileEntry, asked only when there is no `#!`.
+template <typename ScriptFile>
+void MarkIfItSaysShell(std::string_view text, const Tokens& tokens, const ScriptFile& script_file, Scalar* scalar) {
   std::string decoded;
   if (MayStartWithShebang(text, *scalar)) decoded = DecodeScalar(text, *scalar);
   const std::string_view shebang = ShebangShell(decoded);
-  if (shebang.empty() && !IsScriptFileEntry(tokens, kinds, *scalar) && !IsKubeadmCommand(tokens, *scalar)) return;
+  if (shebang.empty() && !script_file() && !IsKubeadmCommand(tokens, *scalar)) return;
   if (!scalar->is_shell) scalar->bash_script = !shebang.empty() && ShellsRunning(shebang) == ScriptShells::kBash;
   MarkShell(scalar);
 }
@@ -171,8 +181,27 @@ void MarkShellScripts(std::string_view text, Tokens* tokens) {
   MarkShellCommandLines(text, tokens);
   const ObjectKinds kinds(text, *tokens);
   for (Scalar& scalar : tokens->scalars) {
-    if (!scalar.is_key) MarkIfItSaysShell(text, *tokens, kinds, &scalar);
+    if (scalar.is_key) continue;
+    MarkIfItSaysShell(text, *tokens, [&] { return IsScriptFileEntry(*tokens, kinds, scalar); }, &scalar);
   }
+}
+
+bool ShellScriptsAsRead::Mark(std::string_view text, const Tokens& tokens, Scalar* scalar) {
+  if (scalar->is_key) return true;
+  if (IsCommandLineItem(tokens, *scalar)) return false;
+  if (IsObjectKind(tokens, *scalar) && tokens.paths[scalar->path].parent == PathSegment::kRoot) {
+    kind_document_ = scalar->document;  // a second `kind` would be a duplicate key
+    kind_ = DecodeScalar(text, *scalar);
+  }
+  bool script_file = false;
+  if (NamesScriptFile(tokens, *scalar)) {
+    const PathSegment& map = tokens.paths[tokens.paths[scalar->path].parent];
+    // Only a document's own kind is kept: a List item's is found by its path, whose segment is reused.
+    if (map.parent != PathSegment::kRoot || kind_document_ != scalar->document) return false;
+    script_file = ScriptFileIn(map, kind_);
+  }
+  MarkIfItSaysShell(text, tokens, [&] { return script_file; }, scalar);
+  return true;
 }
 
 }  // namespace safesubst

@@ -26,6 +26,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "tokenizer.h"
@@ -38,6 +39,22 @@ namespace safesubst {
 /// (a path the manifest lists under `shell:`) stay marked; the command line
 /// that runs one decides its shells before its `#!` does.
 void MarkShellScripts(std::string_view text, Tokens* tokens);
+
+/// MarkShellScripts for scalars handed over one at a time as they are read
+/// (detail::TokenizeAsRead), before the scalars after them.
+class ShellScriptsAsRead {
+ public:
+  /// Marks `scalar`, of `tokens`, as MarkShellScripts would; false, with
+  /// nothing marked, when scalars after it may decide: a word of a command
+  /// line (which word is the script depends on the others), an entry of a
+  /// `data` or `stringData` whose key names a script file when its object's
+  /// `kind` has not been read yet (or is a List item's).
+  bool Mark(std::string_view text, const Tokens& tokens, Scalar* scalar);
+
+ private:
+  std::uint32_t kind_document_ = 0xffffffffu;  // the document whose root `kind` is kind_
+  std::string kind_;
+};
 
 /// True when `path` is an entry of the `data` or `stringData` of an object (a
 /// document's root or an item of a top-level `items`), whatever its kind.

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -122,7 +123,52 @@ void FindDuplicatesBySorting(std::vector<Key> keys, const KeyTexts& texts, Dupli
   }
 }
 
+// Mixes `value` into `hash` (as boost::hash_combine: `a` under `a` and `b`
+// under `b` must not cancel out; a collision only costs the full check).
+std::uint64_t Mix(std::uint64_t hash, std::uint64_t value) {
+  return hash ^ (value + 0x9E3779B97F4A7C15u + (hash << 12) + (hash >> 4));
+}
+
 }  // namespace
+
+bool KeyRepeats::New(std::string_view text, const Tokens& tokens, const Scalar& key) {
+  if (key.path == PathSegment::kRoot) return true;  // not compared (CheckDuplicateKeys)
+  if (key.document != document_) {  // the keys of one document at a time
+    document_ = key.document;
+    slots_.assign(16, 0);
+    used_ = 0;
+  }
+  const std::hash<std::string_view> hash_text;
+  std::uint64_t hash = hash_text(text.substr(key.offset, key.length));
+  for (std::uint32_t segment = tokens.paths[key.path].parent; segment != PathSegment::kRoot;) {
+    const PathSegment& above = tokens.paths[segment];
+    hash = Mix(Mix(hash, hash_text(above.key)), static_cast<std::uint64_t>(above.index));
+    segment = above.parent;
+  }
+  hash |= 1;  // never 0, the empty slot
+  if (2 * (used_ + 1) > slots_.size()) Grow();
+  const std::size_t mask = slots_.size() - 1;
+  for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
+    if (slots_[slot] == hash) return false;
+    if (slots_[slot] == 0) {
+      slots_[slot] = hash;
+      ++used_;
+      return true;
+    }
+  }
+}
+
+void KeyRepeats::Grow() {
+  std::vector<std::uint64_t> old(slots_.size() * 2);
+  old.swap(slots_);
+  const std::size_t mask = slots_.size() - 1;
+  for (std::uint64_t hash : old) {
+    if (hash == 0) continue;
+    std::size_t slot = hash & mask;
+    while (slots_[slot] != 0) slot = (slot + 1) & mask;
+    slots_[slot] = hash;
+  }
+}
 
 Diagnostics CheckDuplicateKeys(std::string_view text, const Tokens& tokens, const std::string& file) {
   Diagnostics out;

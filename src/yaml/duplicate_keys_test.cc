@@ -103,3 +103,42 @@ TEST_CASE("duplicate keys: keys crafted to share a hash are still checked, in n 
   CHECK(reported[5].location.line == 6007);  // the second document's first repeat
   CHECK(reported[5].hint == "first defined at line 3007; YAML parsers keep only one of them");
 }
+
+TEST_CASE("duplicate keys: read one at a time, the first repeat is the first duplicate") {
+  // KeyRepeats sees each key as TokenizeAsRead hands it over, its mapping's
+  // segments reused; it must stop at the first key CheckDuplicateKeys
+  // reports, and not before (a false repeat would only cost the full check).
+  struct FirstRepeat final : detail::ScalarSink {
+    explicit FirstRepeat(std::string_view read) : text(read) {}
+    void Take(Tokens* tokens) override {
+      const Scalar& scalar = tokens->scalars[0];
+      if (scalar.is_key && offset == std::string_view::npos && !keys.New(text, *tokens, scalar)) offset = scalar.offset;
+    }
+    void PathsChanged() override {}
+    std::string_view text;
+    KeyRepeats keys;
+    std::size_t offset = std::string_view::npos;
+  };
+  std::mt19937 random(7);
+  std::size_t repeated = 0;
+  for (int round = 0; round < 300; ++round) {
+    std::string text;
+    for (unsigned document = 0, documents = 1 + random() % 3; document < documents; ++document) {
+      if (document > 0) text += "---\n";
+      AppendMapping(random, 0, 0, &text);
+      text += "list:\n  - {a: 1, b: 2}\n  - a: 1\n    b: 2\n";  // the same keys in other mappings
+    }
+    // Keys are compared as written, paths by value: under `b` and `'b'` the
+    // keys would repeat for KeyRepeats alone (the full check then decides).
+    std::erase_if(text, [](char c) { return c == '\'' || c == '"'; });
+    CAPTURE(text);
+    const Diagnostics reported = CheckDuplicateKeys(text, Tokenize(text), "t.yaml");
+    FirstRepeat first(text);
+    Tokens tokens;
+    detail::TokenizeAsRead(text, {}, &tokens, &first);
+    CHECK(first.offset == (reported.empty() ? std::string_view::npos : reported[0].location.offset));
+    repeated += !reported.empty();
+  }
+  CHECK(repeated > 50);
+  CHECK(repeated < 290);
+}

@@ -212,6 +212,8 @@ class Parser {
   void KeepNoReferences() {
     emit_reference_ = [](const Reference&) {};
   }
+  /// Hands each scalar to `sink` instead of keeping it (TokenizeAsRead).
+  void HandScalarsTo(detail::ScalarSink* sink) { sink_ = sink; }
 
  private:
   // ---- cursor ----
@@ -308,8 +310,10 @@ class Parser {
   void RecordMappingAnchor(std::size_t anchor, std::uint32_t path);
   void ForgetMappingAnchor(std::size_t anchor);
   Anchor* AnchorAt(std::size_t offset);
+  void HandScalar();
   [[gnu::always_inline]] std::uint32_t NewKeySegment(std::uint32_t parent, std::string_view key);
   std::uint32_t NewIndexSegment(std::uint32_t parent, std::int32_t index);
+  void ForgetFinishedSegments(std::uint32_t parent);
   void Reparent(std::size_t first_segment, std::uint32_t from, std::uint32_t to);
   [[gnu::always_inline]] std::string_view KeyText(const Node& key);
   std::string_view DecodedKey(const Node& key);
@@ -371,6 +375,7 @@ class Parser {
   const TokenizerOptions& options_;
   Tokens& out_;
   NodeRecorder* spans_;  // null unless node spans were asked for
+  detail::ScalarSink* sink_ = nullptr;  // HandScalarsTo
   bool references_wanted_ = true;
   // With spans_: the properties read for the node about to be recorded.
   SourceRange pending_anchor_;
@@ -610,6 +615,7 @@ void Parser::RecordScalar(const Scalar& scanned, std::uint32_t path, bool is_key
     while (begin < end && !IsBreak(text_[begin])) ++begin;
   }
   if (begin < end && HasDollar(begin, end) && references_wanted_) ScanScalarReferences(begin, end);
+  if (sink_) HandScalar();
 }
 
 // The references of the scalar just recorded, in text_[begin, end). Kept out
@@ -635,6 +641,12 @@ void Parser::RecordEmpty(const Cursor& at, std::uint32_t path, bool is_key, Cont
   scalar.context = context;
   out_.scalars.push_back(scalar);
   if (spans_) RecordScalarSpan(scalar);
+  if (sink_) HandScalar();
+}
+
+void Parser::HandScalar() {
+  sink_->Take(&out_);
+  out_.scalars.clear();
 }
 
 // A tag on a key decides its value where this tokenizer keeps the text: to
@@ -780,18 +792,30 @@ void Parser::RecordMappingAnchor(std::size_t anchor, std::uint32_t path) {
 }
 
 inline std::uint32_t Parser::NewKeySegment(std::uint32_t parent, std::string_view key) {
+  if (sink_) ForgetFinishedSegments(parent);
   out_.paths.push_back(PathSegment{parent, -1, key});
   return static_cast<std::uint32_t>(out_.paths.size() - 1);
 }
 
 std::uint32_t Parser::NewIndexSegment(std::uint32_t parent, std::int32_t index) {
+  if (sink_) ForgetFinishedSegments(parent);
   out_.paths.push_back(PathSegment{parent, index, {}});
   return static_cast<std::uint32_t>(out_.paths.size() - 1);
+}
+
+// With a sink, before a new child of `parent`: the segments after it are
+// those of its earlier children, finished, whose scalars the sink has had.
+// (An open segment is always created before its children, so the open ones
+// are `parent` and the segments before it.)
+void Parser::ForgetFinishedSegments(std::uint32_t parent) {
+  const std::size_t kept = parent == PathSegment::kRoot ? 0 : std::size_t{parent} + 1;
+  if (out_.paths.size() > kept) out_.paths.resize(kept);
 }
 
 // A flow collection read before it was known to be a key hangs its entries
 // under the mapping; once it is known to be a key, they move under the entry.
 void Parser::Reparent(std::size_t first_segment, std::uint32_t from, std::uint32_t to) {
+  if (sink_) sink_->PathsChanged();  // its scalars were handed over under the mapping
   for (std::size_t i = first_segment; i < out_.paths.size(); ++i) {
     if (i != to && out_.paths[i].parent == from) out_.paths[i].parent = to;
   }
@@ -1369,6 +1393,7 @@ void Parser::ParseExplicitEntry(int m, std::uint32_t path) {
   const std::uint32_t segment = NewKeySegment(path, {});
   const Node key = ParseBlockNode(m, segment, Where::kExplicitKey, false, true);
   out_.paths[segment].key = KeyText(key);
+  if (sink_) sink_->PathsChanged();  // the key's own scalars were handed over before it had its text
   RecordAliasKey(key, segment);
   const Cursor after_key = Save();
   SkipToNextToken();
@@ -2284,6 +2309,15 @@ Tokens TokenizeWithoutReferences(std::string_view text, const TokenizerOptions& 
   return tokens;
 }
 
+void TokenizeAsRead(std::string_view text, const TokenizerOptions& options, Tokens* tokens, ScalarSink* sink) {
+  *tokens = Tokens();
+  Parser parser(text, options, tokens, nullptr);
+  parser.KeepNoReferences();
+  parser.HandScalarsTo(sink);
+  parser.Run();
+  detail::CapDiagnostics(&tokens->diagnostics, options.max_errors, options.file_name);
+}
+
 // As Parser::RecordScalar, ScanScalarReferences and RecordReference do.
 void ForEachReferenceOf(std::string_view text, const Tokens& tokens, std::uint32_t index,
                         const std::function<void(const Reference&)>& each, ReferencePlace place) {
@@ -2330,9 +2364,15 @@ Tokens TokenizeWithSpans(std::string_view text, NodeSpans* spans, const Tokenize
 
 Tokens TokenizeWithSpans(std::string_view text, NodeRecorder* recorder, const TokenizerOptions& options,
                          SpanReading reading) {
+  // kNodesOnly: each scalar handed to a sink that drops it.
+  struct : detail::ScalarSink {
+    void Take(Tokens*) override {}
+    void PathsChanged() override {}
+  } dropped;
   Tokens tokens;
   Parser parser(text, options, &tokens, recorder);
-  if (reading == SpanReading::kNoReferences) parser.SkipReferences();
+  if (reading != SpanReading::kAllTokens) parser.SkipReferences();
+  if (reading == SpanReading::kNodesOnly) parser.HandScalarsTo(&dropped);
   parser.Run();
   detail::CapDiagnostics(&tokens.diagnostics, options.max_errors, options.file_name);  // words the count
   return tokens;

@@ -174,6 +174,7 @@ std::string DecodeScalar(std::string_view text, const Scalar& scalar, SourceRuns
 enum class SpanReading : std::uint8_t {
   kAllTokens,     ///< everything Tokenize records
   kNoReferences,  ///< no `$` references (a placeholder-dense template has millions; limits need none)
+  kNodesOnly,     ///< nor the scalars and path segments: the recorder has what is wanted
 };
 
 /// Tokenizes `text` like Tokenize and also records its node spans in `spans`
@@ -207,6 +208,26 @@ namespace safesubst::detail {
 /// Tokenize, with Tokens::references left empty. The references are still
 /// scanned, so that the diagnostics are Tokenize's (an unterminated `${`).
 Tokens TokenizeWithoutReferences(std::string_view text, const TokenizerOptions& options);
+
+/// Takes the scalars of TokenizeAsRead one at a time, as they are read.
+class ScalarSink {
+ public:
+  virtual ~ScalarSink() = default;
+  /// `tokens->scalars` holds the scalar just read, alone; `tokens->paths`
+  /// its path and its ancestors' (the segments of finished entries are
+  /// reused). Both change at the next call.
+  virtual void Take(Tokens* tokens) = 0;
+  /// Some scalar of this read is handed over before its path is whole (a
+  /// collection or an explicit `? ` entry as a mapping key gets its key
+  /// after its own scalars): the paths seen are not to be relied on.
+  virtual void PathsChanged() = 0;
+};
+
+/// TokenizeWithoutReferences into `tokens`, handing each scalar to `sink`
+/// as it is read instead of keeping it, so that a placeholder-dense template
+/// costs no record per scalar (render.cc streams it as it is read). The rest
+/// of Tokens is kept as Tokenize keeps it.
+void TokenizeAsRead(std::string_view text, const TokenizerOptions& options, Tokens* tokens, ScalarSink* sink);
 
 /// Where a reference stands, for ForEachReferenceOf.
 enum class ReferencePlace : std::uint8_t {

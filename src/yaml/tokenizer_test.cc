@@ -4,9 +4,13 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
+
+#include "test_support.h"
 
 namespace safesubst {
 namespace {
@@ -988,6 +992,73 @@ TEST_CASE("tokenizer: a tag on a mapping key other than !!str is an error") {
     CAPTURE(text);
     CHECK(Tokenize(text).diagnostics.empty());
   }
+}
+
+// What TokenizeAsRead hands over: each scalar with its path as written
+// then, and how many path segments were kept at most.
+struct HandedScalars final : detail::ScalarSink {
+  void Take(Tokens* tokens) override {
+    REQUIRE(tokens->scalars.size() == 1);
+    scalars.push_back(tokens->scalars[0]);
+    paths.push_back(tokens->PathString(tokens->scalars[0].path));
+    most_segments = std::max(most_segments, tokens->paths.size());
+  }
+  void PathsChanged() override { paths_changed = true; }
+
+  std::vector<Scalar> scalars;
+  std::vector<std::string> paths;
+  std::size_t most_segments = 0;
+  bool paths_changed = false;
+};
+
+// `text` read as it is read (TokenizeAsRead) and whole (Tokenize): the same
+// scalars with the same paths, unless a key came after its scalars (then
+// the sink is told); the same comments, markers and diagnostics.
+void CheckHandedAsTokenized(std::string_view text, HandedScalars* handed) {
+  const Tokens whole = Tokenize(text);
+  Tokens read;
+  detail::TokenizeAsRead(text, {}, &read, handed);
+  CHECK(read.scalars.empty());
+  CHECK(read.comments.size() == whole.comments.size());
+  CHECK(read.markers.size() == whole.markers.size());
+  CHECK(read.diagnostics.size() == whole.diagnostics.size());
+  REQUIRE(handed->scalars.size() == whole.scalars.size());
+  for (std::size_t i = 0; i < whole.scalars.size() && !handed->paths_changed; ++i) {
+    const Scalar& a = handed->scalars[i];
+    const Scalar& b = whole.scalars[i];
+    INFO("scalar " << i << ": " << std::string(Raw(text, b)));
+    CHECK(std::tie(a.offset, a.length, a.line, a.column, a.document, a.indent, a.is_key, a.in_flow) ==
+          std::tie(b.offset, b.length, b.line, b.column, b.document, b.indent, b.is_key, b.in_flow));
+    CHECK((a.style == b.style && a.chomping == b.chomping && a.context == b.context));
+    CHECK(handed->paths[i] == whole.PathString(b.path));
+  }
+}
+
+TEST_CASE("tokenizer: read as it is read, each scalar is handed over with its path, and segments are reused") {
+  std::size_t files = 0;
+  for (const std::filesystem::path& file : testing::RepositoryYamlFiles()) {
+    INFO(file.string());
+    HandedScalars handed;
+    CheckHandedAsTokenized(testing::ReadFile(file), &handed);
+    files += !handed.paths_changed;
+  }
+  CHECK(files > 100);
+  // A key that gets its text after its own scalars were handed over.
+  for (const char* complex : {"[a, b]: c\n", "? - a\n: b\n", "?\tey:\n", "x:\n  ? a\n  : b\n", "{[a]: b}\n", "[{a: b}: c]\n"}) {
+    INFO(complex);
+    HandedScalars handed;
+    CheckHandedAsTokenized(complex, &handed);
+    CHECK(handed.paths_changed);
+  }
+  // A finished entry's segment is reused: a sequence of a thousand costs a few.
+  std::string items = "a:\n  b: [";
+  for (int i = 0; i < 1000; ++i) items += i == 0 ? "x" : ", {k: [x, y]}";
+  items += "]\n  c:\n";
+  for (int i = 0; i < 1000; ++i) items += "    - k" + std::to_string(i) + ": {l: m}\n";
+  HandedScalars handed;
+  CheckHandedAsTokenized(items, &handed);
+  CHECK(!handed.paths_changed);
+  CHECK(handed.most_segments <= 6);
 }
 
 }  // namespace
