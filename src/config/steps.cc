@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include <yaml-cpp/yaml.h>
 
@@ -61,10 +62,12 @@ std::string MatchText(const DocumentMatch& match) {
 // edits do not handle, such as an explicit `?` key) is read by yaml-cpp whole.
 class DocumentFields {
  public:
-  // False, with why, when neither reading can read the document.
-  bool Read(std::string_view document, std::string* why) {
+  // False, with why, when neither reading can read the document. `laid_out`:
+  // its layout (Layout::Scan), when the caller has it.
+  bool Read(std::string_view document, std::string* why, const detail::Layout* laid_out = nullptr) {
     detail::LayoutError error;
-    laid_out_ = layout_.Scan(document, &error);
+    laid_out_ = laid_out != nullptr || own_layout_.Scan(document, &error);
+    layout_ = laid_out != nullptr ? laid_out : &own_layout_;
     if (laid_out_) return true;
     detail::YamlParseError unused;
     if (detail::ParseYamlStreamWithYamlCpp(document, &whole_, &unused)) return true;
@@ -92,35 +95,36 @@ class DocumentFields {
     if (!laid_out_) {
       return whole_.documents.empty() ? Map{} : OfYaml(detail::YamlRef(whole_, whole_.documents[0]));
     }
-    return layout_.empty() ? Map{} : Of(0);
+    return layout_->empty() ? Map{} : Of(0);
   }
   Map Metadata() const { return Child(Root(), "metadata"); }
 
   // Node `index` of the layout as a mapping.
   Map Of(std::uint32_t index) const {
-    const detail::LayoutNode& node = layout_.node(index);
+    const detail::LayoutNode& node = layout_->node(index);
     if (node.kind == detail::LayoutKind::kBlockMap) return Map{index, std::nullopt};
-    if (!layout_.IsMapping(index) && node.kind != detail::LayoutKind::kAlias) return Map{};
-    return OfYaml(layout_.Yaml(index));
+    if (!layout_->IsMapping(index) && node.kind != detail::LayoutKind::kAlias) return Map{};
+    return OfYaml(layout_->Yaml(index));
   }
 
   Map Child(const Map& map, std::string_view key) const {
     if (map.block != detail::kNoNode) {
-      const std::uint32_t child = layout_.FindKey(map.block, key);
+      const std::uint32_t child = layout_->FindKey(map.block, key);
       return child == detail::kNoNode ? Map{} : Of(child);
     }
     return map.yaml ? OfYaml(map.yaml->Find(key)) : Map{};
   }
 
   std::optional<std::string> Scalar(const Map& map, std::string_view key) const {
-    if (map.block != detail::kNoNode) return layout_.ScalarField(map.block, key);
+    if (map.block != detail::kNoNode) return layout_->ScalarField(map.block, key);
     if (!map.yaml) return std::nullopt;
     const std::optional<detail::YamlRef> value = map.yaml->Find(key);
     if (!value || !value->IsScalar()) return std::nullopt;
     return value->Scalar();
   }
 
-  detail::Layout layout_;
+  detail::Layout own_layout_;
+  const detail::Layout* layout_ = &own_layout_;
   bool laid_out_ = false;
   detail::YamlStream whole_;  // yaml-cpp's reading, where the layout has none
 };
@@ -136,10 +140,11 @@ bool Matches(const DocumentMatch& match, const DocumentFields& fields) {
 
 // Whether `document` is one `match` selects; kCannotTell, with why, when no
 // reading can read the fields it names.
-MatchAnswer MatchDocument(const DocumentMatch& match, std::string_view document, std::string* why) {
+MatchAnswer MatchDocument(const DocumentMatch& match, std::string_view document, std::string* why,
+                          const detail::Layout* laid_out = nullptr) {
   if (!HasMatch(match)) return MatchAnswer::kMatches;
   DocumentFields fields;
-  if (!fields.Read(document, why)) return MatchAnswer::kCannotTell;
+  if (!fields.Read(document, why, laid_out)) return MatchAnswer::kCannotTell;
   try {
     return Matches(match, fields) ? MatchAnswer::kMatches : MatchAnswer::kDoesNotMatch;
   } catch (const detail::LayoutUnreadable& unreadable) {
@@ -209,8 +214,9 @@ struct Document {
   std::uint32_t first_line = 0;  ///< 1-based line where the piece starts in the input
   std::uint32_t line = 0;        ///< 1-based line of its first content in the input
   int number = 0;                ///< 1-based position among the documents with content
-  /// The layout of `text` when a step left it (a delete), so that the next
-  /// step plans on it instead of scanning the text again; else null.
+  /// The layout of `text` (Layout::Scan), kept from the step that left it (a
+  /// delete) or from a scan until a step changes the text, so that matching
+  /// and editing lay the text out once; null when not known.
   std::shared_ptr<detail::Layout> layout;
 };
 
@@ -258,6 +264,19 @@ class StepRunner {
   Diagnostics& diagnostics() { return diagnostics_; }
 
  private:
+  // The layout of the document's text, scanned where no step left one; null
+  // where the tokenizer's reading cannot lay it out (each reader then decides
+  // as it always did).
+  static const detail::Layout* LayoutOf(Document& document) {
+    if (!document.layout) {
+      auto layout = std::make_shared<detail::Layout>();
+      detail::LayoutError unused;
+      if (!layout->Scan(document.text, &unused)) return nullptr;
+      document.layout = std::move(layout);
+    }
+    return document.layout.get();
+  }
+
   // `line` is the line of span.begin.
   std::uint32_t FirstContentLine(const detail::DocumentSpan& span, std::uint32_t line) const {
     std::size_t p = span.begin;
@@ -327,12 +346,14 @@ class StepRunner {
     }
     if (step.action == Step::Action::kSet && SetsDeclaredName(step)) return;
     std::optional<std::string> fragment;
+    std::optional<detail::Layout> source_layout;  // of the fragment or value, for every document
+    bool source_scanned = false;
     std::size_t selected = 0, matched = 0;
     std::vector<std::pair<const Document*, std::string>> misses;
     for (Document& document : documents_) {
       if (!document.has_content) continue;
       std::string why;
-      const MatchAnswer answer = MatchDocument(step.match, document.text, &why);
+      const MatchAnswer answer = MatchDocument(step.match, document.text, &why, LayoutOf(document));
       if (answer == MatchAnswer::kCannotTell) {
         Error(step.location,
               StepTitle(step) + ": cannot tell whether " + Describe(document) + " matches {" +
@@ -350,8 +371,13 @@ class StepRunner {
       if (step.action == Step::Action::kSet && witness_ == Witness::kAfterAllSteps && !InputParses(step.value)) {
         inputs_unread_ = true;
       }
-      EditOutcome outcome =
-          Edit(step, path, document.text, fragment, detail::EditReading::kTokenizer, document.layout.get());
+      const std::string_view source = step.action == Step::Action::kMerge ? std::string_view(*fragment) : step.value;
+      if (step.action != Step::Action::kDelete && !std::exchange(source_scanned, true)) {
+        detail::LayoutError unused;
+        if (!source_layout.emplace().Scan(source, &unused)) source_layout.reset();
+      }
+      EditOutcome outcome = Edit(step, path, document.text, fragment, detail::EditReading::kTokenizer,
+                                 {LayoutOf(document), source_layout ? &*source_layout : nullptr});
       switch (outcome.status) {
         case EditOutcome::Status::kOk:
           if (witness_ == Witness::kAfterEachEdit && !Parses(step, path, document, fragment, outcome.text)) break;
@@ -396,11 +422,11 @@ class StepRunner {
 
   static EditOutcome Edit(const Step& step, const YamlPath& path, const std::string& document,
                           const std::optional<std::string>& fragment, detail::EditReading reading,
-                          const detail::Layout* laid_out = nullptr) {
+                          const detail::EditLayouts& layouts = {}) {
     switch (step.action) {
-      case Step::Action::kDelete: return detail::DeletePath(document, path, reading, laid_out);
-      case Step::Action::kSet: return detail::SetPath(document, path, step.value, reading, laid_out);
-      case Step::Action::kMerge: return detail::MergeAtPath(document, path, *fragment, step.append, reading, laid_out);
+      case Step::Action::kDelete: return detail::DeletePath(document, path, reading, layouts);
+      case Step::Action::kSet: return detail::SetPath(document, path, step.value, reading, layouts);
+      case Step::Action::kMerge: return detail::MergeAtPath(document, path, *fragment, step.append, reading, layouts);
     }
     return {};
   }

@@ -708,14 +708,14 @@ enum class Op : std::uint8_t { kDelete, kSet, kMerge };
 // plans again when a planner asks for it (each round removes one flow
 // collection, so this ends).
 EditOutcome PlanAndApply(Op op, std::string_view document, const YamlPath& path, std::string_view source_text,
-                         bool append, EditReading reading, const Layout* laid_out);
+                         bool append, EditReading reading, const EditLayouts& layouts);
 
 // A node that has to be written out but holds an alias to itself, or whose
 // aliases expand too far, fails the step (EmitSlotText throws).
 EditOutcome RunAs(EditReading reading, Op op, std::string_view document, const YamlPath& path,
-                  std::string_view source_text, bool append, const Layout* laid_out = nullptr) {
+                  std::string_view source_text, bool append, const EditLayouts& layouts = {}) {
   try {
-    return PlanAndApply(op, document, path, source_text, append, reading, laid_out);
+    return PlanAndApply(op, document, path, source_text, append, reading, layouts);
   } catch (const NodeNotEmittable& error) {
     return Error(std::string("a node here cannot be written in block style: ") + error.what());
   }
@@ -725,10 +725,10 @@ EditOutcome RunAs(EditReading reading, Op op, std::string_view document, const Y
 // planned again cross-checked, so that a refusal, a miss or an error is the
 // one it always was (yaml-cpp's reading of invalid input first).
 EditOutcome Run(EditReading reading, Op op, std::string_view document, const YamlPath& path,
-                std::string_view source_text, bool append, const Layout* laid_out) {
+                std::string_view source_text, bool append, const EditLayouts& layouts) {
   if (reading == EditReading::kTokenizer) {
     try {
-      EditOutcome outcome = RunAs(EditReading::kTokenizer, op, document, path, source_text, append, laid_out);
+      EditOutcome outcome = RunAs(EditReading::kTokenizer, op, document, path, source_text, append, layouts);
       if (outcome.ok()) return outcome;
     } catch (const LayoutUnreadable&) {
       // what ScanChecked refuses, it refuses below
@@ -756,21 +756,26 @@ std::shared_ptr<Layout> LayoutAfterDelete(const Layout& target, const std::vecto
 }
 
 EditOutcome PlanAndApply(Op op, std::string_view document, const YamlPath& path, std::string_view source_text,
-                         bool append, EditReading reading, const Layout* laid_out) {
+                         bool append, EditReading reading, const EditLayouts& layouts) {
   std::string text(document);
   std::string source(source_text);
   constexpr int kMaxRounds = 64;
   for (int round = 0; round < kMaxRounds; ++round) {
-    Layout scanned;
+    // The caller's layouts view its texts (the same bytes); the planner reads their text() alone.
+    const bool given = round == 0 && reading == EditReading::kTokenizer;
+    Layout scanned, source_scanned;
     LayoutError error;
-    // The caller's layout views its document; the planner reads text() alone.
-    const bool given = round == 0 && laid_out != nullptr && reading == EditReading::kTokenizer;
-    if (!given && !ScanAs(reading, &scanned, text, &error)) return Error(EditOutcome::Source::kDocument, error);
-    const Layout& target = given ? *laid_out : scanned;
-    Layout source_layout;
+    if (!(given && layouts.document) && !ScanAs(reading, &scanned, text, &error)) {
+      return Error(EditOutcome::Source::kDocument, error);
+    }
+    const Layout& target = given && layouts.document ? *layouts.document : scanned;
     const EditOutcome::Source source_kind = op == Op::kMerge ? EditOutcome::Source::kFragment : EditOutcome::Source::kValue;
-    if (op != Op::kDelete && !ScanAs(reading, &source_layout, source, &error)) return Error(source_kind, error);
-    Planner planner(target, op == Op::kDelete ? nullptr : &source_layout);
+    const bool source_given = op != Op::kDelete && given && layouts.source;
+    if (op != Op::kDelete && !source_given && !ScanAs(reading, &source_scanned, source, &error)) {
+      return Error(source_kind, error);
+    }
+    const Layout* source_layout = op == Op::kDelete ? nullptr : source_given ? layouts.source : &source_scanned;
+    Planner planner(target, source_layout);
     Plan plan;
     switch (op) {
       case Op::kDelete: plan = planner.Delete(path); break;
@@ -808,18 +813,18 @@ EditOutcome PlanAndApply(Op op, std::string_view document, const YamlPath& path,
 }  // namespace
 
 EditOutcome DeletePath(std::string_view document, const YamlPath& path, EditReading reading,
-                       const Layout* laid_out) {
-  return Run(reading, Op::kDelete, document, path, {}, false, laid_out);
+                       const EditLayouts& layouts) {
+  return Run(reading, Op::kDelete, document, path, {}, false, layouts);
 }
 
 EditOutcome SetPath(std::string_view document, const YamlPath& path, std::string_view value_yaml,
-                    EditReading reading, const Layout* laid_out) {
-  return Run(reading, Op::kSet, document, path, value_yaml, false, laid_out);
+                    EditReading reading, const EditLayouts& layouts) {
+  return Run(reading, Op::kSet, document, path, value_yaml, false, layouts);
 }
 
 EditOutcome MergeAtPath(std::string_view document, const YamlPath& path, std::string_view fragment, bool append,
-                        EditReading reading, const Layout* laid_out) {
-  return Run(reading, Op::kMerge, document, path, fragment, append, laid_out);
+                        EditReading reading, const EditLayouts& layouts) {
+  return Run(reading, Op::kMerge, document, path, fragment, append, layouts);
 }
 
 }  // namespace safesubst::detail

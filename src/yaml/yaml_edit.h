@@ -72,22 +72,25 @@ enum class EditReading : std::uint8_t {
   kCrossChecked,
 };
 
-// Each edit takes `laid_out`, the layout of `document` when the caller has
-// it (Layout::Scan, or EditOutcome::layout of the edit that wrote it): the
-// kTokenizer reading plans on it instead of scanning the document again.
+/// The layouts (Layout::Scan) a caller already has of an edit's texts: the
+/// kTokenizer reading plans on them instead of scanning the texts again.
+struct EditLayouts {
+  const Layout* document = nullptr;  ///< of the document (or EditOutcome::layout of the edit that wrote it)
+  const Layout* source = nullptr;    ///< of the fragment or the value
+};
 
 /// Deletes every node `path` selects from `document` (one YAML document).
 EditOutcome DeletePath(std::string_view document, const YamlPath& path,
-                       EditReading reading = EditReading::kTokenizer, const Layout* laid_out = nullptr);
+                       EditReading reading = EditReading::kTokenizer, const EditLayouts& layouts = {});
 
 /// Sets every node `path` selects to `value_yaml` (YAML text, one node). When
 /// the last selector is `.key` and the mapping has no such key, the key is
 /// appended to it (a null or `{}` parent becomes a mapping).
 EditOutcome SetPath(std::string_view document, const YamlPath& path, std::string_view value_yaml,
-                    EditReading reading = EditReading::kTokenizer, const Layout* laid_out = nullptr);
+                    EditReading reading = EditReading::kTokenizer, const EditLayouts& layouts = {});
 
 /// Merges `fragment` (YAML text, one document) into every node `path` selects.
 EditOutcome MergeAtPath(std::string_view document, const YamlPath& path, std::string_view fragment, bool append,
-                        EditReading reading = EditReading::kTokenizer, const Layout* laid_out = nullptr);
+                        EditReading reading = EditReading::kTokenizer, const EditLayouts& layouts = {});
 
 }  // namespace safesubst::detail
