@@ -32,7 +32,9 @@
 #include <string_view>
 #include <vector>
 
+#include "references.h"
 #include "shell.h"
+#include "shell_lexer.h"
 
 namespace safesubst {
 namespace {
@@ -76,16 +78,6 @@ std::string_view UnquotedProblem(char c) {
   return {};
 }
 
-bool IsAssignmentPrefix(std::string_view value) {
-  std::size_t i = 0;
-  auto name_start = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; };
-  auto name_char = [&](char c) { return name_start(c) || (c >= '0' && c <= '9'); };
-  if (value.empty() || !name_start(value[0])) return false;
-  while (i < value.size() && name_char(value[i])) ++i;
-  if (i < value.size() && value[i] == '+') ++i;
-  return i < value.size() && value[i] == '=';
-}
-
 bool IsReservedWord(std::string_view word) {
   for (std::string_view reserved : {"if", "then", "else", "elif", "fi", "do", "done", "case", "esac", "while",
                                     "until", "for", "in", "function", "select", "time", "coproc"}) {
@@ -116,7 +108,7 @@ std::string CheckOrdinaryWord(const ShellContext& context, std::string_view valu
     return where + ", a value starting with an equals sign is expanded by zsh as =command" +
            std::string(kQuoteAdvice);
   }
-  if (context.command_word && IsAssignmentPrefix(value)) {
+  if (context.command_word && IsShellAssignment(value)) {  // `[` of NAME[i]= is refused above
     return "as a command name, a value of the form NAME=... would become a variable assignment" +
            std::string(kQuoteAdvice);
   }
@@ -237,11 +229,9 @@ void AppendPieces(std::string_view text, std::vector<Piece>* pieces) {
     if (pieces->empty() || pieces->back().wildcard) pieces->push_back(Piece{});
     pieces->back().text += c;
   };
-  auto name_start = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; };
-  auto name_char = [&](char c) { return name_start(c) || (c >= '0' && c <= '9'); };
   for (std::size_t i = 0; i < text.size(); ++i) {
     bool braced = text[i] == '$' && i + 1 < text.size() && text[i + 1] == '{';
-    bool bare = text[i] == '$' && i + 1 < text.size() && name_start(text[i + 1]);
+    bool bare = text[i] == '$' && i + 1 < text.size() && IsNameStart(text[i + 1]);
     if (!braced && !bare) {
       literal(text[i]);
       continue;
@@ -251,7 +241,7 @@ void AppendPieces(std::string_view text, std::vector<Piece>* pieces) {
       i = close == std::string_view::npos ? text.size() : close;
     } else {
       ++i;
-      while (i + 1 < text.size() && name_char(text[i + 1])) ++i;
+      while (i + 1 < text.size() && IsNameChar(text[i + 1])) ++i;
     }
     if (pieces->empty() || !pieces->back().wildcard) pieces->push_back(Piece{true, {}});
   }

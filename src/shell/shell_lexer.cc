@@ -787,54 +787,32 @@ class Lexer {
   }
 
   // ---- quoting ----------------------------------------------------------
-  // At the opening `'`.
-  void LexSingleQuoted() {
-    std::size_t open = pos_++;
+  // At the opening `'`, or after bash's `$'` (`ansi_c`), where a backslash
+  // escapes the next character.
+  void LexSingleQuoted(bool ansi_c = false) {
+    const std::size_t open = ansi_c ? pos_ - 2 : pos_++;
+    const std::size_t inside = ansi_c ? open + 2 : open + 1;
     bool send = SendsWordText(0);
-    frames_.push_back(Frame{FrameKind::kSingle});
+    frames_.push_back(Frame{ansi_c ? FrameKind::kDollarSingle : FrameKind::kSingle});
     bool closed = false;
     while (pos_ < limit_) {
       Visit();
+      if (ansi_c && Peek() == '\\') {
+        SkipEscape();
+        continue;
+      }
       if (text_[pos_++] == '\'') {
         closed = true;
         break;
       }
-      SkipOrdinary(kStopsSingle);
+      SkipOrdinary(ansi_c ? kStopsDollarSingle : kStopsSingle);
     }
     frames_.pop_back();
     if (send) {
-      Events()->WordText(text_.substr(open + 1, pos_ - open - (closed ? 2 : 1)), RootOffset(open + 1),
-                         ShellQuoting::kQuoted);
+      Events()->WordText(text_.substr(inside, pos_ - inside - (closed ? 1 : 0)), RootOffset(inside),
+                         ansi_c ? ShellQuoting::kAnsiC : ShellQuoting::kQuoted);
     }
-    if (!closed) Problem(open, "unterminated single-quoted string");
-  }
-
-  // After `$'`.
-  void LexDollarSingleQuoted() {
-    std::size_t open = pos_ - 2;
-    bool send = SendsWordText(0);
-    frames_.push_back(Frame{FrameKind::kDollarSingle});
-    bool closed = false;
-    while (pos_ < limit_) {
-      Visit();
-      char c = Peek();
-      if (c == '\\') {
-        SkipEscape();
-        continue;
-      }
-      ++pos_;
-      if (c == '\'') {
-        closed = true;
-        break;
-      }
-      SkipOrdinary(kStopsDollarSingle);
-    }
-    frames_.pop_back();
-    if (send) {
-      Events()->WordText(text_.substr(open + 2, pos_ - open - (closed ? 3 : 2)), RootOffset(open + 2),
-                         ShellQuoting::kAnsiC);
-    }
-    if (!closed) Problem(open, "unterminated $'...' string");
+    if (!closed) Problem(open, ansi_c ? "unterminated $'...' string" : "unterminated single-quoted string");
   }
 
   // After the opening `"`.
@@ -900,7 +878,7 @@ class Lexer {
       LexArithmetic("]");
     } else if (next == '\'' && !in_double_quotes && output_->dialect.dollar_single_quotes) {
       pos_ += 2;
-      LexDollarSingleQuoted();
+      LexSingleQuoted(/*ansi_c=*/true);
     } else if (next == '"' && !in_double_quotes) {  // bash's $"...": a double-quoted string
       pos_ += 2;
       LexDoubleQuoted();
