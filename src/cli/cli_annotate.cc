@@ -6,6 +6,7 @@
 // table. The page is self-contained: no script, font, image or style sheet
 // is fetched, so that it can be a CI artifact or sit in a sandboxed viewer.
 #include <algorithm>
+#include <iterator>
 #include <string>
 
 #include "cli.h"
@@ -25,23 +26,18 @@ struct Fate {
   const char* legend;
 };
 
-const Fate& FateOf(Action action) {
-  static const Fate kSubstitute{"substitute", "#c8f0c8", "32", "=", "substituted (with its value, *** when sensitive)"};
-  static const Fate kRuntime{"runtime", "#cce4ff", "36", "runtime", "kept for the shell at run time"};
-  static const Fate kUndeclared{"undeclared", "#fff0b3", "33", "kept", "not declared: kept as written (a warning)"};
-  static const Fate kEscape{"escape", "#ecd9ff", "35", "escaped", "$${NAME} written as a literal ${NAME}"};
-  static const Fate kError{"error", "#ffc2c2", "1;31", "ERROR", "an error: the render fails"};
-  static const Fate kIgnored{"ignored", "#e6e6e6", "2", "ignored", "ignored (a comment, $(NAME), $$, shell syntax)"};
-  switch (action) {
-    case Action::kSubstitute: return kSubstitute;
-    case Action::kKeepRuntime: return kRuntime;
-    case Action::kKeepUndeclared: return kUndeclared;
-    case Action::kEscape: return kEscape;
-    case Action::kError: return kError;
-    case Action::kIgnored: return kIgnored;
-  }
-  return kIgnored;
-}
+// In the order of ReferenceReport::Action, which the legend follows too.
+constexpr Fate kFates[] = {
+    {"substitute", "#c8f0c8", "32", "=", "substituted (with its value, *** when sensitive)"},
+    {"runtime", "#cce4ff", "36", "runtime", "kept for the shell at run time"},
+    {"undeclared", "#fff0b3", "33", "kept", "not declared: kept as written (a warning)"},
+    {"escape", "#ecd9ff", "35", "escaped", "$${NAME} written as a literal ${NAME}"},
+    {"error", "#ffc2c2", "1;31", "ERROR", "an error: the render fails"},
+    {"ignored", "#e6e6e6", "2", "ignored", "ignored (a comment, $(NAME), $$, shell syntax)"},
+};
+static_assert(std::size(kFates) == static_cast<std::size_t>(Action::kIgnored) + 1);
+
+const Fate& FateOf(Action action) { return kFates[static_cast<std::size_t>(action)]; }
 
 // A reference placed in its template's text.
 struct Mark {
@@ -118,9 +114,7 @@ mark .value::before { content: " = "; }
 
 std::string PageStyle() {
   std::string style = kPageStyle;
-  for (Action action : {Action::kSubstitute, Action::kKeepRuntime, Action::kKeepUndeclared, Action::kEscape,
-                        Action::kError, Action::kIgnored}) {
-    const Fate& fate = FateOf(action);
+  for (const Fate& fate : kFates) {
     style += std::string(".") + fate.css_class + " { background: " + fate.css_colour + "; }\n";
   }
   return style;
@@ -160,9 +154,7 @@ std::string AnnotateAsHtml(const std::vector<AnnotatedTemplate>& templates, cons
       "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n"
       "<title>safesubst explain</title>\n<style>" + PageStyle() + "</style>\n</head>\n<body>\n"
       "<h1>safesubst explain: every $ and what rendering does with it</h1>\n<p class=\"legend\">";
-  for (Action action : {Action::kSubstitute, Action::kKeepRuntime, Action::kKeepUndeclared, Action::kEscape,
-                        Action::kError, Action::kIgnored}) {
-    const Fate& fate = FateOf(action);
+  for (const Fate& fate : kFates) {
     page += std::string("<span class=\"") + fate.css_class + "\">" + Html(fate.legend) + "</span>";
   }
   page += "</p>\n";
