@@ -73,6 +73,13 @@ enum class ScriptShells : std::uint8_t {
 
 struct OtherShellReading;
 
+/// How a command reads a word that it evaluates itself (ShellContext::operand).
+enum class ShellOperand : std::uint8_t {
+  kNone,
+  kArithmetic,  ///< as an arithmetic expression: `let`, `[ X -gt Y ]`, `shift`, an integer variable's value
+  kName,        ///< as a variable name: `unset`, `read`, `printf -v`, `declare NAME=...`, `[ -v ]`
+};
+
 /// The quoting state at one position of a script, and what else the encoder
 /// needs to know there.
 struct ShellContext {
@@ -118,6 +125,12 @@ struct ShellContext {
   /// Non-empty when no value can be written at this position at all (for
   /// example right after a backslash, or in a here-document delimiter); says why.
   std::string unsupported;
+  /// The word holding the position is evaluated by a command, whatever its
+  /// quoting: bash, mksh, zsh and posh evaluate an arithmetic expression or
+  /// a variable name there, and a subscript in it (`a[$(cmd)]`) runs a
+  /// command. `evaluated_by` names the command for messages ("`let`").
+  ShellOperand operand = ShellOperand::kNone;
+  std::string evaluated_by;
   /// Second-order code: the position is inside a string that the script hands
   /// to a shell to run again (`sh -c '...'`, `eval`, `trap '...' EXIT`, a
   /// here-document read by `sh`). `sink` names it for messages ("`sh -c`")

@@ -323,6 +323,29 @@ std::string CheckPoshScan(const ShellContext& context, std::string_view value) {
          "the value would end it early; move the placeholder out of the $(...) or into a variable set outside it";
 }
 
+// A word a command evaluates (ShellContext::operand) takes only what it
+// reads as a number or a name: in anything else, a subscript runs commands.
+std::string CheckEvaluatedOperand(const ShellContext& context, std::string_view value) {
+  // A name, or a number (a positional parameter, an element): no subscript either way.
+  const bool name = !value.empty() && std::all_of(value.begin(), value.end(), IsNameChar);
+  switch (context.operand) {
+    case ShellOperand::kNone: return {};
+    case ShellOperand::kArithmetic:
+      if (std::string unused; EncodeArithmetic(value, &unused).empty()) return {};
+      return "the value is evaluated as arithmetic here, by " + context.evaluated_by +
+             ", where a subscript such as a[$(cmd)] runs a command, even in quotes: only a decimal integer is "
+             "accepted (optional minus sign, no leading zero, at most 18 digits); declare the variable "
+             "`shell: raw` if the value is meant to be shell code";
+    case ShellOperand::kName:
+      if (name) return {};
+      return "the value is read as a variable name here, by " + context.evaluated_by +
+             ", where a subscript such as a[$(cmd)] runs a command, even in quotes: only ASCII letters, digits "
+             "and underscores are accepted; declare the variable `shell: raw` if the value is meant to be "
+             "shell code";
+  }
+  return {};
+}
+
 void AddBacktickLayer(bool in_double_quotes, std::string* text) {
   std::string escaped;
   escaped.reserve(text->size() + text->size() / 8);
@@ -360,6 +383,7 @@ std::string EncodeForReading(const ShellContext& context, std::string_view value
   std::string error = CheckPoshScan(context, value);
   if (error.empty()) error = EncodeForState(context, value, &encoded);
   if (error.empty() && context.inside_heredoc) error = CheckHeredocLines(context, encoded);
+  if (error.empty()) error = CheckEvaluatedOperand(context, value);
   if (!error.empty()) return error;
   // Innermost backticks first: the outermost shell removes the outermost layer.
   for (auto layer = context.backtick_layers.rbegin(); layer != context.backtick_layers.rend(); ++layer) {

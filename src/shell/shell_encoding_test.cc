@@ -59,7 +59,8 @@ TEST_CASE("shell encoding: single quotes") {
 }
 
 TEST_CASE("shell encoding: ordinary values pass in an unquoted word") {
-  ShellContext context = ContextIn("[ \"$OCT3\" -le ${P} ]");
+  // (A string comparison: `-le` would evaluate its operand, shell_operands.h.)
+  ShellContext context = ContextIn("[ \"$OCT3\" = ${P} ]");
   REQUIRE(context.state == ShellState::kUnquoted);
   for (std::string_view value : {"31", "10.0.1.10", "a=b", "50%", "fs-0123.efs.ap-northeast-2.amazonaws.com", "-n",
                                  "--help", "a#b", "user@host:/path", "x+y,z^w", "\xE2\x80\x9Cq\xE2\x80\x9D"}) {

@@ -384,6 +384,12 @@ class Lexer {
         in_backticks = false;
       }
       if (frame.kind == FrameKind::kHeredoc) context.inside_heredoc = true;
+      // Quotes (or a substitution) inside an arithmetic expression do not keep
+      // a value from being evaluated there; directly inside, the state says it.
+      if (frame.kind == FrameKind::kArithmetic && &frame != &frames_.back()) {
+        context.operand = ShellOperand::kArithmetic;
+        context.evaluated_by = "an arithmetic expression";
+      }
     }
     context.substitution_depth = static_cast<std::uint8_t>(std::min<std::size_t>(depth, 255));
     context.in_backticks = in_backticks;

@@ -16,6 +16,7 @@
 #include "command_line.h"
 #include "references.h"
 #include "shell_commands.h"
+#include "shell_operands.h"
 
 namespace safesubst {
 namespace {
@@ -384,6 +385,7 @@ void AddSecondOrderReadings(std::string_view script, const std::vector<std::size
     if (inner.offsets.empty()) continue;
     std::vector<ShellContext> inner_contexts = ReadShellContexts(inner.text, inner.offsets);
     if (MayRunCodeAgain(inner.text)) AddSecondOrderReadings(inner.text, inner.offsets, &inner_contexts, depth + 1);
+    if (MayEvaluateOperands(inner.text)) AddOperandReadings(inner.text, inner.offsets, &inner_contexts);
     for (std::size_t k = 0; k < inner.indexes.size(); ++k) {
       (*contexts)[inner.indexes[k]].reread.assign(1, std::move(inner_contexts[k]));
     }
@@ -396,14 +398,15 @@ std::vector<ShellContext> ShellContextsAt(std::string_view script, const std::ve
   // Only a script that names a sink pays for the second read (with events).
   if (!offsets.empty() && MayRunCodeAgain(script)) AddSecondOrderReadings(script, offsets, &contexts);
   if (ShellsMayDiffer(script, shells)) AddOtherShellReadings(script, offsets, &contexts);
+  if (!offsets.empty() && MayEvaluateOperands(script)) AddOperandReadings(script, offsets, &contexts);
   return contexts;
 }
 
 void TakeShellContextsAt(std::string_view script, const std::vector<std::size_t>& offsets, ScriptShells shells,
                          const TakeShellContext& take) {
-  // The second-order and the other shells' readings are added to all the
-  // contexts at once, after they are read.
-  if (ShellsMayDiffer(script, shells) || (!offsets.empty() && MayRunCodeAgain(script))) {
+  // The second-order and the other shells' readings, and the words commands
+  // evaluate, are added to all the contexts at once, after they are read.
+  if (ShellsMayDiffer(script, shells) || (!offsets.empty() && (MayRunCodeAgain(script) || MayEvaluateOperands(script)))) {
     std::vector<ShellContext> contexts = ShellContextsAt(script, offsets, nullptr, shells);
     for (std::size_t i = 0; i < contexts.size(); ++i) take(i, std::move(contexts[i]));
     return;

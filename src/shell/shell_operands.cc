@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "shell_operands.h"
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+#include "command_line.h"
+#include "lint_shell.h"
+#include "references.h"
+#include "shell_lexer.h"
+
+namespace safesubst {
+
+namespace {
+
+// The commands whose words are evaluated, and the operators that make a
+// test's operands arithmetic; `((` and `$[` for names used in arithmetic.
+constexpr std::string_view kEvaluating[] = {"let",   "shift",   "unset",    "read",  "printf", "getopts",
+                                            "declare", "typeset", "local",  "export", "readonly", "integer",
+                                            "-eq",   "-ne",     "-lt",      "-le",   "-gt",    "-ge",
+                                            "-v"};
+
+bool IsNumericTest(std::string_view op) {
+  return op == "-eq" || op == "-ne" || op == "-lt" || op == "-le" || op == "-gt" || op == "-ge";
+}
+
+bool IsDeclaration(std::string_view name) {
+  return name == "declare" || name == "typeset" || name == "local" || name == "export" || name == "readonly" ||
+         name == "integer";
+}
+
+bool IsOption(const ShWord& word) { return word.text.size() > 1 && (word.text[0] == '-' || word.text[0] == '+'); }
+
+// [begin, end) of the script, evaluated as `kind` by `by`.
+struct Operand {
+  std::size_t begin = 0, end = 0;
+  ShellOperand kind = ShellOperand::kNone;
+  std::string by;
+};
+
+// The script offset of the first `=` of `word` outside expansions, or npos.
+std::size_t EqualsOffset(const ShWord& word) {
+  for (const ShPiece& piece : word.pieces) {
+    if (piece.kind != ShPiece::kText) continue;
+    const std::size_t at = std::string_view(word.text).substr(piece.text_begin, piece.length).find('=');
+    if (at != std::string_view::npos) return piece.offset + at;
+  }
+  return std::string_view::npos;
+}
+
+// The name a word assigns (`NAME=`, `NAME+=`, `NAME[i]=`, or a declaration's
+// bare `NAME`), or "".
+std::string AssignedName(const ShWord& word, bool declaration) {
+  std::size_t end = 0;
+  while (end < word.text.size() && IsNameChar(word.text[end])) ++end;
+  if (end == 0 || !IsNameStart(word.text[0])) return {};
+  if (end == word.text.size()) return declaration ? word.text : std::string();
+  const char next = word.text[end];
+  return next == '=' || next == '+' || next == '[' ? word.text.substr(0, end) : std::string();
+}
+
+// The names expanded in `word` as `$NAME` or `${NAME}`.
+void AddExpandedNames(const ShWord& word, std::set<std::string>* names) {
+  for (const ShPiece& piece : word.pieces) {
+    if (piece.kind != ShPiece::kExpansion) continue;
+    std::string_view raw = std::string_view(word.text).substr(piece.text_begin, piece.length);
+    raw.remove_prefix(std::min<std::size_t>(raw.starts_with("${") ? 2 : 1, raw.size()));
+    std::size_t end = 0;
+    while (end < raw.size() && IsNameChar(raw[end])) ++end;
+    if (end > 0 && IsNameStart(raw[0])) names->insert(std::string(raw.substr(0, end)));
+  }
+}
+
+class OperandFinder {
+ public:
+  explicit OperandFinder(std::string_view script) : script_(script), model_(lint::ParseShell(script)) {
+    // The names used in arithmetic: bare (`$((v+1))`) or expanded there (`$(($v+1))`).
+    std::vector<std::size_t> expanded;
+    for (const lint::ShRef& ref : model_.refs) {
+      if (ref.op == ParameterOp::kArithmetic) arithmetic_names_.insert(ref.name);
+      if (ref.op != ParameterOp::kArithmetic) expanded.push_back(ref.begin);
+    }
+    const std::vector<ShellContext> at_refs = ReadShellContexts(script, expanded);
+    for (std::size_t i = 0, k = 0; i < model_.refs.size(); ++i) {
+      if (model_.refs[i].op == ParameterOp::kArithmetic) continue;
+      const ShellContext& context = at_refs[k++];
+      if (context.state == ShellState::kArithmetic || context.operand == ShellOperand::kArithmetic) {
+        arithmetic_names_.insert(model_.refs[i].name);
+      }
+    }
+    for (const ShCommand& command : model_.commands) ReadCommand(command);
+    // Then the values assigned to the names used in arithmetic, wherever they are assigned.
+    for (const ShCommand& command : model_.commands) {
+      for (const ShWord& word : command.words) {
+        if (word.role != ShellWordRole::kAssignment && !declaration_args_.count(&word)) continue;
+        const std::string name = AssignedName(word, /*declaration=*/false);
+        if (name.empty() || !arithmetic_names_.count(name)) continue;
+        const bool declared = integer_names_.count(name) != 0;
+        Value(word, ShellOperand::kArithmetic,
+              "`" + name + "`, " + (declared ? "an integer variable" : "which the script uses in arithmetic"));
+      }
+    }
+  }
+
+  const std::vector<Operand>& operands() const { return operands_; }
+
+ private:
+  void Whole(const ShWord& word, ShellOperand kind, const std::string& by) {
+    operands_.push_back(Operand{word.begin, word.end, kind, by});
+    if (kind == ShellOperand::kArithmetic) AddExpandedNames(word, &arithmetic_names_);
+  }
+  // The part after the `=` of an assignment word.
+  void Value(const ShWord& word, ShellOperand kind, const std::string& by) {
+    const std::size_t equals = EqualsOffset(word);
+    if (equals != std::string_view::npos) operands_.push_back(Operand{equals + 1, word.end, kind, by});
+  }
+
+  void ReadCommand(const ShCommand& command) {
+    const int name_index = lint::CommandNameIndex(command, script_);
+    if (name_index < 0) return;
+    const std::size_t first = static_cast<std::size_t>(name_index) + 1;
+    const std::vector<ShWord>& words = command.words;
+    const std::string_view name = ProgramBaseName(words[first - 1].text);
+    const std::string by = "`" + std::string(name) + "`";
+    if (name == "let") {
+      for (std::size_t i = first; i < words.size(); ++i) Whole(words[i], ShellOperand::kArithmetic, by);
+    } else if (name == "[" || name == "[[" || name == "test") {
+      for (std::size_t i = first; i < words.size(); ++i) {
+        if (IsNumericTest(words[i].text)) {
+          const std::string test = "`" + std::string(name) + " " + words[i].text + "`";
+          if (i > first) Whole(words[i - 1], ShellOperand::kArithmetic, test);
+          if (i + 1 < words.size()) Whole(words[i + 1], ShellOperand::kArithmetic, test);
+        } else if (words[i].text == "-v" && i + 1 < words.size()) {
+          Whole(words[i + 1], ShellOperand::kName, "`" + std::string(name) + " -v`");
+        }
+      }
+    } else if (name == "shift") {
+      if (first < words.size()) Whole(words[first], ShellOperand::kArithmetic, by);
+    } else if (name == "unset" || name == "read") {
+      for (std::size_t i = first; i < words.size(); ++i) {
+        const bool takes_argument = name == "read" && words[i].text.size() == 2 &&
+                                    std::string_view("dnNptui").find(words[i].text[1]) != std::string_view::npos;
+        if (IsOption(words[i])) {
+          i += takes_argument ? 1 : 0;
+        } else {
+          Whole(words[i], ShellOperand::kName, by);
+        }
+      }
+    } else if (name == "printf") {
+      for (std::size_t i = first; i + 1 < words.size(); ++i) {
+        if (words[i].text == "-v") Whole(words[i + 1], ShellOperand::kName, "`printf -v`");
+      }
+    } else if (name == "getopts") {
+      if (first + 1 < words.size()) Whole(words[first + 1], ShellOperand::kName, by);
+    } else if (IsDeclaration(name)) {
+      ReadDeclaration(words, first, name);
+    }
+  }
+
+  // `declare -i n=1 "arr=(a b)" name`: each name is a name; the value of an
+  // integer's assignment is arithmetic, the inside of a compound assignment
+  // is read as code again.
+  void ReadDeclaration(const std::vector<ShWord>& words, std::size_t first, std::string_view name) {
+    const std::string by = "`" + std::string(name) + "`";
+    bool integer = name == "integer";
+    for (std::size_t i = first; i < words.size(); ++i) {
+      const ShWord& word = words[i];
+      if (IsOption(word)) {
+        integer = integer || (word.text[0] == '-' && word.text.find('i') != std::string::npos);
+        continue;
+      }
+      declaration_args_.insert(&word);
+      const std::size_t equals = EqualsOffset(word);
+      operands_.push_back(Operand{word.begin, equals == std::string_view::npos ? word.end : equals,
+                                  ShellOperand::kName, by});
+      const std::string assigned = AssignedName(word, /*declaration=*/true);
+      if (integer && !assigned.empty()) {
+        integer_names_.insert(assigned);
+        arithmetic_names_.insert(assigned);
+      }
+      const std::size_t value = word.text.find('=');
+      if (value != std::string::npos && word.text.compare(value + 1, 1, "(") == 0) {
+        Value(word, ShellOperand::kName, by + " (a compound assignment, which it reads as code)");
+      }
+    }
+  }
+
+  std::string_view script_;
+  lint::ShScript model_;
+  std::vector<Operand> operands_;
+  std::set<std::string> arithmetic_names_;  // assigning them a value makes it arithmetic
+  std::set<std::string> integer_names_;
+  std::set<const ShWord*> declaration_args_;
+};
+
+}  // namespace
+
+bool MayEvaluateOperands(std::string_view script) {
+  if (script.find("((") != std::string_view::npos || script.find("$[") != std::string_view::npos) return true;
+  for (std::string_view word : kEvaluating) {
+    for (std::size_t at = script.find(word); at != std::string_view::npos; at = script.find(word, at + 1)) {
+      const std::size_t end = at + word.size();
+      const bool starts = at == 0 || !IsNameChar(script[at - 1]);
+      if (starts && (end == script.size() || !IsNameChar(script[end]))) return true;
+    }
+  }
+  return false;
+}
+
+void AddOperandReadings(std::string_view script, const std::vector<std::size_t>& offsets,
+                        std::vector<ShellContext>* contexts) {
+  const OperandFinder finder(script);
+  std::vector<std::size_t> order(offsets.size());  // indexes of `offsets`, by offset
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  if (!std::is_sorted(offsets.begin(), offsets.end())) {
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return offsets[a] < offsets[b]; });
+  }
+  for (const Operand& operand : finder.operands()) {
+    auto at = std::lower_bound(order.begin(), order.end(), operand.begin,
+                               [&](std::size_t index, std::size_t begin) { return offsets[index] < begin; });
+    for (; at != order.end() && offsets[*at] < operand.end; ++at) {
+      ShellContext& context = (*contexts)[*at];
+      if (context.operand != ShellOperand::kNone) continue;
+      context.operand = operand.kind;
+      context.evaluated_by = operand.by;
+    }
+  }
+}
+
+}  // namespace safesubst
