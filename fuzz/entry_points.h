@@ -10,12 +10,14 @@
 #pragma once
 
 #include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "fuzz_support.h"
+#include "input_limits.h"
 #include "safesubst/diagnostic.h"
 #include "safesubst/lint.h"
 #include "safesubst/manifest.h"
@@ -138,6 +140,13 @@ inline void FuzzTokenizer(std::string_view text) {
   safesubst::detail::TokenizeAsRead(text, TokenizerOptions{"fuzz.yaml"}, &read, &handed);
   SAFESUBST_FUZZ_CHECK(handed.next == tokens.scalars.size() && read.diagnostics.size() == tokens.diagnostics.size());
   SAFESUBST_FUZZ_CHECK(!handed.other_path || handed.changed);
+  // The input limits' cheap bound lets no text through that is deeper than the limit.
+  if (const std::uint32_t depth = NestingDepth(text, nullptr); depth > 0) {
+    Limits limits;
+    limits.max_depth = depth - 1;
+    limits.max_aliases = std::numeric_limits<std::uint32_t>::max();
+    SAFESUBST_FUZZ_CHECK(!CheckInputLimits(text, limits, "fuzz.yaml").empty());
+  }
 }
 
 /// The manifest loader and the values readers, fed the same text.

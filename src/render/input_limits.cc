@@ -46,8 +46,36 @@ Nesting ReadStructure(std::string_view text) {
 // What the shortcuts of CheckInputLimits need to know of a text.
 struct TextBounds {
   std::size_t longest_line = 0;
-  std::size_t most_brackets = 0;  // `[` and `{` in one document
+  std::size_t most_brackets = 0;  // flow levels one document may open
   std::size_t stars = 0;          // `*`, an upper bound on the aliases
+};
+
+// Whether `document` has an `&`, `!` or `*` that may start an anchor, tag or
+// alias: any but a comment's `#!` (a shebang).
+bool MayHoldProperty(std::string_view document) {
+  auto starts_comment = [&](std::size_t at) {  // a `#` at the document's start or after a blank
+    return document[at] == '#' && (at == 0 || std::string_view(" \t\r\n").find(document[at - 1]) != std::string_view::npos);
+  };
+  for (std::size_t i = 0; i < document.size(); ++i) {
+    const char c = document[i];
+    if (c == '&' || c == '*' || (c == '!' && !(i > 0 && starts_comment(i - 1)))) return true;
+  }
+  return false;
+}
+
+// The `[` and `{` of one document, the flow collections it may open. The `{`
+// of a `${` opens one only inside one (a plain scalar ends before it there)
+// or glued to an anchor, tag or alias (`&a${`, `!$${`): a document with no
+// other bracket and no such property has none, however many references it
+// holds (a template of thousands of them is not read twice).
+struct DocumentBrackets {
+  std::size_t begin = 0;       // the document's first byte
+  std::size_t others = 0;      // `[`, and `{` after anything but `$`
+  std::size_t references = 0;  // `{` after `$`
+  std::size_t Openings(std::string_view text, std::size_t end) const {
+    if (others > 0 || references == 0 || MayHoldProperty(text.substr(begin, end - begin))) return others + references;
+    return 0;
+  }
 };
 
 // One pass over `text`: the line feeds, brackets and stars are found 32
@@ -55,13 +83,14 @@ struct TextBounds {
 // line feed) starts a new document, brackets on it included.
 TextBounds MeasureBounds(std::string_view text) {
   TextBounds bounds;
-  std::size_t line = 0, brackets = 0;  // the current line's start, the current document's brackets
+  std::size_t line = 0;       // the current line's start
+  DocumentBrackets brackets;  // the current document's
   auto take_line_feed = [&](std::size_t i) {
     bounds.longest_line = std::max(bounds.longest_line, i - line);
     line = i + 1;
     if (line < text.size() && (text[line] == '-' || text[line] == '.') && IsDocumentMarkerLine(text, line)) {
-      bounds.most_brackets = std::max(bounds.most_brackets, brackets);
-      brackets = 0;
+      bounds.most_brackets = std::max(bounds.most_brackets, brackets.Openings(text, line));
+      brackets = DocumentBrackets{line};
     }
   };
   auto take = [&](std::size_t i) {
@@ -70,8 +99,10 @@ TextBounds MeasureBounds(std::string_view text) {
       take_line_feed(i);
     } else if (c == '*') {
       ++bounds.stars;
+    } else if (c == '{' && i > 0 && text[i - 1] == '$') {
+      ++brackets.references;
     } else if (c == '[' || c == '{') {
-      ++brackets;
+      ++brackets.others;
     }
   };
   std::size_t i = 0;
@@ -102,7 +133,7 @@ TextBounds MeasureBounds(std::string_view text) {
 #endif
   for (; i < text.size(); ++i) take(i);
   bounds.longest_line = std::max(bounds.longest_line, text.size() - line);
-  bounds.most_brackets = std::max(bounds.most_brackets, brackets);
+  bounds.most_brackets = std::max(bounds.most_brackets, brackets.Openings(text, text.size()));
   return bounds;
 }
 

@@ -72,7 +72,7 @@ TEST_CASE("limits: aliases are counted outside quotes and comments") {
 // CheckInputLimits skips the scan when a cheap bound shows both limits out of
 // reach: that shortcut must never hide a depth or an alias count the scan finds.
 TEST_CASE("limits: the shortcut agrees with the full scan") {
-  const std::string alphabet = " - ?[{}]*\n:a'\"#|";
+  const std::string alphabet = " - ?[{}]*\n:a'\"#|$&!";
   std::mt19937 random(11);
   // Texts whose depth meets the bound (one level per byte), then random ones.
   std::vector<std::string> texts = {"-", "- -", "- - -\n", "[", "[[", "{[", "? -", "-\n -\n  -"};
@@ -91,13 +91,21 @@ TEST_CASE("limits: the shortcut agrees with the full scan") {
   std::string brackets_per_line;
   for (int line = 0; line < 10; ++line) brackets_per_line += "[\n";
   texts.push_back(brackets_per_line + "---\n" + brackets_per_line);
-  for (int round = 0; round < 2000; ++round) {
+  for (int round = 0; round < 4000; ++round) {
     std::string text(1 + random() % 60, ' ');
     for (char& c : text) c = alphabet[random() % alphabet.size()];
+    // Every other one mostly references and short lines: the depth the bound leaves them.
+    if (round % 2 == 1) {
+      for (std::size_t i = 0; i < text.size(); ++i) {
+        if (random() % 4 != 0) text.replace(i, 1, random() % 3 == 0 ? "\n" : "${");
+      }
+    }
     texts.push_back(text);
   }
   // Random lines, with marker lines among them.
-  const std::vector<std::string> lines = {"---\n", "...\n", "--- [\n", "- [\n", "  - {\n", "\"[\n", "a: [[\n", "]]\n", "|\n", "# [\n"};
+  const std::vector<std::string> lines = {"---\n", "...\n", "--- [\n", "- [\n", "  - {\n", "\"[\n", "a: [[\n", "]]\n", "|\n", "# [\n",
+                                          // A reference's `{` opens a collection in one only, or glued to a property.
+                                          "${\n", "- ${A}${\n", "a: &x${\n", "!$${{\n", "*a${\n", "#!x${\n", "a #!x${\n"};
   for (int round = 0; round < 2000; ++round) {
     std::string text;
     // Up to 40 lines: long enough for the shortcut's 32-byte blocks.
