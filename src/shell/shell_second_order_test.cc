@@ -74,6 +74,8 @@ const std::vector<Sink>& Sinks() {
       {"`sh -c`", "busybox sh -c @"},
       {"`sh -c`", ": | xargs sh -c @"},
       {"`sh -c`", "find . -maxdepth 0 -exec sh -c @ \\;"},
+      {"`$SH -c`", "SH=sh; \"$SH\" -c @"},  // a program named by an expansion may be a shell
+      {"`${SHELL_X:-sh} -c`", "\"${SHELL_X:-sh}\" -ec @"},
       {"`eval`", "eval @"},
       {"`trap`", "trap @ EXIT"},
       {"the here-document that `sh` runs as code", "sh", true, true},
@@ -264,6 +266,9 @@ TEST_CASE("second-order sinks: every sink kind is found") {
       {"echo 'echo ${V}' | bash -s", "a pipe into a shell", false},
       {"ssh host 'echo ${V}'", "`ssh`", false},
       {"sh -c \"$PRE echo ${V}\"", "`sh -c`", false},  // the outer shell's $PRE decides the reading
+      {"\"$SH\" -c 'echo ${V}'", "`$SH -c`", true},    // the attacker's 08:29 shapes: may be a shell
+      {"${SH} -xc 'echo ${V}'", "`${SH} -c`", true},
+      {"exec \"${SHELL_X:-sh}\" -c \"echo ${V}\"", "`${SHELL_X:-sh} -c`", true},
   };
   for (const Expect& c : cases) {
     CAPTURE(c.script);
@@ -275,7 +280,7 @@ TEST_CASE("second-order sinks: every sink kind is found") {
   }
   // Not sinks: the value is an argument, not code.
   for (std::string_view script : {"sh -c 'echo \"$1\"' _ \"${V}\"", "echo 'sh -c ${V}'", "sh ./run.sh ${V}",
-                                  "trap - ${V}", "evaluate '${V}'"}) {
+                                  "trap - ${V}", "evaluate '${V}'", "\"$TOOL\" -f '${V}'", "\"$SH\" -c 'echo $1' _ ${V}"}) {
     CAPTURE(script);
     std::size_t at = script.find(kPlaceholder);
     ShellContext context = ShellContextsAt(script, {at}).front();
@@ -288,7 +293,7 @@ TEST_CASE("second-order sinks: scripts without a sink word are not read a second
   CHECK_FALSE(MayRunCodeAgain("#!/bin/sh\nOCT3=$(echo \"$NODE_IP\" | cut -d. -f3)\nexec java -jar /app/app.jar\n"));
   CHECK_FALSE(MayRunCodeAgain("git push origin; hash -r; refresh\n"));
   for (std::string_view script : {"sh -c x", "/bin/bash\t-c x", "x | sh", "busybox sh<<E", "eval x", "trap x EXIT",
-                                  "su -c x", "watch x", ". /dev/stdin"}) {
+                                  "su -c x", "watch x", ". /dev/stdin", "\"$SH\" -c x", "${X:-sh} -ec x"}) {
     CAPTURE(script);
     CHECK(MayRunCodeAgain(script));
   }

@@ -9,6 +9,7 @@
 #include "shell_sinks.h"
 
 #include <algorithm>
+#include <cctype>
 #include <deque>
 #include <string>
 #include <utility>
@@ -173,6 +174,16 @@ class SinkReader : public CommandReader {
     return std::string_view::npos;
   }
 
+  // The index of a program named by an expansion (itself or behind runners), or npos.
+  static std::size_t FindExpandedProgram(const std::vector<ShWord>& words) {
+    if (words[0].has_expansion) return 0;
+    if (!IsRunner(words[0].text)) return std::string_view::npos;
+    for (std::size_t i = 1; i < words.size(); ++i) {
+      if (words[i].has_expansion && words[i].role != ShellWordRole::kAssignment) return i;
+    }
+    return std::string_view::npos;
+  }
+
   // Adds the sinks among the command's own words; returns the name of the
   // shell when the command reads code from its standard input.
   std::string FindWordSinks(ShCommand& command) {
@@ -187,6 +198,18 @@ class SinkReader : public CommandReader {
         return {};
       }
       if (call.reads_stdin) return Quoted(shell_name);
+    }
+    if (shell == std::string_view::npos) {
+      // A program named by an expansion (`"$SH" -c '...'`, `${SHELL:-sh} -c`)
+      // may be a shell: a -c string after it is read as one.
+      const std::size_t expanded = FindExpandedProgram(words);
+      if (expanded != std::string_view::npos) {
+        const ShellCall call = ReadShellCall(words, expanded);
+        if (call.dash_c_string != std::string_view::npos) {
+          AddWordSink(Quoted(words[expanded].text + " -c"), {&words[call.dash_c_string]});
+          return {};
+        }
+      }
     }
     std::string stdin_source = StdinShellName(command);
     if (!stdin_source.empty()) return stdin_source;
@@ -339,6 +362,17 @@ bool MayRunCodeAgain(std::string_view script) {
     while (start > 0 && (IsNameChar(script[start - 1]) || script[start - 1] == '/')) --start;
     std::string_view word = script.substr(start, at + 2 - start);
     if (IsShellProgram(word) || ProgramBaseName(word) == "ssh") return true;
+  }
+  // A -c option (or a bundle with c) after a `$` on its line: the program may
+  // be named by an expansion (`"$SH" -c`).
+  for (std::size_t at = script.find('-'); at != std::string_view::npos; at = script.find('-', at + 1)) {
+    if (at == 0 || (script[at - 1] != ' ' && script[at - 1] != '\t')) continue;
+    std::size_t end = at + 1;
+    while (end < script.size() && std::isalpha(static_cast<unsigned char>(script[end]))) ++end;
+    if (!IsDashC(script.substr(at, end - at))) continue;
+    const std::size_t line = script.rfind('\n', at);
+    const std::size_t line_start = line == std::string_view::npos ? 0 : line + 1;
+    if (script.substr(line_start, at - line_start).find('$') != std::string_view::npos) return true;
   }
   return false;
 }
