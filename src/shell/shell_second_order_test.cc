@@ -289,6 +289,47 @@ TEST_CASE("second-order sinks: every sink kind is found") {
   }
 }
 
+// Text piped into a shell through a compound command, a loop's output, xargs
+// or a process substitution (attacker, session 28): each shape runs a value
+// substituted as plain text under the real shells, and the render refuses it.
+TEST_CASE("second-order sinks: a pipe into a compound command, a loop, xargs or <(...) feeds the shell: refused") {
+  const std::vector<std::string> shapes = {
+      "printf '%s\\n' \"echo ${V}\" | (sh)",
+      "printf '%s\\n' \"echo ${V}\" | if true; then sh; fi",
+      "printf '%s\\n' \"echo ${V}\" | case x in *) sh;; esac",
+      "printf '%s\\n' \"echo ${V}\" | while read -r l; do echo \"$l\" | sh; done",
+      "for i in 1; do printf '%s\\n' \"echo ${V}\"; done | sh",
+      "echo \"echo ${V}\" | xargs -0 sh -c",
+  };
+  std::vector<std::string> plain;
+  for (const std::string& shape : shapes) {
+    CAPTURE(shape);
+    const std::size_t at = shape.find(kPlaceholder);
+    const ShellContext context = ShellContextsAt(shape, {at}, nullptr, ScriptShells::kSh).front();
+    std::string encoded;
+    const std::string error = AppendShellEncoded(context, "x; touch canary", ShellMode::kSafe, &encoded);
+    CHECK(error.find("piped into `sh`, which runs it as code") != std::string::npos);
+    plain.push_back(shape.substr(0, at) + "x; touch canary" + shape.substr(at + kPlaceholder.size()) + "\n");
+  }
+  // `sh <(...)` (bash, zsh): found though the lexer reads `<` and a subshell.
+  const std::string substitution = "sh <(echo \"echo ${V}\")";
+  CHECK(ShellContextsAt(substitution, {substitution.find(kPlaceholder)}).front().unsupported.find("piped into `sh`") !=
+        std::string::npos);
+  // Every shape is a real sink: written as plain text, the value runs (bash at least).
+  std::vector<testing::RealShell> shells = testing::InstalledShells();
+  TempDir work;
+  const std::vector<std::filesystem::path> dirs = testing::RunEachScriptUnderShells(work.path(), shells, plain);
+  bool ran_bash = false;
+  for (std::size_t s = 0; s < shells.size(); ++s) {
+    if (shells[s].name != "bash") continue;
+    ran_bash = true;
+    std::string all;
+    for (std::size_t i = 0; i < plain.size(); ++i) all += std::to_string(i) + "\n";
+    CHECK(testing::ReadFile(dirs[s] / "canaries") == all);
+  }
+  CHECK(ran_bash);
+}
+
 TEST_CASE("second-order sinks: scripts without a sink word are not read a second time") {
   CHECK_FALSE(MayRunCodeAgain("#!/bin/sh\nOCT3=$(echo \"$NODE_IP\" | cut -d. -f3)\nexec java -jar /app/app.jar\n"));
   CHECK_FALSE(MayRunCodeAgain("git push origin; hash -r; refresh\n"));

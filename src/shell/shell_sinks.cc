@@ -59,8 +59,11 @@ ShellCall ReadShellCall(const std::vector<ShWord>& words, std::size_t shell) {
   const ShellOptions options = ReadShellOptions(
       shell, words.size(), [&](std::size_t i) { return words[i].text; }, [](std::size_t) { return true; });
   ShellCall call;
+  // `xargs sh -c` without a string: xargs appends what it reads from standard input.
+  const bool after_xargs = shell > 0 && ProgramBaseName(words[0].text) == "xargs";
   if (options.dash_c) {
     if (options.operand < words.size()) call.dash_c_string = options.operand;
+    call.reads_stdin = options.operand >= words.size() && after_xargs;
   } else {
     call.reads_stdin = options.operand >= words.size() || options.dash_s || words[options.operand].text == "/dev/stdin";
   }
@@ -74,11 +77,18 @@ class SinkReader : public CommandReader {
 
   void ListBegin() override {
     CommandReader::ListBegin();
-    pipelines_.emplace_back();
+    sink_lists_.emplace_back();
   }
   void ListEnd() override {
     CommandReader::ListEnd();
-    pipelines_.pop_back();
+    sink_lists_.pop_back();
+  }
+  // A reserved word (`if`, `while`, `{`...) or `case` starts a compound command.
+  void WordEnd(std::size_t end, std::string_view raw, ShellWordRole role) override {
+    if (role == ShellWordRole::kReservedWord || (role == ShellWordRole::kCommandName && raw == "case")) {
+      sink_lists_.back().compound = true;
+    }
+    CommandReader::WordEnd(end, raw, role);
   }
   void HeredocBody(std::size_t begin, std::size_t end, bool expanding) override {
     if (heredocs_.empty()) return;
@@ -94,14 +104,28 @@ class SinkReader : public CommandReader {
  private:
   // Each command of a pipeline is looked at once the pipeline has ended.
   void CommandEnded(ShCommand command) override {
-    std::vector<ShCommand>& pipeline = pipelines_.back();
+    List& list = sink_lists_.back();
+    std::vector<ShCommand>& pipeline = list.pipeline;
     const bool piped = command.piped;
     DropWordsBeforeName(&command);
-    if (!command.words.empty() || !command.redirects.empty()) pipeline.push_back(std::move(command));
+    const bool empty = command.words.empty() && command.redirects.empty();
+    // `a | if ...; then sh; fi`: a compound command reads the pipe, any command in it may be a shell.
+    if (std::exchange(list.compound, false) && !pipeline.empty()) {
+      list.piped_out.insert(list.piped_out.end(), pipeline.begin(), pipeline.end());
+    }
+    // `done |`, `fi |`, `} |`: what the compound command before wrote is piped.
+    if (empty && piped) list.piped_out.insert(list.piped_out.end(), list.seen.begin(), list.seen.end());
+    if (!empty) pipeline.push_back(std::move(command));
     if (piped || pipeline.empty()) return;
     std::vector<ShCommand> ended = std::move(pipeline);
     pipeline.clear();
     for (std::size_t i = 0; i < ended.size(); ++i) FindSinks(ended, i);
+    // A pipe into a compound command (`| (sh)`, `| if ...; then sh; fi`) ends the pipeline here
+    // (its last command ended piped): a later shell of the list may read what it wrote.
+    for (ShCommand& done : ended) {
+      if (ended.back().piped) list.piped_out.push_back(done);
+      list.seen.push_back(std::move(done));
+    }
   }
 
   // Leaves the words from the command name on: no assignment, reserved word
@@ -128,10 +152,17 @@ class SinkReader : public CommandReader {
     std::string stdin_shell;  // the name of the shell that reads its standard input as code
     if (!command.words.empty()) stdin_shell = FindWordSinks(command);
     if (!stdin_shell.empty()) {
-      for (std::size_t before = 0; before < at; ++before) {
-        RefuseAll(pipeline[before], "inside text piped into " + stdin_shell + ", which runs it as code");
+      const std::string why = "inside text piped into " + stdin_shell + ", which runs it as code";
+      for (std::size_t before = 0; before < at; ++before) RefuseAll(pipeline[before], why);
+      for (const ShCommand& earlier : sink_lists_.back().piped_out) RefuseAll(earlier, why);
+      // `sh <(cmd)`: the lexer reads `<` and a subshell; what the subshell writes is the script.
+      for (const ShRedirect& redirect : command.redirects) {
+        if (redirect.op == "<" && redirect.target.text.empty() && redirect.target.pieces.empty()) {
+          sink_lists_.back().feeding = why;
+        }
       }
     }
+    if (!sink_lists_.back().feeding.empty() && stdin_shell.empty()) RefuseAll(command, sink_lists_.back().feeding);
     bool fed_to_shell = false;  // a later command of the pipeline reads code from its input
     for (std::size_t after = at + 1; after < pipeline.size() && !fed_to_shell; ++after) {
       fed_to_shell = !pipeline[after].words.empty() && !StdinShellName(pipeline[after]).empty();
@@ -271,7 +302,15 @@ class SinkReader : public CommandReader {
     AddWordSink("a pipe into a shell", std::move(all), why);
   }
 
-  std::vector<std::vector<ShCommand>> pipelines_;  // of each open command list
+  // What is known of each open command list.
+  struct List {
+    std::vector<ShCommand> pipeline;   // the pipeline being read
+    std::vector<ShCommand> seen;       // the commands of the pipelines that ended
+    std::vector<ShCommand> piped_out;  // those whose output a pipe takes where the pipeline does not show
+    std::string feeding;               // non-empty: later commands write a shell's script (`sh <(...)`); why
+    bool compound = false;             // the command being read starts a compound command
+  };
+  std::vector<List> sink_lists_;
   std::deque<Sink> heredocs_;  // here-documents whose bodies come next, in order
 };
 
