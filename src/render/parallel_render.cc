@@ -27,6 +27,7 @@ std::uint32_t CountLineBreaks(std::string_view text) {
 
 struct Piece {
   std::uint32_t line_breaks = 0;
+  bool to_the_end = false;  // it ends where the text ends
   std::optional<RenderResult> result;
 };
 
@@ -117,14 +118,18 @@ PieceFacts PieceReader::Facts() const {
 
 // FindPiece's search, on copies: from the line feed before the cell to an
 // eighth of a cell past it (most pieces end there: documents are smaller),
-// then twice as far each time what decides the piece is not in the copy yet.
+// then twice as far each time what decides the piece is not in the copy yet,
+// up to kMaxCopiedCells cells: a larger piece (a document of many megabytes)
+// is read in place, since each copy outgrown would stay in the worker's
+// memory (a 29 MB document left 40 MB of them).
 bool PieceReader::FindInCopy(std::size_t index, std::size_t target) {
+  constexpr std::size_t kMaxCopiedCells = 16;
   const std::size_t size = text_.size();
   const std::size_t cell = index * target;
   const std::size_t from = std::min(index == 0 ? 0 : cell - 1, size);
   std::size_t to = std::min(size, cell + target + target / 8 + 2 * kMarkerLine);
   for (;;) {
-    if (!Hold(from, to)) return false;
+    if (to - from > kMaxCopiedCells * target || !Hold(from, to)) return false;
     if (const std::optional<PieceBounds> bounds = FindPieceIn(held_, from, size, index, target)) {
       piece_ = *bounds;
       return true;
@@ -181,17 +186,23 @@ RenderResult RenderPieces(std::string_view text, std::size_t target, unsigned th
     Relocate(piece, line_base);
     line_base += piece.line_breaks;
     RenderResult& result = *piece.result;
-    merged.output += result.output;
+    // A piece that is all the output (a stream of one document) is not copied.
+    if (merged.output.empty() && piece.to_the_end) {
+      merged.output = std::move(result.output);
+    } else {
+      merged.output += result.output;
+    }
     std::move(result.references.begin(), result.references.end(), std::back_inserter(merged.references));
     piece.result.reset();
   };
   // Stores the result of piece `index` and merges what is ready. Only one
   // thread merges at a time (`merging`); it copies with the lock released,
   // and no other thread touches a piece that is ready to merge.
-  auto finish = [&](std::size_t index, RenderResult result, std::uint32_t line_breaks) {
+  auto finish = [&](std::size_t index, RenderResult result, std::uint32_t line_breaks, bool to_the_end) {
     std::unique_lock<std::mutex> lock(mutex);
     Piece& piece = pieces[index];
     piece.line_breaks = line_breaks;
+    piece.to_the_end = to_the_end;
     if (!result.diagnostics.empty()) whole = true;
     piece.result = std::move(result);
     if (merging) return;
@@ -220,7 +231,7 @@ RenderResult RenderPieces(std::string_view text, std::size_t target, unsigned th
     }
     const PieceBounds bounds = reader.Find(index, target);
     if (bounds.begin == bounds.end) {  // its cell is part of the piece before
-      finish(index, RenderResult{}, 0);
+      finish(index, RenderResult{}, 0, false);
       return true;
     }
     const std::string_view piece_text = reader.Piece();
@@ -234,7 +245,7 @@ RenderResult RenderPieces(std::string_view text, std::size_t target, unsigned th
       }
     }
     RenderResult result = render_piece(piece_text);
-    finish(index, std::move(result), CountLineBreaks(piece_text));
+    finish(index, std::move(result), CountLineBreaks(piece_text), bounds.end == text.size());
     return true;
   };
   auto work = [&] {

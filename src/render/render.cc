@@ -332,7 +332,7 @@ class Renderer {
   // contexts live in script_contexts_. A streaming render's are those of the
   // scalar it is at (LexStreamedScript), whose references tokens_.references
   // holds from the `batch_start_`th on.
-  std::vector<const ShellContext*> shell_contexts_;
+  ReferenceContexts shell_contexts_;
   std::size_t batch_start_ = 0;
   const ShellContext* ShellContextOf(std::size_t index) const {
     return shell_contexts_.empty() ? nullptr : shell_contexts_[batch_start_ + index];
@@ -744,8 +744,8 @@ void Renderer::LexStreamedScript(std::uint32_t index) {
   std::size_t count = 0;
   offsets([&](std::size_t) { ++count; });
   if (count == 0) return;
-  shell_contexts_.assign(count, nullptr);
-  script_contexts_.At(text_, scalar, offsets, count, shell_contexts_.data());
+  shell_contexts_.Assign(count);
+  script_contexts_.At(text_, scalar, offsets, count, &shell_contexts_);
 }
 
 // SPEC Rule 1: a default word that applies is template text. The words are
@@ -816,8 +816,9 @@ void Renderer::LexShellScripts() {
     std::uint32_t scalar_index = references[first].scalar;
     while (last < references.size() && references[last].scalar == scalar_index) ++last;
     if (scalar_index != Reference::kNoScalar && tokens_.scalars[scalar_index].is_shell) {
-      if (shell_contexts_.empty()) shell_contexts_.assign(references.size(), nullptr);
-      script_contexts_.At(text_, tokens_.scalars[scalar_index], &references[first], last - first, &shell_contexts_[first]);
+      if (shell_contexts_.empty()) shell_contexts_.Assign(references.size());
+      script_contexts_.At(text_, tokens_.scalars[scalar_index], &references[first], last - first, &shell_contexts_,
+                          first);
       for (std::size_t i = first; i < last; ++i) {
         if (shell_contexts_[i]->state == ShellState::kComment) references[i].context = ContextClass::kComment;
       }

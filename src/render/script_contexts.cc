@@ -9,23 +9,53 @@
 
 namespace safesubst {
 
+void ReferenceContexts::Assign(std::size_t count) {
+  ids_.assign(count, 0);
+  distinct_.assign(1, nullptr);
+  std::vector<const ShellContext*>().swap(pointers_);
+  last_ = 0;
+}
+
+void ReferenceContexts::Set(std::size_t index, const ShellContext* context) {
+  if (!pointers_.empty()) {
+    pointers_[index] = context;
+    return;
+  }
+  // Mostly the context of the reference before: found without a search.
+  if (distinct_[last_] != context) {
+    auto found = std::find(distinct_.begin(), distinct_.end(), context);
+    if (found == distinct_.end() && distinct_.size() > UINT8_MAX) {  // a pointer each from now on
+      pointers_.reserve(ids_.size());
+      for (std::uint8_t id : ids_) pointers_.push_back(distinct_[id]);
+      std::vector<std::uint8_t>().swap(ids_);
+      pointers_[index] = context;
+      return;
+    }
+    if (found == distinct_.end()) found = distinct_.insert(distinct_.end(), context);
+    last_ = static_cast<std::uint8_t>(found - distinct_.begin());
+  }
+  ids_[index] = last_;
+}
+
 void ScriptContexts::At(std::string_view text, const Scalar& scalar, const Reference* references, std::size_t count,
-                        const ShellContext** contexts) {
+                        ReferenceContexts* contexts, std::size_t first) {
   const OffsetWalk offsets = [&](const std::function<void(std::size_t)>& each) {
     for (std::size_t i = 0; i < count; ++i) each(references[i].offset);
   };
-  At(text, scalar, offsets, count, contexts);
+  At(text, scalar, offsets, count, contexts, first);
 }
 
 void ScriptContexts::At(std::string_view text, const Scalar& scalar, const OffsetWalk& offsets, std::size_t count,
-                        const ShellContext** contexts) {
-  if (!BuildKey(text, scalar, offsets, count)) return Lex(text, scalar, offsets, count, contexts);
+                        ReferenceContexts* contexts, std::size_t first) {
+  auto set = [&](std::size_t index, const ShellContext* context) { contexts->Set(first + index, context); };
+  if (!BuildKey(text, scalar, offsets, count)) return Lex(text, scalar, offsets, count, set);
   auto [found, inserted] = remembered_.try_emplace(key_);
+  std::vector<const ShellContext*>& answers = found->second;
   if (inserted) {
-    found->second.resize(count);
-    Lex(text, scalar, offsets, count, found->second.data());
+    answers.resize(count);
+    Lex(text, scalar, offsets, count, [&](std::size_t index, const ShellContext* context) { answers[index] = context; });
   }
-  std::copy(found->second.begin(), found->second.end(), contexts);
+  for (std::size_t i = 0; i < count; ++i) set(i, answers[i]);
 }
 
 // The key holds everything DecodeScalar reads besides the raw span: the style
@@ -52,13 +82,15 @@ bool ScriptContexts::BuildKey(std::string_view text, const Scalar& scalar, const
 }
 
 void ScriptContexts::Lex(std::string_view text, const Scalar& scalar, const OffsetWalk& offsets, std::size_t count,
-                         const ShellContext** contexts) {
+                         const std::function<void(std::size_t index, const ShellContext* context)>& set) {
   ++lexed_;
+  positions_.reserve(count);  // at once: a script may hold millions of references
   const std::string script = Decode(text, scalar, offsets);
   // As ShellContextsAt, a position the lexer would not answer has the default context.
-  std::fill_n(contexts, count, Keep(ShellContext{}));
+  const ShellContext* unanswered = Keep(ShellContext{});
+  for (std::size_t i = 0; i < count; ++i) set(i, unanswered);
   TakeShellContextsAt(script, positions_, scalar.bash_script ? ScriptShells::kBash : ScriptShells::kSh,
-                      [&](std::size_t index, ShellContext&& context) { contexts[index] = Keep(std::move(context)); });
+                      [&](std::size_t index, ShellContext&& context) { set(index, Keep(std::move(context))); });
   if (positions_.size() > kLargestRemembered) std::vector<std::size_t>().swap(positions_);
 }
 
@@ -76,10 +108,13 @@ std::string ScriptContexts::Decode(std::string_view text, const Scalar& scalar, 
     });
     return script;
   }
-  std::string script = DecodeScalar(text, scalar, &sources_);
-  offsets([&](std::size_t offset) { positions_.push_back(sources_.FirstFrom(offset)); });
-  // The map is reused for the next script, but not kept at a large one's size.
-  if (sources_.size() > kLargestRemembered) sources_ = SourceRuns();
+  // Each reference's offset becomes its position as the script is decoded:
+  // no map of the whole script is kept (a run a line of a block scalar).
+  offsets([&](std::size_t offset) { positions_.push_back(offset); });
+  SourceRuns sources;
+  sources.ResolveInPlace(&positions_);
+  std::string script = DecodeScalar(text, scalar, &sources);
+  sources.FinishResolving();
   return script;
 }
 

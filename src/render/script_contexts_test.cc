@@ -18,10 +18,11 @@ std::vector<ShellContext> ContextsOf(ScriptContexts* contexts, const std::string
     if (reference.scalar == index) mine.push_back(&reference);
   }
   REQUIRE(!mine.empty());
-  std::vector<const ShellContext*> at(mine.size());
-  contexts->At(text, tokens.scalars[index], mine.front(), mine.size(), at.data());
+  ReferenceContexts at;
+  at.Assign(mine.size());
+  contexts->At(text, tokens.scalars[index], mine.front(), mine.size(), &at);
   std::vector<ShellContext> found;
-  for (const ShellContext* context : at) found.push_back(*context);
+  for (std::size_t i = 0; i < mine.size(); ++i) found.push_back(*at[i]);
   return found;
 }
 
@@ -73,17 +74,17 @@ TEST_CASE("script contexts: a script keeping its trailing lines is lexed each ti
   const Tokens tokens = Tokenize(text);
   REQUIRE(tokens.diagnostics.empty());
   ScriptContexts contexts;
-  const ShellContext* first = nullptr;
-  const ShellContext* second = nullptr;
-  contexts.At(text, tokens.scalars[ScalarWith(text, tokens, "echo", 0)], &tokens.references[0], 1, &first);
-  contexts.At(text, tokens.scalars[ScalarWith(text, tokens, "echo", 1)], &tokens.references[1], 1, &second);
+  ReferenceContexts found;
+  found.Assign(2);
+  contexts.At(text, tokens.scalars[ScalarWith(text, tokens, "echo", 0)], &tokens.references[0], 1, &found, 0);
+  contexts.At(text, tokens.scalars[ScalarWith(text, tokens, "echo", 1)], &tokens.references[1], 1, &found, 1);
   CHECK(contexts.lexed() == 2);
-  CHECK(first->state == ShellState::kUnquoted);
-  CHECK(second->state == ShellState::kDoubleQuoted);
+  CHECK(found[0]->state == ShellState::kUnquoted);
+  CHECK(found[1]->state == ShellState::kDoubleQuoted);
 }
 
 // A script with a million placeholders has a handful of distinct contexts:
-// a reference costs a pointer to its context, not a copy of it.
+// a reference costs a byte naming its context, not a copy of it.
 TEST_CASE("script contexts: equal contexts are one object, different ones are not") {
   std::string text = "run: |\n";
   for (int line = 0; line < 100; ++line) text += "  echo $A \"$A\" $A\n";
@@ -91,9 +92,10 @@ TEST_CASE("script contexts: equal contexts are one object, different ones are no
   REQUIRE(tokens.diagnostics.empty());
   REQUIRE(tokens.references.size() == 300);
   ScriptContexts contexts;
-  std::vector<const ShellContext*> found(300);
-  contexts.At(text, tokens.scalars[1], tokens.references.data(), tokens.references.size(), found.data());
-  for (std::size_t i = 0; i < found.size(); i += 3) {
+  ReferenceContexts found;
+  found.Assign(300);
+  contexts.At(text, tokens.scalars[1], tokens.references.data(), tokens.references.size(), &found);
+  for (std::size_t i = 0; i < 300; i += 3) {
     CHECK(found[i] == found[0]);
     CHECK(found[i + 1] == found[1]);
     CHECK(found[i + 2] == found[2]);
@@ -101,6 +103,24 @@ TEST_CASE("script contexts: equal contexts are one object, different ones are no
   CHECK(found[0]->state == ShellState::kUnquoted);
   CHECK(found[1]->state == ShellState::kDoubleQuoted);
   CHECK(found[0] != found[1]);
+}
+
+TEST_CASE("reference contexts: a byte a reference, a pointer each once more than 255 contexts differ") {
+  std::vector<ShellContext> distinct(300);
+  for (std::size_t i = 0; i < distinct.size(); ++i) distinct[i].line_before = std::to_string(i);
+  ReferenceContexts contexts;
+  contexts.Assign(600);
+  CHECK(contexts[599] == nullptr);
+  for (std::size_t i = 0; i < 600; ++i) contexts.Set(i, &distinct[i % 3]);
+  for (std::size_t i = 0; i < 600; ++i) CHECK(contexts[i] == &distinct[i % 3]);
+  for (std::size_t i = 0; i < 600; ++i) contexts.Set(i, &distinct[i / 2]);  // 300 differ: past a byte
+  for (std::size_t i = 0; i < 600; ++i) CHECK(contexts[i] == &distinct[i / 2]);
+  contexts.Assign(2);
+  CHECK(contexts[0] == nullptr);
+  contexts.Set(1, &distinct[7]);
+  CHECK(contexts[1] == &distinct[7]);
+  contexts.clear();
+  CHECK(contexts.empty());
 }
 
 // ScriptContexts takes each context from the lexer as it is read; where the
@@ -128,10 +148,10 @@ TEST_CASE("script contexts: the answers are ShellContextsAt's, also with sinks a
     REQUIRE(tokens.references.size() == dollars.size());
     const std::vector<ShellContext> expected = ShellContextsAt(script, dollars, nullptr, ScriptShells::kSh);
     ScriptContexts contexts;
-    std::vector<const ShellContext*> found(tokens.references.size());
-    contexts.At(text, tokens.scalars[1], tokens.references.data(), tokens.references.size(), found.data());
-    REQUIRE(found.size() == expected.size());
-    for (std::size_t i = 0; i < found.size(); ++i) CHECK(*found[i] == expected[i]);
+    ReferenceContexts found;
+    found.Assign(tokens.references.size());
+    contexts.At(text, tokens.scalars[1], tokens.references.data(), tokens.references.size(), &found);
+    for (std::size_t i = 0; i < expected.size(); ++i) CHECK(*found[i] == expected[i]);
   }
 }
 

@@ -19,6 +19,7 @@ class SourceRuns {
   void Clear() {
     runs_.clear();
     size_ = 0;
+    next_ = 0;
   }
   /// The next decoded byte came from `source`.
   void Add(std::size_t source);
@@ -32,6 +33,15 @@ class SourceRuns {
   /// (std::lower_bound over the byte-by-byte map), or size().
   std::size_t FirstFrom(std::size_t source) const;
 
+  /// Keeps no runs: turns each of `*sources` (template offsets in ascending
+  /// order, each that of a byte decoded as itself, such as a reference's
+  /// `$`) into FirstFrom's answer in place as the decoded bytes arrive; the
+  /// offsets no byte reached become size() at FinishResolving. For a caller
+  /// that asks about a known list once: a script of a million lines then
+  /// keeps no run a line.
+  void ResolveInPlace(std::vector<std::size_t>* sources) { resolving_ = sources; }
+  void FinishResolving();
+
  private:
   struct Run {
     std::size_t decoded;  ///< index of its first decoded byte
@@ -40,6 +50,8 @@ class SourceRuns {
   };
   std::vector<Run> runs_;
   std::size_t size_ = 0;
+  std::vector<std::size_t>* resolving_ = nullptr;  // ResolveInPlace
+  std::size_t next_ = 0;  // the first of *resolving_ not resolved yet
 };
 
 }  // namespace safesubst

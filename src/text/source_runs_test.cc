@@ -32,6 +32,17 @@ void CheckAgreesWithOffsets(const std::string& text) {
       INFO("template offset ", source);
       CHECK(runs.FirstFrom(source) == expected);
     }
+    // Resolved in place, the offsets of the `$` bytes (which decode as themselves) get the same answers.
+    std::vector<std::size_t> dollars, resolved;
+    for (std::size_t at = text.find('$', scalar.offset); at < scalar.offset + scalar.length; at = text.find('$', at + 1)) {
+      dollars.push_back(at);
+    }
+    resolved = dollars;
+    SourceRuns resolving;
+    resolving.ResolveInPlace(&resolved);
+    CHECK(DecodeScalar(text, scalar, &resolving) == by_bytes);
+    resolving.FinishResolving();
+    for (std::size_t i = 0; i < dollars.size(); ++i) CHECK(resolved[i] == runs.FirstFrom(dollars[i]));
   }
 }
 

@@ -6,9 +6,10 @@
 # scalar, a flow sequence of "${A}", and `k<i>: ${A}` lines. The goal is
 # 3 x (input + output). The render streams (render_detail.h): no record
 # is kept per placeholder, and the dense lines and the plain scalar are
-# within 3x with nothing on top. A script's placeholders still cost about
-# 20 bytes each while it is lexed (its position in the decoded script and
-# the context found there; the shell lexer reads the positions in place).
+# within 3x with nothing on top. A script's placeholders cost about 9 bytes
+# each while it is lexed (its position in the decoded script, resolved in
+# place as the script is decoded, and a byte naming the context found
+# there; the shell lexer reads the positions in place), within 3x too.
 # A scalar of its own per placeholder costs nothing kept: the tokenizer
 # hands each scalar to the render as it reads it (TokenizeAsRead), and the
 # input-limit pass drops them too; a key costs 8 bytes (16 with the hash
@@ -19,7 +20,8 @@
 # lexer read positions in place, the limits kept no node spans and a key
 # cost 8 bytes: 55 in a script, 255 in a flow sequence, 295 in key lines;
 # before the tokenizer handed scalars over: 95 in a flow sequence, 135 in
-# key lines).
+# key lines; before a script's positions were resolved in place and its
+# contexts kept as a byte each, 30 in a script).
 # Usage: peak_memory_test.sh GENERATOR TIMER SAFESUBST
 set -u
 generate=$1 timer=$2 safesubst=$3
@@ -46,7 +48,7 @@ base=$(peak_kb "$dir/tiny.yaml")
 # Each shape, and the bytes per placeholder allowed on top of 3 x (input + output).
 # Peaks measured: a flow sequence 35 MB (budget 44 MB), key lines 94 MB
 # (3x is 90 MB; the key hashes' table, 16-24 MB, is allowed on top).
-for shape_allowance in dense:0 dense-script:30 dense-plain:0 dense-flow:0 dense-keys:10; do
+for shape_allowance in dense:0 dense-script:5 dense-plain:0 dense-flow:0 dense-keys:10; do
   shape=${shape_allowance%:*} per_placeholder=${shape_allowance#*:}
   "$generate" "$shape" --placeholders "$placeholders" > "$dir/$shape.yaml" || fail "cannot generate $shape"
   peak=$(peak_kb "$dir/$shape.yaml")
