@@ -584,3 +584,43 @@ TEST_CASE("render: a value with a `$` in a mapping key is refused, never read as
 }
 
 }  // namespace safesubst
+
+namespace safesubst {
+
+// Attacker, session 28: a `shell:`/`scripts:` path that loads must mark its
+// node; one that can never match must be refused at load. fa304bd let
+// `.data."my key"` load (it was refused before) while the path matcher never
+// matched it, so a value landed raw in the script. The other forms were
+// accepted and ignored before that commit too.
+TEST_CASE("render: a shell path that the manifest accepts marks its node as shell (attacker regression)") {
+  struct Case {
+    const char* path;
+    const char* tmpl;
+  };
+  const Case cases[] = {
+      {".data.\"my key\"", "kind: ConfigMap\ndata:\n  my key: |\n    echo ${V}\n"},
+      {".data.\"entry.sh.tpl\"", "kind: ConfigMap\ndata:\n  entry.sh.tpl: |\n    echo ${V}\n"},
+      {".data.'entry.sh.tpl'", "kind: ConfigMap\ndata:\n  entry.sh.tpl: |\n    echo ${V}\n"},
+      {".spec.containers[name=c].args[0]",
+       "kind: Pod\nspec:\n  containers:\n  - name: c\n    command: [/entry]\n    args:\n    - echo ${V}\n"},
+      {".data[*]", "kind: ConfigMap\ndata:\n  plain: |\n    echo ${V}\n"},
+      {".data.*", "kind: ConfigMap\ndata:\n  plain: |\n    echo ${V}\n"},
+      {".\"data\".plain", "kind: ConfigMap\ndata:\n  plain: |\n    echo ${V}\n"},
+  };
+  for (const Case& c : cases) {
+    for (const char* list : {"shell", "scripts"}) {
+      const std::string path = c.path, which = list;
+      CAPTURE(path);
+      CAPTURE(which);
+      const std::string manifest_text =
+          std::string("variables:\n  V: {type: string}\n") + list + ": ['" + c.path + "']\n";
+      Result<Manifest> parsed = ParseManifest(manifest_text, "m.yaml");
+      if (!parsed.ok()) continue;  // refused at load: fine
+      // In a script an unquoted `$(...)` is refused; as data it is written raw.
+      RenderResult result = RenderText(c.tmpl, *parsed.value, ValuesOf({{"V", "$(touch /tmp/PWNED)"}}));
+      CHECK_MESSAGE(!result.ok(), result.output);
+    }
+  }
+}
+
+}  // namespace safesubst
