@@ -607,8 +607,10 @@ TEST_CASE("render: a shell path that the manifest accepts marks its node as shel
       {".data.*", "kind: ConfigMap\ndata:\n  plain: |\n    echo ${V}\n"},
       {".\"data\".plain", "kind: ConfigMap\ndata:\n  plain: |\n    echo ${V}\n"},
   };
+  // Only `shell:` is observable this way: a `scripts:` path marks a script of
+  // unknown language, where a value lands as text by design.
   for (const Case& c : cases) {
-    for (const char* list : {"shell", "scripts"}) {
+    for (const char* list : {"shell"}) {
       const std::string path = c.path, which = list;
       CAPTURE(path);
       CAPTURE(which);

@@ -87,23 +87,38 @@ bool MatchesAnyPath(std::string_view path, const std::vector<std::string>& patte
                      [&](const std::string& pattern) { return PathMatches(path, pattern); });
 }
 
-bool PathMatches(std::string_view path, std::string_view pattern) {
-  if (!pattern.empty() && pattern.front() == '.') pattern.remove_prefix(1);
-  std::size_t p = 0, q = 0;
-  while (p < path.size() && q < pattern.size()) {
-    if (pattern.substr(q, 3) == "[*]" && path[p] == '[') {
-      std::size_t close = path.find(']', p);
-      if (close == std::string_view::npos) return false;
-      p = close + 1;
-      q += 3;
-    } else if (path[p] == pattern[q]) {
-      ++p;
-      ++q;
-    } else {
+namespace {
+
+// `[*]` stands for one segment: an item (`[N]`) or, on a mapping, a key
+// (`.name`, which may itself hold dots, so every end is tried).
+bool MatchesFrom(std::string_view path, std::string_view pattern) {
+  while (!pattern.empty()) {
+    if (pattern.substr(0, 3) == "[*]") {
+      pattern.remove_prefix(3);
+      if (path.empty()) return false;
+      if (path.front() == '[') {
+        std::size_t close = path.find(']');
+        return close != std::string_view::npos && MatchesFrom(path.substr(close + 1), pattern);
+      }
+      if (path.front() != '.') return false;
+      for (std::size_t end = 1; end <= path.size(); ++end) {
+        bool segment_ends = end == path.size() || path[end] == '.' || path[end] == '[';
+        if (end > 1 && segment_ends && MatchesFrom(path.substr(end), pattern)) return true;
+      }
       return false;
     }
+    if (path.empty() || path.front() != pattern.front()) return false;
+    path.remove_prefix(1);
+    pattern.remove_prefix(1);
   }
-  return p == path.size() && q == pattern.size();
+  return path.empty();
+}
+
+}  // namespace
+
+bool PathMatches(std::string_view path, std::string_view pattern) {
+  if (!pattern.empty() && pattern.front() == '.') pattern.remove_prefix(1);
+  return MatchesFrom(path, pattern);
 }
 
 }  // namespace safesubst

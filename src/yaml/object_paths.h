@@ -50,7 +50,7 @@ bool IsObjectKind(const Tokens& tokens, const Scalar& scalar);
 CommandLines CollectCommandLines(const Tokens& tokens);
 
 /// True when `path` (as Tokens::PathString writes it) equals `pattern`,
-/// where the pattern may start with `.` and use `[*]` for any index.
+/// where the pattern may start with `.` and use `[*]` for any one index or key.
 bool PathMatches(std::string_view path, std::string_view pattern);
 
 /// True when `path` matches one of `patterns` (PathMatches).

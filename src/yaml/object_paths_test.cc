@@ -15,6 +15,12 @@ TEST_CASE("object paths: a pattern matches a whole path, `[*]` any index, a lead
   CHECK_FALSE(PathMatches("spec.containers[0].args[1]", "spec.containers[*].args"));
   CHECK_FALSE(PathMatches("spec.containers[0].args", "spec.containers[1].args"));
   CHECK_FALSE(PathMatches("spec.containers", "spec.containers[*]"));
+  // On a mapping `[*]` stands for one key, dots in it included.
+  CHECK(PathMatches("data.run", ".data[*]"));
+  CHECK(PathMatches("data.entry.sh.tpl", ".data[*]"));
+  CHECK(PathMatches("spec.c.x[2]", "spec[*][*][2]"));
+  CHECK_FALSE(PathMatches("data", ".data[*]"));
+  CHECK_FALSE(PathMatches("data.a.b", ".data[*].c"));
   CHECK(MatchesAnyPath("data.run", {"metadata.name", "data.run"}));
   CHECK_FALSE(MatchesAnyPath("data.run", {}));
 }
