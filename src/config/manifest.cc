@@ -52,8 +52,8 @@ bool IsFalseWord(std::string_view s) { return s == "false" || s == "False" || s 
 
 std::string Quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
 
-// A step target path, or a `scripts:`/`shell:` path, checked with the step
-// engine's own grammar (yaml_path.h). Returns a problem or empty.
+// A step target path, checked with the step engine's own grammar
+// (yaml_path.h). Returns a problem or empty.
 std::string CheckStepPath(std::string_view path) {
   detail::YamlPath parsed;
   detail::PathError error;
