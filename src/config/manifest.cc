@@ -52,13 +52,16 @@ bool IsFalseWord(std::string_view s) { return s == "false" || s == "False" || s 
 
 std::string Quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
 
+// " (column N)": where in a path text a problem is.
+std::string ColumnNote(std::uint32_t column) { return " (column " + std::to_string(column) + ")"; }
+
 // A step target path, checked with the step engine's own grammar
 // (yaml_path.h). Returns a problem or empty.
 std::string CheckStepPath(std::string_view path) {
   detail::YamlPath parsed;
   detail::PathError error;
   if (detail::ParseYamlPath(path, &parsed, &error)) return {};
-  return error.message + " (column " + std::to_string(error.column) + ")";
+  return error.message + ColumnNote(error.column);
 }
 
 // A `scripts:`/`shell:` path, read with the step grammar and written the way
@@ -68,11 +71,9 @@ std::string CheckStepPath(std::string_view path) {
 std::string ScriptPathProblem(std::string_view path, std::string* matched_as) {
   detail::YamlPath parsed;
   detail::PathError error;
-  if (!detail::ParseYamlPath(path, &parsed, &error)) {
-    return error.message + " (column " + std::to_string(error.column) + ")";
-  }
+  if (!detail::ParseYamlPath(path, &parsed, &error)) return error.message + ColumnNote(error.column);
   for (const detail::PathSelector& selector : parsed.selectors) {
-    std::string at = " (column " + std::to_string(selector.column) + ")";
+    std::string at = ColumnNote(selector.column);
     switch (selector.kind) {
       case detail::PathSelector::Kind::kKey:
         // An unquoted `*` reads as a key named `*`, never as "any key".
