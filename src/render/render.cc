@@ -498,6 +498,7 @@ class Renderer::AsReadSink final : public detail::ScalarSink {
   AsReadSink(Renderer& renderer, StreamedWriting* writing) : renderer_(renderer), writing_(writing) {}
   void Take(Tokens*) override { going_ = going_ && renderer_.TakeAsRead(writing_, &keys_, &scripts_); }
   void PathsChanged() override { going_ = false; }
+  bool WantsMore() const override { return going_; }
   bool going() const { return going_; }
 
  private:

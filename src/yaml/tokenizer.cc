@@ -1011,7 +1011,7 @@ void Parser::Run() {
   };
   while (true) {
     SkipToNextToken();
-    if (AtEnd()) break;
+    if (AtEnd() || (sink_ && !sink_->WantsMore())) break;
     if (Column() == 0 && Cur() == '%' && directives_allowed) {
       if (!directive_pending) {
         pending_directive = Save();

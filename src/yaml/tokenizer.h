@@ -221,6 +221,9 @@ class ScalarSink {
   /// collection or an explicit `? ` entry as a mapping key gets its key
   /// after its own scalars): the paths seen are not to be relied on.
   virtual void PathsChanged() = 0;
+  /// False once the sink wants no more scalars: the tokenizer stops at the
+  /// next document (a stream of thousands need not be read to its end).
+  virtual bool WantsMore() const { return true; }
 };
 
 /// TokenizeWithoutReferences into `tokens`, handing each scalar to `sink`

@@ -1059,6 +1059,16 @@ TEST_CASE("tokenizer: read as it is read, each scalar is handed over with its pa
   CheckHandedAsTokenized(items, &handed);
   CHECK(!handed.paths_changed);
   CHECK(handed.most_segments <= 6);
+  // A sink that wants no more stops the reading at the next document.
+  struct First final : detail::ScalarSink {
+    void Take(Tokens*) override { ++taken; }
+    void PathsChanged() override {}
+    bool WantsMore() const override { return taken == 0; }
+    int taken = 0;
+  } first;
+  Tokens read;
+  detail::TokenizeAsRead("a: b\nc: d\n---\ne: f\n---\ng: h\n", {}, &read, &first);
+  CHECK(first.taken == 4);  // the first document's
 }
 
 }  // namespace
