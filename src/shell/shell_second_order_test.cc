@@ -7,6 +7,7 @@
 // and the value prints back byte-exact.
 #include <doctest/doctest.h>
 
+#include <ctime>
 #include <filesystem>
 #include <map>
 #include <sstream>
@@ -337,6 +338,35 @@ TEST_CASE("second-order sinks: scripts without a sink word are not read a second
                                   "su -c x", "watch x", ". /dev/stdin", "\"$SH\" -c x", "${X:-sh} -ec x"}) {
     CAPTURE(script);
     CHECK(MayRunCodeAgain(script));
+  }
+}
+
+// The attacker's DoS (session 28): every sink looked at every placeholder, so
+// 70,000 lines of `sh -c 'echo "${V}"'` took more than 14 minutes. Each sink
+// now visits only the placeholders inside it: well under a second here, so
+// the bound is generous (the old reading took minutes at this size).
+TEST_CASE("second-order sinks: many sinks and placeholders are read in linear time") {
+  const std::vector<std::string> lines = {"sh -c 'echo \"@\"'\n", "eval \"echo '@'\"\n",
+                                          "sh <<'EOF'\necho '@'\nEOF\n"};
+  std::string script;
+  std::vector<std::size_t> offsets;
+  for (std::size_t i = 0; i < 70000; ++i) {
+    const std::string& line = lines[i % lines.size()];
+    offsets.push_back(script.size() + line.find('@'));
+    script += line.substr(0, line.find('@')) + std::string(kPlaceholder) + line.substr(line.find('@') + 1);
+  }
+  const std::clock_t start = std::clock();
+  const std::vector<ShellContext> contexts = ShellContextsAt(script, offsets);
+  const double seconds = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
+  MESSAGE("70,000 sinks and placeholders read in " << seconds << " s of CPU");
+  CHECK(seconds < 30);
+  REQUIRE(contexts.size() == offsets.size());
+  for (std::size_t i : {std::size_t{0}, std::size_t{1}, std::size_t{2}, offsets.size() - 1}) {
+    CAPTURE(i);
+    CHECK(contexts[i].reread.size() == 1);
+    std::string encoded;
+    CHECK(AppendShellEncoded(contexts[i], "x'; touch canary", ShellMode::kSafe, &encoded).empty());
+    CHECK(encoded.find("touch canary") != std::string::npos);
   }
 }
 

@@ -316,45 +316,78 @@ class SinkReader : public CommandReader {
 
 // ---- placing placeholders in the inner text -------------------------------
 
-struct InnerText {
-  std::string text;
-  std::vector<std::size_t> offsets;  // of the placeholders, into text
-  std::vector<std::size_t> indexes;  // their indexes in the caller's contexts
+// The placeholders of a script in text order, so that each sink visits only
+// those inside it (a script may hold thousands of sinks and placeholders).
+class Placeholders {
+ public:
+  explicit Placeholders(const std::vector<std::size_t>& offsets) : offsets_(offsets), order_(offsets.size()) {
+    for (std::size_t i = 0; i < order_.size(); ++i) order_[i] = i;
+    if (!std::is_sorted(offsets.begin(), offsets.end())) {
+      std::stable_sort(order_.begin(), order_.end(),
+                       [&](std::size_t a, std::size_t b) { return offsets[a] < offsets[b]; });
+    }
+  }
+
+  bool At(std::size_t offset) const {
+    auto found = First(offset);
+    return found != order_.end() && offsets_[*found] == offset;
+  }
+
+  /// Calls visit(index, offset) for each placeholder in [begin, end), in text order.
+  template <typename Visit>
+  void ForEachIn(std::size_t begin, std::size_t end, const Visit& visit) const {
+    for (auto at = First(begin); at != order_.end() && offsets_[*at] < end; ++at) visit(*at, offsets_[*at]);
+  }
+
+ private:
+  std::vector<std::size_t>::const_iterator First(std::size_t offset) const {
+    return std::lower_bound(order_.begin(), order_.end(), offset,
+                            [&](std::size_t index, std::size_t value) { return offsets_[index] < value; });
+  }
+
+  const std::vector<std::size_t>& offsets_;
+  std::vector<std::size_t> order_;  // indexes of offsets_, by offset
 };
 
-// Where placeholder `offset` lands in the string of `sink`; an empty string
-// on success, else why it cannot be known.
-std::string PlaceInWords(const Sink& sink, std::size_t offset, const std::vector<std::size_t>& placeholders,
-                         std::size_t* inner, bool* found) {
+// A placeholder found in a sink's string: its index in the caller's
+// contexts, where it lands in the inner text, or why that cannot be known.
+struct Placement {
+  std::size_t index = 0;
+  std::size_t at = 0;
+  std::string why;
+};
+
+// The placeholders in the words of `sink`, each placed by the first piece
+// that holds it, in the caller's order.
+std::vector<Placement> PlaceInWords(const Sink& sink, const Placeholders& placeholders) {
+  std::vector<Placement> placed;
   std::size_t text_start = 0;
-  bool unknown_before = false;
+  bool unknown_before = false;  // an expansion before decides how the rest of the string is read
   for (const ShWord* word : sink.words) {
     for (const ShPiece& piece : word->pieces) {
-      bool is_placeholder = std::binary_search(placeholders.begin(), placeholders.end(), piece.offset);
-      if (piece.kind == ShPiece::kExpansion && piece.offset == offset) {
-        *inner = text_start + piece.text_begin;
-        *found = true;
-      } else if (offset >= piece.offset && offset < piece.offset + piece.length) {
-        *found = true;
-        if (piece.kind != ShPiece::kText) {
-          return "in an expansion inside the string that " + sink.name + " runs as code";
+      placeholders.ForEachIn(piece.offset, piece.offset + piece.length, [&](std::size_t index, std::size_t offset) {
+        Placement placement{index, text_start + piece.text_begin + (offset - piece.offset), {}};
+        if (piece.kind != ShPiece::kText && !(piece.kind == ShPiece::kExpansion && piece.offset == offset)) {
+          placement.why = "in an expansion inside the string that " + sink.name + " runs as code";
+        } else if (unknown_before) {
+          placement.why = "after an expansion in the string that " + sink.name +
+                          " runs as code: its result, which the renderer cannot know, decides how the string is read";
         }
-        *inner = text_start + piece.text_begin + (offset - piece.offset);
-      }
-      if (*found) {
-        if (unknown_before) {
-          return "after an expansion in the string that " + sink.name +
-                 " runs as code: its result, which the renderer cannot know, decides how the string is read";
-        }
-        return {};
-      }
-      if (piece.kind == ShPiece::kUndecoded || (piece.kind == ShPiece::kExpansion && !is_placeholder)) {
+        placed.push_back(std::move(placement));
+      });
+      if (piece.kind == ShPiece::kUndecoded || (piece.kind == ShPiece::kExpansion && !placeholders.At(piece.offset))) {
         unknown_before = true;
       }
     }
     text_start += word->text.size() + 1;
   }
-  return {};
+  // In the caller's order; a placeholder two pieces hold is placed by the first.
+  std::stable_sort(placed.begin(), placed.end(),
+                   [](const Placement& a, const Placement& b) { return a.index < b.index; });
+  placed.erase(std::unique(placed.begin(), placed.end(),
+                           [](const Placement& a, const Placement& b) { return a.index == b.index; }),
+               placed.end());
+  return placed;
 }
 
 std::string JoinedText(const Sink& sink) {
@@ -369,12 +402,12 @@ std::string JoinedText(const Sink& sink) {
 // An expanding here-document body is read with `\` `$` `` ` `` processed:
 // only a body whose every `$` is a placeholder and that has no `\` or `` ` ``
 // is the same text for the inner shell.
-bool BodyIsLiteral(std::string_view script, const Sink& sink, const std::vector<std::size_t>& placeholders) {
+bool BodyIsLiteral(std::string_view script, const Sink& sink, const Placeholders& placeholders) {
   for (std::size_t i = sink.body_begin; i < sink.body_end; ++i) {
     char c = script[i];
     if (c == '\\' || c == '`') return false;
     if (c != '$') continue;
-    if (!std::binary_search(placeholders.begin(), placeholders.end(), i)) return false;
+    if (!placeholders.At(i)) return false;
     if (i + 1 < sink.body_end && script[i + 1] == '{') {
       std::size_t close = script.find('}', i);
       if (close == std::string_view::npos || close >= sink.body_end) return false;
@@ -382,6 +415,21 @@ bool BodyIsLiteral(std::string_view script, const Sink& sink, const std::vector<
     }
   }
   return true;
+}
+
+// The placeholders in the here-document body of `sink`, in the caller's order.
+std::vector<Placement> PlaceInBody(std::string_view script, const Sink& sink, const Placeholders& placeholders) {
+  std::vector<Placement> placed;
+  placeholders.ForEachIn(sink.body_begin, sink.body_end, [&](std::size_t index, std::size_t offset) {
+    placed.push_back(Placement{index, offset - sink.body_begin, {}});
+  });
+  if (!placed.empty() && sink.body_expands && !BodyIsLiteral(script, sink, placeholders)) {
+    for (Placement& placement : placed) {
+      placement.why = "in " + sink.name + ", whose `\\`, `$` or `` ` `` the outer shell processes first";
+    }
+  }
+  std::sort(placed.begin(), placed.end(), [](const Placement& a, const Placement& b) { return a.index < b.index; });
+  return placed;
 }
 
 }  // namespace
@@ -421,27 +469,13 @@ void AddSecondOrderReadings(std::string_view script, const std::vector<std::size
   SinkReader reader;
   ReadShell(script, &reader);
   if (reader.sinks.empty()) return;
-  std::vector<std::size_t> placeholders = offsets;
-  std::sort(placeholders.begin(), placeholders.end());
+  const Placeholders placeholders(offsets);
   for (const Sink& sink : reader.sinks) {
-    InnerText inner;
-    inner.text = sink.words.empty() ? std::string(script.substr(sink.body_begin, sink.body_end - sink.body_begin))
-                                    : JoinedText(sink);
-    for (std::size_t i = 0; i < offsets.size(); ++i) {
-      ShellContext& context = (*contexts)[i];
-      std::size_t at = 0;
-      bool found = false;
-      std::string why;
-      if (sink.words.empty()) {
-        found = offsets[i] >= sink.body_begin && offsets[i] < sink.body_end;
-        at = offsets[i] - sink.body_begin;
-        if (found && sink.body_expands && !BodyIsLiteral(script, sink, placeholders)) {
-          why = "in " + sink.name + ", whose `\\`, `$` or `` ` `` the outer shell processes first";
-        }
-      } else {
-        why = PlaceInWords(sink, offsets[i], placeholders, &at, &found);
-      }
-      if (!found) continue;
+    std::vector<std::size_t> inner_offsets, indexes;
+    for (Placement& placement : sink.words.empty() ? PlaceInBody(script, sink, placeholders)
+                                                   : PlaceInWords(sink, placeholders)) {
+      ShellContext& context = (*contexts)[placement.index];
+      std::string& why = placement.why;
       context.sink = sink.name;
       if (!sink.refusal.empty()) why = sink.refusal;
       if (why.empty() && !context.backtick_layers.empty()) why = "inside backticks and " + sink.name;
@@ -452,15 +486,18 @@ void AddSecondOrderReadings(std::string_view script, const std::vector<std::size
         if (context.unsupported.empty()) context.unsupported = why;
         continue;
       }
-      inner.offsets.push_back(at);
-      inner.indexes.push_back(i);
+      inner_offsets.push_back(placement.at);
+      indexes.push_back(placement.index);
     }
-    if (inner.offsets.empty()) continue;
-    std::vector<ShellContext> inner_contexts = ReadShellContexts(inner.text, inner.offsets);
-    if (MayRunCodeAgain(inner.text)) AddSecondOrderReadings(inner.text, inner.offsets, &inner_contexts, depth + 1);
-    if (MayEvaluateOperands(inner.text)) AddOperandReadings(inner.text, inner.offsets, &inner_contexts);
-    for (std::size_t k = 0; k < inner.indexes.size(); ++k) {
-      (*contexts)[inner.indexes[k]].reread.assign(1, std::move(inner_contexts[k]));
+    if (inner_offsets.empty()) continue;
+    const std::string inner = sink.words.empty()
+                                  ? std::string(script.substr(sink.body_begin, sink.body_end - sink.body_begin))
+                                  : JoinedText(sink);
+    std::vector<ShellContext> inner_contexts = ReadShellContexts(inner, inner_offsets);
+    if (MayRunCodeAgain(inner)) AddSecondOrderReadings(inner, inner_offsets, &inner_contexts, depth + 1);
+    if (MayEvaluateOperands(inner)) AddOperandReadings(inner, inner_offsets, &inner_contexts);
+    for (std::size_t k = 0; k < indexes.size(); ++k) {
+      (*contexts)[indexes[k]].reread.assign(1, std::move(inner_contexts[k]));
     }
   }
 }
