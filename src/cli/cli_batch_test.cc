@@ -195,5 +195,35 @@ TEST_CASE("batch render: every output that can be written is, and write failures
   CHECK(temporaries == 0);
 }
 
+// Outputs are written as soon as they are rendered, except with --lint: a
+// template whose output fails it is not written, the others are.
+TEST_CASE("batch render: with --lint, an output that fails it is not written, the others are") {
+  TempDir dir;
+  WriteFile(dir / "manifest.yaml", kManifest);
+  std::vector<std::string> names;
+  for (int i = 0; i < 6; ++i) {
+    names.push_back("t" + std::to_string(i) + ".yaml");
+    WriteFile(dir / names.back(), Template(i) + (i == 4 ? "  left: \"${LEFTOVER}\"\n" : ""));
+  }
+  std::filesystem::create_directory(dir / "out");
+  std::string command = "cd " + ShellQuote(dir.path().string()) + " && " + Safesubst() +
+                        " render -m manifest.yaml --set TENANT_ID=tenant-a --set IMAGE_TAG=1.10 --color never" +
+                        " --allow-undeclared --lint --out-dir out";
+  for (const std::string& name : names) command += " " + name;
+  const testing::CommandResult run = RunShell(command);
+  CHECK(run.code == 1);
+  CHECK(run.err.find("t4.yaml:9:10: error:") != std::string::npos);
+  CHECK(run.err.find("[leftover-placeholder]") != std::string::npos);
+  for (int i = 0; i < 6; ++i) {
+    CAPTURE(i);
+    const std::string output = ReadFile(dir / "out" / names[i], "");
+    if (i == 4) {
+      CHECK(output.empty());
+    } else {
+      CHECK(output.find("name: tenant-a-app-" + std::to_string(i) + "\n") != std::string::npos);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace safesubst

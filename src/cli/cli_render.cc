@@ -5,8 +5,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
+#include <functional>
+#include <mutex>
 #include <optional>
 #include <thread>
 #include <utility>
@@ -250,9 +254,10 @@ std::vector<Job> ReadTemplates(const std::vector<std::string>& paths, std::size_
 // Renders every readable template, `jobs` at a time (0: one per core). Each
 // result lands in its own Job, so the order of completion does not matter.
 // One template gets all the threads for its own pieces (parallel_render.h);
-// several get one thread each.
+// several get one thread each. `rendered` is called with each job's index
+// once it has its result, on the thread that rendered it.
 void RenderAll(std::vector<Job>& jobs, const Manifest& manifest, const ValueSet& values,
-               const RenderOptions& base, int parallel) {
+               const RenderOptions& base, int parallel, const std::function<void(std::size_t)>& rendered) {
   const unsigned requested = parallel > 0 ? static_cast<unsigned>(parallel) : 0;  // 0: one per core
   std::atomic<std::size_t> next{0};
   auto work = [&](unsigned threads_per_render) {
@@ -268,6 +273,7 @@ void RenderAll(std::vector<Job>& jobs, const Manifest& manifest, const ValueSet&
       const detail::CopyText copy = job.text.Copy();
       job.result = detail::RenderWithCopy(job.text.view(), manifest, job.values ? *job.values : values, options,
                                           copy ? &copy : nullptr);
+      rendered(i);
     }
   };
   // One template: Render uses the threads only if it cuts a large stream
@@ -281,35 +287,85 @@ void RenderAll(std::vector<Job>& jobs, const Manifest& manifest, const ValueSet&
   for (std::thread& thread : pool) thread.join();
 }
 
-// --out-dir: each good output to its file, reporting the failures in the
-// templates' order; false when one failed. Each file is fsync'ed before it
-// replaces the old one, and one after the other those fsyncs were most of a
-// tenant's batch (19 files, a journal commit each): written from several
-// threads at once, the file system commits them together.
-bool WriteEachOutput(const std::vector<Rendered>& rendered, const OutputOptions& outputs) {
-  constexpr std::size_t kWriters = 8;  // they wait for the disk, not for a core
-  std::vector<std::string> errors(rendered.size());
-  std::vector<char> failed(rendered.size(), 0);
-  std::atomic<std::size_t> next{0};
-  auto write = [&] {
-    for (std::size_t i = next++; i < rendered.size(); i = next++) {
-      const Rendered& one = rendered[i];
-      if (one.ok) failed[i] = !WriteFileAtomically(OutputPathFor(one.file, outputs), one.output, &errors[i]);
-    }
-  };
-  std::vector<std::thread> writers;
-  for (std::size_t t = 1; t < std::min(kWriters, rendered.size()); ++t) writers.emplace_back(write);
-  write();
-  for (std::thread& writer : writers) writer.join();
-  bool all_written = true;
-  for (std::size_t i = 0; i < rendered.size(); ++i) {
-    if (!failed[i]) continue;
-    std::fprintf(stderr, "%s: error: cannot write: %s\n", OutputPathFor(rendered[i].file, outputs).c_str(),
-                 errors[i].c_str());
-    all_written = false;
+// --out-dir: each good output to its file as soon as it is ready, on
+// writer threads, reporting the failures in the templates' order. Each file
+// is fsync'ed before it replaces the old one, and one after the other those
+// fsyncs were most of a tenant's batch (19 files, a journal commit each):
+// written from several threads at once, the file system commits them
+// together; and written while the other templates still render, the waits
+// for the disk overlap the rendering.
+class OutputWriters {
+ public:
+  explicit OutputWriters(std::size_t outputs) : paths_(outputs), errors_(outputs), failed_(outputs, 0) {
+    constexpr std::size_t kWriters = 8;  // they wait for the disk, not for a core
+    for (std::size_t t = 0; t < std::min(kWriters, outputs); ++t) writers_.emplace_back([this] { Work(); });
   }
-  return all_written;
-}
+  OutputWriters(const OutputWriters&) = delete;
+  OutputWriters& operator=(const OutputWriters&) = delete;
+  ~OutputWriters() { Wait(); }
+
+  /// Writes output `index`, `data` (which must outlive Finish), to `path`.
+  void Write(std::size_t index, std::string path, std::string_view data) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      paths_[index] = std::move(path);
+      queue_.push_back({index, data});
+    }
+    ready_.notify_one();
+  }
+
+  /// Waits for every write.
+  void Wait() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      done_ = true;
+    }
+    ready_.notify_all();
+    for (std::thread& writer : writers_) writer.join();
+    writers_.clear();
+  }
+
+  /// Waits for every write, then reports each that failed; false when one did.
+  bool Finish() {
+    Wait();
+    bool all_written = true;
+    for (std::size_t i = 0; i < failed_.size(); ++i) {
+      if (!failed_[i]) continue;
+      std::fprintf(stderr, "%s: error: cannot write: %s\n", paths_[i].c_str(), errors_[i].c_str());
+      all_written = false;
+    }
+    return all_written;
+  }
+
+ private:
+  struct Output {
+    std::size_t index;
+    std::string_view data;
+  };
+
+  void Work() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      ready_.wait(lock, [this] { return !queue_.empty() || done_; });
+      if (queue_.empty()) return;
+      const Output output = queue_.front();
+      queue_.pop_front();
+      const std::string& path = paths_[output.index];
+      lock.unlock();
+      failed_[output.index] = !WriteFileAtomically(path, output.data, &errors_[output.index]);
+      lock.lock();
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  std::deque<Output> queue_;
+  bool done_ = false;
+  std::vector<std::string> paths_;
+  std::vector<std::string> errors_;
+  std::vector<char> failed_;
+  std::vector<std::thread> writers_;
+};
 
 // Several templates rendered to one stream become one multi-document stream.
 std::string Concatenate(const std::vector<Rendered>& rendered) {
@@ -509,7 +565,17 @@ int RunRender(const InputOptions& inputs, const OutputOptions& outputs) {
     if (!CheckNameFromFilename(inputs.set_from_filename, manifest)) return kExitUsage;
     CollectValuesPerTemplate(inputs, manifest, jobs);
   }
-  RenderAll(jobs, manifest, values, options, outputs.jobs);
+  // --out-dir writes each good output as soon as it is rendered, unless
+  // --lint must pass first (--check and --diff write none).
+  std::optional<OutputWriters> writers;
+  if (!outputs.out_dir.empty() && !outputs.lint && !outputs.check && !outputs.diff && !outputs.in_place) {
+    writers.emplace(jobs.size());
+  }
+  RenderAll(jobs, manifest, values, options, outputs.jobs, [&](std::size_t i) {
+    const Job& job = jobs[i];
+    if (writers && job.result->ok()) writers->Write(i, OutputPathFor(job.file, outputs), job.result->output);
+  });
+  if (writers) writers->Wait();  // before the outputs move (a short string's bytes move with it)
   // Reported in template order, whatever order the renders finished in.
   std::vector<Rendered> rendered;
   std::set<std::string> environment_names;
@@ -547,7 +613,13 @@ int RunRender(const InputOptions& inputs, const OutputOptions& outputs) {
   if (outputs.in_place) return ReplaceTemplates(rendered) ? kExitOk : kExitInputError;
   std::string error;
   if (per_file) {
-    all_ok = WriteEachOutput(rendered, outputs) && all_ok;
+    if (!writers) {
+      writers.emplace(rendered.size());
+      for (std::size_t i = 0; i < rendered.size(); ++i) {
+        if (rendered[i].ok) writers->Write(i, OutputPathFor(rendered[i].file, outputs), rendered[i].output);
+      }
+    }
+    all_ok = writers->Finish() && all_ok;
   } else {
     // One template (the common case) is written as it is, without a copy.
     std::string stream = rendered.size() == 1 ? std::move(rendered[0].output) : Concatenate(rendered);
