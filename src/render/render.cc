@@ -537,7 +537,7 @@ bool Renderer::StreamAsRead() {
 bool Renderer::TakeAsRead(StreamedWriting* writing, KeyRepeats* keys, ShellScriptsAsRead* scripts) {
   Scalar& scalar = tokens_.scalars[0];
   return tokens_.diagnostics.empty() && tokens_.command_line_aliases.empty() && tokens_.yaml_cpp_misreads.empty() &&
-         scalar.document < options_.limits.max_documents && (!scalar.is_key || keys->New(text_, tokens_, scalar)) &&
+         scalar.document < options_.limits.max_documents && (!scalar.is_key || keys->New(tokens_, scalar)) &&
          ClassifyAsRead(text_, manifest_, &tokens_, scripts) && WriteStreamed(0, writing);
 }
 

@@ -9,42 +9,138 @@
 #include <utility>
 #include <vector>
 
+#include "yaml_encoding.h"
+
 namespace safesubst {
 
 namespace {
 
-// A mapping key as CheckDuplicateKeys compares it: by its source text
-// within its parent node. Its text is found from its scalar, so that a key
-// costs 8 bytes: a document of key lines holds millions.
+// A mapping key as CheckDuplicateKeys compares it: by its value within its
+// parent node (KeyValues). Its value is found from its scalar, so that a
+// key costs 8 bytes: a document of key lines holds millions.
 struct Key {
   std::uint32_t parent;
-  std::uint32_t scalar;  // into Tokens::scalars
+  std::uint32_t scalar;  // into Tokens::scalars; past their end, an alias key (KeyValues::aliases)
 };
 
-// The source text of keys.
-class KeyTexts {
+// An alias used as a key (`*k : v`), with the value of the scalar its
+// anchor is on: YAML readers take it for that key.
+struct AliasKey {
+  std::size_t offset;  // of the `*`
+  std::size_t length;
+  std::uint32_t document;
+  std::uint32_t parent;
+  std::string value;
+  bool plain;
+};
+
+// Whether only blanks and a tag stand between an anchor (ending at `from`)
+// and `to`: the anchor is on the node at `to`.
+bool OnlyTagBetween(std::string_view text, std::size_t from, std::size_t to) {
+  auto skip = [&](bool blank) {
+    while (from < to && (text[from] == ' ' || text[from] == '\t') == blank) ++from;
+  };
+  skip(true);
+  if (from < to && text[from] == '!') skip(false);
+  skip(true);
+  return from == to;
+}
+
+// The aliases used as keys whose anchor is on a scalar, in source order. An
+// alias of a collection (a complex key, which PyYAML refuses as unhashable)
+// is not compared, as no collection key is.
+std::vector<AliasKey> AliasKeys(std::string_view text, const Tokens& tokens) {
+  std::vector<AliasKey> keys;
+  std::vector<std::uint32_t> anchors;  // by document, name and offset, once an alias key is met
+  auto before = [&](std::uint32_t a, std::uint32_t b) {
+    const Anchor &x = tokens.anchors[a], &y = tokens.anchors[b];
+    return std::tie(x.document, x.name, x.offset) < std::tie(y.document, y.name, y.offset);
+  };
+  for (const Alias& alias : tokens.command_line_aliases) {
+    // A key's segment names it by the start of its text: a value's or an item's does not.
+    if (alias.path == PathSegment::kRoot || tokens.paths[alias.path].key.data() != text.data() + alias.offset) continue;
+    if (anchors.empty()) {
+      for (std::uint32_t i = 0; i < tokens.anchors.size(); ++i) anchors.push_back(i);
+      std::sort(anchors.begin(), anchors.end(), before);
+    }
+    // The alias's anchor: the last of its name before it in its document.
+    auto after = std::upper_bound(anchors.begin(), anchors.end(), alias, [&](const Alias& a, std::uint32_t b) {
+      const Anchor& y = tokens.anchors[b];
+      return std::tie(a.document, a.name, a.offset) < std::tie(y.document, y.name, y.offset);
+    });
+    if (after == anchors.begin()) continue;
+    const Anchor& anchor = tokens.anchors[*(after - 1)];
+    if (anchor.document != alias.document || anchor.name != alias.name) continue;
+    const std::size_t end = anchor.offset + anchor.length;
+    auto scalar = std::lower_bound(tokens.scalars.begin(), tokens.scalars.end(), end,
+                                   [](const Scalar& s, std::size_t offset) { return s.offset < offset; });
+    if (scalar == tokens.scalars.end() || !OnlyTagBetween(text, end, scalar->offset)) continue;
+    keys.push_back({alias.offset, alias.length, alias.document, tokens.paths[alias.path].parent,
+                    DecodeScalar(text, *scalar), scalar->style == ScalarStyle::kPlain});
+  }
+  return keys;
+}
+
+// Keys as YAML readers compare them: by value (PathSegment::key, the
+// tokenizer's decoded key: `a`, "a", 'a' and "\x61" alike; no decoding for
+// a plain key) and by type: a plain key that some reader takes for a null,
+// bool, number or timestamp (`1`, `true`) is not the quoted string of the
+// same text (`"1"`). Plain keys of the same value are the same key
+// (`1`/`01` and `~`/`null` are told apart, as the text of each differs).
+class KeyValues {
  public:
-  KeyTexts(std::string_view text, const Tokens& tokens) : text_(text), scalars_(tokens.scalars) {}
+  KeyValues(std::string_view text, const Tokens& tokens)
+      : text_(text), tokens_(tokens), aliases_(AliasKeys(text, tokens)) {}
+
+  const std::vector<AliasKey>& aliases() const { return aliases_; }
   std::string_view operator()(const Key& key) const {
-    const Scalar& scalar = scalars_[key.scalar];
+    const AliasKey* alias = AliasOf(key);
+    return alias ? alias->value : tokens_.paths[tokens_.scalars[key.scalar].path].key;
+  }
+  bool Same(const Key& a, const Key& b) const {
+    return a.parent == b.parent && (*this)(a) == (*this)(b) && (Plain(a) == Plain(b) || (IsString(a) && IsString(b)));
+  }
+  // Apart from their parent and value, Same keys have the same IsString.
+  bool IsString(const Key& key) const { return !Plain(key) || ResolvePlain((*this)(key)) == PlainKind::kString; }
+  // Where the key is written.
+  std::size_t Offset(const Key& key) const {
+    const AliasKey* alias = AliasOf(key);
+    return alias ? alias->offset : tokens_.scalars[key.scalar].offset;
+  }
+  std::string_view Written(const Key& key) const {
+    if (const AliasKey* alias = AliasOf(key)) return text_.substr(alias->offset, alias->length);
+    const Scalar& scalar = tokens_.scalars[key.scalar];
     return text_.substr(scalar.offset, scalar.length);
   }
-  bool Same(const Key& a, const Key& b) const { return a.parent == b.parent && (*this)(a) == (*this)(b); }
+  Location Where(const Key& key, const std::string& file) const {
+    if (AliasOf(key)) return LocateOffset(text_, Offset(key), file);
+    const Scalar& scalar = tokens_.scalars[key.scalar];
+    return Location{file, scalar.line, scalar.column, scalar.offset};
+  }
 
  private:
+  const AliasKey* AliasOf(const Key& key) const {
+    return key.scalar < tokens_.scalars.size() ? nullptr : &aliases_[key.scalar - tokens_.scalars.size()];
+  }
+  bool Plain(const Key& key) const {
+    const AliasKey* alias = AliasOf(key);
+    return alias ? alias->plain : tokens_.scalars[key.scalar].style == ScalarStyle::kPlain;
+  }
+
   std::string_view text_;
-  const std::vector<Scalar>& scalars_;
+  const Tokens& tokens_;
+  const std::vector<AliasKey> aliases_;
 };
 
-using Duplicates = std::vector<std::pair<std::uint32_t, std::uint32_t>>;  // scalars: (repeated key, first one)
+using Duplicates = std::vector<std::pair<Key, Key>>;  // (repeated key, first one)
 
-// The keys of one document, by parent and text: an open-addressing table of
+// The keys of one document, by parent and value: an open-addressing table of
 // indices into the document's keys, reused from document to document. A
 // document has a few dozen keys; finding a repeat takes one probe where
 // sorting them took twice the time of the whole check.
 class KeyTable {
  public:
-  explicit KeyTable(const KeyTexts& texts) : texts_(texts) {}
+  explicit KeyTable(const KeyValues& values) : values_(values) {}
 
   // Appends the repeated keys of `keys` to `duplicates`; false, with
   // `duplicates` as it was, when keys crowd one run of slots (crafted ones
@@ -60,7 +156,7 @@ class KeyTable {
         duplicates->resize(found_before);
         return false;
       }
-      if (first != kEmpty) duplicates->emplace_back(keys[i].scalar, keys[first].scalar);
+      if (first != kEmpty) duplicates->emplace_back(keys[i], keys[first]);
     }
     return true;
   }
@@ -74,14 +170,14 @@ class KeyTable {
   std::uint32_t FindOrAdd(const std::vector<Key>& keys, std::uint32_t index) {
     const Key& key = keys[index];
     const std::size_t mask = slots_.size() - 1;
-    std::size_t slot = Hash(key.parent, texts_(key)) & mask;
+    std::size_t slot = Hash(key.parent, values_(key)) & mask;
     for (std::size_t probe = 0; probe < kMaxProbes; ++probe, slot = (slot + 1) & mask) {
       const std::uint32_t earlier = slots_[slot];
       if (earlier == kEmpty) {
         slots_[slot] = index;
         return kEmpty;
       }
-      if (texts_.Same(keys[earlier], key)) return earlier;
+      if (values_.Same(keys[earlier], key)) return earlier;
     }
     return kCrowded;
   }
@@ -104,21 +200,22 @@ class KeyTable {
     return (mixed * 0x165667B19E3779F9u) >> 32;
   }
 
-  const KeyTexts& texts_;
+  const KeyValues& values_;
   std::vector<std::uint32_t> slots_;
 };
 
-// KeyTable's fallback, in O(n log n) whatever the keys: sorted so that equal
-// keys are adjacent, in source order.
-void FindDuplicatesBySorting(std::vector<Key> keys, const KeyTexts& texts, Duplicates* duplicates) {
+// KeyTable's fallback, in O(n log n) whatever the keys: sorted so that the
+// same keys are adjacent, in source order.
+void FindDuplicatesBySorting(std::vector<Key> keys, const KeyValues& values, Duplicates* duplicates) {
   std::sort(keys.begin(), keys.end(), [&](const Key& a, const Key& b) {
-    return std::make_tuple(a.parent, texts(a), a.scalar) < std::make_tuple(b.parent, texts(b), b.scalar);
+    return std::make_tuple(a.parent, values(a), values.IsString(a), values.Offset(a)) <
+           std::make_tuple(b.parent, values(b), values.IsString(b), values.Offset(b));
   });
   for (std::size_t i = 1, first = 0; i < keys.size(); ++i) {
-    if (!texts.Same(keys[first], keys[i])) {
+    if (!values.Same(keys[first], keys[i])) {
       first = i;
     } else {
-      duplicates->emplace_back(keys[i].scalar, keys[first].scalar);
+      duplicates->emplace_back(keys[i], keys[first]);
     }
   }
 }
@@ -131,15 +228,16 @@ std::uint64_t Mix(std::uint64_t hash, std::uint64_t value) {
 
 }  // namespace
 
-bool KeyRepeats::New(std::string_view text, const Tokens& tokens, const Scalar& key) {
+bool KeyRepeats::New(const Tokens& tokens, const Scalar& key) {
   if (key.path == PathSegment::kRoot) return true;  // not compared (CheckDuplicateKeys)
   if (key.document != document_) {  // the keys of one document at a time
     document_ = key.document;
     slots_.assign(16, 0);
     used_ = 0;
   }
+  // By value, as KeyValues compares keys (`1` and `"1"` share a hash).
   const std::hash<std::string_view> hash_text;
-  std::uint64_t hash = hash_text(text.substr(key.offset, key.length));
+  std::uint64_t hash = hash_text(tokens.paths[key.path].key);
   for (std::uint32_t segment = tokens.paths[key.path].parent; segment != PathSegment::kRoot;) {
     const PathSegment& above = tokens.paths[segment];
     hash = Mix(Mix(hash, hash_text(above.key)), static_cast<std::uint64_t>(above.index));
@@ -172,37 +270,47 @@ void KeyRepeats::Grow() {
 
 Diagnostics CheckDuplicateKeys(std::string_view text, const Tokens& tokens, const std::string& file) {
   Diagnostics out;
-  // Keys are compared by their source text within the same parent node;
-  // `a` and `"a"` are not told apart, which only costs a missed report. The
-  // keys of one document at a time (the roots of all documents share the
-  // parent kRoot) are views into `text` in one reused vector.
+  // The keys of one document at a time (the roots of all documents share
+  // the parent kRoot), in one reused vector: key scalars and, rarely, alias
+  // keys, in source order.
   std::vector<Key> keys;
-  const KeyTexts texts(text, tokens);
-  KeyTable table(texts);
+  const KeyValues values(text, tokens);
+  KeyTable table(values);
   Duplicates duplicates;
   auto check_document = [&] {
-    if (!table.FindDuplicates(keys, &duplicates)) FindDuplicatesBySorting(keys, texts, &duplicates);
+    if (!table.FindDuplicates(keys, &duplicates)) FindDuplicatesBySorting(keys, values, &duplicates);
     keys.clear();
   };
   std::uint32_t document = 0;
-  for (std::uint32_t index = 0; index < tokens.scalars.size(); ++index) {
+  auto add = [&](std::uint32_t key_document, Key key) {
+    if (key_document != document) {
+      check_document();
+      document = key_document;
+    }
+    keys.push_back(key);
+  };
+  const auto scalars = static_cast<std::uint32_t>(tokens.scalars.size());
+  const std::vector<AliasKey>& aliases = values.aliases();
+  std::uint32_t alias = 0;
+  auto add_aliases_before = [&](std::size_t offset) {
+    for (; alias < aliases.size() && aliases[alias].offset < offset; ++alias) {
+      add(aliases[alias].document, {aliases[alias].parent, scalars + alias});
+    }
+  };
+  for (std::uint32_t index = 0; index < scalars; ++index) {
     const Scalar& scalar = tokens.scalars[index];
     if (!scalar.is_key || scalar.path == PathSegment::kRoot) continue;
-    if (scalar.document != document) {
-      check_document();
-      document = scalar.document;
-    }
-    keys.push_back({tokens.paths[scalar.path].parent, index});
+    if (alias < aliases.size()) add_aliases_before(scalar.offset);
+    add(scalar.document, {tokens.paths[scalar.path].parent, index});
   }
+  add_aliases_before(std::string_view::npos);
   check_document();
   // In source order, as they were found.
-  std::sort(duplicates.begin(), duplicates.end());
-  for (const auto& [repeated, first_index] : duplicates) {
-    const Scalar* scalar = &tokens.scalars[repeated];
-    const Scalar* first = &tokens.scalars[first_index];
-    out.push_back(MakeError(Location{file, scalar->line, scalar->column, scalar->offset},
-                            "duplicate key '" + std::string(text.substr(scalar->offset, scalar->length)) + "'",
-                            "first defined at line " + std::to_string(first->line) +
+  std::sort(duplicates.begin(), duplicates.end(),
+            [&](const auto& a, const auto& b) { return values.Offset(a.first) < values.Offset(b.first); });
+  for (const auto& [repeated, first] : duplicates) {
+    out.push_back(MakeError(values.Where(repeated, file), "duplicate key '" + std::string(values.Written(repeated)) + "'",
+                            "first defined at line " + std::to_string(values.Where(first, file).line) +
                                 "; YAML parsers keep only one of them"));
   }
   return out;

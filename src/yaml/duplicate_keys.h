@@ -14,11 +14,15 @@
 namespace safesubst {
 
 /// Reports a key that appears twice in the same mapping: YAML forbids it and
-/// yaml-cpp silently keeps one of them, so a render could drop a value.
+/// yaml-cpp silently keeps one of them, so a render could drop a value. Keys
+/// are compared by value, as YAML readers compare them: `a`, `"a"`, `'a'`,
+/// `"\x61"` and an alias of a scalar `a` are one key; a plain `1` and a
+/// quoted `"1"` are two (a number and a string). Collections as keys are
+/// not compared.
 Diagnostics CheckDuplicateKeys(std::string_view text, const Tokens& tokens, const std::string& file);
 
 /// The keys of a stream read one at a time (detail::TokenizeAsRead, whose
-/// path segments are reused), each kept as 8 bytes: a hash of its text and
+/// path segments are reused), each kept as 8 bytes: a hash of its value and
 /// of its mapping's path (the keys and indexes from the document's root),
 /// which a mapping of the same document shares only with a repeat of a key
 /// above it. A repeated hash may be a collision: CheckDuplicateKeys decides.
@@ -26,7 +30,7 @@ class KeyRepeats {
  public:
   /// False when `key` (a key scalar of `tokens`) may repeat an earlier key
   /// of its mapping.
-  bool New(std::string_view text, const Tokens& tokens, const Scalar& key);
+  bool New(const Tokens& tokens, const Scalar& key);
 
  private:
   void Grow();

@@ -5,19 +5,25 @@
 
 #include <algorithm>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
+
+#include "test_support.h"
+#include "yaml_encoding.h"
 
 using namespace safesubst;
 
 namespace {
 
 // Random documents of nested block and flow mappings with few distinct keys,
-// so that many repeat, among siblings and elsewhere. The two long keys differ
-// only in the middle: the same first and last eight bytes and length.
-void AppendMapping(std::mt19937& random, std::size_t indent, int depth, std::string* text) {
-  static const char* const kKeys[] = {"a", "b", "ab", "\"a\"", "'b'", "c", "long-key-a-same-end", "long-key-b-same-end"};
-  auto key = [&] { return std::string(kKeys[random() % std::size(kKeys)]); };
+// so that many repeat, among siblings and elsewhere, written several ways.
+// The two long keys differ only in the middle: the same first and last eight
+// bytes and length. With `typed`, also `1` and `"1"`: two keys of one text.
+void AppendMapping(std::mt19937& random, std::size_t indent, int depth, bool typed, std::string* text) {
+  static const char* const kKeys[] = {"a",  "b", "ab", "\"a\"", "'b'", "\"\\x61\"", "'a''b'", "\"a'b\"", "c",
+                                      "long-key-a-same-end", "long-key-b-same-end", "1", "\"1\""};
+  auto key = [&] { return std::string(kKeys[random() % (std::size(kKeys) - (typed ? 0 : 2))]); };
   for (unsigned entry = 0, entries = 1 + random() % 6; entry < entries; ++entry) {
     *text += std::string(indent, ' ') + key() + ":";
     switch (depth < 3 ? random() % 3 : 0) {
@@ -25,14 +31,21 @@ void AppendMapping(std::mt19937& random, std::size_t indent, int depth, std::str
       case 1: *text += " {" + key() + ": 1, " + key() + ": 2}\n"; break;
       default:
         *text += "\n";
-        AppendMapping(random, indent + 2, depth + 1, text);
+        AppendMapping(random, indent + 2, depth + 1, typed, text);
     }
   }
 }
 
 // What the checker must report, found the slow way: each key that has an
-// earlier key with the same text and parent in its document.
+// earlier key of the same parent in its document with the same decoded
+// value, both strings or both not (a plain `1` is a number, `"1"` a string).
 std::vector<std::string> ExpectedDuplicates(std::string_view text, const Tokens& tokens) {
+  auto same = [&](const Scalar& a, const Scalar& b) {
+    auto is_string = [&](const Scalar& key) {
+      return key.style != ScalarStyle::kPlain || ResolvePlain(DecodeScalar(text, key)) == PlainKind::kString;
+    };
+    return DecodeScalar(text, a) == DecodeScalar(text, b) && is_string(a) == is_string(b);
+  };
   std::vector<std::pair<std::size_t, std::string>> found;
   for (std::size_t i = 0; i < tokens.scalars.size(); ++i) {
     const Scalar& key = tokens.scalars[i];
@@ -40,8 +53,7 @@ std::vector<std::string> ExpectedDuplicates(std::string_view text, const Tokens&
     for (std::size_t j = 0; j < i; ++j) {
       const Scalar& first = tokens.scalars[j];
       if (first.is_key && first.path != PathSegment::kRoot && first.document == key.document &&
-          tokens.paths[first.path].parent == tokens.paths[key.path].parent &&
-          text.substr(first.offset, first.length) == text.substr(key.offset, key.length)) {
+          tokens.paths[first.path].parent == tokens.paths[key.path].parent && same(first, key)) {
         found.emplace_back(key.offset, std::to_string(key.line) + ":" + std::to_string(key.column) + " '" +
                                            std::string(text.substr(key.offset, key.length)) + "' first at " +
                                            std::to_string(first.line));
@@ -55,6 +67,38 @@ std::vector<std::string> ExpectedDuplicates(std::string_view text, const Tokens&
   return expected;
 }
 
+// The documents of `stream` in which CheckDuplicateKeys finds a duplicate.
+std::vector<bool> DocumentsWithDuplicates(const std::string& stream, std::size_t documents) {
+  const Tokens tokens = Tokenize(stream);
+  REQUIRE(tokens.diagnostics.empty());
+  std::vector<bool> found(documents);
+  for (const Diagnostic& duplicate : CheckDuplicateKeys(stream, tokens, "t.yaml")) {
+    const auto first_after = std::find_if(tokens.scalars.begin(), tokens.scalars.end(),
+                                          [&](const Scalar& s) { return s.offset >= duplicate.location.offset; });
+    REQUIRE(first_after != tokens.scalars.end());
+    found[first_after->document] = true;
+  }
+  return found;
+}
+
+// Whether PyYAML reads fewer keys than each document writes: it took two of
+// them for one (it keeps the last without a word).
+std::vector<bool> PyYamlMerges(const std::string& stream, const std::vector<std::size_t>& entries) {
+  const testing::CommandResult read = testing::RunShell(
+      "python3 -c 'import sys, yaml; print(\" \".join(str(len(d)) for d in yaml.safe_load_all(sys.stdin.read())))'",
+      stream);
+  INFO("python3: ", read.err);
+  REQUIRE_MESSAGE(read.code == 0, "python3 could not read the stream (is python3-yaml installed?)");
+  std::istringstream counts(read.out);
+  std::vector<bool> merged;
+  for (std::size_t wrote : entries) {
+    std::size_t kept = 0;
+    REQUIRE(static_cast<bool>(counts >> kept));
+    merged.push_back(kept < wrote);
+  }
+  return merged;
+}
+
 }  // namespace
 
 TEST_CASE("duplicate keys: they are those a pairwise search finds") {
@@ -64,7 +108,7 @@ TEST_CASE("duplicate keys: they are those a pairwise search finds") {
     std::string text;
     for (unsigned document = 0, documents = 1 + random() % 3; document < documents; ++document) {
       if (document > 0) text += "---\n";
-      AppendMapping(random, 0, 0, &text);
+      AppendMapping(random, 0, 0, /*typed=*/true, &text);
     }
     const Tokens tokens = Tokenize(text);
     CAPTURE(text);
@@ -109,13 +153,11 @@ TEST_CASE("duplicate keys: read one at a time, the first repeat is the first dup
   // segments reused; it must stop at the first key CheckDuplicateKeys
   // reports, and not before (a false repeat would only cost the full check).
   struct FirstRepeat final : detail::ScalarSink {
-    explicit FirstRepeat(std::string_view read) : text(read) {}
     void Take(Tokens* tokens) override {
       const Scalar& scalar = tokens->scalars[0];
-      if (scalar.is_key && offset == std::string_view::npos && !keys.New(text, *tokens, scalar)) offset = scalar.offset;
+      if (scalar.is_key && offset == std::string_view::npos && !keys.New(*tokens, scalar)) offset = scalar.offset;
     }
     void PathsChanged() override {}
-    std::string_view text;
     KeyRepeats keys;
     std::size_t offset = std::string_view::npos;
   };
@@ -125,15 +167,13 @@ TEST_CASE("duplicate keys: read one at a time, the first repeat is the first dup
     std::string text;
     for (unsigned document = 0, documents = 1 + random() % 3; document < documents; ++document) {
       if (document > 0) text += "---\n";
-      AppendMapping(random, 0, 0, &text);
+      // Not `1` and `"1"`, which KeyRepeats takes for a repeat (the full check then decides).
+      AppendMapping(random, 0, 0, /*typed=*/false, &text);
       text += "list:\n  - {a: 1, b: 2}\n  - a: 1\n    b: 2\n";  // the same keys in other mappings
     }
-    // Keys are compared as written, paths by value: under `b` and `'b'` the
-    // keys would repeat for KeyRepeats alone (the full check then decides).
-    std::erase_if(text, [](char c) { return c == '\'' || c == '"'; });
     CAPTURE(text);
     const Diagnostics reported = CheckDuplicateKeys(text, Tokenize(text), "t.yaml");
-    FirstRepeat first(text);
+    FirstRepeat first;
     Tokens tokens;
     detail::TokenizeAsRead(text, {}, &tokens, &first);
     CHECK(first.offset == (reported.empty() ? std::string_view::npos : reported[0].location.offset));
@@ -141,4 +181,62 @@ TEST_CASE("duplicate keys: read one at a time, the first repeat is the first dup
   }
   CHECK(repeated > 50);
   CHECK(repeated < 290);
+}
+
+TEST_CASE("duplicate keys: one key however it is written, as PyYAML reads it") {
+  // Each document a mapping of `entries` entries, two of which PyYAML may
+  // take for one key; CheckDuplicateKeys must agree.
+  const std::vector<std::pair<std::string, std::size_t>> documents = {
+      {"a: 1\n\"a\": 2\n", 2},
+      {"a: 1\n'a': 2\n", 2},
+      {"a: 1\n\"\\x61\": 2\n", 2},
+      {"\"a b\": 1\n'a b': 2\n", 2},
+      {"'it''s': 1\n\"it's\": 2\n", 2},
+      {"\"1\": 1\n'1': 2\n", 2},
+      {"{a: 1, \"a\": 2}\n", 2},
+      {"? a\n  b\n: 1\n\"a b\": 2\n", 2},              // a plain key folded over lines
+      {"? |\n  a\n: 1\n\"a\\n\": 2\n", 2},           // a block scalar key
+      {"&k a: 1\n*k : 2\n", 2},                        // an alias of a key
+      {"x: &k a\n*k : 2\na: 3\n", 3},                  // an alias of a value
+      {"x: &k \"a\"\ny: *k\n*k : 2\n'a': 3\n", 4},
+      {"a: 1\nb: 2\n\"c\": 3\n", 3},                   // not the same
+      {"1: a\n\"1\": b\n", 2},                          // a number and a string
+      {"true: a\n\"true\": b\n", 2},
+      {"~: a\n'~': b\n", 2},
+      {"2001-12-14: a\n\"2001-12-14\": b\n", 2},
+      {"x: &k 1\n*k : 2\n\"1\": 3\n", 3},              // an alias of a number
+      {"a: 1\nb: {a: 2, \"b\": 3}\n", 2},               // other mappings
+  };
+  std::string stream;
+  std::vector<std::size_t> entries;
+  for (const auto& [document, count] : documents) {
+    stream += "---\n" + document;
+    entries.push_back(count);
+  }
+  CAPTURE(stream);
+  const std::vector<bool> found = DocumentsWithDuplicates(stream, documents.size());
+  CHECK(found == PyYamlMerges(stream, entries));
+  CHECK(std::count(found.begin(), found.end(), true) == 12);
+
+  // The decision where PyYAML differs: plain keys are compared by value as
+  // text, not as the numbers and nulls YAML 1.1 makes of them (`01` is 1,
+  // `1.0` equals 1 in Python, `~` is null); a collection as a key is not
+  // compared (PyYAML refuses it as unhashable).
+  const std::string resolved = "---\n1: a\n01: b\n---\n1: a\n1.0: b\n---\n~: a\nnull: b\n";
+  CHECK(DocumentsWithDuplicates(resolved, 3) == std::vector<bool>{false, false, false});
+  CHECK(PyYamlMerges(resolved, {2, 2, 2}) == std::vector<bool>{true, true, true});
+  // Valid YAML that PyYAML cannot read: a plain key folded over lines in a flow mapping.
+  CHECK(DocumentsWithDuplicates("{a\n  b: 1, \"a b\": 2}\n", 1) == std::vector<bool>{true});
+  CHECK(DocumentsWithDuplicates("---\n[a]: 1\n[a]: 2\n---\nx: &m {k: v}\n*m : 1\n*m : 2\n", 2) ==
+        std::vector<bool>{false, false});
+}
+
+TEST_CASE("duplicate keys: an alias key is reported where it is written") {
+  const std::string text = "a: &k x\nx: 1\n*k : 2\n";
+  const Diagnostics reported = CheckDuplicateKeys(text, Tokenize(text), "t.yaml");
+  REQUIRE(reported.size() == 1);
+  CHECK(reported[0].message == "duplicate key '*k'");
+  CHECK(reported[0].location.line == 3);
+  CHECK(reported[0].location.column == 1);
+  CHECK(reported[0].hint == "first defined at line 2; YAML parsers keep only one of them");
 }

@@ -844,9 +844,12 @@ inline std::string_view Parser::KeyText(const Node& key) {
       std::string_view raw = text_.substr(key.begin, key.end - key.begin);
       // A block scalar key (after `? `) is never its text.
       if (key.style == ScalarStyle::kLiteral || key.style == ScalarStyle::kFolded) return DecodedKey(key);
-      // A plain key is its text: only a multi-line one (after `? `) folds,
-      // and that never makes one word such as `command`.
-      if (key.style != ScalarStyle::kSingleQuoted && key.style != ScalarStyle::kDoubleQuoted) return raw;
+      // A plain key is its text, unless it folds over lines (after `? ` or
+      // in a flow mapping): keys are compared by value (duplicate_keys.h).
+      if (key.style != ScalarStyle::kSingleQuoted && key.style != ScalarStyle::kDoubleQuoted) {
+        const bool folds = key.begin < line_start_ && raw.find_first_of("\r\n") != std::string_view::npos;
+        return folds ? DecodedKey(key) : raw;
+      }
       raw.remove_prefix(1);
       if (!raw.empty() && raw.back() == text_[key.begin]) raw.remove_suffix(1);
       // The bytes that make a quoted key's text differ from its value.

@@ -31,11 +31,11 @@ enum class Chomping : std::uint8_t { kClip, kStrip, kKeep };
 struct PathSegment {
   std::uint32_t parent = kRoot;  ///< index of the parent segment, or kRoot
   std::int32_t index = -1;       ///< sequence index, or -1 for a mapping key
-  /// Mapping key, or empty: its source text with the quotes stripped, or,
-  /// for a quoted key whose text is not its value (an escape such as
-  /// `"comm\x61nd"`, a `''`, a line break), the decoded value (in
-  /// Tokens::decoded_keys). A plain key is always its text, also one folded
-  /// over lines after `? `.
+  /// Mapping key, or empty: a scalar key's value, which is its source text
+  /// with the quotes stripped, or, for a key whose text is not its value (an
+  /// escape such as `"comm\x61nd"`, a `''`, a line break, a block scalar),
+  /// the decoded value (in Tokens::decoded_keys). A collection or an alias
+  /// as a key: the start of its text.
   std::string_view key;
 
   static constexpr std::uint32_t kRoot = 0xffffffffu;

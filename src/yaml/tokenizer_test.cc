@@ -948,6 +948,11 @@ TEST_CASE("tokenizer: a key's path segment is its value, also when its text has 
     if (scalar.is_key) block_keys.push_back(block.PathString(scalar.path));
   }
   CHECK(block_keys == std::vector<std::string>{"command", "args\n"});
+  // So is a plain key folded over lines (after `? `, in a flow mapping).
+  Tokens folded = Tokenize("? a\n  b\n: 1\nc: {d\n  e: 2}\n");
+  REQUIRE(folded.diagnostics.empty());
+  CHECK(folded.PathString(folded.scalars[0].path) == "a b");
+  CHECK(folded.PathString(folded.scalars[3].path) == "c.d e");
   // Only keys that needed it were decoded; a copy keeps them.
   REQUIRE(tokens.decoded_keys);
   CHECK(tokens.decoded_keys->size() == 3);
