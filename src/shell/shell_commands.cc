@@ -4,13 +4,78 @@
 #include <algorithm>
 #include <utility>
 
+#include "command_line.h"
+#include "references.h"
+
 namespace safesubst {
 
 namespace {
 
 bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
+// Programs that run a command given after their own words, beyond the
+// container wrappers of command_line.h; `command`, `builtin`, `exec`,
+// `noglob` and `nocorrect` are the shells' own prefix words (`time` and `!`
+// are reserved words, which CommandReader drops in front).
+constexpr std::string_view kRunners[] = {"exec",   "command", "builtin", "noglob", "nocorrect", "xargs",
+                                         "find",   "kubectl", "time",    "doas",   "flock",     "unshare",
+                                         "nsenter", "docker", "podman",  "crictl", "oc"};
+
+// A runner's own word: an option, an assignment (`env A=1`) or a number (`nice -n 5`, `timeout 5s`).
+bool IsRunnerWord(const ShWord& word) {
+  const std::string& text = word.text;
+  return (!text.empty() && (text[0] == '-' || (text[0] >= '0' && text[0] <= '9'))) || IsShellAssignment(text);
+}
+
 }  // namespace
+
+std::optional<ShWord> AssignedValue(const ShWord& word) {
+  for (std::size_t p = 0; p < word.pieces.size(); ++p) {
+    const ShPiece& piece = word.pieces[p];
+    if (piece.kind != ShPiece::kText) continue;
+    const std::size_t at = std::string_view(word.text).substr(piece.text_begin, piece.length).find('=');
+    if (at == std::string_view::npos) continue;
+    const std::size_t cut = piece.text_begin + at + 1;  // in word.text
+    ShWord value = word;
+    value.begin = piece.offset + at + 1;
+    value.text.erase(0, cut);
+    value.pieces.erase(value.pieces.begin(), value.pieces.begin() + static_cast<std::ptrdiff_t>(p));
+    value.pieces.front().offset += at + 1;
+    value.pieces.front().length -= at + 1;
+    for (ShPiece& rest : value.pieces) rest.text_begin = rest.text_begin > cut ? rest.text_begin - cut : 0;
+    return value;
+  }
+  return std::nullopt;
+}
+
+std::string AssignedName(const ShWord& word, bool declaration) {
+  std::size_t end = 0;
+  while (end < word.text.size() && IsNameChar(word.text[end])) ++end;
+  if (end == 0 || !IsNameStart(word.text[0])) return {};
+  if (end == word.text.size()) return declaration ? word.text : std::string();
+  const char next = word.text[end];
+  return next == '=' || next == '+' || next == '[' ? word.text.substr(0, end) : std::string();
+}
+
+bool IsDeclaration(std::string_view program) {
+  for (std::string_view name : {"declare", "typeset", "local", "export", "readonly", "integer", "nameref"}) {
+    if (program == name) return true;
+  }
+  return false;
+}
+
+bool IsRunner(std::string_view program) {
+  if (IsCommandWrapper(program)) return true;
+  return std::find(std::begin(kRunners), std::end(kRunners), ProgramBaseName(program)) != std::end(kRunners);
+}
+
+std::size_t CommandAfterRunners(const std::vector<ShWord>& words, std::size_t name) {
+  while (name < words.size() && IsRunner(words[name].text)) {
+    ++name;
+    while (name < words.size() && IsRunnerWord(words[name])) ++name;
+  }
+  return name;
+}
 
 void CommandReader::ListEnd() {
   FinishCommand(false);

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -60,6 +61,30 @@ struct ShCommand {
   std::vector<ShRedirect> redirects;
   bool piped = false;  ///< its output feeds the next command (`|`)
 };
+
+/// The part of `word` after its first `=` outside expansions (`VALUE` of
+/// `NAME=VALUE`), its pieces still saying where they came from; nothing
+/// when the word has no such `=`.
+std::optional<ShWord> AssignedValue(const ShWord& word);
+
+/// The name `word` assigns (`NAME=`, `NAME+=`, `NAME[i]=`, or, as an
+/// argument of a declaration, a bare `NAME`), or "".
+std::string AssignedName(const ShWord& word, bool declaration);
+
+/// The builtins whose arguments declare variables: `declare`, `typeset`,
+/// `local`, `export`, `readonly`, `integer`, `nameref`.
+bool IsDeclaration(std::string_view program);
+
+/// True for a program that runs a command given after its own words: the
+/// container wrappers of command_line.h, and `command`, `builtin`, `exec`,
+/// `time`, `xargs`, `find`, `kubectl`, ... (a shell's prefix words among them).
+bool IsRunner(std::string_view program);
+
+/// The index of the command that word `name` of `words` runs: `name` itself,
+/// or, when it is a runner, the first word after the runners and their
+/// options, assignments and numbers (`command [`, `builtin eval`, `nice -n 5
+/// let`, `env A=1 test`). May be `words.size()`.
+std::size_t CommandAfterRunners(const std::vector<ShWord>& words, std::size_t name);
 
 /// Builds the commands of each command list (the script, a `$(...)`, a
 /// backtick substitution) from the lexer's events, and hands each one to

@@ -67,5 +67,44 @@ TEST_CASE("shell commands: reserved words in front and case patterns are no word
   CHECK(commands[2].words[1].blank_quoted);
 }
 
+TEST_CASE("shell commands: the value of an assignment word keeps where its pieces came from") {
+  const std::string_view script = "alias p=\"echo $X\" q='a=b' r\n";
+  const std::vector<ShCommand> commands = NonEmptyCommands(script);
+  REQUIRE(commands.size() == 1);
+  const std::vector<ShWord>& words = commands[0].words;
+  REQUIRE(words.size() == 4);
+  const std::optional<ShWord> body = AssignedValue(words[1]);
+  REQUIRE(body.has_value());
+  CHECK(body->text == "echo $X");
+  CHECK(body->begin == script.find('"'));
+  const ShPiece& expansion = body->pieces.back();
+  CHECK(expansion.kind == ShPiece::kExpansion);
+  CHECK(expansion.offset == script.find("$X"));
+  CHECK(body->text.substr(expansion.text_begin, expansion.length) == "$X");
+  CHECK(AssignedValue(words[2])->text == "a=b");  // the first `=` splits
+  CHECK_FALSE(AssignedValue(words[3]).has_value());
+  CHECK(AssignedName(words[1], false) == "p");
+  CHECK(AssignedName(words[3], true) == "r");
+  CHECK(AssignedName(words[3], false).empty());
+}
+
+TEST_CASE("shell commands: the command behind prefix words and runners") {
+  for (const auto& [script, name] : std::vector<std::pair<std::string_view, std::string_view>>{
+           {"command [ 1 -gt 2 ]", "["},
+           {"builtin eval x", "eval"},
+           {"command -p test 1", "test"},
+           {"env -i A=1 nice -n 5 let x=1", "let"},
+           {"timeout 5s command read x", "read"},
+           {"echo command", "echo"}}) {
+    CAPTURE(script);
+    const std::vector<ShCommand> commands = NonEmptyCommands(script);
+    REQUIRE(commands.size() == 1);
+    const std::size_t at = CommandAfterRunners(commands[0].words, 0);
+    REQUIRE(at < commands[0].words.size());
+    CHECK(commands[0].words[at].text == name);
+  }
+  CHECK(CommandAfterRunners(NonEmptyCommands("command -v")[0].words, 0) == 2);
+}
+
 }  // namespace
 }  // namespace safesubst

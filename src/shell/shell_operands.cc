@@ -2,12 +2,14 @@
 #include "shell_operands.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <string>
 
 #include "command_line.h"
 #include "lint_shell.h"
 #include "references.h"
+#include "shell_commands.h"
 #include "shell_lexer.h"
 
 namespace safesubst {
@@ -25,11 +27,6 @@ bool IsNumericTest(std::string_view op) {
   return op == "-eq" || op == "-ne" || op == "-lt" || op == "-le" || op == "-gt" || op == "-ge";
 }
 
-bool IsDeclaration(std::string_view name) {
-  return name == "declare" || name == "typeset" || name == "local" || name == "export" || name == "readonly" ||
-         name == "integer";
-}
-
 bool IsOption(const ShWord& word) { return word.text.size() > 1 && (word.text[0] == '-' || word.text[0] == '+'); }
 
 // [begin, end) of the script, evaluated as `kind` by `by`.
@@ -38,27 +35,6 @@ struct Operand {
   ShellOperand kind = ShellOperand::kNone;
   std::string by;
 };
-
-// The script offset of the first `=` of `word` outside expansions, or npos.
-std::size_t EqualsOffset(const ShWord& word) {
-  for (const ShPiece& piece : word.pieces) {
-    if (piece.kind != ShPiece::kText) continue;
-    const std::size_t at = std::string_view(word.text).substr(piece.text_begin, piece.length).find('=');
-    if (at != std::string_view::npos) return piece.offset + at;
-  }
-  return std::string_view::npos;
-}
-
-// The name a word assigns (`NAME=`, `NAME+=`, `NAME[i]=`, or a declaration's
-// bare `NAME`), or "".
-std::string AssignedName(const ShWord& word, bool declaration) {
-  std::size_t end = 0;
-  while (end < word.text.size() && IsNameChar(word.text[end])) ++end;
-  if (end == 0 || !IsNameStart(word.text[0])) return {};
-  if (end == word.text.size()) return declaration ? word.text : std::string();
-  const char next = word.text[end];
-  return next == '=' || next == '+' || next == '[' ? word.text.substr(0, end) : std::string();
-}
 
 // The names expanded in `word` as `$NAME` or `${NAME}`.
 void AddExpandedNames(const ShWord& word, std::set<std::string>* names) {
@@ -112,8 +88,9 @@ class OperandFinder {
   }
   // The part after the `=` of an assignment word.
   void Value(const ShWord& word, ShellOperand kind, const std::string& by) {
-    const std::size_t equals = EqualsOffset(word);
-    if (equals != std::string_view::npos) operands_.push_back(Operand{equals + 1, word.end, kind, by});
+    if (const std::optional<ShWord> value = AssignedValue(word)) {
+      operands_.push_back(Operand{value->begin, word.end, kind, by});
+    }
   }
 
   void ReadCommand(const ShCommand& command) {
@@ -171,16 +148,14 @@ class OperandFinder {
         continue;
       }
       declaration_args_.insert(&word);
-      const std::size_t equals = EqualsOffset(word);
-      operands_.push_back(Operand{word.begin, equals == std::string_view::npos ? word.end : equals,
-                                  ShellOperand::kName, by});
+      const std::optional<ShWord> value = AssignedValue(word);
+      operands_.push_back(Operand{word.begin, value ? value->begin - 1 : word.end, ShellOperand::kName, by});
       const std::string assigned = AssignedName(word, /*declaration=*/true);
       if (integer && !assigned.empty()) {
         integer_names_.insert(assigned);
         arithmetic_names_.insert(assigned);
       }
-      const std::size_t value = word.text.find('=');
-      if (value != std::string::npos && word.text.compare(value + 1, 1, "(") == 0) {
+      if (value && value->text.starts_with("(")) {
         Value(word, ShellOperand::kName, by + " (a compound assignment, which it reads as code)");
       }
     }

@@ -270,6 +270,12 @@ TEST_CASE("second-order sinks: every sink kind is found") {
       {"\"$SH\" -c 'echo ${V}'", "`$SH -c`", true},    // the attacker's 08:29 shapes: may be a shell
       {"${SH} -xc 'echo ${V}'", "`${SH} -c`", true},
       {"exec \"${SHELL_X:-sh}\" -c \"echo ${V}\"", "`${SHELL_X:-sh} -c`", true},
+      {"alias p='echo ${V}'", "`alias`", true},  // session 29: stored strings, prefix words
+      {"alias -g \"p=echo '${V}'\"", "`alias`", true},
+      {"builtin eval \"echo ${V}\"", "`eval`", true},
+      {"command trap 'echo ${V}' EXIT", "`trap`", true},
+      {"declare -x PROMPT_COMMAND='echo ${V}'", "`PROMPT_COMMAND`", true},
+      {"PROMPT_COMMAND+=\"; echo ${V}\"", "`PROMPT_COMMAND`", true},
   };
   for (const Expect& c : cases) {
     CAPTURE(c.script);
@@ -281,7 +287,9 @@ TEST_CASE("second-order sinks: every sink kind is found") {
   }
   // Not sinks: the value is an argument, not code.
   for (std::string_view script : {"sh -c 'echo \"$1\"' _ \"${V}\"", "echo 'sh -c ${V}'", "sh ./run.sh ${V}",
-                                  "trap - ${V}", "evaluate '${V}'", "\"$TOOL\" -f '${V}'", "\"$SH\" -c 'echo $1' _ ${V}"}) {
+                                  "trap - ${V}", "evaluate '${V}'", "\"$TOOL\" -f '${V}'", "\"$SH\" -c 'echo $1' _ ${V}",
+                                  "echo alias p='${V}'", "alias ${V}", "PROMPT_COMMAND_X='${V}'",
+                                  "command echo eval '${V}'"}) {
     CAPTURE(script);
     std::size_t at = script.find(kPlaceholder);
     ShellContext context = ShellContextsAt(script, {at}).front();
@@ -331,11 +339,71 @@ TEST_CASE("second-order sinks: a pipe into a compound command, a loop, xargs or 
   CHECK(ran_bash);
 }
 
+// Strings a script stores for later runs (session 29): an alias body, read
+// as code wherever the alias is used, and bash's PROMPT_COMMAND, run before
+// each prompt of an interactive bash; also `eval` behind a prefix word. Each
+// is rendered with every quoting and hostile value and RUN: no canary, and
+// the value prints back byte-exact (posh has no `alias`: there it only must
+// not run the value).
+TEST_CASE("second-order sinks: alias bodies, PROMPT_COMMAND and `command eval` under real shells") {
+  const std::string aliases = "{ shopt -s expand_aliases; } 2>/dev/null\n";  // bash reads aliases only so
+  const std::string interactive = " HISTFILE=/dev/null bash --norc -i </dev/null 2>/dev/null";
+  const std::vector<Sink> sinks = {
+      {"`alias`", aliases + "alias p=@\np"},
+      {"`alias`", aliases + "command alias -- p=@ q='echo q'\np"},
+      {"`PROMPT_COMMAND`", "PROMPT_COMMAND=@" + interactive},
+      {"`PROMPT_COMMAND`", "export PROMPT_COMMAND=@;" + interactive},
+      {"`eval`", "command eval @"},
+  };
+  std::vector<std::string> scripts, expected;
+  std::vector<bool> alias;
+  for (const Sink& sink : sinks) {
+    for (Quoting quoting : {Quoting::kSingle, Quoting::kDouble}) {
+      for (const std::string& state : InnerStates()) {
+        const std::string text = Wrap("printf '%s|' " + state, Layer{&sink, quoting}, 1);
+        for (const std::string& value : Values()) {
+          CAPTURE(text);
+          CAPTURE(value);
+          const Rendered rendered = Render(text, value);
+          if (!rendered.error.empty()) {
+            CHECK(rendered.error.find("inside the string that " + sink.name + " runs as code") == 0);
+            CHECK(rendered.error.find(value) == std::string::npos);
+            continue;
+          }
+          scripts.push_back(rendered.script + "\n");
+          expected.push_back(value + "|");
+          alias.push_back(sink.name == "`alias`");
+        }
+      }
+    }
+  }
+  REQUIRE(scripts.size() > sinks.size() * 6);  // plain values are encoded everywhere
+  const std::vector<testing::RealShell> shells = testing::InstalledShells();
+  TempDir work;
+  const std::vector<std::filesystem::path> dirs = testing::RunEachScriptUnderShells(work.path(), shells, scripts);
+  std::ostringstream counts;
+  for (std::size_t s = 0; s < shells.size(); ++s) {
+    CAPTURE(shells[s].name);
+    CHECK_MESSAGE(testing::ReadFile(dirs[s] / "canaries").empty(), "canaries after scripts");
+    std::size_t exact = 0;
+    for (std::size_t i = 0; i < scripts.size(); ++i) {
+      if (alias[i] && shells[s].name == "posh") continue;
+      CAPTURE(scripts[i]);
+      const std::string out = testing::ReadFile(dirs[s] / ("out" + std::to_string(i)));
+      CHECK(out == expected[i]);
+      exact += out == expected[i] ? 1 : 0;
+    }
+    counts << " [" << shells[s].name << ": " << exact << " exact]";
+  }
+  MESSAGE("stored strings: " << scripts.size() << " scripts encoded;" << counts.str());
+}
+
 TEST_CASE("second-order sinks: scripts without a sink word are not read a second time") {
   CHECK_FALSE(MayRunCodeAgain("#!/bin/sh\nOCT3=$(echo \"$NODE_IP\" | cut -d. -f3)\nexec java -jar /app/app.jar\n"));
   CHECK_FALSE(MayRunCodeAgain("git push origin; hash -r; refresh\n"));
   for (std::string_view script : {"sh -c x", "/bin/bash\t-c x", "x | sh", "busybox sh<<E", "eval x", "trap x EXIT",
-                                  "su -c x", "watch x", ". /dev/stdin", "\"$SH\" -c x", "${X:-sh} -ec x"}) {
+                                  "su -c x", "watch x", ". /dev/stdin", "\"$SH\" -c x", "${X:-sh} -ec x",
+                                  "alias p=x", "PROMPT_COMMAND=x"}) {
     CAPTURE(script);
     CHECK(MayRunCodeAgain(script));
   }

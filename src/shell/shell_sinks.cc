@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cctype>
 #include <deque>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -24,17 +25,6 @@ namespace {
 
 // Strings inside strings run as code: three levels are read, a fourth is refused.
 constexpr int kMaxSinkDepth = 3;
-
-// Programs that run a command given after their own words, beyond the
-// container wrappers of command_line.h: the command is the first shell among
-// the words (which can only find more sinks, never fewer).
-constexpr std::string_view kRunners[] = {"exec", "command", "xargs", "find", "kubectl", "time", "doas", "flock",
-                                         "unshare", "nsenter", "docker", "podman", "crictl", "oc"};
-
-bool IsRunner(std::string_view program) {
-  if (IsCommandWrapper(program)) return true;
-  return std::find(std::begin(kRunners), std::end(kRunners), ProgramBaseName(program)) != std::end(kRunners);
-}
 
 // A string some shell runs again: the words it is made of (joined with
 // blanks, as `eval` joins them), or a here-document body.
@@ -107,6 +97,9 @@ class SinkReader : public CommandReader {
     List& list = sink_lists_.back();
     std::vector<ShCommand>& pipeline = list.pipeline;
     const bool piped = command.piped;
+    for (const ShWord& word : command.words) {
+      if (word.role == ShellWordRole::kAssignment) FindAssignedCode(word);
+    }
     DropWordsBeforeName(&command);
     const bool empty = command.words.empty() && command.redirects.empty();
     // `a | if ...; then sh; fi`: a compound command reads the pipe, any command in it may be a shell.
@@ -195,6 +188,13 @@ class SinkReader : public CommandReader {
     return ReadShellCall(words, shell).reads_stdin ? Quoted(ProgramBaseName(words[shell].text)) : std::string();
   }
 
+  // A variable whose value the shell runs as code: bash's PROMPT_COMMAND,
+  // before each prompt of an interactive shell (which a child may be).
+  void FindAssignedCode(const ShWord& word) {
+    if (AssignedName(word, /*declaration=*/false) != "PROMPT_COMMAND") return;
+    if (const std::optional<ShWord> value = AssignedValue(word)) AddWordSink("`PROMPT_COMMAND`", {&*value});
+  }
+
   // The index of the shell a command runs (itself or behind runners), or npos.
   static std::size_t FindShell(const std::vector<ShWord>& words) {
     if (IsShellProgram(words[0].text)) return 0;
@@ -244,11 +244,21 @@ class SinkReader : public CommandReader {
     }
     std::string stdin_source = StdinShellName(command);
     if (!stdin_source.empty()) return stdin_source;
+    // The builtin behind prefix words: `command eval`, `builtin alias`.
+    const std::size_t run = name == "su" || name == "runuser" ? 0 : CommandAfterRunners(words, 0);
+    if (run < words.size()) name = ProgramBaseName(words[run].text);
     if (name == "eval") {
-      AddWordSink("`eval`", Operands(words, 1));
+      AddWordSink("`eval`", Operands(words, run + 1));
     } else if (name == "trap") {
-      std::vector<const ShWord*> operands = Operands(words, 1);
+      std::vector<const ShWord*> operands = Operands(words, run + 1);
       if (operands.size() >= 2) AddWordSink("`trap`", {operands[0]});
+    } else if (name == "alias") {
+      // `alias p='...'`: the body is read as code wherever `p` is used.
+      for (const ShWord* word : Operands(words, run + 1)) {
+        if (const std::optional<ShWord> body = AssignedValue(*word)) AddWordSink("`alias`", {&*body});
+      }
+    } else if (IsDeclaration(name)) {
+      for (const ShWord* word : Operands(words, run + 1)) FindAssignedCode(*word);
     } else if (name == "su" || name == "runuser") {
       for (std::size_t i = 1; i + 1 < words.size(); ++i) {
         if (words[i].text == "-c" || words[i].text == "--command") {
@@ -256,9 +266,9 @@ class SinkReader : public CommandReader {
         }
       }
     } else if (name == "watch") {
-      AddWordSink("`watch`", Operands(words, 1, "nqg"));
+      AddWordSink("`watch`", Operands(words, run + 1, "nqg"));
     } else if (name == "ssh") {
-      std::vector<const ShWord*> operands = Operands(words, 1, "BbcDEeFIiJLlmOopQRSWw");
+      std::vector<const ShWord*> operands = Operands(words, run + 1, "BbcDEeFIiJLlmOopQRSWw");
       if (operands.size() >= 2) {
         AddWordSink("`ssh`", {operands.begin() + 1, operands.end()},
                     "inside the command `ssh` sends to the remote login shell, which runs it as code");
@@ -437,7 +447,7 @@ std::vector<Placement> PlaceInBody(std::string_view script, const Sink& sink, co
 bool MayRunCodeAgain(std::string_view script) {
   // The `#!` line names a shell in most scripts: it runs nothing again.
   if (script.substr(0, 2) == "#!") script.remove_prefix(std::min(script.find('\n'), script.size()));
-  for (std::string_view word : {"eval", "trap", "su", "runuser", "watch", "stdin"}) {
+  for (std::string_view word : {"eval", "trap", "su", "runuser", "watch", "stdin", "alias", "PROMPT_COMMAND"}) {
     if (script.find(word) != std::string_view::npos) return true;
   }
   // A shell (or ssh) named as a word: `sh`, `/bin/bash`, followed by what
