@@ -78,6 +78,8 @@ enum class ShellOperand : std::uint8_t {
   kNone,
   kArithmetic,  ///< as an arithmetic expression: `let`, `[ X -gt Y ]`, `shift`, an integer variable's value
   kName,        ///< as a variable name: `unset`, `read`, `printf -v`, `declare NAME=...`, `[ -v ]`
+  kLimit,       ///< as a limit: `ulimit` (mksh evaluates a number as arithmetic)
+  kExpanded,    ///< as a string expanded again: the value of `PS4`, `PS1`, `ENV`, `BASH_ENV`
 };
 
 /// The quoting state at one position of a script, and what else the encoder

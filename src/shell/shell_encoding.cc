@@ -342,6 +342,19 @@ std::string CheckEvaluatedOperand(const ShellContext& context, std::string_view 
              ", where a subscript such as a[$(cmd)] runs a command, even in quotes: only ASCII letters, digits "
              "and underscores are accepted; declare the variable `shell: raw` if the value is meant to be "
              "shell code";
+    case ShellOperand::kLimit:
+      if (std::string unused; EncodeArithmetic(value, &unused).empty()) return {};
+      if (value == "unlimited" || value == "hard" || value == "soft") return {};
+      return "the value is a limit of " + context.evaluated_by +
+             ", which mksh evaluates as arithmetic, where a subscript such as a[$(cmd)] runs a command, even in "
+             "quotes: only a decimal integer, `unlimited`, `hard` or `soft` is accepted; declare the variable "
+             "`shell: raw` if the value is meant to be shell code";
+    case ShellOperand::kExpanded:
+      if (value.find_first_of("$`\\'\"") == std::string_view::npos) return {};
+      return "the value is assigned to " + context.evaluated_by +
+             ", which the shell expands again (a prompt, or the name of a start-up file), running any $(...) "
+             "or backticks in it: a value with `$`, a backtick, a backslash or a quote is refused; declare the "
+             "variable `shell: raw` if the value is meant to be shell code";
   }
   return {};
 }

@@ -20,8 +20,25 @@ namespace {
 // test's operands arithmetic; `((` and `$[` for names used in arithmetic.
 constexpr std::string_view kEvaluating[] = {"let",   "shift",   "unset",    "read",  "printf", "getopts",
                                             "declare", "typeset", "local",  "export", "readonly", "integer",
-                                            "-eq",   "-ne",     "-lt",      "-le",   "-gt",    "-ge",
-                                            "-v"};
+                                            "nameref", "alias",   "ulimit", "-eq",   "-ne",     "-lt",
+                                            "-le",   "-gt",     "-ge",      "-v"};
+
+// Variables whose value the shells expand again, running `$(...)` in it:
+// the prompts (bash, dash, busybox, mksh, ksh, yash, zsh's PROMPT_SUBST),
+// and the start-up file named by ENV (interactive shells) and BASH_ENV
+// (every non-interactive bash).
+constexpr std::string_view kExpandedAgain[] = {"PS0",     "PS1",      "PS2",  "PS3",  "PS4",     "PROMPT",
+                                               "PROMPT2", "PROMPT3",  "PROMPT4", "RPROMPT", "RPROMPT2", "RPS1",
+                                               "RPS2",    "SPROMPT",  "ENV",  "BASH_ENV"};
+
+// Variables a shell keeps as integers, evaluating what is assigned to them:
+// RANDOM and OPTIND in bash and mksh, the others in mksh.
+constexpr std::string_view kIntegerVariables[] = {"RANDOM", "OPTIND", "SECONDS", "TMOUT", "COLUMNS", "LINES"};
+
+template <std::size_t N>
+bool IsOneOf(std::string_view name, const std::string_view (&names)[N]) {
+  return std::find(std::begin(names), std::end(names), name) != std::end(names);
+}
 
 bool IsNumericTest(std::string_view op) {
   return op == "-eq" || op == "-ne" || op == "-lt" || op == "-le" || op == "-gt" || op == "-ge";
@@ -65,12 +82,17 @@ class OperandFinder {
         arithmetic_names_.insert(model_.refs[i].name);
       }
     }
+    for (std::string_view name : kIntegerVariables) {
+      integer_names_.emplace(name);
+      arithmetic_names_.emplace(name);
+    }
     for (const ShCommand& command : model_.commands) ReadCommand(command);
     // Then the values assigned to the names used in arithmetic, wherever they are assigned.
     for (const ShCommand& command : model_.commands) {
       for (const ShWord& word : command.words) {
         if (word.role != ShellWordRole::kAssignment && !declaration_args_.count(&word)) continue;
         const std::string name = AssignedName(word, /*declaration=*/false);
+        if (IsOneOf(name, kExpandedAgain)) Value(word, ShellOperand::kExpanded, "`" + name + "`");
         if (name.empty() || !arithmetic_names_.count(name)) continue;
         const bool declared = integer_names_.count(name) != 0;
         Value(word, ShellOperand::kArithmetic,
@@ -94,23 +116,33 @@ class OperandFinder {
   }
 
   void ReadCommand(const ShCommand& command) {
+    const std::vector<ShWord>& words = command.words;
+    // `[[ a -eq 1 && b -gt 2 ]]`: the lexer ends a command at `&&` and `||`,
+    // so the test goes on in the next commands, up to the one ending in `]]`.
+    if (in_double_bracket_) {
+      ReadTest(words, 0, "[[");
+      in_double_bracket_ = words.empty() || words.back().text != "]]";
+      return;
+    }
     const int name_index = lint::CommandNameIndex(command, script_);
     if (name_index < 0) return;
-    const std::size_t first = static_cast<std::size_t>(name_index) + 1;
-    const std::vector<ShWord>& words = command.words;
+    // The command behind prefix words: `command [`, `builtin test`.
+    const std::size_t first = CommandAfterRunners(words, static_cast<std::size_t>(name_index)) + 1;
+    if (first > words.size()) return;
     const std::string_view name = ProgramBaseName(words[first - 1].text);
     const std::string by = "`" + std::string(name) + "`";
     if (name == "let") {
       for (std::size_t i = first; i < words.size(); ++i) Whole(words[i], ShellOperand::kArithmetic, by);
     } else if (name == "[" || name == "[[" || name == "test") {
+      ReadTest(words, first, name);
+      in_double_bracket_ = name == "[[" && words.back().text != "]]";
+    } else if (name == "ulimit") {
       for (std::size_t i = first; i < words.size(); ++i) {
-        if (IsNumericTest(words[i].text)) {
-          const std::string test = "`" + std::string(name) + " " + words[i].text + "`";
-          if (i > first) Whole(words[i - 1], ShellOperand::kArithmetic, test);
-          if (i + 1 < words.size()) Whole(words[i + 1], ShellOperand::kArithmetic, test);
-        } else if (words[i].text == "-v" && i + 1 < words.size()) {
-          Whole(words[i + 1], ShellOperand::kName, "`" + std::string(name) + " -v`");
-        }
+        if (!IsOption(words[i])) Whole(words[i], ShellOperand::kLimit, by);
+      }
+    } else if (name == "alias") {
+      for (std::size_t i = first; i < words.size(); ++i) {
+        if (!IsOption(words[i])) NamePart(words[i], by);
       }
     } else if (name == "shift") {
       if (first < words.size()) Whole(words[first], ShellOperand::kArithmetic, by);
@@ -119,6 +151,11 @@ class OperandFinder {
         const bool takes_argument = name == "read" && words[i].text.size() == 2 &&
                                     std::string_view("dnNptui").find(words[i].text[1]) != std::string_view::npos;
         if (IsOption(words[i])) {
+          // zsh evaluates the count of -n/-N and the time of -t, mksh the descriptor of -u.
+          const bool counted = takes_argument && std::string_view("nNtu").find(words[i].text[1]) != std::string_view::npos;
+          if (counted && i + 1 < words.size()) {
+            Whole(words[i + 1], ShellOperand::kArithmetic, "`read " + words[i].text + "`");
+          }
           i += takes_argument ? 1 : 0;
         } else {
           Whole(words[i], ShellOperand::kName, by);
@@ -135,27 +172,53 @@ class OperandFinder {
     }
   }
 
+  // The operands of a test from `first` on: both sides of each numeric
+  // comparison (`[ a -gt 1 -a b -lt 2 ]`), the name of each `-v`.
+  void ReadTest(const std::vector<ShWord>& words, std::size_t first, std::string_view name) {
+    for (std::size_t i = first; i < words.size(); ++i) {
+      if (IsNumericTest(words[i].text)) {
+        const std::string test = "`" + std::string(name) + " " + words[i].text + "`";
+        if (i > first) Whole(words[i - 1], ShellOperand::kArithmetic, test);
+        if (i + 1 < words.size()) Whole(words[i + 1], ShellOperand::kArithmetic, test);
+      } else if (words[i].text == "-v" && i + 1 < words.size()) {
+        Whole(words[i + 1], ShellOperand::kName, "`" + std::string(name) + " -v`");
+      }
+    }
+  }
+
+  // The name part of `NAME=VALUE`, or all of a word without `=`.
+  std::optional<ShWord> NamePart(const ShWord& word, const std::string& by) {
+    std::optional<ShWord> value = AssignedValue(word);
+    operands_.push_back(Operand{word.begin, value ? value->begin - 1 : word.end, ShellOperand::kName, by});
+    return value;
+  }
+
   // `declare -i n=1 "arr=(a b)" name`: each name is a name; the value of an
-  // integer's assignment is arithmetic, the inside of a compound assignment
-  // is read as code again.
+  // integer's assignment is arithmetic, of a reference's (`declare -n`,
+  // `nameref`) a name, and the inside of a compound assignment is read as
+  // code again.
   void ReadDeclaration(const std::vector<ShWord>& words, std::size_t first, std::string_view name) {
     const std::string by = "`" + std::string(name) + "`";
     bool integer = name == "integer";
+    bool reference = name == "nameref";  // `export -n` un-exports instead
     for (std::size_t i = first; i < words.size(); ++i) {
       const ShWord& word = words[i];
       if (IsOption(word)) {
-        integer = integer || (word.text[0] == '-' && word.text.find('i') != std::string::npos);
+        const bool set = word.text[0] == '-';
+        integer = integer || (set && word.text.find('i') != std::string::npos);
+        reference = reference || (set && name != "export" && word.text.find('n') != std::string::npos);
         continue;
       }
       declaration_args_.insert(&word);
-      const std::optional<ShWord> value = AssignedValue(word);
-      operands_.push_back(Operand{word.begin, value ? value->begin - 1 : word.end, ShellOperand::kName, by});
+      const std::optional<ShWord> value = NamePart(word, by);
       const std::string assigned = AssignedName(word, /*declaration=*/true);
       if (integer && !assigned.empty()) {
         integer_names_.insert(assigned);
         arithmetic_names_.insert(assigned);
       }
-      if (value && value->text.starts_with("(")) {
+      if (reference) {
+        Value(word, ShellOperand::kName, by + " (a reference, whose value names a variable)");
+      } else if (value && value->text.starts_with("(")) {
         Value(word, ShellOperand::kName, by + " (a compound assignment, which it reads as code)");
       }
     }
@@ -167,18 +230,37 @@ class OperandFinder {
   std::set<std::string> arithmetic_names_;  // assigning them a value makes it arithmetic
   std::set<std::string> integer_names_;
   std::set<const ShWord*> declaration_args_;
+  bool in_double_bracket_ = false;  // the commands read are inside `[[ ... ]]`
 };
+
+}  // namespace
+
+namespace {
+
+// `word` stands in `script` as a word of its own, followed by `after` when given.
+bool HasWord(std::string_view script, std::string_view word, std::string_view after = {}) {
+  for (std::size_t at = script.find(word); at != std::string_view::npos; at = script.find(word, at + 1)) {
+    const std::size_t end = at + word.size();
+    const bool starts = at == 0 || !IsNameChar(script[at - 1]);
+    const bool ends = after.empty() ? end == script.size() || !IsNameChar(script[end])
+                                    : script.substr(end).starts_with(after) || script.substr(end).starts_with("+=");
+    if (starts && ends) return true;
+  }
+  return false;
+}
 
 }  // namespace
 
 bool MayEvaluateOperands(std::string_view script) {
   if (script.find("((") != std::string_view::npos || script.find("$[") != std::string_view::npos) return true;
   for (std::string_view word : kEvaluating) {
-    for (std::size_t at = script.find(word); at != std::string_view::npos; at = script.find(word, at + 1)) {
-      const std::size_t end = at + word.size();
-      const bool starts = at == 0 || !IsNameChar(script[at - 1]);
-      if (starts && (end == script.size() || !IsNameChar(script[end]))) return true;
-    }
+    if (HasWord(script, word)) return true;
+  }
+  for (std::string_view name : kExpandedAgain) {
+    if (HasWord(script, name, "=")) return true;
+  }
+  for (std::string_view name : kIntegerVariables) {
+    if (HasWord(script, name, "=")) return true;
   }
   return false;
 }

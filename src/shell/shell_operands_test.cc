@@ -59,6 +59,44 @@ const std::vector<Line>& Lines() {
       {"f() { local \"${V}\"; }; f", ShellOperand::kName, "`local`"},
       {"getopts ab \"${V}\"", ShellOperand::kName, "`getopts`"},
       {"sh -c 'let n=${V}'", ShellOperand::kArithmetic, "`let`"},
+      // Session 29: prefix words, every comparison of a test, references, limits, integer specials.
+      {"command [ \"${V}\" -gt 3 ]", ShellOperand::kArithmetic, "`[ -gt`"},
+      {"command -p test 3 -lt \"${V}\"", ShellOperand::kArithmetic, "`test -lt`"},
+      {"builtin test \"${V}\" -gt 3", ShellOperand::kArithmetic, "`test -gt`"},
+      {"\\[ \"${V}\" -gt 3 ]", ShellOperand::kArithmetic, "`[ -gt`"},
+      {"! [ \"${V}\" -gt 3 ]", ShellOperand::kArithmetic, "`[ -gt`"},
+      {"builtin let \"n = ${V}\"", ShellOperand::kArithmetic, "`let`"},
+      {"command unset \"${V}\"", ShellOperand::kName, "`unset`"},
+      {"[ 1 -eq 1 -a \"${V}\" -gt 3 ]", ShellOperand::kArithmetic, "`[ -gt`"},
+      {"[ 1 -eq 2 -o 3 -lt \"${V}\" ]", ShellOperand::kArithmetic, "`[ -lt`"},
+      {"[[ 1 -eq 1 && \"${V}\" -gt 2 ]] && echo two", ShellOperand::kArithmetic, "`[[ -gt`"},
+      {"[[ 1 -eq 2 || 2 -lt \"${V}\" ]]", ShellOperand::kArithmetic, "`[[ -lt`"},
+      {"[[ 1 -eq 1 && 2 -eq 2 && \"${V}\" -ne 0 ]]", ShellOperand::kArithmetic, "`[[ -ne`"},
+      {"declare -n r=\"${V}\"; echo \"$r\"", ShellOperand::kName,
+       "`declare` (a reference, whose value names a variable)"},
+      {"f() { local -n r=\"${V}\"; echo \"$r\"; }; f", ShellOperand::kName,
+       "`local` (a reference, whose value names a variable)"},
+      {"typeset -n r=\"${V}\"; echo \"$r\"", ShellOperand::kName,
+       "`typeset` (a reference, whose value names a variable)"},
+      {"nameref r=\"${V}\"; echo \"$r\"", ShellOperand::kName,
+       "`nameref` (a reference, whose value names a variable)"},
+      {"ulimit -n \"${V}\"", ShellOperand::kLimit, "`ulimit`"},
+      {"ulimit -S -t \"${V}\"", ShellOperand::kLimit, "`ulimit`"},
+      {"read -t \"${V}\" x < f.txt", ShellOperand::kArithmetic, "`read -t`"},
+      {"read -n \"${V}\" x < f.txt", ShellOperand::kArithmetic, "`read -n`"},
+      {"read -u \"${V}\" x 3< f.txt", ShellOperand::kArithmetic, "`read -u`"},
+      {"RANDOM=\"${V}\"", ShellOperand::kArithmetic, "`RANDOM`, an integer variable"},
+      {"OPTIND=\"${V}\"", ShellOperand::kArithmetic, "`OPTIND`, an integer variable"},
+      {"export COLUMNS=\"${V}\"", ShellOperand::kArithmetic, "`COLUMNS`, an integer variable"},
+      {"alias \"${V}=ls\"", ShellOperand::kName, "`alias`"},
+      // The prompts and start-up files a shell expands again.
+      {"PS4=\"${V}\"; set -x; true", ShellOperand::kExpanded, "`PS4`"},
+      {"PS4=\"+ ${V} \" sh -xc true", ShellOperand::kExpanded, "`PS4`"},
+      {"export BASH_ENV=\"${V}\"; bash -c true", ShellOperand::kExpanded, "`BASH_ENV`"},
+      {"ENV=\"${V}\" sh -i -c true", ShellOperand::kExpanded, "`ENV`"},
+      {"readonly PS1=\"${V}\"", ShellOperand::kExpanded, "`PS1`"},
+      {"declare -x PS2=\"${V}\"", ShellOperand::kExpanded, "`PS2`"},
+      {"PROMPT=\"${V}\"", ShellOperand::kExpanded, "`PROMPT`"},
   };
   return lines;
 }
@@ -78,7 +116,9 @@ TEST_CASE("shell operands: values, names and strings elsewhere are not operands"
   for (std::string_view script :
        {"echo \"${V}\"", "export X=\"${V}\"", "local x=\"${V}\"", "[ \"${V}\" = yes ]", "test -n \"${V}\"",
         "read -r line; echo \"${V}\"", "printf '%s' \"${V}\"", "x=\"${V}\"; echo \"$x\"", "grep -v \"${V}\" f",
-        "echo $(( 1 + 2 )) \"${V}\"", "declare -r R=\"${V}\""}) {
+        "echo $(( 1 + 2 )) \"${V}\"", "declare -r R=\"${V}\"", "export -n X=\"${V}\"", "read -p \"${V}\" x",
+        "command echo \"${V}\" -gt 1", "nice -n 5 echo \"${V}\"", "[[ 1 -eq 1 ]] && echo \"${V}\" -gt 1",
+        "[[ 1 -eq 1 && \"${V}\" = x ]]", "alias ll=\"ls ${V}\"", "PS4X=\"${V}\"", "echo PS4=\"${V}\""}) {
     CAPTURE(script);
     CHECK(ContextOf(script).operand == ShellOperand::kNone);
   }
@@ -99,7 +139,8 @@ TEST_CASE("shell operands: a subscript is refused, a number or name is written, 
       const std::string error = AppendShellEncoded(context, value, ShellMode::kSafe, &encoded);
       const bool number = value == "42", name = value == "abc";
       if (error.empty()) {
-        CHECK((number || (name && line.operand == ShellOperand::kName)));
+        const bool takes_name = line.operand == ShellOperand::kName || line.operand == ShellOperand::kExpanded;
+        CHECK((number || (name && takes_name)));
         scripts.push_back("echo hello > f.txt\n" + std::string(line.script.substr(0, at)) + encoded +
                           std::string(line.script.substr(at + kPlaceholder.size())) + "\n");
       } else {
