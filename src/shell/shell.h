@@ -107,6 +107,13 @@ struct ShellContext {
   bool whole_word = false;
   /// kUnquoted only: the word is a command name (a value `if` or `a=b` changes its meaning).
   bool command_word = false;
+  /// kUnquoted, in a command name, after its start: the word before the
+  /// placeholder may be a name, so a value bringing `=` makes the word an
+  /// assignment (`pre${V}` with `1=x`) and the next word the command.
+  bool name_before = false;
+  /// kUnquoted, in a command name: name characters and `=` follow the
+  /// placeholder (`${V}=x cmd`), so a value that is a name makes an assignment.
+  bool equals_after = false;
   /// Somewhere inside a here-document body: directly (the two kHeredoc states)
   /// or nested in a `$(...)`, `${...}` or backticks there. A value line equal
   /// to the delimiter would end the body early.

@@ -86,6 +86,14 @@ bool IsReservedWord(std::string_view word) {
   return false;
 }
 
+// The shells' assignments (IsShellAssignment), and zsh's to positional
+// parameters: `1=x cmd` sets $1 there and runs cmd.
+bool IsAnyShellsAssignment(std::string_view word) {
+  if (IsShellAssignment(word)) return true;
+  const std::size_t digits = std::min(word.find_first_not_of("0123456789"), word.size());
+  return digits > 0 && (word.substr(digits).starts_with("=") || word.substr(digits).starts_with("+="));
+}
+
 // An unquoted word, a case pattern, an unquoted `${x-word}`, or any pattern
 // of `${x#pattern}`: only values that the shell takes literally.
 std::string CheckOrdinaryWord(const ShellContext& context, std::string_view value) {
@@ -108,8 +116,15 @@ std::string CheckOrdinaryWord(const ShellContext& context, std::string_view valu
     return where + ", a value starting with an equals sign is expanded by zsh as =command" +
            std::string(kQuoteAdvice);
   }
-  if (context.command_word && IsShellAssignment(value)) {  // `[` of NAME[i]= is refused above
+  if (context.command_word && IsAnyShellsAssignment(value)) {  // `[` of NAME[i]= is refused above
     return "as a command name, a value of the form NAME=... would become a variable assignment" +
+           std::string(kQuoteAdvice);
+  }
+  // With the name before the placeholder (written `a`) and the `=` after it.
+  if ((context.command_word || context.name_before) &&
+      IsAnyShellsAssignment((context.name_before ? "a" : "") + std::string(value) + (context.equals_after ? "=" : ""))) {
+    return "in a command name, the value would make the word a variable assignment (NAME=...) with the text "
+           "around it, and the next word the command" +
            std::string(kQuoteAdvice);
   }
   if ((context.command_word || context.in_case_pattern) && context.whole_word && IsReservedWord(value)) {

@@ -107,6 +107,17 @@ TEST_CASE("shell encoding: command names and case patterns") {
   CHECK(!Encode(command, "PATH=/tmp").error.empty());
   CHECK(Encode(command, "/usr/bin/env").error.empty());
   CHECK(Encode(ContextIn("echo ${P}"), "done").error.empty());  // just an argument
+  // The value completes a word into an assignment: a name before it, or `=` after it.
+  CHECK(!Encode(ContextIn("pre${P} echo hi"), "1=x").error.empty());
+  CHECK(Encode(ContextIn("pre${P} echo hi"), "fix").error.empty());
+  CHECK(!Encode(ContextIn("${P}=x echo hi"), "a").error.empty());
+  CHECK(!Encode(ContextIn("${P}_X+=x echo hi"), "a").error.empty());
+  CHECK(!Encode(ContextIn("${P}=x echo hi"), "1").error.empty());  // zsh: `1=x` sets $1
+  CHECK(!Encode(command, "10=x").error.empty());
+  CHECK(Encode(ContextIn("${P}=x echo hi"), "1a").error.empty());
+  CHECK(Encode(ContextIn("./bin/${P} run"), "a=b").error.empty());  // a path, never an assignment
+  CHECK(Encode(ContextIn("echo pre${P}"), "1=x").error.empty());     // an argument
+  CHECK(!ContextIn("\"pre\"${P} x").name_before);                     // quotes: never a name
 
   ShellContext pattern = ContextIn("case $x in ${P}) ;; esac");
   REQUIRE(pattern.in_case_pattern);

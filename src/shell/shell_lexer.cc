@@ -137,6 +137,7 @@ struct CommandList {
   bool redirect_target = false;  // the next word is a redirection's operand
   bool word_started = false;     // some of the current word has been read
   bool word_is_command = false;  // the current word is a command name
+  std::size_t word_begin = 0;    // where the current word starts
   bool in_pattern_word = false;  // the current word is a case pattern
   int paren_depth = 0;           // open `(` subshells
   std::vector<CaseStep> cases;   // innermost last
@@ -365,6 +366,33 @@ class Lexer {
     return i;
   }
 
+  // [begin, end) holds only name characters and `$NAME`/`${NAME}` forms
+  // (placeholders, whose values are not known here): with a value, it may be
+  // the name of an assignment.
+  bool MayBeName(std::size_t begin, std::size_t end) const {
+    if (begin >= end || !(IsNameStart(At(begin)) || At(begin) == '$')) return false;
+    for (std::size_t i = begin; i < end;) {
+      if (IsNameChar(At(i))) {
+        ++i;
+      } else if (At(i) == '$' && (IsNameStart(At(i + 1)) || At(i + 1) == '{')) {
+        const std::size_t form_end = PlaceholderEnd(i);
+        if (form_end > end || text_.substr(i, form_end - i).find_first_of(":-+=?#%/") != std::string_view::npos) {
+          return false;
+        }
+        i = form_end;
+      } else {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // Name characters and then `=`, `+=` or `[` at `at`: what a name needs to be assigned.
+  bool NameAndEqualsAt(std::size_t at) const {
+    while (IsNameChar(At(at))) ++at;
+    return At(at) == '=' || At(at) == '[' || (At(at) == '+' && At(at + 1) == '=');
+  }
+
   ShellContext MakeContext(std::size_t offset) const {
     ShellContext context;
     FillContext(offset, &context);
@@ -409,6 +437,10 @@ class Lexer {
         context.command_word = context.word_start && commands.word_is_command;
         std::size_t end = PlaceholderEnd(offset);
         context.whole_word = context.word_start && (end >= limit_ || EndsWord(text_[end]));
+        if (commands.word_is_command) {
+          context.name_before = !context.word_start && MayBeName(commands.word_begin, offset);
+          context.equals_after = (context.word_start || context.name_before) && NameAndEqualsAt(end);
+        }
         break;
       }
       case FrameKind::kSingle: context.state = ShellState::kSingleQuoted; break;
@@ -700,6 +732,7 @@ class Lexer {
     commands->word_is_command = role == WordRole::kNormal && command_position && !redirect_target;
     commands->word_started = false;
     std::size_t start = pos_;
+    commands->word_begin = start;
     std::size_t outer_word_frames = word_frames_;
     word_frames_ = frames_.size();
     if (Events() != nullptr) Events()->WordBegin(RootOffset(start));
@@ -1284,6 +1317,7 @@ bool SameReading(const ShellContext& a, const ShellContext& b) {
          a.in_case_pattern == b.in_case_pattern && a.backtick_layers == b.backtick_layers &&
          a.parameter_word == b.parameter_word && a.bash_brace_expansion == b.bash_brace_expansion &&
          a.word_start == b.word_start && a.whole_word == b.whole_word && a.command_word == b.command_word &&
+         a.name_before == b.name_before && a.equals_after == b.equals_after &&
          a.inside_heredoc == b.inside_heredoc && a.heredoc_delimiter == b.heredoc_delimiter &&
          a.heredoc_strip_tabs == b.heredoc_strip_tabs && a.line_before == b.line_before &&
          a.line_after == b.line_after && a.posh_scans_unquoted == b.posh_scans_unquoted &&

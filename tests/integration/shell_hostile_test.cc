@@ -728,5 +728,50 @@ TEST_CASE("shell encoding: shellcheck finds nothing new with ordinary values") {
                          << " baseline findings, from the template's own constructs)");
 }
 
+// A command name the value would complete into an assignment (attacker,
+// session 28 08:25): `pre${V} touch canary` with V=`1=x` reads `pre1=x` as
+// an assignment and runs the next word. Substituted as plain text, each shape
+// does that under every shell; rendered, no value makes a canary.
+TEST_CASE("shell encoding: a value that would make a command name an assignment, under real shells") {
+  const std::vector<std::string_view> lines = {"pre${V} touch canary", "${V}=x touch canary", "pre${V}=x touch canary",
+                                               "pre_${V}_X=1 touch canary", "${A}${V} touch canary"};
+  std::vector<std::string> plain, rendered;
+  std::size_t refused = 0;
+  for (std::string_view line : lines) {
+    const std::size_t at = line.find("${V}");
+    const ShellContext context = ShellContextsAt(line, {at}).front();
+    const auto with = [&](std::string_view value) {
+      return "A=a\n" + std::string(line.substr(0, at)) + std::string(value) + std::string(line.substr(at + 4)) + "\n";
+    };
+    // Plain substitution; `${A}` stands for another placeholder, substituted too.
+    std::string substituted = with(line.find('=') != std::string_view::npos ? "b" : "1=x");
+    if (const std::size_t a = substituted.find("${A}"); a != std::string::npos) substituted.replace(a, 4, "a");
+    plain.push_back(substituted);
+    for (std::string_view value : {"1=x", "=x", "b", "b+", "fix", "1", "x[1]=", "-v"}) {
+      std::string encoded;
+      CAPTURE(line);
+      CAPTURE(value);
+      if (AppendShellEncoded(context, value, ShellMode::kSafe, &encoded).empty()) {
+        rendered.push_back(with(encoded));
+      } else {
+        ++refused;
+      }
+    }
+  }
+  CHECK(refused >= lines.size() * 2);
+  const std::vector<testing::RealShell> shells = testing::InstalledShells();
+  TempDir work;
+  const std::vector<std::filesystem::path> plain_dirs = testing::RunEachScriptUnderShells(work.path() / "plain", shells, plain);
+  const std::vector<std::filesystem::path> dirs = testing::RunEachScriptUnderShells(work.path() / "rendered", shells, rendered);
+  std::string all;
+  for (std::size_t i = 0; i < plain.size(); ++i) all += std::to_string(i) + "\n";
+  for (std::size_t s = 0; s < shells.size(); ++s) {
+    CAPTURE(shells[s].name);
+    CHECK(testing::ReadFile(plain_dirs[s] / "canaries") == all);  // the shapes are real
+    CHECK_MESSAGE(testing::ReadFile(dirs[s] / "canaries").empty(), "canaries after scripts");
+  }
+  MESSAGE("assignment-making values: " << rendered.size() << " renderings run, " << refused << " refused");
+}
+
 }  // namespace
 }  // namespace safesubst
