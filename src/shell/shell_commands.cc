@@ -126,11 +126,17 @@ void CommandReader::WordEnd(std::size_t end, std::string_view /*raw*/, ShellWord
   word.role = role;
   word.blank_quoted = word.quoted && !list.unquoted_text && !word.has_expansion && !list.quoted_nonblank;
   ShCommand& command = list.command;
+  // `time -p cmd`: the options of the reserved word `time` go with it.
+  const bool time_option = std::exchange(list.after_time, false) && command.words.empty() && word.text.starts_with("-");
+  if (time_option) return;
   switch (role) {
     case ShellWordRole::kCasePattern:
     case ShellWordRole::kIoNumber: return;
     case ShellWordRole::kReservedWord:
-      if (command.words.empty()) return;  // `then EFS_IP=""` is the command `EFS_IP=""`
+      if (command.words.empty()) {  // `then EFS_IP=""` is the command `EFS_IP=""`
+        list.after_time = word.text == "time";
+        return;
+      }
       break;
     case ShellWordRole::kRedirectTarget:
       if (!command.redirects.empty()) {

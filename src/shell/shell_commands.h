@@ -54,8 +54,9 @@ struct ShRedirect {
 };
 
 /// A simple command: reserved words (`if`, `then`, `do`, `!`, ...) in front
-/// are dropped, so `then EFS_IP=""` is the command `EFS_IP=""`; so are case
-/// patterns and the `2` of `2>f`. `case WORD in` is a command of its own.
+/// are dropped, so `then EFS_IP=""` is the command `EFS_IP=""`; so are the
+/// options of `time` (`time -p`), case patterns and the `2` of `2>f`.
+/// `case WORD in` is a command of its own.
 struct ShCommand {
   std::vector<ShWord> words;
   std::vector<ShRedirect> redirects;
@@ -113,6 +114,7 @@ class CommandReader : public ShellEvents {
     ShWord word;
     bool unquoted_text = false;  // a character outside quotes (the word is not blank_quoted)
     bool quoted_nonblank = false;
+    bool after_time = false;  // the word before was a dropped `time`
   };
 
   void AddPiece(ShPiece::Kind kind, std::string_view text, std::size_t offset);

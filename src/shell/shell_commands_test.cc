@@ -56,13 +56,14 @@ TEST_CASE("shell commands: a word's text, piece by piece, with where each piece 
 }
 
 TEST_CASE("shell commands: reserved words in front and case patterns are no words") {
-  const std::vector<ShCommand> commands = NonEmptyCommands("if true; then X=\"\"; fi\ncase \"\" in a|b) ls;; esac\n");
+  const std::vector<ShCommand> commands =
+      NonEmptyCommands("if true; then X=\"\"; fi\ncase \"\" in a|b) ls;; esac\ntime -p pwd -L\n");
   std::vector<std::vector<std::string>> words;
   for (const ShCommand& command : commands) {
     words.emplace_back();
     for (const ShWord& word : command.words) words.back().push_back(word.text);
   }
-  CHECK(words == std::vector<std::vector<std::string>>{{"true"}, {"X="}, {"case", "", "in"}, {"ls"}});
+  CHECK(words == std::vector<std::vector<std::string>>{{"true"}, {"X="}, {"case", "", "in"}, {"ls"}, {"pwd", "-L"}});
   CHECK(commands[1].words[0].blank_quoted == false);  // `X=""` has unquoted text
   CHECK(commands[2].words[1].blank_quoted);
 }

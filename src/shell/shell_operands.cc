@@ -90,9 +90,12 @@ class OperandFinder {
     // Then the values assigned to the names used in arithmetic, wherever they are assigned.
     for (const ShCommand& command : model_.commands) {
       for (const ShWord& word : command.words) {
-        if (word.role != ShellWordRole::kAssignment && !declaration_args_.count(&word)) continue;
+        if (word.role != ShellWordRole::kAssignment && !assigning_args_.count(&word)) continue;
         const std::string name = AssignedName(word, /*declaration=*/false);
         if (IsOneOf(name, kExpandedAgain)) Value(word, ShellOperand::kExpanded, "`" + name + "`");
+        if (unset_references_.count(name)) {
+          Value(word, ShellOperand::kName, "`" + name + "`, a reference without a target, whose value names one");
+        }
         if (name.empty() || !arithmetic_names_.count(name)) continue;
         const bool declared = integer_names_.count(name) != 0;
         Value(word, ShellOperand::kArithmetic,
@@ -126,8 +129,12 @@ class OperandFinder {
     }
     const int name_index = lint::CommandNameIndex(command, script_);
     if (name_index < 0) return;
-    // The command behind prefix words: `command [`, `builtin test`.
+    // The command behind prefix words: `command [`, `builtin test`; what a
+    // runner assigns (`env PS4=... sh -x`) is read as an assignment.
     const std::size_t first = CommandAfterRunners(words, static_cast<std::size_t>(name_index)) + 1;
+    for (std::size_t i = static_cast<std::size_t>(name_index) + 1; i + 1 < first && i < words.size(); ++i) {
+      if (IsShellAssignment(words[i].text)) assigning_args_.insert(&words[i]);
+    }
     if (first > words.size()) return;
     const std::string_view name = ProgramBaseName(words[first - 1].text);
     const std::string by = "`" + std::string(name) + "`";
@@ -163,7 +170,16 @@ class OperandFinder {
       }
     } else if (name == "printf") {
       for (std::size_t i = first; i + 1 < words.size(); ++i) {
-        if (words[i].text == "-v") Whole(words[i + 1], ShellOperand::kName, "`printf -v`");
+        if (words[i].text != "-v") continue;
+        Whole(words[i + 1], ShellOperand::kName, "`printf -v`");
+        // `printf -v PS4 '%s' "${V}"` assigns the prompt; PROMPT_COMMAND's value is code.
+        const std::string& variable = words[i + 1].text;
+        const bool code = variable == "PROMPT_COMMAND";
+        if (!code && !IsOneOf(variable, kExpandedAgain)) break;
+        for (std::size_t k = i + 2; k < words.size(); ++k) {
+          Whole(words[k], code ? ShellOperand::kName : ShellOperand::kExpanded, "`printf -v " + variable + "`");
+        }
+        break;
       }
     } else if (name == "getopts") {
       if (first + 1 < words.size()) Whole(words[first + 1], ShellOperand::kName, by);
@@ -209,13 +225,14 @@ class OperandFinder {
         reference = reference || (set && name != "export" && word.text.find('n') != std::string::npos);
         continue;
       }
-      declaration_args_.insert(&word);
+      assigning_args_.insert(&word);
       const std::optional<ShWord> value = NamePart(word, by);
       const std::string assigned = AssignedName(word, /*declaration=*/true);
       if (integer && !assigned.empty()) {
         integer_names_.insert(assigned);
         arithmetic_names_.insert(assigned);
       }
+      if (reference && !value) unset_references_.insert(assigned);  // `declare -n r; r=NAME`
       if (reference) {
         Value(word, ShellOperand::kName, by + " (a reference, whose value names a variable)");
       } else if (value && value->text.starts_with("(")) {
@@ -229,7 +246,8 @@ class OperandFinder {
   std::vector<Operand> operands_;
   std::set<std::string> arithmetic_names_;  // assigning them a value makes it arithmetic
   std::set<std::string> integer_names_;
-  std::set<const ShWord*> declaration_args_;
+  std::set<const ShWord*> assigning_args_;  // arguments that assign: of declarations, of `env`
+  std::set<std::string> unset_references_;  // assigning them a value names their target
   bool in_double_bracket_ = false;  // the commands read are inside `[[ ... ]]`
 };
 

@@ -80,6 +80,9 @@ const std::vector<Line>& Lines() {
        "`typeset` (a reference, whose value names a variable)"},
       {"nameref r=\"${V}\"; echo \"$r\"", ShellOperand::kName,
        "`nameref` (a reference, whose value names a variable)"},
+      {"declare -n r; r=\"${V}\"; echo \"$r\"", ShellOperand::kName,
+       "`r`, a reference without a target, whose value names one"},
+      {"time -p let \"x=${V}\"", ShellOperand::kArithmetic, "`let`"},
       {"ulimit -n \"${V}\"", ShellOperand::kLimit, "`ulimit`"},
       {"ulimit -S -t \"${V}\"", ShellOperand::kLimit, "`ulimit`"},
       {"read -t \"${V}\" x < f.txt", ShellOperand::kArithmetic, "`read -t`"},
@@ -97,6 +100,9 @@ const std::vector<Line>& Lines() {
       {"readonly PS1=\"${V}\"", ShellOperand::kExpanded, "`PS1`"},
       {"declare -x PS2=\"${V}\"", ShellOperand::kExpanded, "`PS2`"},
       {"PROMPT=\"${V}\"", ShellOperand::kExpanded, "`PROMPT`"},
+      {"env PS4=\"${V}\" sh -xc true", ShellOperand::kExpanded, "`PS4`"},
+      {"printf -v PS4 '+ %s ' \"${V}\"; set -x; true", ShellOperand::kExpanded, "`printf -v PS4`"},
+      {"printf -v PROMPT_COMMAND 'echo %s' \"${V}\"", ShellOperand::kName, "`printf -v PROMPT_COMMAND`"},
   };
   return lines;
 }

@@ -273,9 +273,12 @@ TEST_CASE("second-order sinks: every sink kind is found") {
       {"alias p='echo ${V}'", "`alias`", true},  // session 29: stored strings, prefix words
       {"alias -g \"p=echo '${V}'\"", "`alias`", true},
       {"builtin eval \"echo ${V}\"", "`eval`", true},
+      {"time -p sh -c 'echo ${V}'", "`sh -c`", true},
+      {"time -p eval \"echo ${V}\"", "`eval`", true},
       {"command trap 'echo ${V}' EXIT", "`trap`", true},
       {"declare -x PROMPT_COMMAND='echo ${V}'", "`PROMPT_COMMAND`", true},
       {"PROMPT_COMMAND+=\"; echo ${V}\"", "`PROMPT_COMMAND`", true},
+      {"env -i PROMPT_COMMAND='echo ${V}' bash -i", "`PROMPT_COMMAND`", true},
   };
   for (const Expect& c : cases) {
     CAPTURE(c.script);

@@ -220,6 +220,10 @@ class SinkReader : public CommandReader {
   std::string FindWordSinks(ShCommand& command) {
     std::vector<ShWord>& words = command.words;
     std::string_view name = ProgramBaseName(words[0].text);
+    // The builtin behind prefix words (`command eval`, `builtin alias`), and
+    // the variables a runner sets for it (`env PROMPT_COMMAND=... bash -i`).
+    const std::size_t run = name == "su" || name == "runuser" ? 0 : CommandAfterRunners(words, 0);
+    for (std::size_t i = 1; i < run && i < words.size(); ++i) FindAssignedCode(words[i]);
     std::size_t shell = FindShell(words);
     if (shell != std::string_view::npos) {
       ShellCall call = ReadShellCall(words, shell);
@@ -244,8 +248,6 @@ class SinkReader : public CommandReader {
     }
     std::string stdin_source = StdinShellName(command);
     if (!stdin_source.empty()) return stdin_source;
-    // The builtin behind prefix words: `command eval`, `builtin alias`.
-    const std::size_t run = name == "su" || name == "runuser" ? 0 : CommandAfterRunners(words, 0);
     if (run < words.size()) name = ProgramBaseName(words[run].text);
     if (name == "eval") {
       AddWordSink("`eval`", Operands(words, run + 1));
