@@ -80,6 +80,11 @@ enum class ShellOperand : std::uint8_t {
   kName,        ///< as a variable name: `unset`, `read`, `printf -v`, `declare NAME=...`, `[ -v ]`
   kLimit,       ///< as a limit: `ulimit` (mksh evaluates a number as arithmetic)
   kExpanded,    ///< as a string expanded again: the value of `PS4`, `PS1`, `ENV`, `BASH_ENV`
+  /// In a field of another interpreter's program (a string literal, sed's
+  /// s replacement: interpreter_programs.h) that a value leaves through one
+  /// of ShellContext::program_stops.
+  kProgramText,
+  kProgramCode,  ///< elsewhere in another interpreter's program: as its code
 };
 
 /// The quoting state at one position of a script, and what else the encoder
@@ -140,6 +145,7 @@ struct ShellContext {
   /// command. `evaluated_by` names the command for messages ("`let`").
   ShellOperand operand = ShellOperand::kNone;
   std::string evaluated_by;
+  std::string program_stops;  ///< kProgramText: the characters that end the field or make it code
   /// Second-order code: the position is inside a string that the script hands
   /// to a shell to run again (`sh -c '...'`, `eval`, `trap '...' EXIT`, a
   /// here-document read by `sh`). `sink` names it for messages ("`sh -c`")

@@ -338,6 +338,20 @@ std::string CheckPoshScan(const ShellContext& context, std::string_view value) {
          "the value would end it early; move the placeholder out of the $(...) or into a variable set outside it";
 }
 
+// "`/`, `\`, a newline or `&`": ShellContext::program_stops, for a message.
+std::string ProgramStopList(std::string_view stops) {
+  std::string list;
+  for (std::size_t i = 0; i < stops.size(); ++i) {
+    if (i > 0) list += i + 1 == stops.size() ? " or " : ", ";
+    if (stops[i] == '\n') {
+      list += "a newline";
+    } else {
+      list += stops[i] == '`' ? "`` ` ``" : "`" + std::string(1, stops[i]) + "`";
+    }
+  }
+  return list;
+}
+
 // A word a command evaluates (ShellContext::operand) takes only what it
 // reads as a number or a name: in anything else, a subscript runs commands.
 std::string CheckEvaluatedOperand(const ShellContext& context, std::string_view value) {
@@ -370,6 +384,20 @@ std::string CheckEvaluatedOperand(const ShellContext& context, std::string_view 
              ", which the shell expands again (a prompt, or the name of a start-up file), running any $(...) "
              "or backticks in it: a value with `$`, a backtick, a backslash or a quote is refused; declare the "
              "variable `shell: raw` if the value is meant to be shell code";
+    case ShellOperand::kProgramText:
+      // The set, not the character found: no piece of a sensitive value is ever printed.
+      if (value.find_first_of(context.program_stops) == std::string_view::npos) return {};
+      return "the value lands in the program text of " + context.evaluated_by + ", where " +
+             ProgramStopList(context.program_stops) +
+             " would end that part or turn it into code, and the value holds one of them; declare the variable "
+             "`shell: raw` if the value is meant to be code";
+    case ShellOperand::kProgramCode:
+      if (std::string unused; EncodeArithmetic(value, &unused).empty()) return {};
+      return "the value lands in the program text of " + context.evaluated_by +
+             ", outside the strings the renderer can delimit there, where it would run as code: only a decimal "
+             "integer is accepted (optional minus sign, no leading zero, at most 18 digits); put the placeholder "
+             "inside a string literal of the program, or declare the variable `shell: raw` if the value is "
+             "meant to be code";
   }
   return {};
 }

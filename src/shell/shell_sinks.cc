@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "command_line.h"
+#include "interpreter_programs.h"
 #include "references.h"
 #include "shell_commands.h"
 #include "shell_operands.h"
@@ -508,6 +509,7 @@ void AddSecondOrderReadings(std::string_view script, const std::vector<std::size
     std::vector<ShellContext> inner_contexts = ReadShellContexts(inner, inner_offsets);
     if (MayRunCodeAgain(inner)) AddSecondOrderReadings(inner, inner_offsets, &inner_contexts, depth + 1);
     if (MayEvaluateOperands(inner)) AddOperandReadings(inner, inner_offsets, &inner_contexts);
+    if (MayRunPrograms(inner)) AddProgramReadings(inner, inner_offsets, &inner_contexts);
     for (std::size_t k = 0; k < indexes.size(); ++k) {
       (*contexts)[indexes[k]].reread.assign(1, std::move(inner_contexts[k]));
     }
@@ -521,14 +523,16 @@ std::vector<ShellContext> ShellContextsAt(std::string_view script, const std::ve
   if (!offsets.empty() && MayRunCodeAgain(script)) AddSecondOrderReadings(script, offsets, &contexts);
   if (ShellsMayDiffer(script, shells)) AddOtherShellReadings(script, offsets, &contexts);
   if (!offsets.empty() && MayEvaluateOperands(script)) AddOperandReadings(script, offsets, &contexts);
+  if (!offsets.empty() && MayRunPrograms(script)) AddProgramReadings(script, offsets, &contexts);
   return contexts;
 }
 
 void TakeShellContextsAt(std::string_view script, const std::vector<std::size_t>& offsets, ScriptShells shells,
                          const TakeShellContext& take) {
-  // The second-order and the other shells' readings, and the words commands
-  // evaluate, are added to all the contexts at once, after they are read.
-  if (ShellsMayDiffer(script, shells) || (!offsets.empty() && (MayRunCodeAgain(script) || MayEvaluateOperands(script)))) {
+  // The second-order and the other shells' readings, the words commands
+  // evaluate and other interpreters' programs are added to all the contexts at once, after they are read.
+  if (ShellsMayDiffer(script, shells) ||
+      (!offsets.empty() && (MayRunCodeAgain(script) || MayEvaluateOperands(script) || MayRunPrograms(script)))) {
     std::vector<ShellContext> contexts = ShellContextsAt(script, offsets, nullptr, shells);
     for (std::size_t i = 0; i < contexts.size(); ++i) take(i, std::move(contexts[i]));
     return;

@@ -1,0 +1,665 @@
+// SPDX-License-Identifier: Apache-2.0
+// Finding the program texts a script hands to other interpreters, and where
+// in each program a placeholder stands.
+//
+// A program is the word's text with every expansion replaced by a stand-in
+// `0`: a value the rule accepts keeps the program's structure (it stays in
+// its field, or is a number where the scanner sees code), so the fields of a
+// later placeholder are where the scanner finds them. The scanners read each
+// language only as far as needed to delimit strings, regular expressions and
+// sed's fields; at a construct they cannot follow they give up, and every
+// later place counts as code (the strict rule), never as a field.
+#include "interpreter_programs.h"
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+#include <utility>
+
+#include "command_line.h"
+#include "lint_shell.h"
+#include "references.h"
+#include "shell_commands.h"
+
+namespace safesubst {
+namespace {
+
+constexpr std::size_t kNone = std::string_view::npos;
+
+enum class Language : std::uint8_t { kSed, kAwk, kPerl, kPython, kNode, kJq };
+
+// How an interpreter's command line names its program.
+struct Interpreter {
+  Language language;
+  std::string_view code_letters;      // options whose argument is program text (`-e`)
+  std::string_view file_letters;      // options naming a program file (then no operand is a program)
+  std::string_view argument_letters;  // options taking the rest of the word or the next word
+  std::string_view attached_letters;  // options taking the rest of their word only (`-i.bak`)
+  std::string_view digit_letters;     // options taking the digits after them (perl's `-l`, `-0777`)
+  std::string_view code_long;         // long options whose argument is program text
+  std::string_view file_long;
+  std::string_view argument_long;     // long options taking the next word (without `=`)
+  bool operand_is_program;            // without a code option, the first operand is the program
+  bool options_anywhere;              // GNU getopt: options may follow the operands
+};
+
+constexpr Interpreter kSed{Language::kSed, "e", "f", "l", "i", "", "--expression", "--file", "--line-length",
+                           true, true};
+constexpr Interpreter kAwk{Language::kAwk, "e", "fE", "vFWil", "", "", "--source", "--file --exec",
+                           "--assign --field-separator --include --load", true, false};
+constexpr Interpreter kPerl{Language::kPerl, "eE", "", "I", "iMmxCdDFV", "l0", "", "", "", false, false};
+constexpr Interpreter kPython{Language::kPython, "c", "", "WXm", "", "", "", "", "", false, false};
+constexpr Interpreter kNode{Language::kNode, "ep", "", "r", "", "", "--eval --print", "", "--require", false, false};
+constexpr Interpreter kJq{Language::kJq, "", "f", "L", "", "", "", "--from-file",
+                          "--indent --arg --argjson --slurpfile --rawfile", true, true};
+
+// The interpreter `program` names (`sed`, `/usr/bin/python3.11`), or null.
+const Interpreter* InterpreterNamed(std::string_view program) {
+  const std::string_view name = ProgramBaseName(program);
+  auto versioned = [&](std::string_view base) {  // `python3`, `python3.11`
+    return name.starts_with(base) &&
+           name.find_first_not_of("0123456789.", base.size()) == std::string_view::npos;
+  };
+  if (name == "sed" || name == "gsed") return &kSed;
+  if (name == "awk" || name == "gawk" || name == "mawk" || name == "nawk") return &kAwk;
+  if (versioned("perl")) return &kPerl;
+  if (versioned("python")) return &kPython;
+  if (name == "node" || name == "nodejs") return &kNode;
+  if (name == "jq") return &kJq;
+  return nullptr;
+}
+
+bool Listed(std::string_view list, std::string_view name) {
+  for (std::size_t at = list.find(name); at != kNone; at = list.find(name, at + 1)) {
+    const std::size_t end = at + name.size();
+    if ((at == 0 || list[at - 1] == ' ') && (end == list.size() || list[end] == ' ')) return true;
+  }
+  return false;
+}
+
+// A program text: word `word`'s text from `start` on.
+struct ProgramWord {
+  std::size_t word = 0;
+  std::size_t start = 0;
+};
+
+// Reads the options of `interpreter` (at word `first - 1`) as it does:
+// the words holding its programs.
+std::vector<ProgramWord> ProgramWords(const Interpreter& interpreter, const std::vector<ShWord>& words,
+                                      std::size_t first) {
+  std::vector<ProgramWord> programs;
+  bool named_file = false;
+  std::size_t first_operand = kNone;
+  bool options = true;
+  for (std::size_t i = first; i < words.size(); ++i) {
+    const std::string& word = words[i].text;
+    if (!options || word.size() < 2 || word[0] != '-') {
+      if (first_operand == kNone) first_operand = i;
+      if (!interpreter.options_anywhere) options = false;
+      if (!interpreter.operand_is_program) break;  // the script file: the rest are its arguments
+      continue;
+    }
+    if (word == "--") {
+      options = false;
+      continue;
+    }
+    if (word.starts_with("--")) {
+      const std::size_t equals = word.find('=');
+      const std::string_view name = std::string_view(word).substr(0, equals);
+      const bool takes_next = equals == kNone;
+      if (Listed(interpreter.code_long, name)) {
+        if (!takes_next) programs.push_back({i, equals + 1});
+        if (takes_next && i + 1 < words.size()) programs.push_back({++i, 0});
+      } else if (Listed(interpreter.file_long, name)) {
+        named_file = true;
+        i += takes_next ? 1 : 0;
+      } else if (Listed(interpreter.argument_long, name)) {
+        // jq's --arg NAME VALUE, --argjson, --slurpfile and --rawfile take two words.
+        i += takes_next ? (name.starts_with("--arg") || name.ends_with("file") ? 2 : 1) : 0;
+      }
+      continue;
+    }
+    for (std::size_t k = 1; k < word.size(); ++k) {
+      const char letter = word[k];
+      if (interpreter.attached_letters.find(letter) != kNone) break;
+      if (interpreter.digit_letters.find(letter) != kNone) {
+        while (k + 1 < word.size() && std::isdigit(static_cast<unsigned char>(word[k + 1]))) ++k;
+        continue;
+      }
+      const bool code = interpreter.code_letters.find(letter) != kNone;
+      const bool file = interpreter.file_letters.find(letter) != kNone;
+      if (!code && !file && interpreter.argument_letters.find(letter) == kNone) continue;
+      named_file = named_file || file;
+      if (k + 1 < word.size()) {
+        if (code) programs.push_back({i, k + 1});
+      } else if (i + 1 < words.size()) {
+        ++i;
+        if (code) programs.push_back({i, 0});
+      }
+      break;
+    }
+  }
+  if (programs.empty() && !named_file && interpreter.operand_is_program && first_operand != kNone) {
+    programs.push_back({first_operand, 0});
+  }
+  return programs;
+}
+
+// ---- where a place of a program lands --------------------------------------
+
+struct Field {
+  ShellOperand kind = ShellOperand::kProgramCode;
+  std::string stops;      // kProgramText
+  std::string_view what;  // "the replacement of an s command"; empty for plain code
+};
+
+Field Text(std::string stops, std::string_view what) { return {ShellOperand::kProgramText, std::move(stops), what}; }
+
+// `delimiter` and `more`, each character once.
+std::string Stops(char delimiter, std::string_view more) {
+  std::string stops(1, delimiter);
+  for (char c : more) {
+    if (stops.find(c) == std::string::npos) stops += c;
+  }
+  return stops;
+}
+
+bool IsWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// The parts of a program a scanner steps over, one at a time.
+enum class Step : std::uint8_t { kGoOn, kFound, kLost };
+
+// Steps over the program text both scanners share: a field from i_ to a
+// closing character (a regular expression's when `brackets`: a bracket
+// expression hides the delimiter), the rest of a line.
+class ProgramScanner {
+ protected:
+  ProgramScanner(std::string_view program, std::size_t at) : p_(program), at_(at) {}
+
+  // Where a field from i_ stops: at its closing character (`closed`), or
+  // where the scanner loses it (a newline unless `multiline`, the end, a
+  // bracket expression holding at_).
+  struct End {
+    std::size_t at = 0;
+    bool closed = false;
+  };
+  End FieldEnd(char close, bool brackets, bool multiline) const {
+    for (std::size_t j = i_; j < p_.size(); ++j) {
+      const char c = p_[j];
+      if (c == close) return {j, true};
+      if (c == '\n' && !multiline) return {j, false};
+      if (c == '\\') {
+        ++j;
+      } else if (c == '[' && brackets) {
+        const std::size_t end = BracketEnd(j);
+        if (end == kNone || (at_ >= j && at_ <= end)) return {j, false};
+        j = end;
+      }
+    }
+    return {p_.size(), false};
+  }
+
+  // The field from i_ to `close`; i_ then stands after it.
+  Step Delimited(char close, bool brackets, bool multiline, std::string stops, std::string_view what) {
+    if (at_ < i_) return Step::kLost;
+    const End end = FieldEnd(close, brackets, multiline);
+    if (at_ < end.at) return Found(std::move(stops), what);
+    if (!end.closed) return Step::kLost;
+    i_ = end.at + 1;
+    return Step::kGoOn;
+  }
+
+  Step Found(std::string stops, std::string_view what) {
+    field_ = Text(std::move(stops), what);
+    return Step::kFound;
+  }
+
+  // The replacement of an s command from i_ to `close`, then its flags
+  // (`flag_chars`; i_ then stands after them): an `e` among them evaluates it.
+  Step Replacement(char close, bool multiline, std::string stops, std::string_view what,
+                   std::string_view flag_chars, std::string_view evaluated) {
+    if (at_ < i_) return Step::kLost;
+    const End end = FieldEnd(close, false, multiline);
+    if (!end.closed && at_ >= end.at) return Step::kLost;
+    const std::size_t flags = end.closed ? end.at + 1 : end.at;
+    i_ = flags;
+    SkipWhile(flag_chars);
+    if (at_ >= end.at) return Step::kGoOn;
+    if (p_.substr(flags, i_ - flags).find('e') == kNone) return Found(std::move(stops), what);
+    field_ = Field{ShellOperand::kProgramCode, "", evaluated};
+    return Step::kFound;
+  }
+
+  void SkipWhile(std::string_view chars) {
+    while (i_ < p_.size() && chars.find(p_[i_]) != kNone) ++i_;
+  }
+  void SkipUntil(std::string_view chars) {
+    while (i_ < p_.size() && chars.find(p_[i_]) == kNone) ++i_;
+  }
+
+  std::string_view p_;
+  std::size_t at_;
+  std::size_t i_ = 0;
+  Field field_;
+
+ private:
+  // The `]` closing the bracket expression at `open` (`[^]a]`, `[[:alpha:]/]`), or npos.
+  std::size_t BracketEnd(std::size_t open) const {
+    std::size_t j = open + 1;
+    if (j < p_.size() && p_[j] == '^') ++j;
+    if (j < p_.size() && p_[j] == ']') ++j;
+    for (; j < p_.size() && p_[j] != ']'; ++j) {
+      if (p_[j] == '\n') return kNone;
+      if (p_[j] == '[' && j + 1 < p_.size() && std::string_view(":.=").find(p_[j + 1]) != kNone) {
+        j = p_.find(std::string{p_[j + 1], ']'}, j + 2);
+        if (j == kNone) return kNone;
+        ++j;
+      }
+    }
+    return j < p_.size() ? j : kNone;
+  }
+};
+
+// sed's program, as GNU sed and busybox sed read it: commands with up to two
+// addresses, separated by `;` or newlines.
+class SedScanner : private ProgramScanner {
+ public:
+  SedScanner(std::string_view program, std::size_t at) : ProgramScanner(program, at) {}
+
+  Field Scan() {
+    while (true) {
+      SkipWhile(" \t\n;");
+      if (i_ >= p_.size() || i_ >= at_) return {};
+      const Step step = Command();
+      if (step == Step::kFound) return field_;
+      if (step == Step::kLost || i_ > at_) return {};
+    }
+  }
+
+ private:
+  Step Command() {
+    if (p_[i_] == '#') return ToLineEnd("a comment");
+    for (int address = 0; address < 2; ++address) {
+      if (const Step step = Address(); step != Step::kGoOn) return step;
+      SkipWhile(" \t");
+      if (i_ >= p_.size() || p_[i_] != ',') break;
+      ++i_;
+      SkipWhile(" \t");
+    }
+    SkipWhile(" \t!");
+    if (i_ >= p_.size() || i_ >= at_) return Step::kLost;
+    switch (p_[i_++]) {
+      case '{': case '}': case '=': case 'd': case 'D': case 'g': case 'G': case 'h': case 'H':
+      case 'n': case 'N': case 'p': case 'P': case 'x': case 'z': case 'F': return Step::kGoOn;
+      case 'a': case 'i': case 'c': return AppendedText();
+      case 'r': case 'R': case 'w': case 'W': return FileName();
+      case 's': return Substitute();
+      case 'y': return Transliterate();
+      case 'e': SkipUntil("\n"); return Step::kGoOn;  // a shell command: code
+      case ':': case 'b': case 't': case 'T': case 'l': case 'L': case 'q': case 'Q': case 'v':
+        SkipUntil(";\n}");
+        return Step::kGoOn;
+      default: return Step::kLost;
+    }
+  }
+
+  Step ToLineEnd(std::string_view what) { return Delimited('\n', false, true, "\n", what); }
+
+  Step FileName() {
+    SkipWhile(" \t");
+    return ToLineEnd("a file name");
+  }
+
+  // A line number, `$`, `first~step`, `+N`, or a regular expression (`/re/`, `\cREc`).
+  Step Address() {
+    if (i_ >= p_.size() || (p_[i_] != '/' && p_[i_] != '\\')) {
+      SkipWhile("0123456789$~+");
+      return Step::kGoOn;
+    }
+    if (p_[i_] == '\\') ++i_;
+    if (i_ + 1 >= p_.size() || p_[i_] == '\n') return Step::kLost;
+    const char delimiter = p_[i_++];
+    const Step step = Delimited(delimiter, true, false, Stops(delimiter, "\\\n["), "a regular expression");
+    SkipWhile("IM");
+    return step;
+  }
+
+  // The text of `a`, `i`, `c`: to the end of the line (a `\` joins the next one).
+  Step AppendedText() {
+    SkipWhile(" \t");
+    if (i_ + 1 < p_.size() && p_[i_] == '\\' && p_[i_ + 1] == '\n') i_ += 2;
+    return Delimited('\n', false, true, "\\\n", "the text of an a, i or c command");
+  }
+
+  Step Substitute() {
+    if (i_ >= p_.size() || p_[i_] == '\n' || p_[i_] == '\\') return Step::kLost;
+    const char delimiter = p_[i_++];
+    Step step = Delimited(delimiter, true, false, Stops(delimiter, "\\\n["), "the pattern of an s command");
+    if (step != Step::kGoOn) return step;
+    // The e flag runs the pattern space, the replacement in it, as a shell command.
+    step = Replacement(delimiter, false, Stops(delimiter, "\\\n&"), "the replacement of an s command",
+                       "gpiImMe0123456789", "an s command with the e flag");
+    if (step != Step::kGoOn || i_ >= p_.size() || p_[i_] != 'w') return step;
+    ++i_;
+    return FileName();
+  }
+
+  Step Transliterate() {
+    if (i_ >= p_.size() || p_[i_] == '\n' || p_[i_] == '\\') return Step::kLost;
+    const char delimiter = p_[i_++];
+    const Step step = Delimited(delimiter, false, false, Stops(delimiter, "\\\n"), "a y command");
+    if (step != Step::kGoOn) return step;
+    return Delimited(delimiter, false, false, Stops(delimiter, "\\\n"), "a y command");
+  }
+};
+
+// How a language writes the parts the string scanner must step over.
+struct Quote {
+  char open = '\0';
+  std::string_view stops;
+  std::string_view what;
+};
+struct Syntax {
+  std::string_view line_comment;  // "#" or "//"; empty: none
+  bool block_comments;            // /* ... */
+  Quote quotes[3];
+  std::string_view regex_stops;  // non-empty: `/` where an operand is expected opens a regular expression
+  std::string_view regex_words;  // words after which `/` opens one
+  bool perl;  // sigils (`$'` `$#`), quote-like operators (s/a/b/, qq{}), here-documents
+  bool python;  // string prefixes (r b u f), triple quotes, f-string braces
+};
+
+constexpr std::string_view kLiteral = "a string literal";
+constexpr Syntax kAwkSyntax{"#", false, {{'"', "\"\\\n", kLiteral}}, "/\\\n[", "print printf return in getline",
+                            false, false};
+constexpr Syntax kPerlSyntax{"#",
+                             false,
+                             {{'\'', "'\\", "a single-quoted string"}, {'"', "\"\\$@", "a double-quoted string"}},
+                             "/\\$@(",
+                             "split grep map join return and or not if unless while until x lt gt le ge eq ne cmp "
+                             "print push unshift",
+                             true,
+                             false};
+constexpr Syntax kPythonSyntax{"#", false, {{'\'', "'\\\n", kLiteral}, {'"', "\"\\\n", kLiteral}}, "", "", false,
+                               true};
+constexpr Syntax kNodeSyntax{"//",
+                             true,
+                             {{'\'', "'\\\n", kLiteral},
+                              {'"', "\"\\\n", kLiteral},
+                              {'`', "`\\$", "a template literal"}},
+                             "/\\\n[",
+                             "return typeof instanceof in of new delete void throw case do else yield await",
+                             false,
+                             false};
+constexpr Syntax kJqSyntax{"#", false, {{'"', "\"\\", kLiteral}}, "", "", false, false};
+
+// The string literals, comments and regular expression literals of awk,
+// perl, python, node and jq; what lies between them is code.
+class StringScanner : private ProgramScanner {
+ public:
+  StringScanner(const Syntax& syntax, std::string_view program, std::size_t at)
+      : ProgramScanner(program, at), syntax_(syntax) {}
+
+  Field Scan() {
+    while (i_ < p_.size() && i_ < at_) {
+      const Step step = Next();
+      if (step == Step::kFound) return field_;
+      if (step == Step::kLost) return {};
+    }
+    return {};
+  }
+
+ private:
+  Step Next() {
+    const std::string_view rest = p_.substr(i_);
+    const char c = p_[i_];
+    if (!syntax_.line_comment.empty() && rest.starts_with(syntax_.line_comment)) {
+      return Delimited('\n', false, true, "\n", "a comment");
+    }
+    if (syntax_.block_comments && rest.starts_with("/*")) {
+      i_ += 2;
+      const std::size_t end = p_.find("*/", i_);
+      if (at_ < std::min(end, p_.size())) return Found("*", "a comment");
+      if (end == kNone) return Step::kLost;
+      i_ = end + 2;
+      return Step::kGoOn;
+    }
+    for (const Quote& quote : syntax_.quotes) {
+      if (quote.open != '\0' && c == quote.open) return Quoted(quote);
+    }
+    if (c == '/' && !syntax_.regex_stops.empty()) return Slash();
+    if (syntax_.perl) return PerlConstruct();
+    ++i_;
+    return Step::kGoOn;
+  }
+
+  Step Quoted(const Quote& quote) {
+    std::string stops(quote.stops);
+    bool multiline = quote.stops.find('\n') == kNone;
+    const std::string_view prefix = syntax_.python ? PythonPrefix() : std::string_view();
+    const bool triple = syntax_.python && p_.substr(i_, 3) == std::string(3, quote.open);
+    i_ += triple ? 3 : 1;
+    if (triple) {
+      stops.erase(std::remove(stops.begin(), stops.end(), '\n'), stops.end());
+      multiline = true;
+    }
+    const bool braces = prefix.find_first_of("fF") != kNone;
+    if (braces) stops += "{}";
+    for (std::size_t j = i_; j < p_.size(); ++j) {
+      if (j == at_) return Found(stops, quote.what);
+      const char c = p_[j];
+      if (c == '\\') {
+        ++j;
+      } else if (c == quote.open && (!triple || p_.substr(j, 3) == std::string(3, quote.open))) {
+        i_ = j + (triple ? 3 : 1);
+        return Step::kGoOn;
+      } else if ((c == '\n' && !multiline) || (braces && c == '{') ||
+                 (quote.open == '`' && p_.substr(j, 2) == "${")) {
+        return Step::kLost;  // an f-string's or a template's code, or an unterminated string
+      }
+    }
+    return Step::kLost;
+  }
+
+  // Python's string prefix before i_ (`f`, `rb`...), or "".
+  std::string_view PythonPrefix() const {
+    std::size_t begin = i_;
+    while (begin > 0 && i_ - begin < 2 && std::string_view("rRbBuUfF").find(p_[begin - 1]) != kNone) --begin;
+    if (begin > 0 && IsWordChar(p_[begin - 1])) return {};
+    return p_.substr(begin, i_ - begin);
+  }
+
+  // `/` opens a regular expression literal where an operand is expected,
+  // else it divides. Where the two readings would differ on a quote before
+  // the next `/`, the scanner does not guess.
+  Step Slash() {
+    const std::size_t before = p_.find_last_not_of(" \t", i_ == 0 ? kNone : i_ - 1);
+    bool regex = before == kNone || std::string_view("(,=:[!&|?{};~+-*%<>^\n").find(p_[before]) != kNone;
+    if (!regex && IsWordChar(p_[before])) {
+      std::size_t begin = before;
+      while (begin > 0 && IsWordChar(p_[begin - 1])) --begin;
+      regex = Listed(syntax_.regex_words, p_.substr(begin, before + 1 - begin));
+      const bool variable = begin > 0 && std::string_view("$@%").find(p_[begin - 1]) != kNone;
+      if (!regex && syntax_.perl && !variable && !std::isdigit(static_cast<unsigned char>(p_[begin]))) {
+        return Step::kLost;  // `name /...`: perl decides by what `name` is
+      }
+    }
+    ++i_;
+    if (regex) {
+      const Step step = Delimited('/', true, false, std::string(syntax_.regex_stops), "a regular expression literal");
+      while (i_ < p_.size() && std::isalpha(static_cast<unsigned char>(p_[i_]))) ++i_;  // its flags
+      return step;
+    }
+    // A regular expression would end at the next `/` of the line, if any.
+    const std::size_t next = p_.find('/', i_);
+    if (next < std::min(p_.find('\n', i_), p_.size()) && p_.substr(i_, next - i_).find_first_of("'\"`") != kNone) {
+      return Step::kLost;
+    }
+    return Step::kGoOn;
+  }
+
+  // perl: `$'` and `$#` are variables; s/a/b/, m//, y///, tr/// are read,
+  // the other quote-like operators and here-documents are not followed.
+  Step PerlConstruct() {
+    const char c = p_[i_];
+    if ((c == '$' || c == '@') && i_ + 1 < p_.size() && std::string_view("'\"#`").find(p_[i_ + 1]) != kNone) {
+      i_ += 2;
+      return Step::kGoOn;
+    }
+    if (c == '`' || (p_.substr(i_, 2) == "<<" && i_ + 2 < p_.size() &&
+                     (IsWordChar(p_[i_ + 2]) || std::string_view("\"'~`").find(p_[i_ + 2]) != kNone))) {
+      return Step::kLost;
+    }
+    if (!IsWordChar(c) || (i_ > 0 && (IsWordChar(p_[i_ - 1]) || std::string_view("$@%&").find(p_[i_ - 1]) != kNone))) {
+      ++i_;
+      return Step::kGoOn;
+    }
+    std::size_t end = i_;
+    while (end < p_.size() && IsWordChar(p_[end])) ++end;
+    const std::string_view word = p_.substr(i_, end - i_);
+    i_ = end;
+    if (!Listed("s m y tr q qq qw qx", word)) return Step::kGoOn;
+    SkipWhile(" \t");
+    if (i_ >= p_.size() || IsWordChar(p_[i_]) || std::string_view("=,;)}]\n").find(p_[i_]) != kNone) {
+      return Step::kGoOn;  // a name: `s => 1`, `$h{s}`
+    }
+    const char delimiter = p_[i_];
+    if (i_ > end || Listed("q qq qw qx", word) || std::string_view("{([<").find(delimiter) != kNone) {
+      return Step::kLost;
+    }
+    ++i_;
+    const bool interpolates = word == "s" || word == "m";
+    const Step step = Delimited(delimiter, false, true, Stops(delimiter, interpolates ? "\\$@(" : "\\"),
+                                "the pattern of a perl quote-like operator");
+    if (step != Step::kGoOn || word == "m") return step;
+    // The e flag evaluates the replacement as perl code.
+    return Replacement(delimiter, true, Stops(delimiter, interpolates ? "\\$@" : "\\"),
+                       "the replacement of a perl quote-like operator", "msixpodualngcer",
+                       "an s operator with the e flag");
+  }
+
+  const Syntax& syntax_;
+};
+
+// Where `at` of `program` lands in a program of `language`.
+Field FieldAt(Language language, std::string_view program, std::size_t at) {
+  // A backslash before the place escapes the value's first character: not followed.
+  std::size_t backslashes = 0;
+  while (backslashes < at && program[at - 1 - backslashes] == '\\') ++backslashes;
+  if (backslashes % 2 == 1) return {};
+  switch (language) {
+    case Language::kSed: return SedScanner(program, at).Scan();
+    case Language::kAwk: return StringScanner(kAwkSyntax, program, at).Scan();
+    case Language::kPerl: return StringScanner(kPerlSyntax, program, at).Scan();
+    case Language::kPython: return StringScanner(kPythonSyntax, program, at).Scan();
+    case Language::kNode: return StringScanner(kNodeSyntax, program, at).Scan();
+    case Language::kJq: return StringScanner(kJqSyntax, program, at).Scan();
+  }
+  return {};
+}
+
+// A program with the stand-in `0` for every expansion and placeholder in it,
+// and where the stand-in of one placeholder is (npos when it is inside
+// another expansion).
+class StandIn {
+ public:
+  StandIn(const std::vector<std::pair<std::size_t, std::size_t>>& placeholders, std::size_t dollar)
+      : placeholders_(placeholders), dollar_(dollar) {}
+
+  // `word`'s text from `start` on.
+  void Read(const ShWord& word, std::size_t start) {
+    for (const ShPiece& piece : word.pieces) {
+      const std::size_t end = piece.text_begin + piece.length;
+      if (end <= start) continue;
+      if (piece.kind == ShPiece::kExpansion) {
+        Add(piece.offset);
+      } else {
+        AddText(word.text, piece, std::max(piece.text_begin, start), end);
+      }
+    }
+  }
+
+  std::string text;
+  std::size_t at = kNone;
+
+ private:
+  void Add(std::size_t offset) {
+    if (offset == dollar_) at = text.size();
+    text += '0';
+  }
+
+  // Text the shell does not expand (`'s/x/${V}/'`) holds placeholders too: the render substitutes them.
+  void AddText(const std::string& word_text, const ShPiece& piece, std::size_t from, std::size_t end) {
+    std::size_t copied = from;
+    ScanReferences(
+        word_text, from, end,
+        [&](const Reference& reference) {
+          const std::size_t offset = piece.offset + (reference.offset - piece.text_begin);
+          if (!std::binary_search(placeholders_.begin(), placeholders_.end(), std::make_pair(offset, std::size_t{0}),
+                                  [](const auto& a, const auto& b) { return a.first < b.first; })) {
+            return;
+          }
+          text.append(word_text, copied, reference.offset - copied);
+          Add(offset);
+          copied = reference.offset + reference.length;
+        },
+        [](std::size_t) {});
+    text.append(word_text, copied, end - copied);
+  }
+
+  const std::vector<std::pair<std::size_t, std::size_t>>& placeholders_;
+  std::size_t dollar_;
+};
+
+std::string ProgramName(std::string_view word) { return "`" + std::string(ProgramBaseName(word)) + "`"; }
+
+}  // namespace
+
+bool MayRunPrograms(std::string_view script) {
+  for (std::string_view name : {"sed", "awk", "perl", "python", "node", "jq"}) {
+    for (std::size_t at = script.find(name); at != kNone; at = script.find(name, at + 1)) {
+      const std::size_t end = at + name.size();
+      const bool starts = at == 0 || !std::isalpha(static_cast<unsigned char>(script[at - 1])) ||
+                          (name == "awk" && std::string_view("gmn").find(script[at - 1]) != kNone);
+      if (starts && (end == script.size() || !std::isalpha(static_cast<unsigned char>(script[end])))) return true;
+    }
+  }
+  return false;
+}
+
+void AddProgramReadings(std::string_view script, const std::vector<std::size_t>& offsets,
+                        std::vector<ShellContext>* contexts) {
+  std::vector<std::pair<std::size_t, std::size_t>> placeholders;  // (offset, index), by offset
+  for (std::size_t i = 0; i < offsets.size(); ++i) placeholders.emplace_back(offsets[i], i);
+  std::sort(placeholders.begin(), placeholders.end());
+  const lint::ShScript model = lint::ParseShell(script);
+  for (const ShCommand& command : model.commands) {
+    const int name_index = lint::CommandNameIndex(command, script);
+    if (name_index < 0) continue;
+    const std::vector<ShWord>& words = command.words;
+    // The interpreter itself or behind runners (`env`, `xargs`, `busybox sed`).
+    std::size_t program = static_cast<std::size_t>(name_index);
+    while (program < words.size() && !InterpreterNamed(words[program].text)) ++program;
+    const bool behind_runner = program > static_cast<std::size_t>(name_index);
+    if (program == words.size() || (behind_runner && !IsRunner(words[name_index].text))) continue;
+    const Interpreter& interpreter = *InterpreterNamed(words[program].text);
+    const std::string name = ProgramName(words[program].text);
+    for (const ProgramWord& text : ProgramWords(interpreter, words, program + 1)) {
+      const ShWord& word = words[text.word];
+      auto at = std::lower_bound(placeholders.begin(), placeholders.end(), std::make_pair(word.begin, std::size_t{0}));
+      for (; at != placeholders.end() && at->first < word.end; ++at) {
+        ShellContext& context = (*contexts)[at->second];
+        if (context.operand != ShellOperand::kNone) continue;
+        StandIn stand_in(placeholders, at->first);
+        stand_in.Read(word, text.start);
+        const Field field =
+            stand_in.at == kNone ? Field{} : FieldAt(interpreter.language, stand_in.text, stand_in.at);
+        context.operand = field.kind;
+        context.evaluated_by = field.what.empty() ? name : name + " (" + std::string(field.what) + ")";
+        context.program_stops = field.stops;
+      }
+    }
+  }
+}
+
+}  // namespace safesubst

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: Apache-2.0
+// Values in the program text of other interpreters (SPEC Rule 3: a value
+// never runs as code, at any depth). `sed -i "s/x/${V}/" f` quotes the value
+// for the shell, which hands it to sed as part of sed's program: with
+// V=`x/;e touch F #` GNU sed runs `touch F`. Likewise `awk "BEGIN { print
+// \"${V}\" }"` with V=`"; system("touch F"); "`, and the -e/-c programs of
+// perl, python, ruby, node, php, lua and jq's filter.
+//
+// The rule depends on where in the program the placeholder stands, found by
+// a small scanner of each language (not an interpreter of it):
+//   in a field the scanner can delimit (a string literal; in sed the
+//     pattern or replacement of an s command, an address's regular
+//     expression, the text of a/i/c, a file name, a comment), a value takes
+//     none of the characters that would end the field or make it code: its
+//     closing quote or delimiter, `\`, a newline where it ends the field, and
+//     what interpolates or has a meaning there (`$` `@` in perl's "...", `#`
+//     in ruby's, `{` `}` in a python f-string, `&` in sed's replacement,
+//     `[` in a regular expression, whose brackets hide a delimiter);
+//     the value then stays data, and the common `sed "s/X/${V}/"` keeps
+//     rendering for values such as `v1.2.3`, `my-app` or `10.0.0.1`;
+//   anywhere else (a command or flag position, after a construct the scanner
+//     does not follow): only a decimal integer, since letters are code there
+//     (sed's `e/sbin/reboot`, perl's `qx.reboot.`, python's `import os`).
+// The placeholders are marked (ShellContext::operand, kProgramText with the
+// characters refused, or kProgramCode); `shell: raw` lifts the rule.
+//
+// Programs found: the word after sed's -e/--expression (or its first operand),
+// awk's first operand (or gawk's -e/--source), the -e/-E of perl and ruby,
+// python's -c, node's -e/-p/--eval/--print, php's -r, lua's -e, jq's filter;
+// directly or behind runners (`env`, `xargs`, `find -exec`, `busybox sed`).
+// Out of reach: a program the script builds at run time (`p="s/x/${V}/"; sed
+// "$p"`), a here-document or pipe read by an interpreter, a program file.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+#include <vector>
+
+#include "shell.h"
+
+namespace safesubst {
+
+/// A cheap test: false when `script` names none of the interpreters above
+/// (then AddProgramReadings would change nothing).
+bool MayRunPrograms(std::string_view script);
+
+/// Marks each of `contexts` (at `offsets` of `script`) whose placeholder
+/// stands in the program text of an interpreter the script runs.
+void AddProgramReadings(std::string_view script, const std::vector<std::size_t>& offsets,
+                        std::vector<ShellContext>* contexts);
+
+}  // namespace safesubst

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: Apache-2.0
+// Values in the program text of other interpreters (interpreter_programs.h):
+// where each placeholder lands, and, run under dash with the real
+// GNU sed, busybox sed and awk, mawk, perl, python3, node and jq, that every
+// value written lands as data (the program prints exactly the value) and no
+// hostile value runs.
+#include "interpreter_programs.h"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "real_shells.h"
+#include "shell.h"
+#include "test_support.h"
+
+namespace safesubst {
+namespace {
+
+constexpr std::string_view kPlaceholder = "${V}";
+
+ShellContext PlaceOf(std::string_view script) {
+  const std::size_t at = script.find(kPlaceholder);
+  REQUIRE(at != std::string_view::npos);
+  const ShellContext context = ShellContextsAt(script, {at}, nullptr, ScriptShells::kSh).front();
+  return context.reread.empty() ? context : context.reread.front();
+}
+
+struct Mark {
+  std::string_view script;
+  ShellOperand operand;
+  std::string_view by;
+  std::string_view stops;
+};
+
+TEST_CASE("interpreter programs: the field of each placeholder, through each way of naming the program") {
+  using O = ShellOperand;
+  const std::vector<Mark> marks = {
+      // sed: -e, --expression=, a bundle, -i with and without a suffix, the first operand, quoting switches.
+      {"sed -i \"s/hello/${V}/\" f.txt", O::kProgramText, "`sed` (the replacement of an s command)", "/\\\n&"},
+      {"sed -e 's/a/b/' -e \"s|x|${V}|g\" f", O::kProgramText, "`sed` (the replacement of an s command)", "|\\\n&"},
+      {"sed --expression=\"s/${V}/x/\" f", O::kProgramText, "`sed` (the pattern of an s command)", "/\\\n["},
+      {"sed -ne \"/${V}/p\" f", O::kProgramText, "`sed` (a regular expression)", "/\\\n["},
+      {"sed -i.bak \"\\,${V},d\" f", O::kProgramText, "`sed` (a regular expression)", ",\\\n["},
+      {"sed 's|a|'\"${V}\"'|' f.txt", O::kProgramText, "`sed` (the replacement of an s command)", "|\\\n&"},
+      {"sed 's/[/]/${V}/' f", O::kProgramText, "`sed` (the replacement of an s command)", "/\\\n&"},
+      {"sed \"1a ${V}\" f", O::kProgramText, "`sed` (the text of an a, i or c command)", "\\\n"},
+      {"sed \"y/abc/${V}/\" f", O::kProgramText, "`sed` (a y command)", "/\\\n"},
+      {"sed -n \"w ${V}\" f", O::kProgramText, "`sed` (a file name)", "\n"},
+      {"sed -n \"${V}p\" f", O::kProgramCode, "`sed`", ""},
+      {"sed \"s/a/b/;${V}\" f", O::kProgramCode, "`sed`", ""},
+      {"sed \"s/a/${V}/e\" f", O::kProgramCode, "`sed` (an s command with the e flag)", ""},
+      {"sed \"s/a/\\\\\\\\${V}/\" f", O::kProgramText, "`sed` (the replacement of an s command)", "/\\\n&"},
+      {"sed 's/a/\\'\"${V}/\" f", O::kProgramCode, "`sed`", ""},
+      {"busybox sed \"s/a/${V}/\" f", O::kProgramText, "`sed` (the replacement of an s command)", "/\\\n&"},
+      {"env LC_ALL=C sed -i \"s/a/${V}/\" f", O::kProgramText, "`sed` (the replacement of an s command)", "/\\\n&"},
+      {"find . -name '*.conf' -exec sed -i \"s/a/${V}/\" {} +", O::kProgramText,
+       "`sed` (the replacement of an s command)", "/\\\n&"},
+      {"xargs -n1 python3 -c \"print('${V}')\"", O::kProgramText, "`python3` (a string literal)", "'\\\n"},
+      {"sh -c 'sed \"s/a/${V}/\" f'", O::kProgramText, "`sed` (the replacement of an s command)", "/\\\n&"},
+      // awk: the first operand, after -F, -v; strings, regular expressions, code.
+      {"awk -F: -v n=1 \"{ print \\\"${V}\\\" }\" f", O::kProgramText, "`awk` (a string literal)", "\"\\\n"},
+      {"awk \"/${V}/ { print }\" f", O::kProgramText, "`awk` (a regular expression literal)", "/\\\n["},
+      {"awk \"{ print \\$${V} }\" f", O::kProgramCode, "`awk`", ""},
+      {"awk \"{ x = 4 / 2; print \\\"${V}\\\" }\"", O::kProgramText, "`awk` (a string literal)", "\"\\\n"},
+      {"awk \"{ x = 4 / 2 \\\"'\\\" / 1; print \\\"${V}\\\" }\"", O::kProgramCode, "`awk`", ""},
+      // perl, python, node, jq.
+      {"perl -pi -e \"s/a/${V}/g\" f", O::kProgramText, "`perl` (the replacement of a perl quote-like operator)",
+       "/\\$@"},
+      {"perl -lne \"print '${V}'\"", O::kProgramText, "`perl` (a single-quoted string)", "'\\"},
+      {"perl -E \"say \\\"${V}\\\"\"", O::kProgramText, "`perl` (a double-quoted string)", "\"\\$@"},
+      {"perl -e \"print qq{${V}}\"", O::kProgramCode, "`perl`", ""},
+      {"perl -pe \"s/a/${V}/e\"", O::kProgramCode, "`perl` (an s operator with the e flag)", ""},
+      {"python3 -c \"print('${V}')\"", O::kProgramText, "`python3` (a string literal)", "'\\\n"},
+      {"python3 -Ic \"print(f'${V}')\"", O::kProgramText, "`python3` (a string literal)", "'\\\n{}"},
+      {"/usr/bin/python3.11 -c \"print('''${V}''')\"", O::kProgramText, "`python3.11` (a string literal)", "'\\"},
+      {"python3 -c \"import sys; sys.exit(${V})\"", O::kProgramCode, "`python3`", ""},
+      {"node -e \"console.log('${V}')\"", O::kProgramText, "`node` (a string literal)", "'\\\n"},
+      {"node --eval=\"console.log(\\`${V}\\`)\"", O::kProgramText, "`node` (a template literal)", "`\\$"},
+      {"jq -r --arg a b \".x = \\\"${V}\\\"\" f.json", O::kProgramText, "`jq` (a string literal)", "\"\\"},
+  };
+  for (const Mark& mark : marks) {
+    CAPTURE(mark.script);
+    const ShellContext place = PlaceOf(mark.script);
+    CHECK(place.operand == mark.operand);
+    CHECK(place.evaluated_by == mark.by);
+    CHECK(place.program_stops == mark.stops);
+  }
+}
+
+TEST_CASE("interpreter programs: data given beside a program is not program text") {
+  for (std::string_view script :
+       {"sed 's/a/b/' \"${V}\"", "sed -f prog.sed \"${V}\"", "awk -v x=\"${V}\" '{ print x }'", "awk -F\"${V}\" 1 f",
+        "awk -f prog.awk \"${V}\"", "perl script.pl -e \"${V}\"", "python3 app.py -c \"${V}\"",
+        "node app.js -e \"${V}\"",
+        "jq --arg v \"${V}\" '.x = $v' f", "echo \"${V}\" | sed 's/a/b/'", "grep -e \"${V}\" f", "ls sed \"${V}\""}) {
+    CAPTURE(script);
+    CHECK(PlaceOf(script).operand == ShellOperand::kNone);
+  }
+  CHECK_FALSE(MayRunPrograms("echo used based awkward perlish nodes"));
+  CHECK(MayRunPrograms("x=1\n/usr/bin/python3 -c 'print(1)'"));
+  CHECK(MayRunPrograms("gawk 1"));
+}
+
+// Each line prints the value through one interpreter; f.txt holds `hello`.
+constexpr std::string_view kLines[] = {
+    "sed \"s/hello/${V}/\" f.txt",
+    "sed -e \"s|hello|${V}|g\" f.txt",
+    "sed 's|hello|'\"${V}\"'|' f.txt",
+    "sed --expression=\"s#hello#${V}#\" f.txt",
+    "sed -i \"s/hello/${V}/\" f.txt && cat f.txt",
+    "sed \"/hello/c ${V}\" f.txt",
+    "busybox sed \"s/hello/${V}/\" f.txt",
+    "sh -c 'sed \"s/hello/${V}/\" f.txt'",
+    "awk \"BEGIN { print \\\"${V}\\\" }\"",
+    "awk 'BEGIN { print \"'\"${V}\"'\" }'",
+    "busybox awk \"BEGIN { print \\\"${V}\\\" }\"",
+    "perl -le \"print '${V}'\"",
+    "perl -le \"print \\\"${V}\\\"\"",
+    "perl -pe \"s/hello/${V}/\" f.txt",
+    "python3 -c \"print('${V}')\"",
+    "python3 -c \"print(\\\"${V}\\\")\"",
+    "python3 -c \"print(f'${V}')\"",
+    "python3 -c \"print('''${V}''')\"",
+    "node -e \"console.log('${V}')\"",
+    "node -p \"\\`${V}\\`\"",
+    "jq -rn \"\\\"${V}\\\"\"",
+};
+
+// The attacker's values (requests-s28.md 08:16 c) and their kin: each ends a
+// field of one of the lines and runs `touch canary`.
+constexpr std::string_view kHostile[] = {
+    "x/;e touch canary #",
+    "x|;e touch canary #",
+    "x#;e touch canary #",
+    "x\ne touch canary",
+    "\"; system(\"touch canary\"); \"",
+    "'; system('touch canary'); '",
+    "@{[system('touch canary')]}",
+    "$(touch canary)",
+    "'); import os; os.system('touch canary'); ('",
+    "\"); import os; os.system('touch canary'); (\"",
+    "{__import__('os').system('touch canary')}",
+    "'); require('child_process').execSync('touch canary'); ('",
+    "${require('child_process').execSync('touch canary')}",
+    "a\\'; system('touch canary'); #",
+    "1p;e touch canary",
+};
+
+// Taken in every line; then values some lines refuse (a delimiter, perl's `@`).
+constexpr std::string_view kBenign[] = {"v1.2.3", "my-app", "10.0.0.1", "hello world", "Hello_World-42"};
+constexpr std::string_view kOrdinary[] = {"https://x.example/a?b=1", "a:b@c%d+e,f=g", "O'Brien", "50%"};
+
+std::string Expand(std::string_view line, std::string_view encoded) {
+  const std::size_t at = line.find(kPlaceholder);
+  return std::string(line.substr(0, at)) + std::string(encoded) + std::string(line.substr(at + kPlaceholder.size()));
+}
+
+TEST_CASE("interpreter programs: under the real interpreters, a value written lands as data and none runs") {
+  for (const char* tool : {"sed", "busybox", "awk", "perl", "python3", "node", "jq"}) {
+    CHECK_MESSAGE(testing::HaveProgram(tool), tool << " is not installed (packaging/debian-test-deps.txt)");
+  }
+  // The interpreters are the point here: the shells' quoting is proved by shell_encoding_test.cc.
+  const std::vector<testing::RealShell> shells = {testing::RealShells().front()};  // dash
+  REQUIRE(testing::HaveProgram("dash"));
+  std::vector<std::string> scripts, values;
+  for (std::string_view line : kLines) {
+    const ShellContext context = ShellContextsAt(line, {line.find(kPlaceholder)}).front();
+    auto add = [&](std::string_view value) {
+      std::string encoded;
+      const std::string error = AppendShellEncoded(context, value, ShellMode::kSafe, &encoded);
+      if (!error.empty()) {
+        CHECK(error.find(value) == std::string::npos);
+        return false;
+      }
+      scripts.push_back("echo hello > f.txt\n" + Expand(line, encoded) + "\n");
+      values.push_back(std::string(value));
+      return true;
+    };
+    CAPTURE(line);
+    for (std::string_view value : kBenign) {
+      CAPTURE(value);
+      CHECK(add(value));
+    }
+    for (std::string_view value : kOrdinary) add(value);
+    for (std::string_view value : kHostile) add(value);
+  }
+  testing::TempDir work;
+  const std::vector<std::filesystem::path> directories =
+      testing::RunEachScriptUnderShells(work.path(), shells, scripts);
+  for (std::size_t s = 0; s < shells.size(); ++s) {
+    CAPTURE(shells[s].name);
+    CHECK_MESSAGE(testing::ReadFile(directories[s] / "canaries").empty(), "canaries after scripts");
+    for (std::size_t i = 0; i < scripts.size(); ++i) {
+      CAPTURE(scripts[i]);
+      CHECK(testing::ReadFile(directories[s] / ("out" + std::to_string(i))) == values[i] + "\n");
+    }
+  }
+}
+
+TEST_CASE("interpreter programs: the plain substitution of the attacker's lines runs the value") {
+  // Why the rule exists: without it, each of these creates the canary.
+  const std::vector<testing::RealShell> shells = {testing::RealShells().front()};  // dash
+  std::vector<std::string> scripts;
+  for (auto [line, value] : std::vector<std::pair<std::string_view, std::string_view>>{
+           {"sed \"s/hello/${V}/\" f.txt", "x/;e touch canary #"},
+           {"awk \"BEGIN { print \\\"${V}\\\" }\"", "\"; system(\"touch canary\"); \""},
+           {"perl -e \"print '${V}'\"", "'; system('touch canary'); '"},
+           {"python3 -c \"print('${V}')\"", "'); import os; os.system('touch canary'); ('"}}) {
+    // Written for the shell only, as 773501a wrote it.
+    ShellContext context = ShellContextsAt(line, {line.find(kPlaceholder)}).front();
+    REQUIRE(context.operand == ShellOperand::kProgramText);
+    context.operand = ShellOperand::kNone;
+    std::string encoded;
+    REQUIRE(AppendShellEncoded(context, value, ShellMode::kSafe, &encoded).empty());
+    scripts.push_back("echo hello > f.txt\n" + Expand(line, encoded) + "\n");
+  }
+  testing::TempDir work;
+  const std::filesystem::path directory = testing::RunEachScriptUnderShells(work.path(), shells, scripts).front();
+  CHECK(testing::ReadFile(directory / "canaries") == "0\n1\n2\n3\n");
+}
+
+}  // namespace
+}  // namespace safesubst
