@@ -87,19 +87,10 @@ class OperandFinder {
       arithmetic_names_.emplace(name);
     }
     for (const ShCommand& command : model_.commands) ReadCommand(command);
-    // Then the values assigned to the names used in arithmetic, wherever they are assigned.
+    // Then the assignments, wherever they are: what is known of each name is known now.
     for (const ShCommand& command : model_.commands) {
       for (const ShWord& word : command.words) {
-        if (word.role != ShellWordRole::kAssignment && !assigning_args_.count(&word)) continue;
-        const std::string name = AssignedName(word, /*declaration=*/false);
-        if (IsOneOf(name, kExpandedAgain)) Value(word, ShellOperand::kExpanded, "`" + name + "`");
-        if (unset_references_.count(name)) {
-          Value(word, ShellOperand::kName, "`" + name + "`, a reference without a target, whose value names one");
-        }
-        if (name.empty() || !arithmetic_names_.count(name)) continue;
-        const bool declared = integer_names_.count(name) != 0;
-        Value(word, ShellOperand::kArithmetic,
-              "`" + name + "`, " + (declared ? "an integer variable" : "which the script uses in arithmetic"));
+        if (word.role == ShellWordRole::kAssignment || assigning_args_.count(&word)) ReadAssignment(word);
       }
     }
   }
@@ -116,6 +107,28 @@ class OperandFinder {
     if (const std::optional<ShWord> value = AssignedValue(word)) {
       operands_.push_back(Operand{value->begin, word.end, kind, by});
     }
+  }
+
+  // `NAME=VALUE`, `NAME[SUBSCRIPT]=VALUE`: the value is arithmetic for a
+  // name used in arithmetic, a name for a reference without a target, and
+  // expanded again for a prompt; the subscript of an array that is not
+  // associative is arithmetic (bash, zsh).
+  void ReadAssignment(const ShWord& word) {
+    const std::string name = AssignedName(word, /*declaration=*/false);
+    if (name.empty()) return;
+    const std::optional<ShWord> value = AssignedValue(word);
+    if (word.text[name.size()] == '[' && value && !associative_names_.count(name)) {
+      operands_.push_back(Operand{word.begin + name.size() + 1, value->begin, ShellOperand::kArithmetic,
+                                  "`" + name + "[...]`, an array subscript"});
+    }
+    if (IsOneOf(name, kExpandedAgain)) Value(word, ShellOperand::kExpanded, "`" + name + "`");
+    if (unset_references_.count(name)) {
+      Value(word, ShellOperand::kName, "`" + name + "`, a reference without a target, whose value names one");
+    }
+    if (!arithmetic_names_.count(name)) return;
+    const bool declared = integer_names_.count(name) != 0;
+    Value(word, ShellOperand::kArithmetic,
+          "`" + name + "`, " + (declared ? "an integer variable" : "which the script uses in arithmetic"));
   }
 
   void ReadCommand(const ShCommand& command) {
@@ -217,12 +230,14 @@ class OperandFinder {
     const std::string by = "`" + std::string(name) + "`";
     bool integer = name == "integer";
     bool reference = name == "nameref";  // `export -n` un-exports instead
+    bool associative = false;
     for (std::size_t i = first; i < words.size(); ++i) {
       const ShWord& word = words[i];
       if (IsOption(word)) {
         const bool set = word.text[0] == '-';
         integer = integer || (set && word.text.find('i') != std::string::npos);
         reference = reference || (set && name != "export" && word.text.find('n') != std::string::npos);
+        associative = associative || (set && word.text.find('A') != std::string::npos);
         continue;
       }
       assigning_args_.insert(&word);
@@ -233,6 +248,7 @@ class OperandFinder {
         arithmetic_names_.insert(assigned);
       }
       if (reference && !value) unset_references_.insert(assigned);  // `declare -n r; r=NAME`
+      if (associative) associative_names_.insert(assigned);
       if (reference) {
         Value(word, ShellOperand::kName, by + " (a reference, whose value names a variable)");
       } else if (value && value->text.starts_with("(")) {
@@ -248,6 +264,7 @@ class OperandFinder {
   std::set<std::string> integer_names_;
   std::set<const ShWord*> assigning_args_;  // arguments that assign: of declarations, of `env`
   std::set<std::string> unset_references_;  // assigning them a value names their target
+  std::set<std::string> associative_names_;  // their subscripts are strings
   bool in_double_bracket_ = false;  // the commands read are inside `[[ ... ]]`
 };
 
@@ -270,7 +287,9 @@ bool HasWord(std::string_view script, std::string_view word, std::string_view af
 }  // namespace
 
 bool MayEvaluateOperands(std::string_view script) {
-  if (script.find("((") != std::string_view::npos || script.find("$[") != std::string_view::npos) return true;
+  for (std::string_view form : {"((", "$[", "]=", "]+="}) {  // arithmetic, an array element's assignment
+    if (script.find(form) != std::string_view::npos) return true;
+  }
   for (std::string_view word : kEvaluating) {
     if (HasWord(script, word)) return true;
   }

@@ -83,6 +83,8 @@ const std::vector<Line>& Lines() {
       {"declare -n r; r=\"${V}\"; echo \"$r\"", ShellOperand::kName,
        "`r`, a reference without a target, whose value names one"},
       {"time -p let \"x=${V}\"", ShellOperand::kArithmetic, "`let`"},
+      {"a=(1 2); a[\"${V}\"]=3", ShellOperand::kArithmetic, "`a[...]`, an array subscript"},
+      {"a=(1 2); a[${V}]+=3", ShellOperand::kArithmetic, "`a[...]`, an array subscript"},
       {"ulimit -n \"${V}\"", ShellOperand::kLimit, "`ulimit`"},
       {"ulimit -S -t \"${V}\"", ShellOperand::kLimit, "`ulimit`"},
       {"read -t \"${V}\" x < f.txt", ShellOperand::kArithmetic, "`read -t`"},
@@ -124,7 +126,8 @@ TEST_CASE("shell operands: values, names and strings elsewhere are not operands"
         "read -r line; echo \"${V}\"", "printf '%s' \"${V}\"", "x=\"${V}\"; echo \"$x\"", "grep -v \"${V}\" f",
         "echo $(( 1 + 2 )) \"${V}\"", "declare -r R=\"${V}\"", "export -n X=\"${V}\"", "read -p \"${V}\" x",
         "command echo \"${V}\" -gt 1", "nice -n 5 echo \"${V}\"", "[[ 1 -eq 1 ]] && echo \"${V}\" -gt 1",
-        "[[ 1 -eq 1 && \"${V}\" = x ]]", "alias ll=\"ls ${V}\"", "PS4X=\"${V}\"", "echo PS4=\"${V}\""}) {
+        "[[ 1 -eq 1 && \"${V}\" = x ]]", "alias ll=\"ls ${V}\"", "PS4X=\"${V}\"", "echo PS4=\"${V}\"",
+        "declare -A m; m[\"${V}\"]=1", "typeset -A m; m[${V}]=1", "a[1]=\"${V}\""}) {
     CAPTURE(script);
     CHECK(ContextOf(script).operand == ShellOperand::kNone);
   }
