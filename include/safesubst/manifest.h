@@ -58,8 +58,10 @@ struct SAFESUBST_API Manifest {
   std::string directory;  ///< base for relative fragment paths
   std::vector<Variable> variables;  ///< in declaration order
   std::vector<std::string> runtime;  ///< names that are never substituted
-  std::vector<std::string> script_paths;  ///< node paths the manifest marks as script
-  std::vector<std::string> shell_paths;   ///< node paths the manifest marks as shell
+  /// Node paths the manifest marks as script, and as shell, written as step
+  /// paths: `.data."entry.sh"`, `.spec.containers[*].args[0]`.
+  std::vector<std::string> script_paths;
+  std::vector<std::string> shell_paths;
   std::vector<Step> steps;
 
   /// The declared variable called `name`, or nullptr.

@@ -64,11 +64,11 @@ std::string CheckStepPath(std::string_view path) {
   return error.message + ColumnNote(error.column);
 }
 
-// A `scripts:`/`shell:` path, read with the step grammar and written the way
-// the render names a node (Tokens::PathString: keys unquoted, `[N]`, `[*]`),
-// which is what PathMatches compares. Forms a node's name cannot match
-// (`[key=value]`, a negative index) are refused. Returns a problem or empty.
-std::string ScriptPathProblem(std::string_view path, std::string* matched_as) {
+// A `scripts:`/`shell:` path, read with the step grammar, as the render
+// matches it (ListedPaths, classify.h). Forms that select no one node by
+// its place (`[key=value]`, a negative index) are refused. Returns a problem
+// or empty.
+std::string ScriptPathProblem(std::string_view path) {
   detail::YamlPath parsed;
   detail::PathError error;
   if (!detail::ParseYamlPath(path, &parsed, &error)) return error.message + ColumnNote(error.column);
@@ -78,12 +78,10 @@ std::string ScriptPathProblem(std::string_view path, std::string* matched_as) {
       case detail::PathSelector::Kind::kKey:
         // An unquoted `*` reads as a key named `*`, never as "any key".
         if (selector.key == "*" && path[selector.column] == '*') return "`.*` is not a wildcard here; use [*]" + at;
-        *matched_as += "." + selector.key;
         break;
-      case detail::PathSelector::Kind::kAll: *matched_as += "[*]"; break;
+      case detail::PathSelector::Kind::kAll: break;
       case detail::PathSelector::Kind::kIndex:
         if (selector.index < 0) return "a negative index selects from the end in steps only" + at;
-        *matched_as += "[" + std::to_string(selector.index) + "]";
         break;
       case detail::PathSelector::Kind::kMatch:
         return "`[key=value]` selects items in steps only; here use [N] or [*]" + at;
@@ -407,14 +405,13 @@ class ManifestParser {
       }
       // A path that loads must match: one that silently matched nothing would
       // leave its scripts to the data rules, where a value lands unquoted.
-      std::string matched_as;
-      std::string problem = ScriptPathProblem(item.Scalar(), &matched_as);
+      std::string problem = ScriptPathProblem(item.Scalar());
       if (!problem.empty()) {
         Error(At(item), "invalid path " + Quoted(item.Scalar()) + " in " + Quoted(key) + ": " + problem,
               "paths look like .data.\"entrypoint.sh\" or .spec.containers[*].args[0]");
         continue;
       }
-      paths->push_back(std::move(matched_as));
+      paths->push_back(item.Scalar());
     }
   }
 

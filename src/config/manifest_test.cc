@@ -61,10 +61,11 @@ TEST_CASE("a step path is checked with the step engine's own grammar where the m
            "invalid path '.a[x]': expected `=` after the key in `[key=value]` (column 5)", 2, 13);
 }
 
-TEST_CASE("a scripts/shell path is kept as the render names nodes, or refused when no node could match it") {
+TEST_CASE("a scripts/shell path is kept as written, or refused when it selects no one node by its place") {
   Result<Manifest> quoted = Parse("shell: ['.data.\"entry.sh.tpl\"', '.\"data\".run', '.spec.c[*].args[0]']\n");
   REQUIRE_MESSAGE(quoted.ok(), Describe(quoted.diagnostics));
-  CHECK(quoted.value->shell_paths == std::vector<std::string>{".data.entry.sh.tpl", ".data.run", ".spec.c[*].args[0]"});
+  CHECK(quoted.value->shell_paths ==
+        std::vector<std::string>{".data.\"entry.sh.tpl\"", ".\"data\".run", ".spec.c[*].args[0]"});
   CHECK_FALSE(Parse("shell: ['.spec.containers[name=c].args[0]']\n").ok());
   CHECK_FALSE(Parse("scripts: ['.spec.containers[-1].args[0]']\n").ok());
   CHECK_FALSE(Parse("shell: ['.data.*']\n").ok());

@@ -107,13 +107,13 @@ void ClassifyBothWays(std::string_view text, const Manifest& manifest, std::vect
   for (const Scalar& scalar : tokens.scalars) whole->push_back(Marked(scalar));
   struct Marks final : detail::ScalarSink {
     Marks(std::string_view read, const Manifest& declared, std::vector<std::string>* out)
-        : text(read), manifest(declared), marks(out) {}
+        : text(read), listed(declared), marks(out) {}
     void Take(Tokens* tokens) override {
-      marks->push_back(ClassifyAsRead(text, manifest, tokens, &scripts) ? Marked(tokens->scalars[0]) : "?");
+      marks->push_back(ClassifyAsRead(text, listed, tokens, &scripts) ? Marked(tokens->scalars[0]) : "?");
     }
     void PathsChanged() override {}
     std::string_view text;
-    const Manifest& manifest;
+    const ListedPaths listed;
     std::vector<std::string>* marks;
     ShellScriptsAsRead scripts;
   } marks(text, manifest, as_read);

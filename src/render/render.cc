@@ -22,7 +22,6 @@
 
 #include "bounded_read.h"
 #include "classify.h"
-#include "object_paths.h"
 #include "default_words.h"
 #include "diagnostic_cap.h"
 #include "fast_invariant.h"
@@ -185,7 +184,7 @@ class Renderer {
   bool Streams() const;
   bool StreamAsRead();
   class AsReadSink;
-  bool TakeAsRead(StreamedWriting* writing, KeyRepeats* keys, ShellScriptsAsRead* scripts);
+  bool TakeAsRead(StreamedWriting* writing, KeyRepeats* keys, const ListedPaths& listed, ShellScriptsAsRead* scripts);
   RenderResult RenderStreamedOrWhole();
   void WriteScalars(std::string* output);
   bool WriteStreamed(std::uint32_t index, StreamedWriting* writing);
@@ -269,7 +268,6 @@ class Renderer {
   bool ReadsAlikeAsShell(const ReferenceValue& value, const Variable* variable) const;
   void CheckAliasedCommandLines();
   void ReportHiddenCommandLine(const Reference& reference, const Alias& alias);
-  bool ListedAsShell(const Scalar& scalar) const;
   std::string RedactSubstituted(std::string text) const;
   void ReportStructureDifferences(const std::vector<StructureDifference>& differences);
   ReferenceReport* ReportOf(const Reference& reference) {
@@ -495,8 +493,9 @@ class Renderer::RefoundSubstitutions {
 // Hands each scalar the tokenizer reads to the streaming render (TakeAsRead).
 class Renderer::AsReadSink final : public detail::ScalarSink {
  public:
-  AsReadSink(Renderer& renderer, StreamedWriting* writing) : renderer_(renderer), writing_(writing) {}
-  void Take(Tokens*) override { going_ = going_ && renderer_.TakeAsRead(writing_, &keys_, &scripts_); }
+  AsReadSink(Renderer& renderer, StreamedWriting* writing)
+      : renderer_(renderer), writing_(writing), listed_(renderer.manifest_) {}
+  void Take(Tokens*) override { going_ = going_ && renderer_.TakeAsRead(writing_, &keys_, listed_, &scripts_); }
   void PathsChanged() override { going_ = false; }
   bool WantsMore() const override { return going_; }
   bool going() const { return going_; }
@@ -505,6 +504,7 @@ class Renderer::AsReadSink final : public detail::ScalarSink {
   Renderer& renderer_;
   StreamedWriting* writing_;
   KeyRepeats keys_;
+  const ListedPaths listed_;
   ShellScriptsAsRead scripts_;
   bool going_ = true;
 };
@@ -534,11 +534,12 @@ bool Renderer::StreamAsRead() {
 // checks over the whole template before streaming (Tokenize's diagnostics,
 // the document count, CheckDuplicateKeys, Classify; CheckNoValuesInTags
 // finds a `$` outside scalars, which WriteStreamed refuses), then written.
-bool Renderer::TakeAsRead(StreamedWriting* writing, KeyRepeats* keys, ShellScriptsAsRead* scripts) {
+bool Renderer::TakeAsRead(StreamedWriting* writing, KeyRepeats* keys, const ListedPaths& listed,
+                          ShellScriptsAsRead* scripts) {
   Scalar& scalar = tokens_.scalars[0];
   return tokens_.diagnostics.empty() && tokens_.command_line_aliases.empty() && tokens_.yaml_cpp_misreads.empty() &&
          scalar.document < options_.limits.max_documents && (!scalar.is_key || keys->New(tokens_, scalar)) &&
-         ClassifyAsRead(text_, manifest_, &tokens_, scripts) && WriteStreamed(0, writing);
+         ClassifyAsRead(text_, listed, &tokens_, scripts) && WriteStreamed(0, writing);
 }
 
 // A streaming render of the whole template's tokens, or, when it meets what
@@ -1856,10 +1857,11 @@ void Renderer::CheckAliasedCommandLines() {
   if (tokens_.command_line_aliases.empty()) return;
   const HiddenCommandLines hidden(tokens_);
   if (hidden.empty()) return;
+  const ListedPaths listed(manifest_);  // a scalar listed under `shell:` is a shell script whatever its command line
   for (const RewrittenScalar& scalar : rewritten_) {
     const Scalar& target = tokens_.scalars[scalar.scalar];
     const Alias* alias = hidden.Hiding(target);
-    if (alias == nullptr || ListedAsShell(target)) continue;
+    if (alias == nullptr || listed.Shell(tokens_, target.path)) continue;
     // In a script with a here-document or arithmetic even an inert word counts.
     const bool inert_is_enough = !HasHeredocOrArithmetic(text_.substr(target.offset, target.length));
     for (const ReferenceValue& value : scalar.values) {
@@ -1884,12 +1886,6 @@ void Renderer::ReportHiddenCommandLine(const Reference& reference, const Alias& 
                        std::to_string(known->second),
                    "write that command line out where it is used, or, if this scalar is a shell script, list "
                    "its path under `shell:` in the manifest");
-}
-
-// A scalar the manifest lists under `shell:` is a shell script whatever its
-// command line says: its values were shell-quoted.
-bool Renderer::ListedAsShell(const Scalar& scalar) const {
-  return !manifest_.shell_paths.empty() && MatchesAnyPath(tokens_.PathString(scalar.path), manifest_.shell_paths);
 }
 
 void Renderer::ReportStructureDifferences(const std::vector<StructureDifference>& differences) {

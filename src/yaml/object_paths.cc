@@ -82,43 +82,23 @@ CommandLines CollectCommandLines(const Tokens& tokens) {
   return out;
 }
 
-bool MatchesAnyPath(std::string_view path, const std::vector<std::string>& patterns) {
-  return std::any_of(patterns.begin(), patterns.end(),
-                     [&](const std::string& pattern) { return PathMatches(path, pattern); });
-}
-
-namespace {
-
-// `[*]` stands for one segment: an item (`[N]`) or, on a mapping, a key
-// (`.name`, which may itself hold dots, so every end is tried).
-bool MatchesFrom(std::string_view path, std::string_view pattern) {
-  while (!pattern.empty()) {
-    if (pattern.substr(0, 3) == "[*]") {
-      pattern.remove_prefix(3);
-      if (path.empty()) return false;
-      if (path.front() == '[') {
-        std::size_t close = path.find(']');
-        return close != std::string_view::npos && MatchesFrom(path.substr(close + 1), pattern);
-      }
-      if (path.front() != '.') return false;
-      for (std::size_t end = 1; end <= path.size(); ++end) {
-        bool segment_ends = end == path.size() || path[end] == '.' || path[end] == '[';
-        if (end > 1 && segment_ends && MatchesFrom(path.substr(end), pattern)) return true;
-      }
-      return false;
+bool PathMatches(const Tokens& tokens, std::uint32_t path, const std::vector<detail::PathSelector>& selectors) {
+  auto selector = selectors.rbegin();  // from the node up to the root
+  for (; path != PathSegment::kRoot; path = tokens.paths[path].parent, ++selector) {
+    if (selector == selectors.rend()) return false;
+    const PathSegment& segment = tokens.paths[path];
+    switch (selector->kind) {
+      case detail::PathSelector::Kind::kKey:
+        if (segment.index >= 0 || segment.key != selector->key) return false;
+        break;
+      case detail::PathSelector::Kind::kIndex:
+        if (segment.index < 0 || segment.index != selector->index) return false;
+        break;
+      case detail::PathSelector::Kind::kAll: break;
+      case detail::PathSelector::Kind::kMatch: return false;
     }
-    if (path.empty() || path.front() != pattern.front()) return false;
-    path.remove_prefix(1);
-    pattern.remove_prefix(1);
   }
-  return path.empty();
-}
-
-}  // namespace
-
-bool PathMatches(std::string_view path, std::string_view pattern) {
-  if (!pattern.empty() && pattern.front() == '.') pattern.remove_prefix(1);
-  return MatchesFrom(path, pattern);
+  return selector == selectors.rend();
 }
 
 }  // namespace safesubst

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Where a scalar stands in a Kubernetes object, read from the tokenizer's
 // paths: a word of a container's command line, an item of a `kind: List`,
-// an object's `kind`, a path the manifest names (`spec.containers[*].args`).
+// an object's `kind`, a path the manifest names (`.spec.containers[*].args`).
 #pragma once
 
 #include <cstdint>
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tokenizer.h"
+#include "yaml_path.h"
 
 namespace safesubst {
 
@@ -49,11 +50,10 @@ bool IsObjectKind(const Tokens& tokens, const Scalar& scalar);
 /// Every command line of `tokens`, by container.
 CommandLines CollectCommandLines(const Tokens& tokens);
 
-/// True when `path` (as Tokens::PathString writes it) equals `pattern`,
-/// where the pattern may start with `.` and use `[*]` for any one index or key.
-bool PathMatches(std::string_view path, std::string_view pattern);
-
-/// True when `path` matches one of `patterns` (PathMatches).
-bool MatchesAnyPath(std::string_view path, const std::vector<std::string>& patterns);
+/// True when the node at `path` (a segment of `tokens`) is the one
+/// `selectors` name from its document's root: for each `.key` a key of that
+/// value, for each `[N]` item N, for each `[*]` any one item or key
+/// (`[key=value]` names no segment).
+bool PathMatches(const Tokens& tokens, std::uint32_t path, const std::vector<detail::PathSelector>& selectors);
 
 }  // namespace safesubst

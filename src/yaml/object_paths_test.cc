@@ -4,25 +4,56 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "yaml_path.h"
 
 namespace safesubst {
 namespace {
 
-TEST_CASE("object paths: a pattern matches a whole path, `[*]` any index, a leading `.` optional") {
-  CHECK(PathMatches("spec.containers[0].args[1]", "spec.containers[*].args[*]"));
-  CHECK(PathMatches("spec.containers[0].args[1]", ".spec.containers[0].args[1]"));
-  CHECK_FALSE(PathMatches("spec.containers[0].args[1]", "spec.containers[*].args"));
-  CHECK_FALSE(PathMatches("spec.containers[0].args", "spec.containers[1].args"));
-  CHECK_FALSE(PathMatches("spec.containers", "spec.containers[*]"));
-  // On a mapping `[*]` stands for one key, dots in it included.
-  CHECK(PathMatches("data.run", ".data[*]"));
-  CHECK(PathMatches("data.entry.sh.tpl", ".data[*]"));
-  CHECK(PathMatches("spec.c.x[2]", "spec[*][*][2]"));
-  CHECK_FALSE(PathMatches("data", ".data[*]"));
-  CHECK_FALSE(PathMatches("data.a.b", ".data[*].c"));
-  CHECK(MatchesAnyPath("data.run", {"metadata.name", "data.run"}));
-  CHECK_FALSE(MatchesAnyPath("data.run", {}));
+// Whether step path `path` names the node of the first scalar whose text is `scalar`.
+bool Names(const std::string& path, std::string_view text, std::string_view scalar) {
+  detail::YamlPath parsed;
+  detail::PathError error;
+  REQUIRE_MESSAGE(detail::ParseYamlPath(path, &parsed, &error), error.message);
+  const Tokens tokens = Tokenize(text);
+  REQUIRE(tokens.diagnostics.empty());
+  for (const Scalar& s : tokens.scalars) {
+    if (!s.is_key && text.substr(s.offset, s.length) == scalar) return PathMatches(tokens, s.path, parsed.selectors);
+  }
+  FAIL("no scalar ", scalar);
+  return false;
+}
+
+TEST_CASE("object paths: a path names one node by its keys and indexes, `[*]` any one item or key") {
+  const std::string pod = "spec:\n  containers:\n  - args: [x, y]\n  - args: [z]\n";
+  CHECK(Names(".spec.containers[*].args[*]", pod, "y"));
+  CHECK(Names(".spec.containers[0].args[1]", pod, "y"));
+  CHECK(Names(".spec.containers[1].args[0]", pod, "z"));
+  CHECK_FALSE(Names(".spec.containers[0].args[1]", pod, "z"));
+  CHECK_FALSE(Names(".spec.containers[*].args", pod, "y"));
+  CHECK_FALSE(Names(".spec.containers[*].args[*][*]", pod, "y"));
+  CHECK_FALSE(Names(".spec.containers[name=c].args[0]", pod, "z"));
+  // On a mapping `[*]` stands for one key.
+  const std::string data = "data:\n  run: r\n  entry.sh.tpl: e\nspec: {c: {x: [0, 1, two]}}\n";
+  CHECK(Names(".data[*]", data, "r"));
+  CHECK(Names(".data[*]", data, "e"));
+  CHECK(Names(".spec[*][*][2]", data, "two"));
+  CHECK_FALSE(Names(".data", data, "r"));
+  CHECK_FALSE(Names(".data[*].c", data, "e"));
+  // A key holding `.` or `[` is one key, quoted in the path; a path of
+  // several keys does not name it (the text form could not tell them apart).
+  const std::string dotted = "data:\n  a.b: one\n  a: {b: two}\n  x[0]: three\n  x: [four]\n";
+  CHECK(Names(".data.\"a.b\"", dotted, "one"));
+  CHECK_FALSE(Names(".data.a.b", dotted, "one"));
+  CHECK(Names(".data.a.b", dotted, "two"));
+  CHECK_FALSE(Names(".data.\"a.b\"", dotted, "two"));
+  CHECK(Names(".data.'x[0]'", dotted, "three"));
+  CHECK_FALSE(Names(".data.x[0]", dotted, "three"));
+  CHECK(Names(".data.x[0]", dotted, "four"));
+  // Keys are compared by value, however the template writes them.
+  CHECK(Names(".data.\"my key\"", "\"data\":\n  'my key': v\n", "v"));
 }
 
 TEST_CASE("object paths: command lines are grouped by container, command items before args, merges included") {
