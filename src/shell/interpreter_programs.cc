@@ -13,11 +13,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <deque>
+#include <functional>
 #include <string>
 #include <utility>
 
 #include "command_line.h"
-#include "lint_shell.h"
 #include "references.h"
 #include "shell_commands.h"
 
@@ -32,7 +33,7 @@ enum class Language : std::uint8_t { kSed, kAwk, kPerl, kPython, kNode, kJq };
 struct Interpreter {
   Language language;
   std::string_view code_letters;      // options whose argument is program text (`-e`)
-  std::string_view file_letters;      // options naming a program file (then no operand is a program)
+  std::string_view file_letters;      // options naming a program file or module (then no operand is one)
   std::string_view argument_letters;  // options taking the rest of the word or the next word
   std::string_view attached_letters;  // options taking the rest of their word only (`-i.bak`)
   std::string_view digit_letters;     // options taking the digits after them (perl's `-l`, `-0777`)
@@ -48,7 +49,7 @@ constexpr Interpreter kSed{Language::kSed, "e", "f", "l", "i", "", "--expression
 constexpr Interpreter kAwk{Language::kAwk, "e", "fE", "vFWil", "", "", "--source", "--file --exec",
                            "--assign --field-separator --include --load", true, false};
 constexpr Interpreter kPerl{Language::kPerl, "eE", "", "I", "iMmxCdDFV", "l0", "", "", "", false, false};
-constexpr Interpreter kPython{Language::kPython, "c", "", "WXm", "", "", "", "", "", false, false};
+constexpr Interpreter kPython{Language::kPython, "c", "m", "WX", "", "", "", "", "", false, false};
 constexpr Interpreter kNode{Language::kNode, "ep", "", "r", "", "", "--eval --print", "", "--require", false, false};
 constexpr Interpreter kJq{Language::kJq, "", "f", "L", "", "", "", "--from-file",
                           "--indent --arg --argjson --slurpfile --rawfile", true, true};
@@ -83,11 +84,17 @@ struct ProgramWord {
   std::size_t start = 0;
 };
 
-// Reads the options of `interpreter` (at word `first - 1`) as it does:
-// the words holding its programs.
-std::vector<ProgramWord> ProgramWords(const Interpreter& interpreter, const std::vector<ShWord>& words,
-                                      std::size_t first) {
-  std::vector<ProgramWord> programs;
+// The programs of one command line: words, or its standard input
+// (`python3 - <<EOF`, `perl <<EOF`: no program word, no script file).
+struct Programs {
+  std::vector<ProgramWord> words;
+  bool reads_stdin = false;
+};
+
+// Reads the options of `interpreter` (at word `first - 1`) as it does.
+Programs ProgramWords(const Interpreter& interpreter, const std::vector<ShWord>& words, std::size_t first) {
+  Programs found;
+  std::vector<ProgramWord>& programs = found.words;
   bool named_file = false;
   std::size_t first_operand = kNone;
   bool options = true;
@@ -142,7 +149,9 @@ std::vector<ProgramWord> ProgramWords(const Interpreter& interpreter, const std:
   if (programs.empty() && !named_file && interpreter.operand_is_program && first_operand != kNone) {
     programs.push_back({first_operand, 0});
   }
-  return programs;
+  found.reads_stdin = programs.empty() && !named_file && !interpreter.operand_is_program &&
+                      (first_operand == kNone || words[first_operand].text == "-");
+  return found;
 }
 
 // ---- where a place of a program lands --------------------------------------
@@ -579,6 +588,38 @@ class StandIn {
     }
   }
 
+  // A here-document body [begin, end) of `script`: an expanding one as the
+  // shell hands it over (`\\` `\$` `\`` unescaped, a backslash-newline
+  // removed, a `$NAME` the script sets as a stand-in); a command
+  // substitution in it leaves every place unknown.
+  void ReadBody(std::string_view script, std::size_t begin, std::size_t end, bool expanding) {
+    std::vector<std::pair<std::size_t, std::size_t>> forms;  // (offset, length) of the `$` forms
+    bool substitutes = false;
+    ScanReferences(
+        script, begin, end,
+        [&](const Reference& reference) {
+          const bool runs = reference.kind == RefKind::kKubernetes ||
+                            (reference.kind == RefKind::kShell && reference.name.empty());
+          substitutes = substitutes || runs;
+          // A quoted delimiter: the shell expands nothing, only the render's placeholders change.
+          if (expanding || IsPlaceholder(reference.offset)) forms.emplace_back(reference.offset, reference.length);
+        },
+        [&](std::size_t) { substitutes = true; });
+    if (expanding && (substitutes || script.substr(begin, end - begin).find('`') != kNone)) return;
+    auto form = forms.begin();
+    for (std::size_t i = begin; i < end; ++i) {
+      if (form != forms.end() && form->first == i) {
+        Add(i);
+        i += form->second - 1;
+        ++form;
+      } else if (expanding && script[i] == '\\' && i + 1 < end && std::string_view("\\$`\n").find(script[i + 1]) != kNone) {
+        if (script[++i] != '\n') text += script[i];
+      } else {
+        text += script[i];
+      }
+    }
+  }
+
   std::string text;
   std::size_t at = kNone;
 
@@ -595,10 +636,7 @@ class StandIn {
         word_text, from, end,
         [&](const Reference& reference) {
           const std::size_t offset = piece.offset + (reference.offset - piece.text_begin);
-          if (!std::binary_search(placeholders_.begin(), placeholders_.end(), std::make_pair(offset, std::size_t{0}),
-                                  [](const auto& a, const auto& b) { return a.first < b.first; })) {
-            return;
-          }
+          if (!IsPlaceholder(offset)) return;
           text.append(word_text, copied, reference.offset - copied);
           Add(offset);
           copied = reference.offset + reference.length;
@@ -607,11 +645,74 @@ class StandIn {
     text.append(word_text, copied, end - copied);
   }
 
+  bool IsPlaceholder(std::size_t offset) const {
+    return std::binary_search(placeholders_.begin(), placeholders_.end(), std::make_pair(offset, std::size_t{0}),
+                              [](const auto& a, const auto& b) { return a.first < b.first; });
+  }
+
   const std::vector<std::pair<std::size_t, std::size_t>>& placeholders_;
   std::size_t dollar_;
 };
 
 std::string ProgramName(std::string_view word) { return "`" + std::string(ProgramBaseName(word)) + "`"; }
+
+// The interpreters a script runs, each with its programs, and the
+// here-document bodies they read as their program.
+class ProgramReader : public CommandReader {
+ public:
+  struct Call {
+    ShCommand command;
+    const Interpreter* interpreter = nullptr;
+    std::string name;  // "`sed`"
+    Programs programs;
+  };
+  struct Body {
+    const Call* call = nullptr;  // null: a here-document no interpreter reads as its program
+    std::size_t begin = 0, end = 0;
+    bool expanding = false;
+  };
+  std::deque<Call> calls;  // stable addresses for Body::call
+  std::vector<Body> bodies;
+
+  void HeredocBody(std::size_t begin, std::size_t end, bool expanding) override {
+    if (pending_.empty()) return;
+    Body body = pending_.front();
+    pending_.pop_front();
+    if (body.call == nullptr) return;
+    body.begin = begin;
+    body.end = end;
+    body.expanding = expanding;
+    bodies.push_back(body);
+  }
+
+ private:
+  void CommandEnded(ShCommand command) override {
+    const Call* reads_stdin = nullptr;
+    const ShCommand* kept = &command;
+    const std::vector<ShWord>& words = command.words;
+    std::size_t name = 0;
+    while (name < words.size() && words[name].role == ShellWordRole::kAssignment) ++name;
+    // The interpreter itself or behind runners (`env`, `xargs`, `busybox sed`).
+    std::size_t program = name;
+    while (program < words.size() && !InterpreterNamed(words[program].text)) ++program;
+    if (program < words.size() && (program == name || IsRunner(words[name].text))) {
+      Call call;
+      call.interpreter = InterpreterNamed(words[program].text);
+      call.name = ProgramName(words[program].text);
+      call.programs = ProgramWords(*call.interpreter, words, program + 1);
+      call.command = std::move(command);
+      calls.push_back(std::move(call));
+      kept = &calls.back().command;
+      if (calls.back().programs.reads_stdin) reads_stdin = &calls.back();
+    }
+    // One entry for each here-document, in order: HeredocBody comes for each.
+    for (const ShRedirect& redirect : kept->redirects) {
+      if (redirect.op == "<<" || redirect.op == "<<-") pending_.push_back(Body{reads_stdin});
+    }
+  }
+
+  std::deque<Body> pending_;
+};
 
 }  // namespace
 
@@ -632,33 +733,32 @@ void AddProgramReadings(std::string_view script, const std::vector<std::size_t>&
   std::vector<std::pair<std::size_t, std::size_t>> placeholders;  // (offset, index), by offset
   for (std::size_t i = 0; i < offsets.size(); ++i) placeholders.emplace_back(offsets[i], i);
   std::sort(placeholders.begin(), placeholders.end());
-  const lint::ShScript model = lint::ParseShell(script);
-  for (const ShCommand& command : model.commands) {
-    const int name_index = lint::CommandNameIndex(command, script);
-    if (name_index < 0) continue;
-    const std::vector<ShWord>& words = command.words;
-    // The interpreter itself or behind runners (`env`, `xargs`, `busybox sed`).
-    std::size_t program = static_cast<std::size_t>(name_index);
-    while (program < words.size() && !InterpreterNamed(words[program].text)) ++program;
-    const bool behind_runner = program > static_cast<std::size_t>(name_index);
-    if (program == words.size() || (behind_runner && !IsRunner(words[name_index].text))) continue;
-    const Interpreter& interpreter = *InterpreterNamed(words[program].text);
-    const std::string name = ProgramName(words[program].text);
-    for (const ProgramWord& text : ProgramWords(interpreter, words, program + 1)) {
-      const ShWord& word = words[text.word];
-      auto at = std::lower_bound(placeholders.begin(), placeholders.end(), std::make_pair(word.begin, std::size_t{0}));
-      for (; at != placeholders.end() && at->first < word.end; ++at) {
-        ShellContext& context = (*contexts)[at->second];
-        if (context.operand != ShellOperand::kNone) continue;
-        StandIn stand_in(placeholders, at->first);
-        stand_in.Read(word, text.start);
-        const Field field =
-            stand_in.at == kNone ? Field{} : FieldAt(interpreter.language, stand_in.text, stand_in.at);
-        context.operand = field.kind;
-        context.evaluated_by = field.what.empty() ? name : name + " (" + std::string(field.what) + ")";
-        context.program_stops = field.stops;
-      }
+  // Marks the placeholders in [begin, end) of the script, each with the program `read` gives.
+  auto mark = [&](const Interpreter& interpreter, const std::string& name, std::size_t begin, std::size_t end,
+                  const std::function<void(StandIn*)>& read) {
+    auto at = std::lower_bound(placeholders.begin(), placeholders.end(), std::make_pair(begin, std::size_t{0}));
+    for (; at != placeholders.end() && at->first < end; ++at) {
+      ShellContext& context = (*contexts)[at->second];
+      if (context.operand != ShellOperand::kNone) continue;
+      StandIn stand_in(placeholders, at->first);
+      read(&stand_in);
+      const Field field = stand_in.at == kNone ? Field{} : FieldAt(interpreter.language, stand_in.text, stand_in.at);
+      context.operand = field.kind;
+      context.evaluated_by = field.what.empty() ? name : name + " (" + std::string(field.what) + ")";
+      context.program_stops = field.stops;
     }
+  };
+  ProgramReader reader;
+  ReadShell(script, &reader);
+  for (const ProgramReader::Call& call : reader.calls) {
+    for (const ProgramWord& text : call.programs.words) {
+      const ShWord& word = call.command.words[text.word];
+      mark(*call.interpreter, call.name, word.begin, word.end, [&](StandIn* in) { in->Read(word, text.start); });
+    }
+  }
+  for (const ProgramReader::Body& body : reader.bodies) {
+    mark(*body.call->interpreter, body.call->name, body.begin, body.end,
+         [&](StandIn* in) { in->ReadBody(script, body.begin, body.end, body.expanding); });
   }
 }
 

@@ -4,7 +4,7 @@
 // for the shell, which hands it to sed as part of sed's program: with
 // V=`x/;e touch F #` GNU sed runs `touch F`. Likewise `awk "BEGIN { print
 // \"${V}\" }"` with V=`"; system("touch F"); "`, and the -e/-c programs of
-// perl, python, ruby, node, php, lua and jq's filter.
+// perl, python and node, and jq's filter.
 //
 // The rule depends on where in the program the placeholder stands, found by
 // a small scanner of each language (not an interpreter of it):
@@ -13,8 +13,8 @@
 //     expression, the text of a/i/c, a file name, a comment), a value takes
 //     none of the characters that would end the field or make it code: its
 //     closing quote or delimiter, `\`, a newline where it ends the field, and
-//     what interpolates or has a meaning there (`$` `@` in perl's "...", `#`
-//     in ruby's, `{` `}` in a python f-string, `&` in sed's replacement,
+//     what interpolates or has a meaning there (`$` `@` in perl's "...",
+//     `{` `}` in a python f-string, `&` in sed's replacement,
 //     `[` in a regular expression, whose brackets hide a delimiter);
 //     the value then stays data, and the common `sed "s/X/${V}/"` keeps
 //     rendering for values such as `v1.2.3`, `my-app` or `10.0.0.1`;
@@ -25,11 +25,12 @@
 // characters refused, or kProgramCode); `shell: raw` lifts the rule.
 //
 // Programs found: the word after sed's -e/--expression (or its first operand),
-// awk's first operand (or gawk's -e/--source), the -e/-E of perl and ruby,
-// python's -c, node's -e/-p/--eval/--print, php's -r, lua's -e, jq's filter;
+// awk's first operand (or gawk's -e/--source), the -e/-E of perl,
+// python's -c, node's -e/-p/--eval/--print, jq's filter, and a here-document
+// that python, perl or node reads as its program (`python3 - <<EOF`);
 // directly or behind runners (`env`, `xargs`, `find -exec`, `busybox sed`).
 // Out of reach: a program the script builds at run time (`p="s/x/${V}/"; sed
-// "$p"`), a here-document or pipe read by an interpreter, a program file.
+// "$p"`), a program piped into an interpreter, a program file.
 #pragma once
 
 #include <cstddef>

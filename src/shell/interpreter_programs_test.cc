@@ -81,6 +81,13 @@ TEST_CASE("interpreter programs: the field of each placeholder, through each way
       {"node -e \"console.log('${V}')\"", O::kProgramText, "`node` (a string literal)", "'\\\n"},
       {"node --eval=\"console.log(\\`${V}\\`)\"", O::kProgramText, "`node` (a template literal)", "`\\$"},
       {"jq -r --arg a b \".x = \\\"${V}\\\"\" f.json", O::kProgramText, "`jq` (a string literal)", "\"\\"},
+      // A here-document an interpreter reads as its program; a command substitution there is not followed.
+      {"cat <<EOF\n${V}\nEOF\npython3 - <<EOF\nprint('${V}')\nEOF", O::kNone, "", ""},
+      {"python3 - <<EOF\nimport sys\nprint('${V}')\nEOF", O::kProgramText, "`python3` (a string literal)", "'\\\n"},
+      {"perl <<'EOF'\nprint \"${V}\";\nEOF", O::kProgramText, "`perl` (a double-quoted string)", "\"\\$@"},
+      {"python3 - <<EOF\nx = '$(date)'\nprint('${V}')\nEOF", O::kProgramCode, "`python3`", ""},
+      {"python3 app.py <<EOF\nprint('${V}')\nEOF", O::kNone, "", ""},
+      {"python3 -m json.tool <<EOF\n{\"a\": \"${V}\"}\nEOF", O::kNone, "", ""},
   };
   for (const Mark& mark : marks) {
     CAPTURE(mark.script);
@@ -128,6 +135,10 @@ constexpr std::string_view kLines[] = {
     "node -e \"console.log('${V}')\"",
     "node -p \"\\`${V}\\`\"",
     "jq -rn \"\\\"${V}\\\"\"",
+    "python3 - <<EOF\nprint('${V}')\nEOF",
+    "python3 <<'EOF'\nprint(\"${V}\")\nEOF",
+    "perl <<EOF\nprint \"${V}\\n\";\nEOF",
+    "node - <<EOF\nconsole.log('${V}')\nEOF",
 };
 
 // The attacker's values (requests-s28.md 08:16 c) and their kin: each ends a
