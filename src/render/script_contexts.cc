@@ -122,19 +122,46 @@ const ShellContext* ScriptContexts::Keep(ShellContext&& context) {
   return &*distinct_.insert(std::move(context)).first;
 }
 
-// Equality (ShellContext's operator==) compares every field; the hash mixes
-// those that tell the usual contexts apart.
-std::size_t ScriptContexts::ContextHash::operator()(const ShellContext& context) const {
-  std::size_t hash = std::hash<std::string_view>()(context.line_before) ^
-                     std::hash<std::string_view>()(context.line_after) * 31 ^
-                     std::hash<std::string_view>()(context.unsupported) * 131;
-  for (unsigned flags : {static_cast<unsigned>(context.state), static_cast<unsigned>(context.parameter_word),
-                         unsigned{context.substitution_depth}, unsigned{context.word_start}, unsigned{context.whole_word},
-                         unsigned{context.command_word}, unsigned{context.inside_heredoc},
-                         static_cast<unsigned>(context.other_readings.size()), static_cast<unsigned>(context.reread.size())}) {
-    hash = hash * 1099511628211u ^ flags;
+namespace {
+
+std::size_t Mix(std::size_t hash, std::size_t value) { return (hash ^ value) * 1099511628211u; }
+
+std::size_t Mix(std::size_t hash, std::string_view text) { return Mix(hash, std::hash<std::string_view>()(text)); }
+
+}  // namespace
+
+// Every field ShellContext's operator== compares is mixed in, the nested
+// readings too: a script can hold any number of contexts that differ in one
+// field only (a here-document delimiter each, a sink's inner string), and a
+// field left out would put them all in one bucket, each insert comparing
+// against every earlier one (32,000 here-documents took 36 s).
+std::size_t ShellContextHash(const ShellContext& context) {
+  std::size_t hash = 14695981039346656037u;
+  for (std::size_t field :
+       {std::size_t{static_cast<unsigned>(context.state)}, std::size_t{context.substitution_depth},
+        std::size_t{context.in_backticks}, std::size_t{context.in_case_pattern},
+        std::size_t{static_cast<unsigned>(context.parameter_word)}, std::size_t{context.bash_brace_expansion},
+        std::size_t{context.word_start}, std::size_t{context.whole_word}, std::size_t{context.command_word},
+        std::size_t{context.name_before}, std::size_t{context.equals_after}, std::size_t{context.inside_heredoc},
+        std::size_t{context.heredoc_strip_tabs}, std::size_t{context.posh_scans_unquoted},
+        std::size_t{static_cast<unsigned>(context.operand)}, context.backtick_layers.size()}) {
+    hash = Mix(hash, field);
+  }
+  for (bool layer : context.backtick_layers) hash = Mix(hash, std::size_t{layer});
+  for (std::string_view text : {std::string_view(context.heredoc_delimiter), std::string_view(context.line_before),
+                                std::string_view(context.line_after), std::string_view(context.unsupported),
+                                std::string_view(context.evaluated_by), std::string_view(context.sink)}) {
+    hash = Mix(hash, text);
+  }
+  for (const ShellContext& inner : context.reread) hash = Mix(hash, ShellContextHash(inner));
+  for (const OtherShellReading& other : context.other_readings) {
+    hash = Mix(Mix(hash, std::string_view(other.shells)), ShellContextHash(other.context));
   }
   return hash;
+}
+
+std::size_t ScriptContexts::ContextHash::operator()(const ShellContext& context) const {
+  return ShellContextHash(context);
 }
 
 }  // namespace safesubst

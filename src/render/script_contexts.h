@@ -41,6 +41,10 @@ class ReferenceContexts {
   std::uint8_t last_ = 0;                         // the id Set gave last
 };
 
+/// A hash of every field ShellContext's operator== compares, nested readings
+/// included, so contexts that differ in one field only do not share a bucket.
+std::size_t ShellContextHash(const ShellContext& context);
+
 /// A stream repeats its scripts: every app of a tenant carries the same
 /// wrapper, once per document. The contexts at a script's references depend
 /// only on the scalar's raw bytes, how they decode and where the references

@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -153,6 +155,61 @@ TEST_CASE("script contexts: the answers are ShellContextsAt's, also with sinks a
     contexts.At(text, tokens.scalars[1], tokens.references.data(), tokens.references.size(), &found);
     for (std::size_t i = 0; i < expected.size(); ++i) CHECK(*found[i] == expected[i]);
   }
+}
+
+TEST_CASE("script contexts: contexts that differ in one field only hash apart (no bucket of look-alikes)") {
+  // Each variant changes one field of `base`; a field the hash left out
+  // would give its variant the base's hash (the attacker's 32,000
+  // here-documents, one delimiter each, took 36 s that way).
+  ShellContext base;
+  std::vector<std::function<void(ShellContext*)>> changes = {
+      [](ShellContext* c) { c->state = ShellState::kDoubleQuoted; },
+      [](ShellContext* c) { c->substitution_depth = 1; },
+      [](ShellContext* c) { c->in_backticks = true; },
+      [](ShellContext* c) { c->in_case_pattern = true; },
+      [](ShellContext* c) { c->backtick_layers = {true}; },
+      [](ShellContext* c) { c->backtick_layers = {false}; },
+      [](ShellContext* c) { c->parameter_word = ParameterWord::kValue; },
+      [](ShellContext* c) { c->bash_brace_expansion = true; },
+      [](ShellContext* c) { c->word_start = true; },
+      [](ShellContext* c) { c->whole_word = true; },
+      [](ShellContext* c) { c->command_word = true; },
+      [](ShellContext* c) { c->name_before = true; },
+      [](ShellContext* c) { c->equals_after = true; },
+      [](ShellContext* c) { c->inside_heredoc = true; },
+      [](ShellContext* c) { c->heredoc_delimiter = "EOF1"; },
+      [](ShellContext* c) { c->heredoc_strip_tabs = true; },
+      [](ShellContext* c) { c->line_before = "echo "; },
+      [](ShellContext* c) { c->line_after = " x"; },
+      [](ShellContext* c) { c->posh_scans_unquoted = true; },
+      [](ShellContext* c) { c->unsupported = "why"; },
+      [](ShellContext* c) { c->operand = ShellOperand::kArithmetic; },
+      [](ShellContext* c) { c->evaluated_by = "`let`"; },
+      [](ShellContext* c) { c->sink = "`sh -c`"; },
+      [](ShellContext* c) { c->reread.emplace_back(); },
+      [](ShellContext* c) { c->reread.emplace_back().heredoc_delimiter = "EOF2"; },
+      [](ShellContext* c) { c->other_readings.push_back({"dash", ShellContext{}}); },
+      [](ShellContext* c) { c->other_readings.push_back({"busybox sh", ShellContext{}}); },
+  };
+  std::vector<std::size_t> hashes = {ShellContextHash(base)};
+  for (const auto& change : changes) {
+    ShellContext variant = base;
+    change(&variant);
+    REQUIRE(!(variant == base));
+    hashes.push_back(ShellContextHash(variant));
+  }
+  std::vector<std::size_t> sorted = hashes;
+  std::sort(sorted.begin(), sorted.end());
+  CHECK(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end());
+
+  std::vector<std::size_t> delimiters;
+  for (int i = 0; i < 1000; ++i) {
+    ShellContext here = base;
+    here.heredoc_delimiter = "EOF" + std::to_string(i);
+    delimiters.push_back(ShellContextHash(here));
+  }
+  std::sort(delimiters.begin(), delimiters.end());
+  CHECK(std::adjacent_find(delimiters.begin(), delimiters.end()) == delimiters.end());
 }
 
 }  // namespace

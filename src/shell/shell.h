@@ -160,6 +160,7 @@ struct ShellContext {
   std::vector<OtherShellReading> other_readings;
 
   /// Every field alike (a render keeps one copy of each distinct context).
+  /// A new field goes into ShellContextHash (src/render/script_contexts.cc) too.
   bool operator==(const ShellContext&) const = default;
 };
 
