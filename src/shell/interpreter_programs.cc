@@ -717,6 +717,8 @@ class ProgramReader : public CommandReader {
 }  // namespace
 
 bool MayRunPrograms(std::string_view script) {
+  std::string unquoted;
+  script = NamesAsRead(script, &unquoted);  // `s''ed` is `sed`
   for (std::string_view name : {"sed", "awk", "perl", "python", "node", "jq"}) {
     for (std::size_t at = script.find(name); at != kNone; at = script.find(name, at + 1)) {
       const std::size_t end = at + name.size();

@@ -80,6 +80,7 @@ enum class ShellOperand : std::uint8_t {
   kName,        ///< as a variable name: `unset`, `read`, `printf -v`, `declare NAME=...`, `[ -v ]`
   kLimit,       ///< as a limit: `ulimit` (mksh evaluates a number as arithmetic)
   kExpanded,    ///< as a string expanded again: the value of `PS4`, `PS1`, `ENV`, `BASH_ENV`
+  kEnvOperand,  ///< as an operand of `env`, which takes NAME=VALUE as an assignment
   /// In a field of another interpreter's program (a string literal, sed's
   /// s replacement: interpreter_programs.h) that a value leaves through one
   /// of ShellContext::program_stops.

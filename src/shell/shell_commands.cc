@@ -57,6 +57,21 @@ std::string AssignedName(const ShWord& word, bool declaration) {
   return next == '=' || next == '+' || next == '[' ? word.text.substr(0, end) : std::string();
 }
 
+std::string_view NamesAsRead(std::string_view script, std::string* storage) {
+  if (script.find_first_of("'\"\\") == std::string_view::npos) return script;
+  storage->clear();
+  storage->reserve(script.size());
+  for (std::size_t i = 0; i < script.size(); ++i) {
+    const char c = script[i];
+    if (c == '\\' && i + 1 < script.size() && script[i + 1] == '\n') {
+      ++i;
+    } else if (c != '\'' && c != '"' && c != '\\') {
+      storage->push_back(c);
+    }
+  }
+  return *storage;
+}
+
 bool IsDeclaration(std::string_view program) {
   for (std::string_view name : {"declare", "typeset", "local", "export", "readonly", "integer", "nameref"}) {
     if (program == name) return true;
@@ -69,8 +84,29 @@ bool IsRunner(std::string_view program) {
   return std::find(std::begin(kRunners), std::end(kRunners), ProgramBaseName(program)) != std::end(kRunners);
 }
 
+std::size_t EnvCommand(const std::vector<ShWord>& words, std::size_t env) {
+  std::size_t i = env + 1;
+  for (; i < words.size(); ++i) {
+    const std::string& word = words[i].text;
+    if (word == "-" || word == "--") {
+      ++i;
+      break;
+    }
+    if (word.size() < 2 || word[0] != '-') break;
+    const bool takes_argument = word == "--unset" || word == "--chdir" || word == "--split-string" ||
+                                (word.size() == 2 && std::string_view("uCSP").find(word[1]) != std::string_view::npos);
+    i += takes_argument ? 1 : 0;
+  }
+  while (i < words.size() && words[i].text.find('=') != std::string::npos) ++i;  // env reads any `=` so
+  return i;
+}
+
 std::size_t CommandAfterRunners(const std::vector<ShWord>& words, std::size_t name) {
   while (name < words.size() && IsRunner(words[name].text)) {
+    if (ProgramBaseName(words[name].text) == "env") {
+      name = EnvCommand(words, name);
+      continue;
+    }
     ++name;
     while (name < words.size() && IsRunnerWord(words[name])) ++name;
   }

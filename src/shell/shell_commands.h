@@ -76,10 +76,23 @@ std::string AssignedName(const ShWord& word, bool declaration);
 /// `local`, `export`, `readonly`, `integer`, `nameref`.
 bool IsDeclaration(std::string_view program);
 
+/// `script` without its quotes, backslashes and line continuations, for the
+/// cheap tests that look for command names in it (MayRunCodeAgain,
+/// MayEvaluateOperands, MayRunPrograms): the shell runs `ev''al`, `e\val`
+/// and `s\<newline>h` as `eval` and `sh`. Returns `script` itself when it has
+/// none of them, else the text kept in `storage`.
+std::string_view NamesAsRead(std::string_view script, std::string* storage);
+
 /// True for a program that runs a command given after its own words: the
 /// container wrappers of command_line.h, and `command`, `builtin`, `exec`,
 /// `time`, `xargs`, `find`, `kubectl`, ... (a shell's prefix words among them).
 bool IsRunner(std::string_view program);
+
+/// The index of the command that `env` at word `env` runs (may be
+/// `words.size()`): after its options, their arguments (`-u NAME`, `-C DIR`,
+/// `-S STRING`, `-P PATH`, `--unset NAME`, `--chdir DIR`) and its NAME=VALUE
+/// operands, which are assignments for that command as much as the shell's own.
+std::size_t EnvCommand(const std::vector<ShWord>& words, std::size_t env);
 
 /// The index of the command that word `name` of `words` runs: `name` itself,
 /// or, when it is a runner, the first word after the runners and their

@@ -378,6 +378,11 @@ std::string CheckEvaluatedOperand(const ShellContext& context, std::string_view 
              ", which mksh evaluates as arithmetic, where a subscript such as a[$(cmd)] runs a command, even in "
              "quotes: only a decimal integer, `unlimited`, `hard` or `soft` is accepted; declare the variable "
              "`shell: raw` if the value is meant to be shell code";
+    case ShellOperand::kEnvOperand:
+      if (value.find('=') == std::string_view::npos) return {};
+      return "the value would make the command word of " + context.evaluated_by +
+             " a NAME=VALUE assignment (env reads any word with `=` so), and the next word its command: a value "
+             "with `=` is refused here; declare the variable `shell: raw` if the value is meant to be shell code";
     case ShellOperand::kExpanded:
       if (value.find_first_of("$`\\'\"") == std::string_view::npos) return {};
       return "the value is assigned to " + context.evaluated_by +

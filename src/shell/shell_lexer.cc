@@ -370,10 +370,12 @@ class Lexer {
   // (placeholders, whose values are not known here): with a value, it may be
   // the name of an assignment.
   bool MayBeName(std::size_t begin, std::size_t end) const {
-    if (begin >= end || !(IsNameStart(At(begin)) || At(begin) == '$')) return false;
+    if (begin >= end || !(IsNameStart(At(begin)) || At(begin) == '$' || At(begin) == '\\')) return false;
     for (std::size_t i = begin; i < end;) {
       if (IsNameChar(At(i))) {
         ++i;
+      } else if (At(i) == '\\' && At(i + 1) == '\n') {  // a line continuation joins the word
+        i += 2;
       } else if (At(i) == '$' && (IsNameStart(At(i + 1)) || At(i + 1) == '{')) {
         const std::size_t form_end = PlaceholderEnd(i);
         if (form_end > end || text_.substr(i, form_end - i).find_first_of(":-+=?#%/") != std::string_view::npos) {
@@ -389,7 +391,7 @@ class Lexer {
 
   // Name characters and then `=`, `+=` or `[` at `at`: what a name needs to be assigned.
   bool NameAndEqualsAt(std::size_t at) const {
-    while (IsNameChar(At(at))) ++at;
+    while (IsNameChar(At(at)) || (At(at) == '\\' && At(at + 1) == '\n')) at += At(at) == '\\' ? 2 : 1;
     return At(at) == '=' || At(at) == '[' || (At(at) == '+' && At(at + 1) == '=');
   }
 

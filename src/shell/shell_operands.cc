@@ -20,7 +20,7 @@ namespace {
 // test's operands arithmetic; `((` and `$[` for names used in arithmetic.
 constexpr std::string_view kEvaluating[] = {"let",   "shift",   "unset",    "read",  "printf", "getopts",
                                             "declare", "typeset", "local",  "export", "readonly", "integer",
-                                            "nameref", "alias",   "ulimit", "-eq",   "-ne",     "-lt",
+                                            "nameref", "alias",   "ulimit", "env",   "-eq",   "-ne",     "-lt",
                                             "-le",   "-gt",     "-ge",      "-v"};
 
 // Variables whose value the shells expand again, running `$(...)` in it:
@@ -142,12 +142,9 @@ class OperandFinder {
     }
     const int name_index = lint::CommandNameIndex(command, script_);
     if (name_index < 0) return;
-    // The command behind prefix words: `command [`, `builtin test`; what a
-    // runner assigns (`env PS4=... sh -x`) is read as an assignment.
+    // The command behind prefix words: `command [`, `builtin test`.
     const std::size_t first = CommandAfterRunners(words, static_cast<std::size_t>(name_index)) + 1;
-    for (std::size_t i = static_cast<std::size_t>(name_index) + 1; i + 1 < first && i < words.size(); ++i) {
-      if (IsShellAssignment(words[i].text)) assigning_args_.insert(&words[i]);
-    }
+    ReadEnv(words);
     if (first > words.size()) return;
     const std::string_view name = ProgramBaseName(words[first - 1].text);
     const std::string by = "`" + std::string(name) + "`";
@@ -198,6 +195,22 @@ class OperandFinder {
       if (first + 1 < words.size()) Whole(words[first + 1], ShellOperand::kName, by);
     } else if (IsDeclaration(name)) {
       ReadDeclaration(words, first, name);
+    }
+  }
+
+  // Each `env` (also `nice env`, `find -exec env`): its NAME=VALUE operands
+  // are assignments (`env PS4=... sh -x`); in the word it runs, a value that
+  // brings NAME= would make it one (`env "${V}" bash`, `env echo${V} cmd`).
+  void ReadEnv(const std::vector<ShWord>& words) {
+    for (std::size_t env = 0; env < words.size(); ++env) {
+      if (ProgramBaseName(words[env].text) != "env") continue;
+      const std::size_t command = EnvCommand(words, env);
+      for (std::size_t i = env + 1; i < command; ++i) {
+        if (IsShellAssignment(words[i].text)) assigning_args_.insert(&words[i]);
+      }
+      if (command < words.size() && words[command].has_expansion) {
+        Whole(words[command], ShellOperand::kEnvOperand, "`env`");
+      }
     }
   }
 
@@ -287,6 +300,10 @@ bool HasWord(std::string_view script, std::string_view word, std::string_view af
 }  // namespace
 
 bool MayEvaluateOperands(std::string_view script) {
+  std::string unquoted;
+  script = NamesAsRead(script, &unquoted);  // `l''et` is `let`
+  // The `#!` line (`#!/usr/bin/env bash`) evaluates nothing.
+  if (script.substr(0, 2) == "#!") script.remove_prefix(std::min(script.find('\n'), script.size()));
   for (std::string_view form : {"((", "$[", "]=", "]+="}) {  // arithmetic, an array element's assignment
     if (script.find(form) != std::string_view::npos) return true;
   }

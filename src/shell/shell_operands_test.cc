@@ -84,6 +84,14 @@ const std::vector<Line>& Lines() {
        "`r`, a reference without a target, whose value names one"},
       {"time -p let \"x=${V}\"", ShellOperand::kArithmetic, "`let`"},
       {"a=(1 2); a[\"${V}\"]=3", ShellOperand::kArithmetic, "`a[...]`, an array subscript"},
+      // Names spelled with quotes, env's options and operands (attacker, session 29, 11:30-12:08).
+      {"l''et \"n = ${V}\"", ShellOperand::kArithmetic, "`let`"},
+      {"\\t\\est \"${V}\" -gt 1", ShellOperand::kArithmetic, "`test -gt`"},
+      {"env -u X BASH_ENV=\"${V}\" bash -c true", ShellOperand::kExpanded, "`BASH_ENV`"},
+      {"env -C / BA''SH_ENV=\"${V}\" bash -c true", ShellOperand::kExpanded, "`BASH_ENV`"},
+      {"find / -maxdepth 0 -exec env BASH_ENV=\"${V}\" bash -c true \\;", ShellOperand::kExpanded, "`BASH_ENV`"},
+      {"env \"${V}\" bash -c true", ShellOperand::kEnvOperand, "`env`"},
+      {"nice env -i echo${V} touch canary", ShellOperand::kEnvOperand, "`env`"},
       {"a=(1 2); a[${V}]+=3", ShellOperand::kArithmetic, "`a[...]`, an array subscript"},
       {"ulimit -n \"${V}\"", ShellOperand::kLimit, "`ulimit`"},
       {"ulimit -S -t \"${V}\"", ShellOperand::kLimit, "`ulimit`"},
@@ -127,7 +135,8 @@ TEST_CASE("shell operands: values, names and strings elsewhere are not operands"
         "echo $(( 1 + 2 )) \"${V}\"", "declare -r R=\"${V}\"", "export -n X=\"${V}\"", "read -p \"${V}\" x",
         "command echo \"${V}\" -gt 1", "nice -n 5 echo \"${V}\"", "[[ 1 -eq 1 ]] && echo \"${V}\" -gt 1",
         "[[ 1 -eq 1 && \"${V}\" = x ]]", "alias ll=\"ls ${V}\"", "PS4X=\"${V}\"", "echo PS4=\"${V}\"",
-        "declare -A m; m[\"${V}\"]=1", "typeset -A m; m[${V}]=1", "a[1]=\"${V}\""}) {
+        "declare -A m; m[\"${V}\"]=1", "typeset -A m; m[${V}]=1", "a[1]=\"${V}\"",
+        "env -i kubectl label node n \"${V}\"", "#!/usr/bin/env bash\necho \"${V}\""}) {
     CAPTURE(script);
     CHECK(ContextOf(script).operand == ShellOperand::kNone);
   }
@@ -149,7 +158,8 @@ TEST_CASE("shell operands: a subscript is refused, a number or name is written, 
       const bool number = value == "42", name = value == "abc";
       if (error.empty()) {
         const bool takes_name = line.operand == ShellOperand::kName || line.operand == ShellOperand::kExpanded;
-        CHECK((number || (name && takes_name)));
+        const bool env = line.operand == ShellOperand::kEnvOperand;  // anything but `=`
+        CHECK((number || (name && takes_name) || (env && value.find('=') == std::string_view::npos)));
         scripts.push_back("echo hello > f.txt\n" + std::string(line.script.substr(0, at)) + encoded +
                           std::string(line.script.substr(at + kPlaceholder.size())) + "\n");
       } else {

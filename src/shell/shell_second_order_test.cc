@@ -279,6 +279,13 @@ TEST_CASE("second-order sinks: every sink kind is found") {
       {"declare -x PROMPT_COMMAND='echo ${V}'", "`PROMPT_COMMAND`", true},
       {"PROMPT_COMMAND+=\"; echo ${V}\"", "`PROMPT_COMMAND`", true},
       {"env -i PROMPT_COMMAND='echo ${V}' bash -i", "`PROMPT_COMMAND`", true},
+      {"env -u X PROMPT_COMMAND='echo ${V}' bash -i", "`PROMPT_COMMAND`", true},
+      {"ev''al \"echo ${V}\"", "`eval`", true},  // names spelled with quotes (attacker, session 29, 11:30)
+      {"e\\val \"echo ${V}\"", "`eval`", true},
+      {"s''h -c 'echo ${V}'", "`sh -c`", true},
+      {"s\\\nh -c 'echo ${V}'", "`sh -c`", true},
+      {"tr''ap 'echo ${V}' EXIT", "`trap`", true},
+      {"al''ias p='echo ${V}'", "`alias`", true},
   };
   for (const Expect& c : cases) {
     CAPTURE(c.script);
@@ -406,7 +413,7 @@ TEST_CASE("second-order sinks: scripts without a sink word are not read a second
   CHECK_FALSE(MayRunCodeAgain("git push origin; hash -r; refresh\n"));
   for (std::string_view script : {"sh -c x", "/bin/bash\t-c x", "x | sh", "busybox sh<<E", "eval x", "trap x EXIT",
                                   "su -c x", "watch x", ". /dev/stdin", "\"$SH\" -c x", "${X:-sh} -ec x",
-                                  "alias p=x", "PROMPT_COMMAND=x"}) {
+                                  "alias p=x", "PROMPT_COMMAND=x", "ev''al x", "s\\\nh -c x", "\"s\"h -c x"}) {
     CAPTURE(script);
     CHECK(MayRunCodeAgain(script));
   }

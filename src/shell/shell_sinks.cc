@@ -222,9 +222,13 @@ class SinkReader : public CommandReader {
     std::vector<ShWord>& words = command.words;
     std::string_view name = ProgramBaseName(words[0].text);
     // The builtin behind prefix words (`command eval`, `builtin alias`), and
-    // the variables a runner sets for it (`env PROMPT_COMMAND=... bash -i`).
+    // the variables `env` sets (`env PROMPT_COMMAND=... bash -i`, `find -exec env`).
     const std::size_t run = name == "su" || name == "runuser" ? 0 : CommandAfterRunners(words, 0);
-    for (std::size_t i = 1; i < run && i < words.size(); ++i) FindAssignedCode(words[i]);
+    for (std::size_t env = 0; env < words.size(); ++env) {
+      if (ProgramBaseName(words[env].text) != "env") continue;
+      const std::size_t runs = EnvCommand(words, env);
+      for (std::size_t i = env + 1; i < runs; ++i) FindAssignedCode(words[i]);
+    }
     std::size_t shell = FindShell(words);
     if (shell != std::string_view::npos) {
       ShellCall call = ReadShellCall(words, shell);
@@ -448,6 +452,8 @@ std::vector<Placement> PlaceInBody(std::string_view script, const Sink& sink, co
 }  // namespace
 
 bool MayRunCodeAgain(std::string_view script) {
+  std::string unquoted;
+  script = NamesAsRead(script, &unquoted);  // `ev''al` is `eval`
   // The `#!` line names a shell in most scripts: it runs nothing again.
   if (script.substr(0, 2) == "#!") script.remove_prefix(std::min(script.find('\n'), script.size()));
   for (std::string_view word : {"eval", "trap", "su", "runuser", "watch", "stdin", "alias", "PROMPT_COMMAND"}) {

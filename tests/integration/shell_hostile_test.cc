@@ -734,7 +734,8 @@ TEST_CASE("shell encoding: shellcheck finds nothing new with ordinary values") {
 // does that under every shell; rendered, no value makes a canary.
 TEST_CASE("shell encoding: a value that would make a command name an assignment, under real shells") {
   const std::vector<std::string_view> lines = {"pre${V} touch canary", "${V}=x touch canary", "pre${V}=x touch canary",
-                                               "pre_${V}_X=1 touch canary", "${A}${V} touch canary"};
+                                               "pre_${V}_X=1 touch canary", "${A}${V} touch canary",
+                                               "echo\\\n${V} touch canary", "env echo${V} touch canary"};
   std::vector<std::string> plain, rendered;
   std::size_t refused = 0;
   for (std::string_view line : lines) {
