@@ -576,6 +576,7 @@ class Lexer {
     if (commands->paren_depth > 0) {
       --commands->paren_depth;
       commands->command_start = false;
+      if (Events() != nullptr) Events()->SubshellEnd(RootOffset(pos_ - 1));
       return false;
     }
     if (substitution) return true;
@@ -607,6 +608,7 @@ class Lexer {
     ++pos_;
     commands->command_start = true;
     SendCommandEnd();
+    if (Events() != nullptr) Events()->SubshellBegin(RootOffset(pos_ - 1));
   }
 
   void LexOperator(CommandList* commands) {
@@ -722,6 +724,11 @@ class Lexer {
 
   void LexWord(CommandList* commands) {
     if (!commands->cases.empty() && commands->cases.back() == CaseStep::kPattern && PlainWordAhead() == "esac") {
+      if (Events() != nullptr) {
+        Events()->WordBegin(RootOffset(pos_));
+        Events()->WordText("esac", RootOffset(pos_), ShellQuoting::kUnquoted);
+        Events()->WordEnd(RootOffset(pos_ + 4), "esac", ShellWordRole::kReservedWord);
+      }
       pos_ += 4;
       commands->cases.pop_back();
       commands->command_start = false;

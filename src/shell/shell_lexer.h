@@ -82,6 +82,13 @@ class ShellEvents {
   /// `raw` is the word as written in the lexer's text.
   virtual void WordEnd(std::size_t /*end*/, std::string_view /*raw*/, ShellWordRole /*role*/) {}
 
+  /// A subshell `( ... )`: its `(` at `offset` (after the CommandEnd of
+  /// what came before; also the `(` of an array `NAME=(...)` and of a
+  /// process substitution `<(...)`), and its `)` (after the CommandEnd of its
+  /// last command).
+  virtual void SubshellBegin(std::size_t /*offset*/) {}
+  virtual void SubshellEnd(std::size_t /*offset*/) {}
+
   /// A redirection operator (`>`, `>>`, `<<`, `<<-`, `<<<`, `2>&1`'s `>&`...);
   /// its target is the next word (role kRedirectTarget).
   virtual void Redirection(std::string_view /*op*/, std::size_t /*offset*/) {}

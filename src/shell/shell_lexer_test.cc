@@ -507,7 +507,7 @@ TEST_CASE("shell lexer: events give words with their roles, commands and redirec
   // A substitution is a command list of its own; the word keeps it as written.
   CHECK(TraceOf("x \"$(y $Z)\"") == "[<x:cmd> [<y:cmd> $Z <$Z:arg> ; ; ]<$(y $Z):arg> ; ]");
   CHECK(TraceOf("case $a in (x|y) z;; esac") ==
-        "[<case:cmd> $a <$a:subj> <in:in> <x:pat> <y:pat> ; <z:cmd> ; ; ]");
+        "[<case:cmd> $a <$a:subj> <in:in> <x:pat> <y:pat> ; <z:cmd> ; <esac:rsv> ; ]");
   CHECK(TraceOf("cat <<'E' >f\n$NOT\nE\n") == "[<cat:cmd> << <E:tgt> > <f:tgt> ; ; ]");
   // Backticks are read after the shell's un-escaping: `\$A` inside them is $A.
   CHECK(TraceOf("echo `echo \\$A`") == "[<echo:cmd> [<echo:cmd> $A <$A:arg> ; ]<`echo \\$A`:arg> ; ]");

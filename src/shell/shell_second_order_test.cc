@@ -82,6 +82,16 @@ const std::vector<Sink>& Sinks() {
       {"the here-document that `sh` runs as code", "sh", true, true},
       {"the here-document that `sh` runs as code", "sh", true, false},
       {"the here-document that `.` runs as code", ". /dev/stdin", true, true},
+      // A compound command holding a shell that reads its standard input (session 28).
+      {"the here-document that `sh` runs as code", "{ sh; }", true, true},
+      {"the here-document that `sh` runs as code", "( sh )", true, false},
+      {"the here-document that `sh` runs as code", "if true; then sh; fi", true, true},
+      {"the here-document that `sh` runs as code", "for i in 1; do sh; done", true, false},
+      {"the here-document that `sh` runs as code", "while true; do sh; break; done", true, true},
+      {"the here-document that `sh` runs as code", "case x in x) sh;; esac", true, false},
+      {"the here-document that `sh` runs as code", "{ { sh; }; }", true, true},
+      {"the here-document that `sh` runs as code", "sh -s", true, false},
+      {"the here-document that `sh` runs as code", "exec sh", true, true},
       {"piped into `sh`", "printf '%s\\n' @ | sh", false, true, true},
       {"`ssh`", "ssh -p 22 host @", false, true, true},
   };
@@ -286,6 +296,12 @@ TEST_CASE("second-order sinks: every sink kind is found") {
       {"s\\\nh -c 'echo ${V}'", "`sh -c`", true},
       {"tr''ap 'echo ${V}' EXIT", "`trap`", true},
       {"al''ias p='echo ${V}'", "`alias`", true},
+      // A compound command holding a shell that reads its standard input (session 28).
+      {"while read -r l; do sh; done <<EOF\ntrue\necho ${V}\nEOF\n", "the here-document that `sh` runs as code",
+       true},
+      {"f() {\n  if true; then\n    cat | sh\n  fi\n} <<'EOF'\necho ${V}\nEOF\n",
+       "the here-document that `sh` runs as code", true},
+      {"{ cat; } <<EOF | sh\necho ${V}\nEOF\n", "a here-document piped into a shell", false},
   };
   for (const Expect& c : cases) {
     CAPTURE(c.script);
@@ -296,10 +312,16 @@ TEST_CASE("second-order sinks: every sink kind is found") {
     CHECK(context.unsupported.empty() == c.reread);
   }
   // Not sinks: the value is an argument, not code.
-  for (std::string_view script : {"sh -c 'echo \"$1\"' _ \"${V}\"", "echo 'sh -c ${V}'", "sh ./run.sh ${V}",
-                                  "trap - ${V}", "evaluate '${V}'", "\"$TOOL\" -f '${V}'", "\"$SH\" -c 'echo $1' _ ${V}",
-                                  "echo alias p='${V}'", "alias ${V}", "PROMPT_COMMAND_X='${V}'",
-                                  "command echo eval '${V}'"}) {
+  const std::vector<std::string_view> arguments = {
+      "sh -c 'echo \"$1\"' _ \"${V}\"", "echo 'sh -c ${V}'", "sh ./run.sh ${V}", "trap - ${V}", "evaluate '${V}'",
+      "\"$TOOL\" -f '${V}'", "\"$SH\" -c 'echo $1' _ ${V}", "echo alias p='${V}'", "alias ${V}",
+      "PROMPT_COMMAND_X='${V}'", "command echo eval '${V}'",
+      // A pipe, then a shell reading its own input later (session 28: refused as piped into it).
+      "sh <(echo hi)\necho \"${V}\"", "echo \"${V}\" | (cat)\nsh -s <<'EOF'\ntrue\nEOF\n",
+      "echo \"${V}\"\nfor i in 1; do echo; done | cat\nsh -s <<'EOF'\ntrue\nEOF\n",
+      "echo \"${V}\" | if true; then cat; fi\nbash -s <<'EOF'\ntrue\nEOF\n",
+      "for i in 1; do echo \"${V}\"; done | cat; sh -c 'true'", "{ cat; } <<EOF\n${V}\nEOF\nsh -s <<'X'\ntrue\nX\n"};
+  for (std::string_view script : arguments) {
     CAPTURE(script);
     std::size_t at = script.find(kPlaceholder);
     ShellContext context = ShellContextsAt(script, {at}).front();
@@ -406,6 +428,75 @@ TEST_CASE("second-order sinks: alias bodies, PROMPT_COMMAND and `command eval` u
     counts << " [" << shells[s].name << ": " << exact << " exact]";
   }
   MESSAGE("stored strings: " << scripts.size() << " scripts encoded;" << counts.str());
+}
+
+// Here-strings and process substitutions that a shell reads, directly or
+// through a compound command (attacker, session 28: `{ sh; } <<< ...` and
+// `. <(printf ...)` ran the value). A here-string is encoded for both
+// readings and run under the shells that have here-strings; the text a
+// process substitution writes is refused (written plainly, it runs the value).
+TEST_CASE("second-order sinks: a here-string or <(...) that a shell runs, also through a compound command") {
+  const std::vector<std::string> here_strings = {"{ sh; } <<< @", "( bash ) <<< @", "if true; then sh; fi <<< @",
+                                                 "bash <<< @"};
+  std::vector<std::string> scripts, expected;
+  for (const std::string& shape : here_strings) {
+    for (const std::string& state : InnerStates()) {
+      for (Quoting quoting : {Quoting::kSingle, Quoting::kDouble}) {
+        std::string text = shape;
+        text.replace(text.find('@'), 1, QuoteWord("printf '%s|' " + state, quoting));
+        for (const std::string& value : Values()) {
+          CAPTURE(text);
+          CAPTURE(value);
+          const Rendered rendered = Render(text, value);
+          if (!rendered.error.empty()) {
+            CHECK(rendered.error.find("the here-string that `") != std::string::npos);
+            continue;
+          }
+          scripts.push_back(rendered.script + "\n");
+          expected.push_back(value + "|");
+        }
+      }
+    }
+  }
+  CHECK(scripts.size() >= here_strings.size() * Values().size());  // plain values at least
+  std::vector<testing::RealShell> shells;
+  for (const testing::RealShell& shell : testing::InstalledShells()) {
+    if (shell.name != "dash" && shell.name != "busybox sh" && shell.name != "posh") shells.push_back(shell);
+  }
+  CHECK(shells.size() == 5);
+  TempDir work;
+  std::vector<std::filesystem::path> dirs = testing::RunEachScriptUnderShells(work.path(), shells, scripts);
+  for (std::size_t s = 0; s < shells.size(); ++s) {
+    CAPTURE(shells[s].name);
+    CHECK(testing::ReadFile(dirs[s] / "canaries").empty());
+    for (std::size_t i = 0; i < scripts.size(); ++i) {
+      CAPTURE(scripts[i]);
+      CHECK(testing::ReadFile(dirs[s] / ("out" + std::to_string(i))) == expected[i]);
+    }
+  }
+
+  const std::vector<std::pair<std::string, std::string>> substitutions = {
+      {". <(printf '%s\\n' \"echo ${V}\")", "`.`"},
+      {"source <(printf '%s\\n' \"echo ${V}\")", "`source`"},
+      {"sh < <(printf '%s\\n' \"echo ${V}\")", "`sh`"},
+      {"{ bash; } < <(printf '%s\\n' \"echo ${V}\")", "`bash`"},
+  };
+  std::vector<std::string> plain;
+  for (const auto& [shape, shell] : substitutions) {
+    CAPTURE(shape);
+    const std::size_t at = shape.find(kPlaceholder);
+    const ShellContext context = ShellContextsAt(shape, {at}).front();
+    CHECK(context.unsupported == "inside text piped into " + shell + ", which runs it as code");
+    plain.push_back(shape.substr(0, at) + "x; touch canary" + shape.substr(at + kPlaceholder.size()) + "\n");
+  }
+  std::vector<testing::RealShell> bash;
+  for (const testing::RealShell& shell : shells) {
+    if (shell.name == "bash") bash.push_back(shell);
+  }
+  REQUIRE(bash.size() == 1);
+  TempDir plain_work;
+  const std::filesystem::path bash_dir = testing::RunEachScriptUnderShells(plain_work.path(), bash, plain).front();
+  CHECK(testing::ReadFile(bash_dir / "canaries") == "0\n1\n2\n3\n");
 }
 
 TEST_CASE("second-order sinks: scripts without a sink word are not read a second time") {

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cctype>
 #include <deque>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -61,6 +62,33 @@ ShellCall ReadShellCall(const std::vector<ShWord>& words, std::size_t shell) {
   return call;
 }
 
+// A command of a pipeline as the sink finder sees it: a simple command, or a
+// compound command (`{ ...; }`, `( ... )`, `if`, `while`, `until`, `for`,
+// `case`) as a whole, with the redirections and the pipe after its end.
+struct Member {
+  ShCommand command;  // of a compound command: no words, the redirections after it
+  bool compound = false;
+  std::size_t begin = 0, end = 0;  // a compound command's text in the script
+  std::string shell;               // a compound command: the first shell in it that reads its standard input
+};
+
+bool OpensCompound(std::string_view word, ShellWordRole role) {
+  if (role == ShellWordRole::kReservedWord) return word == "{" || word == "if" || word == "while" || word == "until";
+  return role == ShellWordRole::kCommandName && (word == "for" || word == "select" || word == "case");
+}
+
+bool ClosesCompound(std::string_view word, ShellWordRole role) {
+  return role == ShellWordRole::kReservedWord && (word == "}" || word == "fi" || word == "done" || word == "esac");
+}
+
+// `sh <(cmd)`: the lexer reads `<` and a subshell (SubshellBegin), which
+// writes what the command reads.
+bool ReadsSubstitution(const ShCommand& command) {
+  return std::any_of(command.redirects.begin(), command.redirects.end(), [](const ShRedirect& redirect) {
+    return redirect.op == "<" && redirect.target.text.empty() && redirect.target.pieces.empty();
+  });
+}
+
 class SinkReader : public CommandReader {
  public:
   std::deque<ShWord> kept_words;  // copies of the words of every sink (stable addresses)
@@ -72,54 +100,123 @@ class SinkReader : public CommandReader {
   }
   void ListEnd() override {
     CommandReader::ListEnd();
+    if (!sink_lists_.back().pipeline.empty()) EndPipeline();  // `a |` at the end
     sink_lists_.pop_back();
   }
-  // A reserved word (`if`, `while`, `{`...) or `case` starts a compound command.
+  void WordBegin(std::size_t offset) override {
+    CommandReader::WordBegin(offset);
+    word_begin_ = offset;
+  }
   void WordEnd(std::size_t end, std::string_view raw, ShellWordRole role) override {
-    if (role == ShellWordRole::kReservedWord || (role == ShellWordRole::kCommandName && raw == "case")) {
-      sink_lists_.back().compound = true;
-    }
+    if (OpensCompound(raw, role)) Open(word_begin_);
+    if (ClosesCompound(raw, role)) Close(end);
+    array_name_end_ = !raw.empty() && raw.back() == '=' ? end : std::string_view::npos;
     CommandReader::WordEnd(end, raw, role);
   }
+  void SubshellBegin(std::size_t offset) override {
+    // `NAME=(...)` is an array's words, not a subshell.
+    Open(offset, offset == array_name_end_);
+    sink_lists_.back().open.back().feeds = std::exchange(sink_lists_.back().feeds_next, {});
+  }
+  void SubshellEnd(std::size_t offset) override { Close(offset + 1); }
+  void Redirection(std::string_view op, std::size_t offset) override {
+    CommandReader::Redirection(op, offset);
+    if (op == "<<" || op == "<<-") heredoc_operators_.push_back(offset);
+  }
+  // The bodies come in the order of their `<<`; whether a shell reads one
+  // may be known before or after (when its pipeline ends).
   void HeredocBody(std::size_t begin, std::size_t end, bool expanding) override {
-    if (heredocs_.empty()) return;
-    Sink sink = std::move(heredocs_.front());
-    heredocs_.pop_front();
-    if (sink.name.empty()) return;  // a here-document no shell reads as code
-    sink.body_begin = begin;
-    sink.body_end = end;
-    sink.body_expands = expanding;
-    sinks.push_back(std::move(sink));
+    if (heredoc_operators_.empty()) return;
+    const std::size_t op = heredoc_operators_.front();
+    heredoc_operators_.pop_front();
+    Heredoc& heredoc = heredocs_[op];
+    heredoc.sink.body_begin = begin;
+    heredoc.sink.body_end = end;
+    heredoc.sink.body_expands = expanding;
+    heredoc.read = true;
+    AddHeredocSink(op);
   }
 
  private:
+  // A compound command being read.
+  struct Compound {
+    std::size_t begin = 0;
+    bool array = false;        // the words of `NAME=(...)`
+    std::vector<Member> outer;  // the pipeline it belongs to, up to it
+    std::string shell;          // a shell in it that reads standard input
+    std::string feeds;          // a subshell whose output a shell runs (`sh <(...)`): why
+  };
+
+  // What is known of each open command list.
+  struct List {
+    std::vector<Member> pipeline;  // the pipeline being read
+    std::vector<Compound> open;    // compound commands being read, innermost last
+    std::optional<Member> closed;  // a compound command that ended; its redirections come next
+    std::string feeds_next;        // the next subshell writes a shell's script (`sh <(...)`): why
+  };
+
+  struct Heredoc {
+    Sink sink;  // a name when a shell reads it
+    bool read = false, decided = false;
+  };
+
+  void Open(std::size_t begin, bool array = false) {
+    List& list = sink_lists_.back();
+    Compound compound;
+    compound.begin = begin;
+    compound.array = array;
+    compound.outer = std::exchange(list.pipeline, {});
+    list.open.push_back(std::move(compound));
+  }
+
+  void Close(std::size_t end) {
+    List& list = sink_lists_.back();
+    if (list.open.empty()) return;
+    if (!list.pipeline.empty()) EndPipeline();
+    Compound compound = std::move(list.open.back());
+    list.open.pop_back();
+    list.pipeline = std::move(compound.outer);
+    if (compound.array) return;
+    // `sh <(...)`: what the subshell writes is the script.
+    if (!compound.feeds.empty()) AddRangeSink(compound.begin, end, compound.feeds);
+    Member member;
+    member.compound = true;
+    member.begin = compound.begin;
+    member.end = end;
+    member.shell = std::move(compound.shell);
+    list.closed = std::move(member);
+  }
+
   // Each command of a pipeline is looked at once the pipeline has ended.
   void CommandEnded(ShCommand command) override {
     List& list = sink_lists_.back();
-    std::vector<ShCommand>& pipeline = list.pipeline;
-    const bool piped = command.piped;
+    list.feeds_next.clear();
+    if (!list.open.empty() && list.open.back().array) return;
     for (const ShWord& word : command.words) {
       if (word.role == ShellWordRole::kAssignment) FindAssignedCode(word);
     }
     DropWordsBeforeName(&command);
-    const bool empty = command.words.empty() && command.redirects.empty();
-    // `a | if ...; then sh; fi`: a compound command reads the pipe, any command in it may be a shell.
-    if (std::exchange(list.compound, false) && !pipeline.empty()) {
-      list.piped_out.insert(list.piped_out.end(), pipeline.begin(), pipeline.end());
+    Member member;
+    if (list.closed) {  // the redirections and pipe of a compound command
+      member = std::move(*list.closed);
+      list.closed.reset();
+      member.command.redirects = std::move(command.redirects);
+      member.command.piped = command.piped;
+    } else {
+      member.command = std::move(command);
     }
-    // `done |`, `fi |`, `} |`: what the compound command before wrote is piped.
-    if (empty && piped) list.piped_out.insert(list.piped_out.end(), list.seen.begin(), list.seen.end());
-    if (!empty) pipeline.push_back(std::move(command));
-    if (piped || pipeline.empty()) return;
-    std::vector<ShCommand> ended = std::move(pipeline);
-    pipeline.clear();
+    const bool piped = member.command.piped;
+    if (member.compound || !member.command.words.empty() || !member.command.redirects.empty()) {
+      list.pipeline.push_back(std::move(member));
+    }
+    // A newline or a `(` after `|` ends no pipeline.
+    if (piped || list.pipeline.empty() || list.pipeline.back().command.piped) return;
+    EndPipeline();
+  }
+
+  void EndPipeline() {
+    std::vector<Member> ended = std::exchange(sink_lists_.back().pipeline, {});
     for (std::size_t i = 0; i < ended.size(); ++i) FindSinks(ended, i);
-    // A pipe into a compound command (`| (sh)`, `| if ...; then sh; fi`) ends the pipeline here
-    // (its last command ended piped): a later shell of the list may read what it wrote.
-    for (ShCommand& done : ended) {
-      if (ended.back().piped) list.piped_out.push_back(done);
-      list.seen.push_back(std::move(done));
-    }
   }
 
   // Leaves the words from the command name on: no assignment, reserved word
@@ -139,49 +236,65 @@ class SinkReader : public CommandReader {
     command->words = std::move(kept);
   }
 
-  // The sinks of command `at` of a pipeline, and the here-documents its
-  // redirections will bring (one entry each, in order, for HeredocBody).
-  void FindSinks(std::vector<ShCommand>& pipeline, std::size_t at) {
-    ShCommand& command = pipeline[at];
-    std::string stdin_shell;  // the name of the shell that reads its standard input as code
-    if (!command.words.empty()) stdin_shell = FindWordSinks(command);
+  // The sinks of command `at` of a pipeline, and whether a shell reads the
+  // here-documents its redirections bring.
+  void FindSinks(std::vector<Member>& pipeline, std::size_t at) {
+    Member& member = pipeline[at];
+    ShCommand& command = member.command;
+    // The name of the shell that reads its standard input as code.
+    std::string stdin_shell = member.compound ? member.shell : command.words.empty() ? "" : FindWordSinks(command);
     if (!stdin_shell.empty()) {
       const std::string why = "inside text piped into " + stdin_shell + ", which runs it as code";
-      for (std::size_t before = 0; before < at; ++before) RefuseAll(pipeline[before], why);
-      for (const ShCommand& earlier : sink_lists_.back().piped_out) RefuseAll(earlier, why);
-      // `sh <(cmd)`: the lexer reads `<` and a subshell; what the subshell writes is the script.
-      for (const ShRedirect& redirect : command.redirects) {
-        if (redirect.op == "<" && redirect.target.text.empty() && redirect.target.pieces.empty()) {
-          sink_lists_.back().feeding = why;
+      for (std::size_t before = 0; before < at; ++before) Refuse(pipeline[before], why);
+      // `{ sh; } <<EOF`, `a | while ...; do sh; done`: a compound command's input may reach it.
+      // (Innermost first: the enclosing ones of a marked compound command are marked.)
+      for (auto list = sink_lists_.rbegin(); list != sink_lists_.rend(); ++list) {
+        for (auto open = list->open.rbegin(); open != list->open.rend() && open->shell.empty(); ++open) {
+          open->shell = stdin_shell;
         }
       }
+      if (ReadsSubstitution(command)) sink_lists_.back().feeds_next = why;
     }
-    if (!sink_lists_.back().feeding.empty() && stdin_shell.empty()) RefuseAll(command, sink_lists_.back().feeding);
     bool fed_to_shell = false;  // a later command of the pipeline reads code from its input
     for (std::size_t after = at + 1; after < pipeline.size() && !fed_to_shell; ++after) {
-      fed_to_shell = !pipeline[after].words.empty() && !StdinShellName(pipeline[after]).empty();
+      fed_to_shell = ReadsCodeFromStdin(pipeline[after]);
     }
     for (ShRedirect& redirect : command.redirects) {
       if (redirect.op == "<<" || redirect.op == "<<-") {
-        Sink sink;
-        if (!stdin_shell.empty()) sink.name = "the here-document that " + stdin_shell + " runs as code";
+        Heredoc& heredoc = heredocs_[redirect.begin];
+        if (!stdin_shell.empty()) heredoc.sink.name = "the here-document that " + stdin_shell + " runs as code";
         if (fed_to_shell) {
-          sink.name = "a here-document piped into a shell";
-          sink.refusal = "inside a here-document piped into a shell, which runs it as code";
+          heredoc.sink.name = "a here-document piped into a shell";
+          heredoc.sink.refusal = "inside a here-document piped into a shell, which runs it as code";
         }
-        heredocs_.push_back(std::move(sink));
+        heredoc.decided = true;
+        AddHeredocSink(redirect.begin);
       } else if (redirect.op == "<<<" && !stdin_shell.empty()) {
         AddWordSink("the here-string that " + stdin_shell + " runs as code", {&redirect.target});
       }
     }
   }
 
+  void AddHeredocSink(std::size_t op) {
+    auto heredoc = heredocs_.find(op);
+    if (!heredoc->second.read || !heredoc->second.decided) return;
+    if (!heredoc->second.sink.name.empty()) sinks.push_back(std::move(heredoc->second.sink));
+    heredocs_.erase(heredoc);
+  }
+
+  static bool ReadsCodeFromStdin(const Member& member) {
+    if (member.compound) return !member.shell.empty();
+    return !member.command.words.empty() && !StdinShellName(member.command).empty();
+  }
+
   // The name (quoted) of the shell that `command` runs on its standard input, or empty.
   static std::string StdinShellName(const ShCommand& command) {
     const std::vector<ShWord>& words = command.words;
     std::string_view first = ProgramBaseName(words[0].text);
-    if ((first == "." || first == "source") && words.size() == 2 &&
-        (words[1].text == "/dev/stdin" || words[1].text == "/dev/fd/0" || words[1].text == "/proc/self/fd/0")) {
+    if ((first == "." || first == "source") &&
+        (words.size() == 2 ? words[1].text == "/dev/stdin" || words[1].text == "/dev/fd/0" ||
+                                 words[1].text == "/proc/self/fd/0"
+                           : words.size() == 1 && ReadsSubstitution(command))) {
       return Quoted(first);
     }
     std::size_t shell = FindShell(words);
@@ -319,16 +432,26 @@ class SinkReader : public CommandReader {
     AddWordSink("a pipe into a shell", std::move(all), why);
   }
 
-  // What is known of each open command list.
-  struct List {
-    std::vector<ShCommand> pipeline;   // the pipeline being read
-    std::vector<ShCommand> seen;       // the commands of the pipelines that ended
-    std::vector<ShCommand> piped_out;  // those whose output a pipe takes where the pipeline does not show
-    std::string feeding;               // non-empty: later commands write a shell's script (`sh <(...)`); why
-    bool compound = false;             // the command being read starts a compound command
-  };
+  void Refuse(const Member& member, const std::string& why) {
+    if (member.compound) AddRangeSink(member.begin, member.end, why);
+    RefuseAll(member.command, why);
+  }
+
+  // Every placeholder in [begin, end) of the script is refused.
+  void AddRangeSink(std::size_t begin, std::size_t end, const std::string& why) {
+    Sink sink;
+    sink.name = "a pipe into a shell";
+    sink.refusal = why;
+    sink.body_begin = begin;
+    sink.body_end = end;
+    sinks.push_back(std::move(sink));
+  }
+
   std::vector<List> sink_lists_;
-  std::deque<Sink> heredocs_;  // here-documents whose bodies come next, in order
+  std::deque<std::size_t> heredoc_operators_;  // the `<<` whose bodies come next, in order
+  std::map<std::size_t, Heredoc> heredocs_;    // by the offset of their `<<`, until both are known
+  std::size_t word_begin_ = 0;
+  std::size_t array_name_end_ = std::string_view::npos;  // where a word `NAME=` ended
 };
 
 // ---- placing placeholders in the inner text -------------------------------
@@ -456,7 +579,8 @@ bool MayRunCodeAgain(std::string_view script) {
   script = NamesAsRead(script, &unquoted);  // `ev''al` is `eval`
   // The `#!` line names a shell in most scripts: it runs nothing again.
   if (script.substr(0, 2) == "#!") script.remove_prefix(std::min(script.find('\n'), script.size()));
-  for (std::string_view word : {"eval", "trap", "su", "runuser", "watch", "stdin", "alias", "PROMPT_COMMAND"}) {
+  // (`<(`: `. <(cmd)` runs what cmd writes.)
+  for (std::string_view word : {"eval", "trap", "su", "runuser", "watch", "stdin", "alias", "PROMPT_COMMAND", "<("}) {
     if (script.find(word) != std::string_view::npos) return true;
   }
   // A shell (or ssh) named as a word: `sh`, `/bin/bash`, followed by what
