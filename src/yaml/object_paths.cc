@@ -82,6 +82,37 @@ CommandLines CollectCommandLines(const Tokens& tokens) {
   return out;
 }
 
+namespace {
+
+using SelectorsUp = std::vector<detail::PathSelector>::const_reverse_iterator;
+
+// A key holding dots (`entry.tpl`) also answers to the run of `.key`
+// selectors that spells it without quotes (`.data.entry.tpl`): people write
+// ConfigMap file names that way, 24863fb's text form matched them, and a
+// listed script path that silently stopped matching would let a value land
+// unencoded (marking is the safe direction). Moves `selector` to the last
+// selector of the run.
+bool SpellsDottedKey(std::string_view key, SelectorsUp* selector, SelectorsUp end) {
+  SelectorsUp at = *selector;
+  std::size_t part_end = key.size();
+  while (true) {
+    std::size_t dot = key.rfind('.', part_end - 1);
+    std::size_t part_begin = dot == std::string_view::npos ? 0 : dot + 1;
+    if (at == end || at->kind != detail::PathSelector::Kind::kKey ||
+        at->key != key.substr(part_begin, part_end - part_begin)) {
+      return false;
+    }
+    if (dot == std::string_view::npos) break;
+    part_end = dot;
+    if (part_end == 0) return false;
+    ++at;
+  }
+  *selector = at;
+  return true;
+}
+
+}  // namespace
+
 bool PathMatches(const Tokens& tokens, std::uint32_t path, const std::vector<detail::PathSelector>& selectors) {
   auto selector = selectors.rbegin();  // from the node up to the root
   for (; path != PathSegment::kRoot; path = tokens.paths[path].parent, ++selector) {
@@ -89,7 +120,8 @@ bool PathMatches(const Tokens& tokens, std::uint32_t path, const std::vector<det
     const PathSegment& segment = tokens.paths[path];
     switch (selector->kind) {
       case detail::PathSelector::Kind::kKey:
-        if (segment.index >= 0 || segment.key != selector->key) return false;
+        if (segment.index >= 0) return false;
+        if (segment.key != selector->key && !SpellsDottedKey(segment.key, &selector, selectors.rend())) return false;
         break;
       case detail::PathSelector::Kind::kIndex:
         if (segment.index < 0 || segment.index != selector->index) return false;

@@ -53,7 +53,8 @@ CommandLines CollectCommandLines(const Tokens& tokens);
 /// True when the node at `path` (a segment of `tokens`) is the one
 /// `selectors` name from its document's root: for each `.key` a key of that
 /// value, for each `[N]` item N, for each `[*]` any one item or key
-/// (`[key=value]` names no segment).
+/// (`[key=value]` names no segment). A key holding dots is also named by the
+/// unquoted keys that spell it (`.data.entry.tpl` names the key `entry.tpl`).
 bool PathMatches(const Tokens& tokens, std::uint32_t path, const std::vector<detail::PathSelector>& selectors);
 
 }  // namespace safesubst

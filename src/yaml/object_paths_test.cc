@@ -42,12 +42,19 @@ TEST_CASE("object paths: a path names one node by its keys and indexes, `[*]` an
   CHECK(Names(".spec[*][*][2]", data, "two"));
   CHECK_FALSE(Names(".data", data, "r"));
   CHECK_FALSE(Names(".data[*].c", data, "e"));
-  // A key holding `.` or `[` is one key, quoted in the path; a path of
-  // several keys does not name it (the text form could not tell them apart).
+  // A key holding `.` or `[` is one key, quoted in the path. A key holding
+  // dots also answers to the unquoted keys that spell it, as people write
+  // ConfigMap file names (`.data.entry.tpl`): a listed script path must not
+  // silently stop marking it (attacker s29 12:04).
   const std::string dotted = "data:\n  a.b: one\n  a: {b: two}\n  x[0]: three\n  x: [four]\n";
   CHECK(Names(".data.\"a.b\"", dotted, "one"));
-  CHECK_FALSE(Names(".data.a.b", dotted, "one"));
+  CHECK(Names(".data.a.b", dotted, "one"));
   CHECK(Names(".data.a.b", dotted, "two"));
+  CHECK(Names(".data.entry.sh.tpl", "data:\n  entry.sh.tpl: v\n", "v"));
+  CHECK(Names(".data[*]", "data:\n  entry.sh.tpl: v\n", "v"));
+  CHECK_FALSE(Names(".data.sh.tpl", "data:\n  entry.sh.tpl: v\n", "v"));
+  CHECK_FALSE(Names(".entry.sh.tpl", "data:\n  entry.sh.tpl: v\n", "v"));
+  CHECK_FALSE(Names(".data.entry.sh", "data:\n  entry.sh.tpl: v\n", "v"));
   CHECK_FALSE(Names(".data.\"a.b\"", dotted, "two"));
   CHECK(Names(".data.'x[0]'", dotted, "three"));
   CHECK_FALSE(Names(".data.x[0]", dotted, "three"));
