@@ -626,3 +626,21 @@ TEST_CASE("render: a shell path that the manifest accepts marks its node as shel
 }
 
 }  // namespace safesubst
+
+namespace safesubst {
+
+// Attacker, session 29: `.data.entry.tpl` is how a manifest names the
+// ConfigMap key `entry.tpl` (773501a marked it: the text form matched). A
+// parsed reading (data -> entry -> tpl) must not silently drop that mark:
+// a missed mark writes the value raw into the script, a wrong one only
+// costs an encoding or a refusal.
+TEST_CASE("render: an unquoted dotted shell path still marks the dotted key (attacker regression)") {
+  Result<Manifest> parsed =
+      ParseManifest("variables:\n  V: {type: string}\nshell: ['.data.entry.tpl']\n", "m.yaml");
+  REQUIRE(parsed.ok());
+  RenderResult result = RenderText("kind: ConfigMap\ndata:\n  entry.tpl: |\n    echo ${V}\n", *parsed.value,
+                                   ValuesOf({{"V", "$(touch /tmp/PWNED)"}}));
+  CHECK_MESSAGE(!result.ok(), result.output);
+}
+
+}  // namespace safesubst
