@@ -150,7 +150,8 @@ std::size_t ShellContextHash(const ShellContext& context) {
   for (bool layer : context.backtick_layers) hash = Mix(hash, std::size_t{layer});
   for (std::string_view text : {std::string_view(context.heredoc_delimiter), std::string_view(context.line_before),
                                 std::string_view(context.line_after), std::string_view(context.unsupported),
-                                std::string_view(context.evaluated_by), std::string_view(context.sink)}) {
+                                std::string_view(context.evaluated_by), std::string_view(context.program_stops),
+                                std::string_view(context.sink)}) {
     hash = Mix(hash, text);
   }
   for (const ShellContext& inner : context.reread) hash = Mix(hash, ShellContextHash(inner));

@@ -185,6 +185,7 @@ TEST_CASE("script contexts: contexts that differ in one field only hash apart (n
       [](ShellContext* c) { c->unsupported = "why"; },
       [](ShellContext* c) { c->operand = ShellOperand::kArithmetic; },
       [](ShellContext* c) { c->evaluated_by = "`let`"; },
+      [](ShellContext* c) { c->program_stops = "/\\"; },
       [](ShellContext* c) { c->sink = "`sh -c`"; },
       [](ShellContext* c) { c->reread.emplace_back(); },
       [](ShellContext* c) { c->reread.emplace_back().heredoc_delimiter = "EOF2"; },
