@@ -572,6 +572,15 @@ std::vector<Placement> PlaceInBody(std::string_view script, const Sink& sink, co
   return placed;
 }
 
+// The words a command evaluates (`let`, `[ -gt ]`, names) and the programs
+// other interpreters run (sed, awk, perl, ...): the same two readings for a
+// script and for every string it runs again.
+void AddEvaluatedWordReadings(std::string_view script, const std::vector<std::size_t>& offsets,
+                              std::vector<ShellContext>* contexts) {
+  if (MayEvaluateOperands(script)) AddOperandReadings(script, offsets, contexts);
+  if (MayRunPrograms(script)) AddProgramReadings(script, offsets, contexts);
+}
+
 }  // namespace
 
 bool MayRunCodeAgain(std::string_view script) {
@@ -638,8 +647,7 @@ void AddSecondOrderReadings(std::string_view script, const std::vector<std::size
                                   : JoinedText(sink);
     std::vector<ShellContext> inner_contexts = ReadShellContexts(inner, inner_offsets);
     if (MayRunCodeAgain(inner)) AddSecondOrderReadings(inner, inner_offsets, &inner_contexts, depth + 1);
-    if (MayEvaluateOperands(inner)) AddOperandReadings(inner, inner_offsets, &inner_contexts);
-    if (MayRunPrograms(inner)) AddProgramReadings(inner, inner_offsets, &inner_contexts);
+    AddEvaluatedWordReadings(inner, inner_offsets, &inner_contexts);
     for (std::size_t k = 0; k < indexes.size(); ++k) {
       (*contexts)[indexes[k]].reread.assign(1, std::move(inner_contexts[k]));
     }
@@ -652,8 +660,7 @@ std::vector<ShellContext> ShellContextsAt(std::string_view script, const std::ve
   // Only a script that names a sink pays for the second read (with events).
   if (!offsets.empty() && MayRunCodeAgain(script)) AddSecondOrderReadings(script, offsets, &contexts);
   if (ShellsMayDiffer(script, shells)) AddOtherShellReadings(script, offsets, &contexts);
-  if (!offsets.empty() && MayEvaluateOperands(script)) AddOperandReadings(script, offsets, &contexts);
-  if (!offsets.empty() && MayRunPrograms(script)) AddProgramReadings(script, offsets, &contexts);
+  if (!offsets.empty()) AddEvaluatedWordReadings(script, offsets, &contexts);
   return contexts;
 }
 
