@@ -14,7 +14,7 @@
 #include <algorithm>
 #include <cctype>
 #include <deque>
-#include <functional>
+#include <iterator>
 #include <string>
 #include <utility>
 
@@ -175,24 +175,38 @@ std::string Stops(char delimiter, std::string_view more) {
 
 bool IsWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
-// The parts of a program a scanner steps over, one at a time.
-enum class Step : std::uint8_t { kGoOn, kFound, kLost };
+// A field of a program: [begin, end) of its text.
+struct Span {
+  std::size_t begin = 0, end = 0;
+  Field field;
+};
 
-// Steps over the program text both scanners share: a field from i_ to a
-// closing character (a regular expression's when `brackets`: a bracket
-// expression hides the delimiter), the rest of a line.
+// The parts of a program a scanner steps over, one at a time: it goes on, or
+// it meets a construct it cannot follow and stops (every later place is code).
+enum class Step : std::uint8_t { kGoOn, kLost };
+
+// Steps over the program text both scanners share, recording the fields it
+// delimits: a field from i_ to a closing character (a regular expression's
+// when `brackets`: a bracket expression hides the delimiter), the rest of a
+// line. One pass over the program serves every placeholder in it.
 class ProgramScanner {
+ public:
+  // The fields found, in text order; a place in none of them is code.
+  std::vector<Span> spans;
+
  protected:
-  ProgramScanner(std::string_view program, std::size_t at) : p_(program), at_(at) {}
+  explicit ProgramScanner(std::string_view program) : p_(program) {}
 
   // Where a field from i_ stops: at its closing character (`closed`), or
-  // where the scanner loses it (a newline unless `multiline`, the end, a
-  // bracket expression holding at_).
+  // where the scanner loses it (a newline unless `multiline`, the end, an
+  // unclosed bracket expression). The bracket expressions inside it
+  // (`brackets`) are added to `holes` as [open, close] pairs: a value there
+  // could close one early, so they count as code.
   struct End {
     std::size_t at = 0;
     bool closed = false;
   };
-  End FieldEnd(char close, bool brackets, bool multiline) const {
+  End FieldEnd(char close, bool brackets, bool multiline, std::vector<std::size_t>* holes) const {
     for (std::size_t j = i_; j < p_.size(); ++j) {
       const char c = p_[j];
       if (c == close) return {j, true};
@@ -201,7 +215,8 @@ class ProgramScanner {
         ++j;
       } else if (c == '[' && brackets) {
         const std::size_t end = BracketEnd(j);
-        if (end == kNone || (at_ >= j && at_ <= end)) return {j, false};
+        if (end == kNone) return {j, false};
+        holes->insert(holes->end(), {j, end});
         j = end;
       }
     }
@@ -210,33 +225,36 @@ class ProgramScanner {
 
   // The field from i_ to `close`; i_ then stands after it.
   Step Delimited(char close, bool brackets, bool multiline, std::string stops, std::string_view what) {
-    if (at_ < i_) return Step::kLost;
-    const End end = FieldEnd(close, brackets, multiline);
-    if (at_ < end.at) return Found(std::move(stops), what);
+    std::vector<std::size_t> holes;
+    const End end = FieldEnd(close, brackets, multiline, &holes);
+    std::size_t begin = i_;
+    for (std::size_t h = 0; h < holes.size(); h += 2) {
+      Record(begin, holes[h], Text(stops, what));
+      begin = holes[h + 1] + 1;
+    }
+    Record(begin, end.at, Text(std::move(stops), what));
     if (!end.closed) return Step::kLost;
     i_ = end.at + 1;
     return Step::kGoOn;
   }
 
-  Step Found(std::string stops, std::string_view what) {
-    field_ = Text(std::move(stops), what);
-    return Step::kFound;
+  void Record(std::size_t begin, std::size_t end, Field field) {
+    if (begin < end) spans.push_back(Span{begin, end, std::move(field)});
   }
 
   // The replacement of an s command from i_ to `close`, then its flags
   // (`flag_chars`; i_ then stands after them): an `e` among them evaluates it.
   Step Replacement(char close, bool multiline, std::string stops, std::string_view what,
                    std::string_view flag_chars, std::string_view evaluated) {
-    if (at_ < i_) return Step::kLost;
-    const End end = FieldEnd(close, false, multiline);
-    if (!end.closed && at_ >= end.at) return Step::kLost;
+    const std::size_t begin = i_;
+    const End end = FieldEnd(close, false, multiline, nullptr);
     const std::size_t flags = end.closed ? end.at + 1 : end.at;
     i_ = flags;
     SkipWhile(flag_chars);
-    if (at_ >= end.at) return Step::kGoOn;
-    if (p_.substr(flags, i_ - flags).find('e') == kNone) return Found(std::move(stops), what);
-    field_ = Field{ShellOperand::kProgramCode, "", evaluated};
-    return Step::kFound;
+    const bool evaluates = p_.substr(flags, i_ - flags).find('e') != kNone;
+    Record(begin, end.at,
+           evaluates ? Field{ShellOperand::kProgramCode, "", evaluated} : Text(std::move(stops), what));
+    return end.closed ? Step::kGoOn : Step::kLost;
   }
 
   void SkipWhile(std::string_view chars) {
@@ -247,9 +265,7 @@ class ProgramScanner {
   }
 
   std::string_view p_;
-  std::size_t at_;
   std::size_t i_ = 0;
-  Field field_;
 
  private:
   // The `]` closing the bracket expression at `open` (`[^]a]`, `[[:alpha:]/]`), or npos.
@@ -273,15 +289,13 @@ class ProgramScanner {
 // addresses, separated by `;` or newlines.
 class SedScanner : private ProgramScanner {
  public:
-  SedScanner(std::string_view program, std::size_t at) : ProgramScanner(program, at) {}
+  explicit SedScanner(std::string_view program) : ProgramScanner(program) {}
+  using ProgramScanner::spans;
 
-  Field Scan() {
+  void Scan() {
     while (true) {
       SkipWhile(" \t\n;");
-      if (i_ >= p_.size() || i_ >= at_) return {};
-      const Step step = Command();
-      if (step == Step::kFound) return field_;
-      if (step == Step::kLost || i_ > at_) return {};
+      if (i_ >= p_.size() || Command() == Step::kLost) return;
     }
   }
 
@@ -296,7 +310,7 @@ class SedScanner : private ProgramScanner {
       SkipWhile(" \t");
     }
     SkipWhile(" \t!");
-    if (i_ >= p_.size() || i_ >= at_) return Step::kLost;
+    if (i_ >= p_.size()) return Step::kLost;
     switch (p_[i_++]) {
       case '{': case '}': case '=': case 'd': case 'D': case 'g': case 'G': case 'h': case 'H':
       case 'n': case 'N': case 'p': case 'P': case 'x': case 'z': case 'F': return Step::kGoOn;
@@ -406,16 +420,12 @@ constexpr Syntax kJqSyntax{"#", false, {{'"', "\"\\", kLiteral}}, "", "", false,
 // perl, python, node and jq; what lies between them is code.
 class StringScanner : private ProgramScanner {
  public:
-  StringScanner(const Syntax& syntax, std::string_view program, std::size_t at)
-      : ProgramScanner(program, at), syntax_(syntax) {}
+  StringScanner(const Syntax& syntax, std::string_view program) : ProgramScanner(program), syntax_(syntax) {}
+  using ProgramScanner::spans;
 
-  Field Scan() {
-    while (i_ < p_.size() && i_ < at_) {
-      const Step step = Next();
-      if (step == Step::kFound) return field_;
-      if (step == Step::kLost) return {};
+  void Scan() {
+    while (i_ < p_.size() && Next() != Step::kLost) {
     }
-    return {};
   }
 
  private:
@@ -428,7 +438,7 @@ class StringScanner : private ProgramScanner {
     if (syntax_.block_comments && rest.starts_with("/*")) {
       i_ += 2;
       const std::size_t end = p_.find("*/", i_);
-      if (at_ < std::min(end, p_.size())) return Found("*", "a comment");
+      Record(i_, std::min(end, p_.size()), Text("*", "a comment"));
       if (end == kNone) return Step::kLost;
       i_ = end + 2;
       return Step::kGoOn;
@@ -455,18 +465,20 @@ class StringScanner : private ProgramScanner {
     const bool braces = prefix.find_first_of("fF") != kNone;
     if (braces) stops += "{}";
     for (std::size_t j = i_; j < p_.size(); ++j) {
-      if (j == at_) return Found(stops, quote.what);
       const char c = p_[j];
       if (c == '\\') {
         ++j;
       } else if (c == quote.open && (!triple || p_.substr(j, 3) == std::string(3, quote.open))) {
+        Record(i_, j, Text(stops, quote.what));
         i_ = j + (triple ? 3 : 1);
         return Step::kGoOn;
       } else if ((c == '\n' && !multiline) || (braces && c == '{') ||
                  (quote.open == '`' && p_.substr(j, 2) == "${")) {
+        Record(i_, j, Text(stops, quote.what));
         return Step::kLost;  // an f-string's or a template's code, or an unterminated string
       }
     }
+    Record(i_, p_.size(), Text(stops, quote.what));
     return Step::kLost;
   }
 
@@ -550,30 +562,50 @@ class StringScanner : private ProgramScanner {
   const Syntax& syntax_;
 };
 
-// Where `at` of `program` lands in a program of `language`.
-Field FieldAt(Language language, std::string_view program, std::size_t at) {
-  // A backslash before the place escapes the value's first character: not followed.
-  std::size_t backslashes = 0;
-  while (backslashes < at && program[at - 1 - backslashes] == '\\') ++backslashes;
-  if (backslashes % 2 == 1) return {};
+std::vector<Span> ScanStrings(const Syntax& syntax, std::string_view program) {
+  StringScanner scanner(syntax, program);
+  scanner.Scan();
+  return std::move(scanner.spans);
+}
+
+// The fields of a program of `language`, in text order.
+std::vector<Span> FieldsOf(Language language, std::string_view program) {
   switch (language) {
-    case Language::kSed: return SedScanner(program, at).Scan();
-    case Language::kAwk: return StringScanner(kAwkSyntax, program, at).Scan();
-    case Language::kPerl: return StringScanner(kPerlSyntax, program, at).Scan();
-    case Language::kPython: return StringScanner(kPythonSyntax, program, at).Scan();
-    case Language::kNode: return StringScanner(kNodeSyntax, program, at).Scan();
-    case Language::kJq: return StringScanner(kJqSyntax, program, at).Scan();
+    case Language::kSed: {
+      SedScanner scanner(program);
+      scanner.Scan();
+      return std::move(scanner.spans);
+    }
+    case Language::kAwk: return ScanStrings(kAwkSyntax, program);
+    case Language::kPerl: return ScanStrings(kPerlSyntax, program);
+    case Language::kPython: return ScanStrings(kPythonSyntax, program);
+    case Language::kNode: return ScanStrings(kNodeSyntax, program);
+    case Language::kJq: return ScanStrings(kJqSyntax, program);
   }
   return {};
 }
 
+// Where `at` of `program` lands, among its `fields`.
+Field FieldAt(const std::vector<Span>& fields, std::string_view program, std::size_t at) {
+  // A backslash before the place escapes the value's first character: not followed.
+  std::size_t backslashes = 0;
+  while (backslashes < at && program[at - 1 - backslashes] == '\\') ++backslashes;
+  if (backslashes % 2 == 1) return {};
+  auto after = std::upper_bound(fields.begin(), fields.end(), at,
+                                [](std::size_t place, const Span& span) { return place < span.begin; });
+  if (after == fields.begin() || at >= std::prev(after)->end) return {};
+  return std::prev(after)->field;
+}
+
+// The placeholders of a script: (offset, index in the caller's contexts), by offset.
+using PlaceholderList = std::vector<std::pair<std::size_t, std::size_t>>;
+
 // A program with the stand-in `0` for every expansion and placeholder in it,
-// and where the stand-in of one placeholder is (npos when it is inside
-// another expansion).
+// and where the stand-in of each placeholder is (a placeholder inside
+// another expansion has none).
 class StandIn {
  public:
-  StandIn(const std::vector<std::pair<std::size_t, std::size_t>>& placeholders, std::size_t dollar)
-      : placeholders_(placeholders), dollar_(dollar) {}
+  explicit StandIn(const PlaceholderList& placeholders) : placeholders_(placeholders) {}
 
   // `word`'s text from `start` on.
   void Read(const ShWord& word, std::size_t start) {
@@ -602,7 +634,7 @@ class StandIn {
                             (reference.kind == RefKind::kShell && reference.name.empty());
           substitutes = substitutes || runs;
           // A quoted delimiter: the shell expands nothing, only the render's placeholders change.
-          if (expanding || IsPlaceholder(reference.offset)) forms.emplace_back(reference.offset, reference.length);
+          if (expanding || IndexAt(reference.offset) != kNone) forms.emplace_back(reference.offset, reference.length);
         },
         [&](std::size_t) { substitutes = true; });
     if (expanding && (substitutes || script.substr(begin, end - begin).find('`') != kNone)) return;
@@ -621,11 +653,11 @@ class StandIn {
   }
 
   std::string text;
-  std::size_t at = kNone;
+  std::vector<std::pair<std::size_t, std::size_t>> places;  // (index of a placeholder, its stand-in in text)
 
  private:
   void Add(std::size_t offset) {
-    if (offset == dollar_) at = text.size();
+    if (const std::size_t index = IndexAt(offset); index != kNone) places.emplace_back(index, text.size());
     text += '0';
   }
 
@@ -636,7 +668,7 @@ class StandIn {
         word_text, from, end,
         [&](const Reference& reference) {
           const std::size_t offset = piece.offset + (reference.offset - piece.text_begin);
-          if (!IsPlaceholder(offset)) return;
+          if (IndexAt(offset) == kNone) return;
           text.append(word_text, copied, reference.offset - copied);
           Add(offset);
           copied = reference.offset + reference.length;
@@ -645,27 +677,83 @@ class StandIn {
     text.append(word_text, copied, end - copied);
   }
 
-  bool IsPlaceholder(std::size_t offset) const {
-    return std::binary_search(placeholders_.begin(), placeholders_.end(), std::make_pair(offset, std::size_t{0}),
-                              [](const auto& a, const auto& b) { return a.first < b.first; });
+  // The index of the placeholder at `offset`, or npos.
+  std::size_t IndexAt(std::size_t offset) const {
+    auto found = std::lower_bound(placeholders_.begin(), placeholders_.end(), std::make_pair(offset, std::size_t{0}));
+    return found != placeholders_.end() && found->first == offset ? found->second : kNone;
   }
 
-  const std::vector<std::pair<std::size_t, std::size_t>>& placeholders_;
-  std::size_t dollar_;
+  const PlaceholderList& placeholders_;
 };
 
 std::string ProgramName(std::string_view word) { return "`" + std::string(ProgramBaseName(word)) + "`"; }
+
+// A command that runs an interpreter, and the programs it hands it.
+struct Call {
+  ShCommand command;
+  const Interpreter* interpreter = nullptr;
+  std::string name;  // "`sed`"
+  Programs programs;
+};
+
+// Fills `call` from its command's words when the command (from word `name`
+// on) runs an interpreter, itself or behind runners (`env`, `xargs`,
+// `busybox sed`, `tini --`).
+bool ReadCall(std::size_t name, Call* call) {
+  const std::vector<ShWord>& words = call->command.words;
+  std::size_t program = name;
+  while (program < words.size() && !InterpreterNamed(words[program].text)) ++program;
+  if (program == words.size() || (program != name && !IsRunner(words[name].text))) return false;
+  call->interpreter = InterpreterNamed(words[program].text);
+  call->name = ProgramName(words[program].text);
+  call->programs = ProgramWords(*call->interpreter, words, program + 1);
+  return true;
+}
+
+PlaceholderList SortedPlaceholders(const std::vector<std::size_t>& offsets) {
+  PlaceholderList placeholders;
+  for (std::size_t i = 0; i < offsets.size(); ++i) placeholders.emplace_back(offsets[i], i);
+  std::sort(placeholders.begin(), placeholders.end());
+  return placeholders;
+}
+
+// Marks each placeholder in [range.first, range.second) of the script (not
+// yet marked otherwise) with where it lands in `program`: one scan of the
+// program for all of them.
+void MarkPlaces(const Interpreter& interpreter, const std::string& name, const PlaceholderList& placeholders,
+                std::pair<std::size_t, std::size_t> range, const StandIn& program,
+                std::vector<ShellContext>* contexts) {
+  auto first = std::lower_bound(placeholders.begin(), placeholders.end(), std::make_pair(range.first, std::size_t{0}));
+  if (first == placeholders.end() || first->first >= range.second) return;
+  const std::vector<Span> fields = FieldsOf(interpreter.language, program.text);
+  std::vector<std::pair<std::size_t, std::size_t>> places = program.places;  // by index
+  std::sort(places.begin(), places.end());
+  for (auto at = first; at != placeholders.end() && at->first < range.second; ++at) {
+    ShellContext& context = (*contexts)[at->second];
+    if (context.operand != ShellOperand::kNone) continue;
+    auto place = std::lower_bound(places.begin(), places.end(), std::make_pair(at->second, std::size_t{0}));
+    // No stand-in: inside another expansion, which decides what the program is.
+    const bool stands = place != places.end() && place->first == at->second;
+    const Field field = stands ? FieldAt(fields, program.text, place->second) : Field{};
+    context.operand = field.kind;
+    context.evaluated_by = field.what.empty() ? name : name + " (" + std::string(field.what) + ")";
+    context.program_stops = field.stops;
+  }
+}
+
+void MarkProgramWords(const Call& call, const PlaceholderList& placeholders, std::vector<ShellContext>* contexts) {
+  for (const ProgramWord& text : call.programs.words) {
+    const ShWord& word = call.command.words[text.word];
+    StandIn program(placeholders);
+    program.Read(word, text.start);
+    MarkPlaces(*call.interpreter, call.name, placeholders, {word.begin, word.end}, program, contexts);
+  }
+}
 
 // The interpreters a script runs, each with its programs, and the
 // here-document bodies they read as their program.
 class ProgramReader : public CommandReader {
  public:
-  struct Call {
-    ShCommand command;
-    const Interpreter* interpreter = nullptr;
-    std::string name;  // "`sed`"
-    Programs programs;
-  };
   struct Body {
     const Call* call = nullptr;  // null: a here-document no interpreter reads as its program
     std::size_t begin = 0, end = 0;
@@ -688,22 +776,17 @@ class ProgramReader : public CommandReader {
  private:
   void CommandEnded(ShCommand command) override {
     const Call* reads_stdin = nullptr;
-    const ShCommand* kept = &command;
-    const std::vector<ShWord>& words = command.words;
+    const ShCommand* kept = nullptr;
     std::size_t name = 0;
-    while (name < words.size() && words[name].role == ShellWordRole::kAssignment) ++name;
-    // The interpreter itself or behind runners (`env`, `xargs`, `busybox sed`).
-    std::size_t program = name;
-    while (program < words.size() && !InterpreterNamed(words[program].text)) ++program;
-    if (program < words.size() && (program == name || IsRunner(words[name].text))) {
-      Call call;
-      call.interpreter = InterpreterNamed(words[program].text);
-      call.name = ProgramName(words[program].text);
-      call.programs = ProgramWords(*call.interpreter, words, program + 1);
-      call.command = std::move(command);
+    while (name < command.words.size() && command.words[name].role == ShellWordRole::kAssignment) ++name;
+    Call call;
+    call.command = std::move(command);
+    if (ReadCall(name, &call)) {
       calls.push_back(std::move(call));
       kept = &calls.back().command;
       if (calls.back().programs.reads_stdin) reads_stdin = &calls.back();
+    } else {
+      kept = &call.command;
     }
     // One entry for each here-document, in order: HeredocBody comes for each.
     for (const ShRedirect& redirect : kept->redirects) {
@@ -732,36 +815,37 @@ bool MayRunPrograms(std::string_view script) {
 
 void AddProgramReadings(std::string_view script, const std::vector<std::size_t>& offsets,
                         std::vector<ShellContext>* contexts) {
-  std::vector<std::pair<std::size_t, std::size_t>> placeholders;  // (offset, index), by offset
-  for (std::size_t i = 0; i < offsets.size(); ++i) placeholders.emplace_back(offsets[i], i);
-  std::sort(placeholders.begin(), placeholders.end());
-  // Marks the placeholders in [begin, end) of the script, each with the program `read` gives.
-  auto mark = [&](const Interpreter& interpreter, const std::string& name, std::size_t begin, std::size_t end,
-                  const std::function<void(StandIn*)>& read) {
-    auto at = std::lower_bound(placeholders.begin(), placeholders.end(), std::make_pair(begin, std::size_t{0}));
-    for (; at != placeholders.end() && at->first < end; ++at) {
-      ShellContext& context = (*contexts)[at->second];
-      if (context.operand != ShellOperand::kNone) continue;
-      StandIn stand_in(placeholders, at->first);
-      read(&stand_in);
-      const Field field = stand_in.at == kNone ? Field{} : FieldAt(interpreter.language, stand_in.text, stand_in.at);
-      context.operand = field.kind;
-      context.evaluated_by = field.what.empty() ? name : name + " (" + std::string(field.what) + ")";
-      context.program_stops = field.stops;
-    }
-  };
+  const PlaceholderList placeholders = SortedPlaceholders(offsets);
   ProgramReader reader;
   ReadShell(script, &reader);
-  for (const ProgramReader::Call& call : reader.calls) {
-    for (const ProgramWord& text : call.programs.words) {
-      const ShWord& word = call.command.words[text.word];
-      mark(*call.interpreter, call.name, word.begin, word.end, [&](StandIn* in) { in->Read(word, text.start); });
-    }
-  }
+  for (const Call& call : reader.calls) MarkProgramWords(call, placeholders, contexts);
   for (const ProgramReader::Body& body : reader.bodies) {
-    mark(*body.call->interpreter, body.call->name, body.begin, body.end,
-         [&](StandIn* in) { in->ReadBody(script, body.begin, body.end, body.expanding); });
+    StandIn program(placeholders);
+    program.ReadBody(script, body.begin, body.end, body.expanding);
+    MarkPlaces(*body.call->interpreter, body.call->name, placeholders, {body.begin, body.end}, program, contexts);
   }
+}
+
+void AddArgvProgramReadings(const std::vector<std::string>& argv, const std::vector<ArgvPlace>& places,
+                            std::vector<ShellContext>* contexts) {
+  // The items as words of one text, each its own piece, one blank apart.
+  Call call;
+  std::vector<std::size_t> starts;
+  std::size_t offset = 0;
+  for (const std::string& item : argv) {
+    ShWord word;
+    word.begin = offset;
+    word.end = offset + item.size();
+    word.text = item;
+    word.pieces.push_back(ShPiece{ShPiece::kText, 0, offset, item.size()});
+    call.command.words.push_back(std::move(word));
+    starts.push_back(offset);
+    offset += item.size() + 1;
+  }
+  if (!ReadCall(0, &call)) return;
+  std::vector<std::size_t> offsets;
+  for (const ArgvPlace& place : places) offsets.push_back(starts.at(place.item) + place.offset);
+  MarkProgramWords(call, SortedPlaceholders(offsets), contexts);
 }
 
 }  // namespace safesubst

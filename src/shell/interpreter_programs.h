@@ -34,6 +34,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -49,5 +50,22 @@ bool MayRunPrograms(std::string_view script);
 /// stands in the program text of an interpreter the script runs.
 void AddProgramReadings(std::string_view script, const std::vector<std::size_t>& offsets,
                         std::vector<ShellContext>* contexts);
+
+/// A placeholder in an exec-form argv: the item, and the offset of its `$` in it.
+struct ArgvPlace {
+  std::size_t item = 0;
+  std::size_t offset = 0;
+};
+
+/// AddProgramReadings for an exec-form container argv (`command:
+/// ["python3", "-c", "print('${V}')"]`: no shell between, so the items are
+/// the words as the interpreter gets them, placeholders still in them). The
+/// interpreter is argv[0], or the first one after runners and wrappers
+/// (`env`, `tini --`, `busybox`). contexts[i] belongs to places[i]; only its
+/// operand, evaluated_by and program_stops are set, and only where the
+/// operand is kNone. Write values there with AppendProgramEncoded
+/// (program_encoding.h), which adds no shell quoting.
+void AddArgvProgramReadings(const std::vector<std::string>& argv, const std::vector<ArgvPlace>& places,
+                            std::vector<ShellContext>* contexts);
 
 }  // namespace safesubst

@@ -206,6 +206,10 @@ std::vector<ShellContext> ShellContextsAt(std::string_view script, const std::ve
 std::string AppendShellEncoded(const ShellContext& context, std::string_view value, ShellMode mode,
                                std::string* out);
 
+/// True for a decimal integer every shell and interpreter reads as itself:
+/// an optional minus sign, no leading zero, at most 18 digits (not `-0`).
+bool IsShellInteger(std::string_view value);
+
 /// True when the shell reads `value` literally in every quoting state, so
 /// that AppendShellEncoded (kSafe) writes it unchanged wherever it accepts it,
 /// and a value in a script reads the same as the value in data: non-empty,

@@ -32,6 +32,7 @@
 #include <string_view>
 #include <vector>
 
+#include "program_encoding.h"
 #include "references.h"
 #include "shell.h"
 #include "shell_lexer.h"
@@ -174,10 +175,7 @@ void EncodeSingleQuoted(std::string_view value, std::string* out) {
 }
 
 std::string EncodeArithmetic(std::string_view value, std::string* out) {
-  std::string_view digits = value.substr(!value.empty() && value[0] == '-' ? 1 : 0);
-  bool ok = !digits.empty() && digits.size() <= 18 && (digits == "0" || digits[0] != '0') &&
-            digits.find_first_not_of("0123456789") == std::string_view::npos && value != "-0";
-  if (!ok) {
+  if (!IsShellInteger(value)) {
     return "in an arithmetic expansion only a decimal integer is accepted (optional minus sign, no leading "
            "zero, at most 18 digits): anything else would be evaluated as an expression";
   }
@@ -338,20 +336,6 @@ std::string CheckPoshScan(const ShellContext& context, std::string_view value) {
          "the value would end it early; move the placeholder out of the $(...) or into a variable set outside it";
 }
 
-// "`/`, `\`, a newline or `&`": ShellContext::program_stops, for a message.
-std::string ProgramStopList(std::string_view stops) {
-  std::string list;
-  for (std::size_t i = 0; i < stops.size(); ++i) {
-    if (i > 0) list += i + 1 == stops.size() ? " or " : ", ";
-    if (stops[i] == '\n') {
-      list += "a newline";
-    } else {
-      list += stops[i] == '`' ? "`` ` ``" : "`" + std::string(1, stops[i]) + "`";
-    }
-  }
-  return list;
-}
-
 // A word a command evaluates (ShellContext::operand) takes only what it
 // reads as a number or a name: in anything else, a subscript runs commands.
 std::string CheckEvaluatedOperand(const ShellContext& context, std::string_view value) {
@@ -390,19 +374,7 @@ std::string CheckEvaluatedOperand(const ShellContext& context, std::string_view 
              "or backticks in it: a value with `$`, a backtick, a backslash or a quote is refused; declare the "
              "variable `shell: raw` if the value is meant to be shell code";
     case ShellOperand::kProgramText:
-      // The set, not the character found: no piece of a sensitive value is ever printed.
-      if (value.find_first_of(context.program_stops) == std::string_view::npos) return {};
-      return "the value lands in the program text of " + context.evaluated_by + ", where " +
-             ProgramStopList(context.program_stops) +
-             " would end that part or turn it into code, and the value holds one of them; declare the variable "
-             "`shell: raw` if the value is meant to be code";
-    case ShellOperand::kProgramCode:
-      if (std::string unused; EncodeArithmetic(value, &unused).empty()) return {};
-      return "the value lands in the program text of " + context.evaluated_by +
-             ", outside the strings the renderer can delimit there, where it would run as code: only a decimal "
-             "integer is accepted (optional minus sign, no leading zero, at most 18 digits); put the placeholder "
-             "inside a string literal of the program, or declare the variable `shell: raw` if the value is "
-             "meant to be code";
+    case ShellOperand::kProgramCode: return {};  // AppendProgramEncoded, before the shell's layer
   }
   return {};
 }
@@ -440,8 +412,13 @@ std::string EncodeForReading(const ShellContext& context, std::string_view value
   if (!context.unsupported.empty())
     return "no value can be written at this place of the script: " + context.unsupported;
   if (!context.reread.empty()) return AppendRereadEncoded(context, value, out);
+  // Another interpreter's program inside the script: its layer first (program_encoding.h).
+  std::string program_text;
+  std::string error = AppendProgramEncoded(context, value, ShellMode::kSafe, &program_text);
+  if (!error.empty()) return error;
+  value = program_text;
   std::string encoded;
-  std::string error = CheckPoshScan(context, value);
+  error = CheckPoshScan(context, value);
   if (error.empty()) error = EncodeForState(context, value, &encoded);
   if (error.empty() && context.inside_heredoc) error = CheckHeredocLines(context, encoded);
   if (error.empty()) error = CheckEvaluatedOperand(context, value);
@@ -455,6 +432,12 @@ std::string EncodeForReading(const ShellContext& context, std::string_view value
 }
 
 }  // namespace
+
+bool IsShellInteger(std::string_view value) {
+  const std::string_view digits = value.substr(!value.empty() && value[0] == '-' ? 1 : 0);
+  return !digits.empty() && digits.size() <= 18 && (digits == "0" || digits[0] != '0') &&
+         digits.find_first_not_of("0123456789") == std::string_view::npos && value != "-0";
+}
 
 bool IsShellInert(std::string_view value) {
   auto inert = [](char c) {

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: Apache-2.0
+// The interpreter's layer of a value in program text: a field takes a value
+// without the characters that would end it or make it code (the set is
+// ShellContext::program_stops); code takes only a decimal integer.
+#include "program_encoding.h"
+
+namespace safesubst {
+namespace {
+
+// "`/`, `\`, a newline or `&`": ShellContext::program_stops, for a message.
+std::string ProgramStopList(std::string_view stops) {
+  std::string list;
+  for (std::size_t i = 0; i < stops.size(); ++i) {
+    if (i > 0) list += i + 1 == stops.size() ? " or " : ", ";
+    if (stops[i] == '\n') {
+      list += "a newline";
+    } else {
+      list += stops[i] == '`' ? "`` ` ``" : "`" + std::string(1, stops[i]) + "`";
+    }
+  }
+  return list;
+}
+
+std::string CheckProgramText(const ShellContext& context, std::string_view value) {
+  // The set, not the character found: no piece of a sensitive value is ever printed.
+  if (value.find_first_of(context.program_stops) == std::string_view::npos) return {};
+  return "the value lands in the program text of " + context.evaluated_by + ", where " +
+         ProgramStopList(context.program_stops) +
+         " would end that part or turn it into code, and the value holds one of them; declare the variable "
+         "`shell: raw` if the value is meant to be code";
+}
+
+std::string CheckProgramCode(const ShellContext& context, std::string_view value) {
+  if (IsShellInteger(value)) return {};
+  return "the value lands in the program text of " + context.evaluated_by +
+         ", outside the strings the renderer can delimit there, where it would run as code: only a decimal "
+         "integer is accepted (optional minus sign, no leading zero, at most 18 digits); put the placeholder "
+         "inside a string literal of the program, or declare the variable `shell: raw` if the value is "
+         "meant to be code";
+}
+
+}  // namespace
+
+std::string AppendProgramEncoded(const ShellContext& context, std::string_view value, ShellMode mode,
+                                 std::string* out) {
+  std::string error;
+  if (mode == ShellMode::kSafe && context.operand == ShellOperand::kProgramText) {
+    error = CheckProgramText(context, value);
+  } else if (mode == ShellMode::kSafe && context.operand == ShellOperand::kProgramCode) {
+    error = CheckProgramCode(context, value);
+  }
+  if (error.empty()) out->append(value);
+  return error;
+}
+
+}  // namespace safesubst
