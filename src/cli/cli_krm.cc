@@ -77,7 +77,7 @@ class ListWriter {
         return;
       }
     }
-    const std::uint32_t key_node = Scalar("", std::string(key));
+    const std::uint32_t key_node = Scalar("?", std::string(key));  // plain: the keys are the spec's names
     stream_.nodes[map].children.insert(stream_.nodes[map].children.end(), {key_node, value});
   }
   void Append(std::uint32_t sequence, std::uint32_t item) { stream_.nodes[sequence].children.push_back(item); }

@@ -98,6 +98,8 @@ TEST_CASE("krm: a diagnostic becomes a result naming the resource and its file, 
   CAPTURE(run.err);
   CHECK(run.err.starts_with("items[0] (service.yaml):10:9: error: undeclared variable 'SERVICE_TYPE' in a data context\n"
                             "    type: ${SERVICE_TYPE}\n"));
+  // The keys added are written plain, as the specification's examples have them.
+  CHECK(run.out.find("\nresults:\n  - message: ") != std::string::npos);
   const YAML::Node list = YAML::Load(run.out);
   REQUIRE(list["results"].size() == 1);
   const YAML::Node result = list["results"][0];

@@ -6,7 +6,6 @@
 #include <optional>
 #include <string_view>
 #include <utility>
-#include <vector>
 
 #include "yaml_load.h"
 
@@ -29,20 +28,84 @@ bool HasExplicitTag(const YamlNode& node) { return !node.tag.empty() && node.tag
 bool IsCollection(const YamlRef& node) { return node.IsSequence() || node.IsMap(); }
 bool IsNonEmptyCollection(const YamlRef& node) { return IsCollection(node) && !node.node().children.empty(); }
 
+// An explicit tag as it is written before a node: `!!str` for
+// `tag:yaml.org,2002:str`, a local tag (`!local`) as it is, any other as
+// `!<tag>`; empty for the non-specific tags `?` and `!` and for none.
+std::string TagText(const std::string& tag) {
+  if (tag.empty() || tag == "?" || tag == "!") return {};
+  constexpr std::string_view kCore = "tag:yaml.org,2002:";
+  if (tag.compare(0, kCore.size(), kCore) == 0) return "!!" + tag.substr(kCore.size());
+  if (tag[0] == '!') return tag;
+  return "!<" + tag + ">";
+}
+
+// A string that a literal block scalar (`|` or `|-`) carries exactly: more
+// than one line, what any block carries (FitsBlock: no carriage returns, no
+// YAML 1.1 line breaks, printable), no lines of only spaces (a block reads
+// those as empty lines), not only line breaks, not starting with a space, and
+// at most one final line break: `|+` would also take in any blank lines that
+// happen to follow it in the document.
+bool FitsLiteralBlock(std::string_view text) {
+  if (text.find('\n') == std::string_view::npos || !FitsBlock(text)) return false;
+  if (text.find_first_not_of('\n') == std::string_view::npos) return false;
+  if (text.size() >= 2 && text.substr(text.size() - 2) == "\n\n") return false;
+  if (text[text.find_first_not_of('\n')] == ' ') return false;
+  std::size_t line_start = 0;
+  while (line_start <= text.size()) {
+    std::size_t line_end = text.find('\n', line_start);
+    if (line_end == std::string_view::npos) line_end = text.size();
+    std::string_view line = text.substr(line_start, line_end - line_start);
+    if (!line.empty() && line.find_first_not_of(' ') == std::string_view::npos) return false;
+    line_start = line_end + 1;
+  }
+  return true;
+}
+
+void AppendLiteralBlock(std::string_view text, std::uint32_t content_column, const std::string& eol,
+                        std::string* out) {
+  const std::size_t trailing = !text.empty() && text.back() == '\n' ? 1 : 0;  // FitsLiteralBlock: at most one
+  *out += trailing == 0 ? "|-" : "|";
+  std::string_view body = text.substr(0, text.size() - trailing);
+  std::size_t line_start = 0;
+  while (line_start <= body.size()) {
+    std::size_t line_end = body.find('\n', line_start);
+    if (line_end == std::string_view::npos) line_end = body.size();
+    std::string_view line = body.substr(line_start, line_end - line_start);
+    *out += eol;
+    if (!line.empty()) out->append(content_column, ' ').append(line);
+    line_start = line_end + 1;
+  }
+}
+
+// What the text is for (the three uses in the header); each keeps what its
+// readers rely on, and every written node reads back as the same value.
+enum class Use : std::uint8_t {
+  // EncodeYamlNode: block style where allowed; a quoted string goes plain
+  // where it reads as a string; a scalar is held to the stricter flow rule.
+  kValue,
+  // NodeAsYaml: flow stays flow, quoted stays quoted; null is `~` and a
+  // `!!str` scalar is quoted, as yaml-cpp's emitter wrote them (`set` steps
+  // copy the text into their output).
+  kDocument,
+  // EmitSlotText: block style with the document's layout; a quoted
+  // multi-line string is a literal block; null after `key:` or `-` is
+  // nothing; keys are scalars written implicitly, since the step editor's
+  // layout reads no `?` or null keys.
+  kSlot,
+};
+
 class NodeWriter {
  public:
-  // With `as_written`, flow collections stay flow and quoted scalars stay
-  // quoted; otherwise non-empty collections are written in block style where
-  // they may be, and a quoted scalar goes plain where it reads as a string.
-  // `max_written`: the most the written text may grow to.
-  NodeWriter(const YamlStream& stream, ExpansionBudget& budget, std::size_t max_written, bool as_written,
-             std::string* out)
-      : stream_(stream), max_written_(max_written), as_written_(as_written), out_(*out), budget_(budget) {}
+  // `max_written`: the most the written text may grow to; `layout`: the
+  // indentation and line break of the document written into (kSlot).
+  NodeWriter(const YamlStream& stream, ExpansionBudget& budget, std::size_t max_written, Use use,
+             const EmitTarget& layout, std::string* out)
+      : stream_(stream), max_written_(max_written), use_(use), layout_(layout), out_(*out), budget_(budget) {}
 
   // What went wrong, without the subject ("is more than ...").
   const YamlValueError& error() const { return error_; }
 
-  // The node replaces the placeholder after `key: ` or `- `.
+  // The node replaces the placeholder after `key: ` or `- ` (kValue).
   bool WriteTopLevel(std::uint32_t index, std::uint32_t parent_indent, bool block_allowed) {
     std::optional<YamlRef> node = Resolve(index);
     if (!node) return false;
@@ -56,12 +119,19 @@ class NodeWriter {
   // The node as a document of its own, starting at column 0.
   bool WriteDocument(const YamlRef& node) {
     if (!Counted(node)) return false;
-    if (IsNonEmptyCollection(node) && !node.node().flow) {
+    if (WritesBlock(node)) {
       const bool tagged = HasExplicitTag(node.node());
       WriteTag(node.node().tag, /*space_after=*/false);
       return WriteBlockCollection(node, 0, /*first_inline=*/!tagged);
     }
-    return WriteInline(node, /*in_flow=*/false);
+    return WriteLiteralBlock(node, 0) || WriteInline(node, /*in_flow=*/false);
+  }
+
+  // The text after `key:` or `-` of a slot (kSlot), or a document for kRoot.
+  bool WriteSlot(const YamlRef& node, const EmitTarget& target) {
+    if (target.slot == SlotKind::kRoot) return WriteDocument(node);
+    const auto column = static_cast<std::uint32_t>(std::max(target.parent_column, 0));
+    return Counted(node) && WriteAfterIndicator(node, column, target.slot == SlotKind::kSeqItem);
   }
 
  private:
@@ -87,14 +157,16 @@ class NodeWriter {
   }
 
   // Brackets the children of a collection (see ExpansionBudget::Open), whose
-  // keys must differ.
+  // keys must differ. A slot's nodes come from documents whose keys were
+  // checked (CheckDuplicateKeys) by a check that names no key, which may
+  // hold a value.
   bool Open(const YamlRef& node) {
     std::string problem;
     if (!budget_.Open(node, &problem)) {
       Fail(KindOf(budget_.passed()), std::move(problem));
       return false;
     }
-    if (CheckUniqueKeys(node, &problem)) return true;
+    if (use_ == Use::kSlot || CheckUniqueKeys(node, &problem)) return true;
     Fail(YamlValueError::Kind::kInvalid, std::move(problem));
     return false;
   }
@@ -112,8 +184,20 @@ class NodeWriter {
     return YamlValueError::Kind::kInvalid;
   }
 
+  // A non-empty collection that is not kept in flow style.
+  bool WritesBlock(const YamlRef& node) const {
+    return IsNonEmptyCollection(node) && !(use_ == Use::kDocument && node.node().flow);
+  }
+
+  // The column of a block collection's entries after `key:` (at
+  // `parent_column`) or after `-`.
+  std::uint32_t ChildColumn(std::uint32_t parent_column, bool after_dash, bool sequence) const {
+    if (after_dash) return parent_column + 2;
+    return parent_column + (sequence && layout_.compact_sequences ? 0 : layout_.indent_step);
+  }
+
   void Indent(std::uint32_t indent) {
-    out_ += '\n';
+    out_ += layout_.eol;
     out_.append(indent, ' ');
   }
 
@@ -126,42 +210,41 @@ class NodeWriter {
     std::size_t step = mapping ? 2 : 1;
     for (std::size_t i = 0; i < node.children.size(); i += step) {
       if (i > 0 || !first_inline) Indent(indent);
-      if (mapping) {
-        if (!WriteBlockKey(node.children[i], indent)) return false;
-        out_ += ':';
-        if (!WriteAfterIndicator(node.children[i + 1], indent + 2, /*after_dash=*/false)) return false;
-      } else {
-        out_ += '-';
-        if (!WriteAfterIndicator(node.children[i], indent + 2, /*after_dash=*/true)) return false;
-      }
+      if (mapping && !WriteBlockKey(node.children[i], indent)) return false;
+      out_ += mapping ? ':' : '-';
+      std::optional<YamlRef> value = Resolve(node.children[i + step - 1]);
+      if (!value || !WriteAfterIndicator(*value, indent, /*after_dash=*/!mapping)) return false;
     }
     budget_.Close();
     return true;
   }
 
-  // The value after `key:` or `-` (no space written yet).
-  bool WriteAfterIndicator(std::uint32_t index, std::uint32_t child_indent, bool after_dash) {
-    std::optional<YamlRef> node = Resolve(index);
-    if (!node) return false;
-    if (IsNonEmptyCollection(*node) && !(as_written_ && node->node().flow)) {
-      bool tagged = HasExplicitTag(node->node());
+  // The value after `key:` or `-` (no space written yet), the key or dash at `parent_column`.
+  bool WriteAfterIndicator(const YamlRef& node, std::uint32_t parent_column, bool after_dash) {
+    if (WritesBlock(node)) {
+      bool tagged = HasExplicitTag(node.node());
       if (tagged) {
         out_ += ' ';
-        WriteTag(node->node().tag, /*space_after=*/false);
+        WriteTag(node.node().tag, /*space_after=*/false);
       }
       // Compact `- a: 1` and `- - x`; a tag must stay on the `-` line alone.
       bool first_inline = after_dash && !tagged;
       if (first_inline) out_ += ' ';
-      return WriteBlockCollection(*node, child_indent, first_inline);
+      return WriteBlockCollection(node, ChildColumn(parent_column, after_dash, node.IsSequence()), first_inline);
     }
+    if (use_ == Use::kSlot && node.IsNull()) return true;  // `key:` alone
     out_ += ' ';
     // A placeholder's scalar is written as if in flow: the stricter rule.
-    return WriteInline(*node, /*in_flow=*/!as_written_);
+    return WriteLiteralBlock(node, parent_column) || WriteInline(node, /*in_flow=*/use_ == Use::kValue);
   }
 
   bool WriteBlockKey(std::uint32_t index, std::uint32_t indent) {
     std::optional<YamlRef> node = Resolve(index);
     if (!node) return false;
+    if (use_ == Use::kSlot && !node->IsScalar()) {  // a null key too: the layout reads neither
+      Fail(YamlValueError::Kind::kInvalid, "has a non-scalar key, which is not supported there");
+      return false;
+    }
     std::size_t start = out_.size();
     if (IsCollection(*node)) {
       // A complex key: `? [a, b]` then `:` on the next line.
@@ -171,12 +254,23 @@ class NodeWriter {
       return true;
     }
     WriteScalar(node->node(), /*in_flow=*/false);
-    if (out_.size() - start > kMaxImplicitKey) {
+    if (use_ != Use::kSlot && out_.size() - start > kMaxImplicitKey) {
       std::string key = out_.substr(start);
       out_.resize(start);
       out_ += "? " + key;
       Indent(indent);
     }
+    return true;
+  }
+
+  // In a slot, a quoted string of several lines as a literal block, which
+  // reads back the same; false (nothing written) where none is written.
+  bool WriteLiteralBlock(const YamlRef& node, std::uint32_t parent_column) {
+    const std::string& tag = node.node().tag;
+    const bool quoted_string = tag == "!" || tag == kStrTag;
+    if (use_ != Use::kSlot || !node.IsScalar() || !quoted_string || !FitsLiteralBlock(node.Scalar())) return false;
+    WriteTag(tag);
+    AppendLiteralBlock(node.Scalar(), parent_column + layout_.indent_step, layout_.eol, &out_);
     return true;
   }
 
@@ -221,35 +315,28 @@ class NodeWriter {
   }
 
   void WriteScalar(const YamlNode& node, bool in_flow) {
-    // Where written as the source has it, a null is `~` and a `!!str`
-    // scalar is quoted, which says the same to every reader, as yaml-cpp's
-    // emitter wrote them before this writer served there: `set` steps copy
-    // the text into their output.
     if (node.kind != YamlNode::Kind::kScalar) {
-      out_ += as_written_ ? "~" : "null";
+      out_ += use_ == Use::kDocument ? "~" : "null";
       return;
     }
-    if (as_written_ && node.tag == kStrTag) {
+    if (use_ == Use::kDocument && node.tag == kStrTag) {
       out_ += DoubleQuoted(node.text);
       return;
     }
     WriteTag(node.tag);
     // A plain scalar (or an explicitly tagged one) keeps its resolution when
-    // written plain again; a quoted one may go plain only when it reads as a
-    // string there, and stays quoted when written as the source has it.
+    // written plain again; a quoted one may go plain only in a value, where
+    // it reads as a string.
     const bool was_plain = HasExplicitTag(node) || node.tag == "?";
     const bool plain = FitsPlain(node.text, in_flow) &&
-                       (was_plain || (!as_written_ && ResolvePlain(node.text) == PlainKind::kString));
-    if (plain) {
-      out_ += node.text;
-    } else {
-      out_ += DoubleQuoted(node.text);
-    }
+                       (was_plain || (use_ == Use::kValue && ResolvePlain(node.text) == PlainKind::kString));
+    out_ += plain ? node.text : DoubleQuoted(node.text);
   }
 
   const YamlStream& stream_;
   const std::size_t max_written_;
-  const bool as_written_;
+  const Use use_;
+  const EmitTarget layout_;
   std::string& out_;
   ExpansionBudget& budget_;
   YamlValueError error_;
@@ -260,7 +347,7 @@ class NodeWriter {
 bool WriteValueNode(const YamlStream& stream, std::uint32_t index, std::uint32_t parent_indent, bool block_allowed,
                     ExpansionBudget* budget, std::size_t max_written, std::string* out, YamlValueError* error) {
   std::string written;
-  NodeWriter writer(stream, *budget, max_written, /*as_written=*/false, &written);
+  NodeWriter writer(stream, *budget, max_written, Use::kValue, EmitTarget{}, &written);
   const bool ok = writer.WriteTopLevel(index, parent_indent, block_allowed);
   if (ok && written.size() > max_written) {
     *error = {YamlValueError::Kind::kTooLarge, "the value " + WrittenTooLarge(max_written)};
@@ -278,7 +365,7 @@ bool WriteValueNode(const YamlStream& stream, std::uint32_t index, std::uint32_t
 bool NodeAsYaml(const YamlRef& node, ExpansionBudget* budget, std::string* yaml, std::string* problem) {
   budget->StartValue();
   std::string written;
-  NodeWriter writer(node.stream(), *budget, std::numeric_limits<std::size_t>::max(), /*as_written=*/true,
+  NodeWriter writer(node.stream(), *budget, std::numeric_limits<std::size_t>::max(), Use::kDocument, EmitTarget{},
                     &written);
   if (!writer.WriteDocument(node)) {
     *problem = writer.error().message;
@@ -286,171 +373,6 @@ bool NodeAsYaml(const YamlRef& node, ExpansionBudget* budget, std::string* yaml,
   }
   *yaml = std::move(written);
   return true;
-}
-
-std::string TagText(const std::string& tag) {
-  if (tag.empty() || tag == "?" || tag == "!") return {};
-  constexpr std::string_view kCore = "tag:yaml.org,2002:";
-  if (tag.compare(0, kCore.size(), kCore) == 0) return "!!" + tag.substr(kCore.size());
-  if (tag[0] == '!') return tag;
-  return "!<" + tag + ">";
-}
-
-// ---------------------------------------------------------------------------
-// EmitSlotText: a node in block style for one slot of a document.
-
-namespace {
-
-std::string Spaces(int count) { return std::string(static_cast<std::size_t>(std::max(count, 0)), ' '); }
-
-// A string that a literal block scalar (`|` or `|-`) carries exactly: more
-// than one line, what any block carries (FitsBlock: no carriage returns, no
-// YAML 1.1 line breaks, printable), no lines of only spaces (a block reads
-// those as empty lines), not only line breaks, not starting with a space, and
-// at most one final line break: `|+` would also take in any blank lines that
-// happen to follow it in the document.
-bool FitsLiteralBlock(std::string_view text) {
-  if (text.find('\n') == std::string_view::npos || !FitsBlock(text)) return false;
-  if (text.find_first_not_of('\n') == std::string_view::npos) return false;
-  if (text.size() >= 2 && text.substr(text.size() - 2) == "\n\n") return false;
-  if (text[text.find_first_not_of('\n')] == ' ') return false;
-  std::size_t line_start = 0;
-  while (line_start <= text.size()) {
-    std::size_t line_end = text.find('\n', line_start);
-    if (line_end == std::string_view::npos) line_end = text.size();
-    std::string_view line = text.substr(line_start, line_end - line_start);
-    if (!line.empty() && line.find_first_not_of(' ') == std::string_view::npos) return false;
-    line_start = line_end + 1;
-  }
-  return true;
-}
-
-std::string LiteralBlock(std::string_view text, int content_column, const std::string& eol) {
-  const std::size_t trailing = !text.empty() && text.back() == '\n' ? 1 : 0;  // FitsLiteralBlock: at most one
-  std::string out = trailing == 0 ? "|-" : "|";
-  std::string_view body = text.substr(0, text.size() - trailing);
-  std::size_t line_start = 0;
-  while (line_start <= body.size()) {
-    std::size_t line_end = body.find('\n', line_start);
-    if (line_end == std::string_view::npos) line_end = body.size();
-    std::string_view line = body.substr(line_start, line_end - line_start);
-    out += eol;
-    if (!line.empty()) out += Spaces(content_column) + std::string(line);
-    line_start = line_end + 1;
-  }
-  return out;
-}
-
-void EmitInto(const YamlRef& node, const EmitTarget& target, ExpansionBudget& budget, std::string* out);
-
-// Column where the content of a block collection in this slot starts, and
-// whether its first line continues the current one.
-int ContentColumn(const EmitTarget& target, bool is_sequence) {
-  switch (target.slot) {
-    case SlotKind::kRoot: return 0;
-    case SlotKind::kSeqItem: return target.parent_column + 2;
-    case SlotKind::kMapValue:
-      return target.parent_column + (is_sequence && target.compact_sequences ? 0 : static_cast<int>(target.indent_step));
-  }
-  return 0;
-}
-
-// Where entry `first` of a block collection in this slot starts: after the
-// dash of a sequence item, on the first line of a root, else on a new line.
-void StartEntry(const EmitTarget& target, bool first, int column, std::string* out) {
-  if (first && target.slot == SlotKind::kSeqItem) {
-    *out += ' ';
-  } else if (!(first && target.slot == SlotKind::kRoot)) {
-    *out += target.eol + Spaces(column);
-  }
-}
-
-void EmitMap(const YamlRef& node, const EmitTarget& target, ExpansionBudget& budget, std::string* out) {
-  const std::vector<std::pair<YamlRef, YamlRef>> entries = node.Entries();
-  if (entries.empty()) {
-    *out += target.slot == SlotKind::kRoot ? "{}" : " {}";
-    return;
-  }
-  const int column = ContentColumn(target, false);
-  bool first = true;
-  for (const auto& [key, value] : entries) {
-    StartEntry(target, first, column, out);
-    first = false;
-    // Block style has no simple way to write `[a, b]: c`; writing the key's
-    // empty Scalar() would silently turn it into "".
-    if (!key.IsScalar()) throw NodeNotEmittable("a non-scalar key is not supported there");
-    *out += EmitKey(key.Scalar());
-    *out += ':';
-    EmitTarget child = target;
-    child.slot = SlotKind::kMapValue;
-    child.parent_column = column;
-    EmitInto(value, child, budget, out);
-  }
-}
-
-void EmitSeq(const YamlRef& node, const EmitTarget& target, ExpansionBudget& budget, std::string* out) {
-  const std::vector<YamlRef> items = node.Items();
-  if (items.empty()) {
-    *out += target.slot == SlotKind::kRoot ? "[]" : " []";
-    return;
-  }
-  const int column = ContentColumn(target, true);
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    StartEntry(target, i == 0, column, out);
-    *out += '-';
-    EmitTarget child = target;
-    child.slot = SlotKind::kSeqItem;
-    child.parent_column = column;
-    EmitInto(items[i], child, budget, out);
-  }
-}
-
-void EmitScalar(const YamlRef& node, const EmitTarget& target, std::string* out) {
-  const std::string prefix = target.slot == SlotKind::kRoot ? "" : " ";
-  const std::string& tag = node.node().tag;
-  const bool quoted_string = tag == "!" || tag == kStrTag;
-  if (quoted_string && FitsLiteralBlock(node.Scalar())) {
-    int content_column = target.slot == SlotKind::kRoot ? static_cast<int>(target.indent_step)
-                                                        : target.parent_column + static_cast<int>(target.indent_step);
-    *out += prefix;
-    if (tag != "!") *out += TagText(tag) + " ";
-    *out += LiteralBlock(node.Scalar(), content_column, target.eol);
-    return;
-  }
-  *out += prefix + EmitInlineScalar(node);
-}
-
-// Aliases are written out in full, within `budget`; a node it refuses
-// (inside itself, expanding or nesting too far) throws NodeNotEmittable.
-void EmitInto(const YamlRef& node, const EmitTarget& target, ExpansionBudget& budget, std::string* out) {
-  std::string problem;
-  const bool collection = node.IsMap() || node.IsSequence();
-  if (!budget.Count(node, &problem) || (collection && !budget.Open(node, &problem))) {
-    throw NodeNotEmittable("it " + problem);
-  }
-  if (node.IsMap()) {
-    EmitMap(node, target, budget, out);
-  } else if (node.IsSequence()) {
-    EmitSeq(node, target, budget, out);
-  } else if (node.IsScalar()) {
-    EmitScalar(node, target, out);
-  } else if (target.slot == SlotKind::kRoot) {
-    *out += "null";  // elsewhere null is `key:` / `-` with nothing after it
-  }
-  if (collection) budget.Close();
-}
-
-}  // namespace
-
-std::string EmitInlineScalar(const YamlRef& scalar) {
-  if (scalar.IsNull()) return "null";
-  const std::string& text = scalar.Scalar();
-  const std::string& tag = scalar.node().tag;
-  const bool plain = FitsPlain(text, /*in_flow=*/false);
-  if (tag == "?") return plain ? text : DoubleQuoted(text);
-  if (tag == "!") return DoubleQuoted(text);
-  std::string value = plain ? text : DoubleQuoted(text);
-  return TagText(tag) + " " + value;
 }
 
 std::string EmitKey(std::string_view key) {
@@ -461,7 +383,9 @@ std::string EmitKey(std::string_view key) {
 std::string EmitSlotText(const YamlRef& node, const EmitTarget& target, ExpansionBudget* budget) {
   ExpansionBudget own_budget;
   std::string out;
-  EmitInto(node, target, budget != nullptr ? *budget : own_budget, &out);
+  NodeWriter writer(node.stream(), budget != nullptr ? *budget : own_budget, std::numeric_limits<std::size_t>::max(),
+                    Use::kSlot, target, &out);
+  if (!writer.WriteSlot(node, target)) throw NodeNotEmittable("it " + writer.error().message);
   return out;
 }
 

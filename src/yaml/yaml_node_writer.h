@@ -105,26 +105,17 @@ class NodeNotEmittable : public std::runtime_error {
 
 /// The text that follows `key:` or `-` (starting with a space or a line
 /// break, or empty for null), or for kRoot the whole node starting at column 0.
-/// It never ends with a line break. Collection tags are not written. Throws
-/// NodeNotEmittable, with the reason ("a non-scalar key is not supported
-/// there": block style has no simple way to write `[a, b]: c`; "it contains
-/// a recursive alias"; ...), for a node it cannot write. Aliases are written
+/// It never ends with a line break. Throws NodeNotEmittable, with the reason
+/// ("it has a non-scalar key, which is not supported there": the step
+/// editor's layout reads no `? [a, b]` or null keys; "it contains a recursive
+/// alias"; ...), for a node it cannot write. Aliases are written
 /// out within `budget`, which may serve several calls, so that one bound
 /// covers a whole step (a fragment merged into many places); null: a budget
 /// for this call alone.
 std::string EmitSlotText(const YamlRef& node, const EmitTarget& target, ExpansionBudget* budget = nullptr);
 
-/// A scalar on one line: plain when it was plain and still reads back the
-/// same (FitsPlain), else double-quoted (DoubleQuoted); explicit tags are kept.
-std::string EmitInlineScalar(const YamlRef& scalar);
-
 /// A mapping key: plain when that reads back as the same string (FitsPlain
 /// and ResolvePlain), else double-quoted.
 std::string EmitKey(std::string_view key);
-
-/// An explicit tag as it is written before a node: `!!str` for
-/// `tag:yaml.org,2002:str`, a local tag (`!local`) as it is, any other as
-/// `!<tag>`; empty for the non-specific tags `?` and `!` and for none.
-std::string TagText(const std::string& tag);
 
 }  // namespace safesubst::detail
