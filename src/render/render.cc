@@ -37,6 +37,7 @@
 #include "invariant.h"
 #include "references.h"
 #include "shell.h"
+#include "startup_variables.h"
 #include "safesubst/steps.h"
 #include "step_conditions.h"
 #include "yaml_encoding.h"
@@ -226,6 +227,8 @@ class Renderer {
   std::string UndeclaredHint(const Reference& reference);
   void EncodeScalar(std::uint32_t scalar_index, ScalarSubstitutions substitutions);
   bool ShellEncode(ScalarSubstitutions substitutions);
+  bool CheckStartupVariable(std::uint32_t scalar_index, ScalarSubstitutions substitutions);
+  bool ReportEncodingProblem(const Reference& reference, const std::string& problem);
   bool KubeletEscape(const Scalar& scalar, ScalarSubstitutions substitutions);
   void ReportSplitReference(const Reference& reference);
   struct ShellEncoding {
@@ -663,6 +666,8 @@ bool Renderer::StreamScalar(std::uint32_t index, ShellDecidingPlaces* places, st
   LexStreamedScript(index);
   if (!ForEachBatch(index, [&] { return StreamsDecided(places, diagnostics, substituted); })) return false;
   if (*substituted == 0) return true;
+  // A shell's start-up variable: checked by the whole render (EncodeScalar).
+  if (tokens_.scalars[index].startup_variable) return false;
   joins_last_splice_ = false;
   scalar_joins_splices_ = true;  // a streaming render writes no escape
   if (batch_start_ == 0) {  // one batch: its values are at hand
@@ -1279,6 +1284,7 @@ void Renderer::EncodeScalar(std::uint32_t scalar_index, ScalarSubstitutions subs
     }
   }
   if (scalar.is_shell && !ShellEncode(substitutions)) return;
+  if (scalar.startup_variable && !CheckStartupVariable(scalar_index, substitutions)) return;
   if (!KubeletEscape(scalar, substitutions)) return;
   EncodeInPlace(scalar, substitutions);
 }
@@ -1296,21 +1302,57 @@ bool Renderer::ShellEncode(ScalarSubstitutions substitutions) {
     ReferenceReport* report = ReportOf(*substitution.reference);
     if (report != nullptr && mode == ShellMode::kRaw) report->note = "shell: raw, written as is";
     const ShellEncoding& encoding = EncodeForShell(context, substitution.value, mode);
-    const std::string& problem = encoding.problem;
-    if (!problem.empty()) {
-      std::string name(substitution.reference->name);
-      // The shell encoder's message already says how to quote or declare it.
-      std::string message = "value of '" + name + "' cannot be written here: " + problem;
-      if (report != nullptr) {
-        report->action = ReferenceReport::Action::kError;
-        report->note = message;
-      }
-      Error(At(*substitution.reference), std::move(message));
+    if (!ReportEncodingProblem(*substitution.reference, encoding.problem)) {
       ok = false;
       continue;
     }
     if (encoding.encoded != substitution.value) shell_quoted_.push_back(substitution.reference);
     substitution.value = encoding.encoded;
+  }
+  return ok;
+}
+
+// True when `problem` is empty; else reports it at `reference` (the
+// encoder's message already says how to quote or declare it).
+bool Renderer::ReportEncodingProblem(const Reference& reference, const std::string& problem) {
+  if (problem.empty()) return true;
+  std::string message = "value of '" + std::string(reference.name) + "' cannot be written here: " + problem;
+  if (ReferenceReport* report = ReportOf(reference)) {
+    report->action = ReferenceReport::Action::kError;
+    report->note = message;
+  }
+  Error(At(reference), std::move(message));
+  return false;
+}
+
+// A value that a shell reads as code when the container starts
+// (startup_variables.h): checked for the variable's reading; in the `name`
+// of an env item, it may not make the name one of those variables.
+bool Renderer::CheckStartupVariable(std::uint32_t scalar_index, ScalarSubstitutions substitutions) {
+  const Scalar& scalar = tokens_.scalars[scalar_index];
+  auto raw = [&](std::size_t i) {
+    return substitutions.variables[i] != nullptr && substitutions.variables[i]->shell == ShellMode::kRaw;
+  };
+  if (scalar.startup_variable == kStartupNameMark) {
+    std::string name;
+    const bool known = ExpectedScalarValue(text_, scalar, substitutions.values, &name);
+    if (known && StartupReadingOf(name) == StartupReading::kNone) return true;
+    for (std::size_t i = 0; i < substitutions.values.size(); ++i) {
+      if (raw(i)) return true;
+    }
+    // The name is not shown: a piece of it is the value.
+    return ReportEncodingProblem(*substitutions.values.front().reference,
+                                 "the env item's name becomes, with the value, a variable that a shell reads as code "
+                                 "when it starts (BASH_ENV, ENV, PS0 to PS4, PROMPT_COMMAND, SHELLOPTS, BASHOPTS, "
+                                 "BASH_FUNC_name%%), or cannot be told; write that name literally");
+  }
+  const auto reading = static_cast<StartupReading>(scalar.startup_variable);
+  const std::string name = StartupVariableName(text_, tokens_, scalar_index);
+  bool ok = true;
+  for (std::size_t i = 0; i < substitutions.values.size(); ++i) {
+    if (raw(i)) continue;
+    const ReferenceValue& value = substitutions.values[i];
+    ok = ReportEncodingProblem(*value.reference, StartupValueProblem(reading, name, value.value)) && ok;
   }
   return ok;
 }

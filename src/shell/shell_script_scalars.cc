@@ -161,15 +161,6 @@ void MarkIfItSaysShell(std::string_view text, const Tokens& tokens, const Script
 
 }  // namespace
 
-bool IsDataEntry(const Tokens& tokens, std::uint32_t path) {
-  if (path == PathSegment::kRoot) return false;
-  const PathSegment& entry = tokens.paths[path];
-  if (entry.index >= 0 || entry.parent == PathSegment::kRoot) return false;
-  const PathSegment& map = tokens.paths[entry.parent];
-  return map.index < 0 && (map.key == "data" || map.key == "stringData") &&
-         (map.parent == PathSegment::kRoot || IsListItem(tokens, map.parent));
-}
-
 bool IsShellScriptFileName(std::string_view key) {
   for (std::string_view suffix : {".sh", ".bash", ".ksh", ".zsh"}) {
     if (EndsWithIgnoringCase(key, suffix)) return true;
@@ -178,6 +169,7 @@ bool IsShellScriptFileName(std::string_view key) {
 }
 
 void MarkShellScripts(std::string_view text, Tokens* tokens) {
+  MarkStartupVariables(text, tokens);
   MarkShellCommandLines(text, tokens);
   const ObjectKinds kinds(text, *tokens);
   for (Scalar& scalar : tokens->scalars) {
@@ -187,6 +179,7 @@ void MarkShellScripts(std::string_view text, Tokens* tokens) {
 }
 
 bool ShellScriptsAsRead::Mark(std::string_view text, const Tokens& tokens, Scalar* scalar) {
+  if (!startup_.Mark(text, tokens, scalar)) return false;
   if (scalar->is_key) return true;
   if (IsCommandLineItem(tokens, *scalar)) return false;
   if (IsObjectKind(tokens, *scalar) && tokens.paths[scalar->path].parent == PathSegment::kRoot) {

@@ -29,6 +29,7 @@
 #include <string>
 #include <string_view>
 
+#include "startup_variables.h"
 #include "tokenizer.h"
 
 namespace safesubst {
@@ -37,7 +38,8 @@ namespace safesubst {
 /// `tokens` that the rule above makes a shell script, and makes its context
 /// kScript (SPEC Rule 2: a shell script's references are runtime unless declared). Scalars already marked
 /// (a path the manifest lists under `shell:`) stay marked; the command line
-/// that runs one decides its shells before its `#!` does.
+/// that runs one decides its shells before its `#!` does. Also marks the
+/// values that a shell reads as code at start-up (MarkStartupVariables).
 void MarkShellScripts(std::string_view text, Tokens* tokens);
 
 /// MarkShellScripts for scalars handed over one at a time as they are read
@@ -54,11 +56,8 @@ class ShellScriptsAsRead {
  private:
   std::uint32_t kind_document_ = 0xffffffffu;  // the document whose root `kind` is kind_
   std::string kind_;
+  StartupVariablesAsRead startup_;
 };
-
-/// True when `path` is an entry of the `data` or `stringData` of an object (a
-/// document's root or an item of a top-level `items`), whatever its kind.
-bool IsDataEntry(const Tokens& tokens, std::uint32_t path);
 
 /// True when a ConfigMap `data` or Secret `stringData` key names a shell
 /// script file: it ends in `.sh`, `.bash`, `.ksh` or `.zsh`, in any case.

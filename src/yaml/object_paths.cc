@@ -40,6 +40,15 @@ bool IsListItem(const Tokens& tokens, std::uint32_t path) {
   return items.index < 0 && items.key == "items" && items.parent == PathSegment::kRoot;
 }
 
+bool IsDataEntry(const Tokens& tokens, std::uint32_t path) {
+  if (path == PathSegment::kRoot) return false;
+  const PathSegment& entry = tokens.paths[path];
+  if (entry.index >= 0 || entry.parent == PathSegment::kRoot) return false;
+  const PathSegment& map = tokens.paths[entry.parent];
+  return map.index < 0 && (map.key == "data" || map.key == "stringData") &&
+         (map.parent == PathSegment::kRoot || IsListItem(tokens, map.parent));
+}
+
 bool IsObjectKind(const Tokens& tokens, const Scalar& scalar) {
   if (scalar.path == PathSegment::kRoot) return false;
   const PathSegment& entry = tokens.paths[scalar.path];

@@ -43,6 +43,10 @@ bool IsCommandLineItem(const Tokens& tokens, const Scalar& scalar);
 /// sequence: an object of a `kind: List`.
 bool IsListItem(const Tokens& tokens, std::uint32_t path);
 
+/// True when `path` is an entry of the `data` or `stringData` of an object (a
+/// document's root or an item of a top-level `items`), whatever its kind.
+bool IsDataEntry(const Tokens& tokens, std::uint32_t path);
+
 /// True when `scalar` is the key or value of the `kind` of an object: its
 /// document's top-level `kind`, or that of an item of a top-level `items`.
 bool IsObjectKind(const Tokens& tokens, const Scalar& scalar);

@@ -55,6 +55,10 @@ struct Scalar {
   /// With is_shell: bash runs the script (its `#!` or command line names bash,
   /// zsh or ksh), not whatever /bin/sh is (ScriptShells in shell.h).
   bool bash_script = false;
+  /// Set by MarkStartupVariables: the value of a container `env` item (or a
+  /// ConfigMap or Secret entry) named like a variable that a shell reads as
+  /// code at start-up (`BASH_ENV`, `PS4`): a StartupReading, 0 for none.
+  std::uint8_t startup_variable = 0;
   std::uint8_t indent_indicator = 0;  ///< explicit indentation indicator of `|2-`, else 0
   /// Block scalars: indentation (in spaces) of the content lines.
   /// Flow scalars: indentation of the line the scalar starts on.

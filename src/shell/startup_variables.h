@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: Apache-2.0
+// Environment variables that a shell reads as code when it starts (SPEC Rule
+// 3: a value never runs as code, at any depth). A container's `env:` item
+//
+//     - name: PS4
+//       value: "${V}"
+//
+// reaches every shell the container starts: kubelet hands the value over
+// (turning `$$` back into `$`), and the shell expands it again, so V=`$(touch
+// F)` runs. Measured with the real shells (startup_variables_test.cc runs
+// them), `sh -c` and `bash -c` as a container runs them:
+//   - bash runs the file named by BASH_ENV, its name expanded first; imports
+//     every `BASH_FUNC_name%%=() { ...; }` as a function (also as `sh`);
+//     imports SHELLOPTS and BASHOPTS (`xtrace`), and, when not root, PS4,
+//     which xtrace expands before each command;
+//   - an interactive shell (`kubectl exec -it ... sh`) runs the file named
+//     by ENV (dash, busybox ash), expands its prompts (PS1 and PS2; mksh
+//     already for `mksh -i -c`), PS0 (bash), and runs PROMPT_COMMAND (bash);
+//   - IFS is imported by posh alone; it changes how words split, it runs
+//     nothing, and is left alone.
+// The rule follows the shell's own reading of each: a prompt or a start-up
+// file's name takes no `$`, backtick, `\` or quote (the rule for assigning
+// them in a script, ShellOperand::kExpanded); an option list only option
+// names; a command or a function body only a decimal integer (it is code).
+// The same holds for a ConfigMap's or Secret's entry of that name, which
+// `envFrom` turns into the variable. `shell: raw` lifts the rule.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "tokenizer.h"
+
+namespace safesubst {
+
+/// How a shell reads the variable at start-up (Scalar::startup_variable).
+enum class StartupReading : std::uint8_t {
+  kNone = 0,
+  kExpanded,  ///< a prompt or a start-up file's name: expanded again
+  kOptions,   ///< SHELLOPTS, BASHOPTS: a list of option names
+  kCode,      ///< PROMPT_COMMAND, BASH_FUNC_name%%: run as shell code
+};
+
+/// How a shell reads a variable named `name` at start-up.
+StartupReading StartupReadingOf(std::string_view name);
+
+/// Why `value` cannot be the value of `name` (read as `reading`), or empty.
+/// Never names the value.
+std::string StartupValueProblem(StartupReading reading, std::string_view name, std::string_view value);
+
+/// Scalar::startup_variable of an env item's `name` that holds a `$`: a
+/// value there could make it a start-up variable, so the render checks the
+/// name it writes.
+constexpr std::uint8_t kStartupNameMark = 0x80;
+
+/// Sets Scalar::startup_variable on the `value` of each `env` item whose
+/// `name` is a start-up variable, on each `data` or `stringData` entry so
+/// named, and kStartupNameMark on each env item's `name` holding a `$`.
+void MarkStartupVariables(std::string_view text, Tokens* tokens);
+
+/// The variable a scalar that MarkStartupVariables marked becomes: its
+/// `data` key, or its env item's `name` (decoded), found among the scalars
+/// near `index`.
+std::string StartupVariableName(std::string_view text, const Tokens& tokens, std::uint32_t index);
+
+/// MarkStartupVariables for scalars handed over one at a time as they are
+/// read (detail::TokenizeAsRead).
+class StartupVariablesAsRead {
+ public:
+  /// Marks `scalar`, of `tokens`; false, with nothing marked, when a scalar
+  /// after it may decide (an env item's `value` before its `name`).
+  bool Mark(std::string_view text, const Tokens& tokens, Scalar* scalar);
+
+ private:
+  // The env item whose `name` was the last value handed over, and its reading.
+  std::uint32_t document_ = 0;
+  std::uint32_t item_ = PathSegment::kRoot;
+  std::int32_t index_ = -1;
+  StartupReading reading_ = StartupReading::kNone;
+};
+
+}  // namespace safesubst

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: Apache-2.0
+// Variables a shell reads as code at start-up (startup_variables.h): which
+// names, the rule for each, the marking of env items and data entries, the
+// render, and, with the real shells, that each reading exists and that the
+// values the rule accepts run nothing.
+#include "startup_variables.h"
+
+#include <doctest/doctest.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "render_detail.h"
+#include "render_support.h"
+#include "test_support.h"
+#include "tokenizer.h"
+
+namespace safesubst {
+namespace {
+
+using R = StartupReading;
+
+// The scalar whose raw text starts with `marker` in `text`.
+const Scalar& ScalarAt(const Tokens& tokens, std::string_view text, std::string_view marker) {
+  const std::size_t at = text.find(marker);
+  REQUIRE(at != std::string_view::npos);
+  for (const Scalar& scalar : tokens.scalars) {
+    if (scalar.offset == at) return scalar;
+  }
+  FAIL("no scalar at " << marker);
+  return tokens.scalars.front();
+}
+
+RenderResult RenderWith(std::string_view text, std::string_view value, bool raw = false) {
+  return testing::RenderWithValues(text, raw ? "variables:\n  V: {type: string, shell: raw}\n" : "variables:\n  V: string\n",
+                                   {{"V", value}});
+}
+
+std::string Pod(std::string_view name, std::string_view value) {
+  return "kind: Pod\nspec:\n  containers:\n  - name: a\n    env:\n    - name: " + std::string(name) +
+         "\n      value: \"" + std::string(value) + "\"\n";
+}
+
+}  // namespace
+
+TEST_CASE("startup variables: the names a shell reads as code when it starts") {
+  for (std::string_view name : {"BASH_ENV", "ENV", "PS0", "PS1", "PS2", "PS3", "PS4"}) CHECK(StartupReadingOf(name) == R::kExpanded);
+  CHECK(StartupReadingOf("SHELLOPTS") == R::kOptions);
+  CHECK(StartupReadingOf("BASHOPTS") == R::kOptions);
+  for (std::string_view name : {"PROMPT_COMMAND", "BASH_FUNC_ls%%", "BASH_FUNC_ls()"}) CHECK(StartupReadingOf(name) == R::kCode);
+  for (std::string_view name : {"PATH", "HOME", "ENVIRONMENT", "env", "PS5", "BASH_FUNC_ls", "IFS", "MY_ENV"}) {
+    CHECK(StartupReadingOf(name) == R::kNone);
+  }
+}
+
+TEST_CASE("startup variables: each reading takes ordinary values and refuses code, never naming the value") {
+  struct Case {
+    StartupReading reading;
+    std::vector<std::string_view> taken, refused;
+  };
+  const Case cases[] = {
+      {R::kExpanded,
+       {"production", "/etc/app/env.sh", "my-app v1.2.3", "https://x.example/a?b=1&c=2", "a;touch canary", "> "},
+       {"$(touch canary)", "`touch canary`", "${x[$(touch canary)]}", "a\\$b", "it's", "\"q\""}},
+      {R::kOptions, {"xtrace", "errexit:nounset", "extglob"}, {"xtrace;touch canary", "$(touch canary)", "a b"}},
+      {R::kCode, {"0", "42", "-1"}, {"ls", "() { touch canary; }", "1;touch canary", "007"}},
+  };
+  for (const Case& c : cases) {
+    for (std::string_view value : c.taken) {
+      CAPTURE(value);
+      CHECK(StartupValueProblem(c.reading, "X", value).empty());
+    }
+    for (std::string_view value : c.refused) {
+      CAPTURE(value);
+      const std::string problem = StartupValueProblem(c.reading, "X", value);
+      CHECK(!problem.empty());
+      CHECK(problem.find(value) == std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("startup variables: env items by their name, in either key order, and data entries by their key") {
+  const std::string text =
+      "kind: Pod\nspec:\n  containers:\n  - name: a\n    env:\n"
+      "    - name: PS4\n      value: v1\n"
+      "    - value: v2\n      name: BASH_ENV\n"
+      "    - name: PATH\n      value: v3\n"
+      "    - name: \"PROMPT_\\x43OMMAND\"\n      value: v4\n"
+      "    - name: ${N}_X\n      value: v5\n"
+      "    - name: ENV\n      valueFrom: {configMapKeyRef: {name: v6, key: ENV}}\n"
+      "---\nkind: ConfigMap\ndata:\n  SHELLOPTS: v7\n  app.conf: v8\n";
+  Tokens tokens = Tokenize(text, TokenizerOptions{"t.yaml"});
+  MarkStartupVariables(text, &tokens);
+  CHECK(ScalarAt(tokens, text, "v1").startup_variable == static_cast<std::uint8_t>(R::kExpanded));
+  CHECK(ScalarAt(tokens, text, "v2").startup_variable == static_cast<std::uint8_t>(R::kExpanded));
+  CHECK(ScalarAt(tokens, text, "v3").startup_variable == 0);
+  CHECK(ScalarAt(tokens, text, "v4").startup_variable == static_cast<std::uint8_t>(R::kCode));
+  CHECK(ScalarAt(tokens, text, "${N}_X").startup_variable == kStartupNameMark);
+  CHECK(ScalarAt(tokens, text, "v5").startup_variable == 0);
+  CHECK(ScalarAt(tokens, text, "v6").startup_variable == 0);
+  CHECK(ScalarAt(tokens, text, "v7").startup_variable == static_cast<std::uint8_t>(R::kOptions));
+  CHECK(ScalarAt(tokens, text, "v8").startup_variable == 0);
+}
+
+TEST_CASE("startup variables: the render refuses code in a start-up variable and keeps every other env value") {
+  // Refused, located, without the value.
+  for (auto [name, value] : std::vector<std::pair<std::string_view, std::string_view>>{
+           {"PS4", "$(touch canary)"}, {"BASH_ENV", "`touch canary`"}, {"ENV", "$(touch canary)"},
+           {"PROMPT_COMMAND", "touch canary"}, {"BASH_FUNC_ls%%", "() { touch canary; }"},
+           {"SHELLOPTS", "xtrace;x"}}) {
+    CAPTURE(name);
+    const RenderResult result = RenderWith(Pod(name, "${V}"), value);
+    REQUIRE(!result.ok());
+    CHECK(result.diagnostics[0].location.line == 7);
+    CHECK(result.diagnostics[0].message.find(value) == std::string::npos);
+    CHECK(RenderWith(Pod(name, "${V}"), value, /*raw=*/true).ok());
+  }
+  // Ordinary values, and any value under another name, render as written.
+  for (auto [name, value] : std::vector<std::pair<std::string_view, std::string_view>>{
+           {"ENV", "production"}, {"PS1", "my-app v1.2.3 > "}, {"APP_URL", "https://x.example/a?b=1&c=2"},
+           {"CMD", "$(touch canary)"}, {"SHELLOPTS", "errexit"}}) {
+    CAPTURE(name);
+    const RenderResult result = RenderWith(Pod(name, "${V}"), value);
+    REQUIRE(result.ok());
+    std::string written(value);
+    if (written.find("$(") != std::string::npos) written.replace(written.find("$("), 1, "$$");  // kubelet
+    CHECK(result.output == Pod(name, written));
+  }
+  // A name a value completes: refused only where it becomes a start-up variable.
+  const std::string named = "kind: Pod\nspec:\n  containers:\n  - name: a\n    env:\n    - name: ${V}\n      value: x\n";
+  CHECK(RenderWith(named, "APP_HOST").ok());
+  CHECK(!RenderWith(named, "BASH_ENV").ok());
+  // A ConfigMap entry that `envFrom` makes the variable.
+  CHECK(!RenderWith("kind: ConfigMap\ndata:\n  PS1: \"${V}\"\n", "$(touch canary)").ok());
+}
+
+TEST_CASE("startup variables: a streaming render gives way to the whole render, which checks them") {
+  Result<Manifest> manifest = ParseManifest("variables:\n  V: string\n", "m.yaml");
+  REQUIRE(manifest.ok());
+  RenderOptions options;
+  options.file_name = "t.yaml";
+  const std::string before = "kind: Pod\nspec:\n  containers:\n  - name: a\n    env:\n    - name: A\n      value: ${V}\n";
+  for (const std::string& item : {std::string("    - name: PS4\n      value: \"${V}\"\n"),
+                                   std::string("    - value: \"${V}\"\n      name: BASH_ENV\n")}) {
+    CAPTURE(item);
+    for (std::string_view value : {"$(touch canary)", "ok"}) {
+      ValueSet values;
+      values.Set("V", Value{std::string(value), ValueSource::kCommandLine, Location{"--set"}});
+      bool streamed = true;
+      const RenderResult result = detail::RenderStreamingFrom(1, before + item, *manifest.value, values, options, &streamed);
+      CHECK_FALSE(streamed);
+      CHECK(result.ok() == (value == "ok"));
+    }
+  }
+}
+
+// The readings the rule stands on, measured: each named shell runs the
+// hostile value at start-up (as root, which the tests run as: bash then
+// ignores PS4 from the environment, mksh PS1), and no shell runs a value the
+// rule takes. An interactive shell reads its commands from standard input.
+TEST_CASE("startup variables: under the real shells, each reading runs code and the values taken run none") {
+  for (const char* shell : {"dash", "bash", "busybox"}) {
+    CHECK_MESSAGE(testing::HaveProgram(shell), shell << " is not installed (packaging/debian-test-deps.txt)");
+  }
+  // The shell as it is started, and the variable with its hostile value.
+  const std::pair<std::string_view, std::string_view> runs[] = {
+      {"bash -c 'echo hi'", "BASH_ENV=$(touch canary)"},
+      {"bash -c 'echo hi'", "BASH_FUNC_echo%%=() { touch canary; }"},
+      {"bash --posix -c 'echo hi'", "BASH_FUNC_echo%%=() { touch canary; }"},
+      {"dash -i", "ENV=$(touch canary)"},
+      {"busybox sh -i", "ENV=$(touch canary)"},
+      {"dash -i", "PS1=$(touch canary)"},
+      {"busybox sh -i", "PS1=`touch canary`"},
+      {"bash -i", "PS0=$(touch canary)"},
+      {"bash -i", "PROMPT_COMMAND=touch canary"},
+  };
+  testing::TempDir work;
+  auto canary_after = [&](std::string_view shell, std::string_view variable, std::string_view value) {
+    std::filesystem::remove(work.path() / "canary");
+    const std::string command = "cd " + testing::ShellQuote(work.path().string()) + " && env -i PATH=\"$PATH\" HOME=. " +
+                                testing::ShellQuote(std::string(variable) + "=" + std::string(value)) + " " +
+                                std::string(shell) + " >/dev/null 2>&1";
+    testing::RunShell(command, "echo hi\n");
+    return std::filesystem::exists(work.path() / "canary");
+  };
+  for (auto [shell, assignment] : runs) {
+    const std::string_view variable = assignment.substr(0, assignment.find('='));
+    const std::string_view hostile = assignment.substr(variable.size() + 1);
+    CAPTURE(shell);
+    CAPTURE(variable);
+    CHECK(canary_after(shell, variable, hostile));
+    CHECK(!StartupValueProblem(StartupReadingOf(variable), variable, hostile).empty());
+    for (std::string_view taken : {"a;touch canary", "production", "0"}) {
+      if (!StartupValueProblem(StartupReadingOf(variable), variable, taken).empty()) continue;
+      CAPTURE(taken);
+      CHECK(!canary_after(shell, variable, taken));
+    }
+  }
+}
+
+}  // namespace safesubst
