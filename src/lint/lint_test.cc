@@ -248,7 +248,9 @@ TEST_CASE("lint: shell scripts are found as the render finds them") {
   CHECK(reports_blank(pod + "    command: [bash, -euo, pipefail, -c]\n    args:\n" + blanked));
   CHECK(reports_blank(pod + "    command: [su-exec, app, ksh, -c]\n    args:\n" + blanked));
   CHECK(reports_blank(pod + "    args:\n    - |\n      #!/bin/ksh\n      A=\"\"\n"));
-  CHECK_FALSE(reports_blank(pod + "    command: [/app/run, sh, -c]\n    args:\n" + blanked));
+  CHECK(reports_blank(pod + "    command: [/app/run, sh, -c]\n    args:\n" + blanked));  // an entrypoint runs it
+  CHECK(reports_blank(pod + "    command: [su, app, -c]\n    args:\n" + blanked));
+  CHECK_FALSE(reports_blank(pod + "    command: [/app/run, -c]\n    args:\n" + blanked));
 }
 
 TEST_CASE("lint: the seed's broken and fixed manifests") {

@@ -15,6 +15,9 @@ constexpr std::string_view kWrappers[] = {"tini",  "tini-static", "dumb-init", "
                                           "chroot",  "setsid",    "stdbuf",    "runuser",   "setpriv", "chpst",
                                           "sudo",    "doas",      "s6-setuidgid"};
 
+// `su -c CMD` and `runuser -c CMD` run CMD with the user's shell, `flock FILE -c CMD` and `script -c CMD` with sh.
+constexpr std::string_view kCommandOptionTakers[] = {"su", "runuser", "flock", "script"};
+
 bool IsOneOf(std::string_view program, std::span<const std::string_view> names) {
   return std::find(names.begin(), names.end(), ProgramBaseName(program)) != names.end();
 }
@@ -29,6 +32,8 @@ std::string_view ProgramBaseName(std::string_view program) {
 bool IsShellProgram(std::string_view program) { return IsOneOf(program, kShells); }
 
 bool IsCommandWrapper(std::string_view program) { return IsOneOf(program, kWrappers); }
+
+bool TakesCommandOption(std::string_view program) { return IsOneOf(program, kCommandOptionTakers); }
 
 std::size_t ShellOptionArguments(std::string_view option) {
   if (option == "--rcfile" || option == "--init-file") return 1;

@@ -26,6 +26,10 @@ bool IsShellProgram(std::string_view program);
 /// user, the limits or the root first (`su-exec`, `timeout`, `chroot`).
 bool IsCommandWrapper(std::string_view program);
 
+/// True for a program that runs the argument of its `-c` option with a
+/// shell: `su`, `runuser`, `flock`, `script`.
+bool TakesCommandOption(std::string_view program);
+
 /// How many of the next words a shell option takes as its arguments:
 /// `-o pipefail`, `-O extglob`, `--rcfile FILE`, one for each `o`/`O` of a
 /// bundle such as `-euo pipefail`.
@@ -61,27 +65,57 @@ ShellOptions ReadShellOptions(std::size_t shell, std::size_t size, Word word, Ma
   return options;
 }
 
+/// The index of the operand that `su`, `runuser`, `flock` or `script` at
+/// word `program` runs with a shell (`su app -c CMD`, `flock /l -c CMD`:
+/// `$SHELL -c` or `sh -c`), or std::string_view::npos.
+template <typename Word, typename MayBeOption>
+std::size_t CommandOptionOperand(std::size_t program, std::size_t size, Word word, MayBeOption may_be_option) {
+  if (!TakesCommandOption(word(program))) return std::string_view::npos;
+  for (std::size_t i = program + 1; i + 1 < size; ++i) {
+    if (!may_be_option(i)) continue;
+    const std::string option(word(i));
+    if (option == "--") break;
+    if (option == "--command" || (option.size() >= 2 && option[0] == '-' && option[1] != '-' && IsDashC(option))) {
+      return i + 1;
+    }
+  }
+  return std::string_view::npos;
+}
+
 /// The index of the script in a command line of `size` words, as the shell
 /// reads it (`sh -c SCRIPT`, `bash -euo pipefail -c SCRIPT`, `sh -c -e
-/// SCRIPT`, `sh -c - SCRIPT`, `tini -- sh -c SCRIPT`), or std::string_view::npos. `word(i)`
-/// is word i, decoded; `may_be_option(i)` may answer false for a word known
-/// not to start with `-` or `+`, so that a script is not decoded just to see
-/// that it is not an option. After a wrapper, the first shell is taken for
-/// the program: the words before it count as the wrapper's own, which can
-/// only make more text be quoted as shell, never less.
-template <typename Word, typename MayBeOption>
-std::size_t ShellScriptOperand(std::size_t size, Word word, MayBeOption may_be_option) {
+/// SCRIPT`, `sh -c - SCRIPT`, `tini -- sh -c SCRIPT`, `su app -c SCRIPT`), or
+/// std::string_view::npos. `word(i)` is word i, decoded; `may_be_option(i)`
+/// may answer false for a word known not to start with `-` or `+`, and
+/// `may_be_program(i)` for one too long to name a program (PATH_MAX), so
+/// that a script is not decoded just to see that it is neither. After any other program,
+/// the first shell is taken for the program: a wrapper (`tini --`, `env`,
+/// `timeout 10`) or an entrypoint script that runs its arguments
+/// (`docker-entrypoint.sh sh -c ...`, `flock /l sh -c`, `nsenter -t 1 sh
+/// -c`); the words before it count as that program's own, which can only
+/// make more text be quoted as shell, never less.
+template <typename Word, typename MayBeOption, typename MayBeProgram>
+std::size_t ShellScriptOperand(std::size_t size, Word word, MayBeOption may_be_option, MayBeProgram may_be_program) {
   constexpr std::size_t kNone = std::string_view::npos;
   if (size == 0) return kNone;
   std::size_t shell = 0;
   if (!IsShellProgram(word(0))) {
-    if (!IsCommandWrapper(word(0))) return kNone;
-    for (shell = 1; shell < size && !IsShellProgram(word(shell)); ++shell) {
+    for (shell = 1; shell < size && !(may_be_program(shell) && IsShellProgram(word(shell))); ++shell) {
+    }
+    for (std::size_t program = 0; program < shell; ++program) {
+      if (!may_be_program(program)) continue;
+      const std::size_t command = CommandOptionOperand(program, size, word, may_be_option);
+      if (command != kNone) return command;
     }
     if (shell == size) return kNone;
   }
   const ShellOptions options = ReadShellOptions(shell, size, word, may_be_option);
   return options.dash_c && options.operand < size ? options.operand : kNone;
+}
+
+template <typename Word, typename MayBeOption>
+std::size_t ShellScriptOperand(std::size_t size, Word word, MayBeOption may_be_option) {
+  return ShellScriptOperand(size, word, may_be_option, [](std::size_t) { return true; });
 }
 
 }  // namespace safesubst

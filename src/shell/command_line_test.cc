@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -38,14 +39,49 @@ TEST_CASE("command line: the -c operand of a shell") {
   CHECK(ScriptIndex({}) == -1);
 }
 
-TEST_CASE("command line: after a wrapper, the first shell is the program") {
+TEST_CASE("command line: after any other program, the first shell is the program") {
   CHECK(ScriptIndex({"/usr/bin/env", "A=1", "bash", "--noprofile", "-c", "x"}) == 5);
   CHECK(ScriptIndex({"busybox", "sh", "-c", "x"}) == 3);
   CHECK(ScriptIndex({"tini", "--", "sh", "-c", "x"}) == 4);
   CHECK(ScriptIndex({"su-exec", "app", "/bin/sh", "-ec", "x"}) == 4);
   CHECK(ScriptIndex({"timeout", "300", "sh", "-c", "x"}) == 4);
+  CHECK(ScriptIndex({"/bin/bash", "-lc", "x"}) == 2);
   CHECK(ScriptIndex({"tini", "--", "/app/run", "-c", "x"}) == -1);  // no shell at all
-  CHECK(ScriptIndex({"/app/run", "sh", "-c", "x"}) == -1);  // not a wrapper
+  // Runners that no list named (s29 left them to the value): each runs the shell after it.
+  CHECK(ScriptIndex({"flock", "/run/lock", "sh", "-c", "x"}) == 4);
+  CHECK(ScriptIndex({"xargs", "-0", "sh", "-c", "x"}) == 4);
+  CHECK(ScriptIndex({"nsenter", "-t", "1", "-m", "sh", "-c", "x"}) == 6);
+  CHECK(ScriptIndex({"unshare", "-n", "sh", "-c", "x"}) == 4);
+  CHECK(ScriptIndex({"taskset", "1", "sh", "-c", "x"}) == 4);
+  CHECK(ScriptIndex({"chrt", "-f", "1", "sh", "-c", "x"}) == 5);
+  CHECK(ScriptIndex({"strace", "-f", "sh", "-c", "x"}) == 4);
+  CHECK(ScriptIndex({"/docker-entrypoint.sh", "sh", "-c", "x"}) == 3);  // `exec "$@"`
+  CHECK(ScriptIndex({"/app/run", "sh", "-c", "x"}) == 3);
+  CHECK(ScriptIndex({"/app/run", "sh", "start.sh"}) == -1);
+}
+
+TEST_CASE("command line: the -c of su, runuser, flock and script runs its operand with a shell") {
+  CHECK(ScriptIndex({"su", "app", "-c", "x"}) == 3);
+  CHECK(ScriptIndex({"su", "-s", "/bin/bash", "app", "-c", "x"}) == 5);
+  CHECK(ScriptIndex({"/bin/su", "-l", "app", "--command", "x"}) == 4);
+  CHECK(ScriptIndex({"runuser", "-u", "app", "-c", "x"}) == 4);  // util-linux: also with -u
+  CHECK(ScriptIndex({"flock", "-w", "5", "/run/lock", "-c", "x"}) == 5);
+  CHECK(ScriptIndex({"script", "-qc", "x", "/dev/null"}) == 2);
+  CHECK(ScriptIndex({"tini", "--", "su", "app", "-c", "x"}) == 5);
+  CHECK(ScriptIndex({"su", "app"}) == -1);
+  CHECK(ScriptIndex({"runuser", "-u", "app", "--", "/app/run", "-c", "x"}) == -1);  // after `--`: a command, no shell
+}
+
+TEST_CASE("command line: an item too long to name a program is not decoded to look for a shell") {
+  const std::vector<std::string> words = {"/app/run", "a long script", "sh", "-c", "x"};
+  std::vector<std::size_t> read;
+  auto word = [&](std::size_t i) {
+    read.push_back(i);
+    return words[i];
+  };
+  auto may_be_option = [&](std::size_t i) { return words[i].starts_with('-'); };
+  CHECK(ShellScriptOperand(words.size(), word, may_be_option, [](std::size_t i) { return i != 1; }) == 4);
+  CHECK(std::find(read.begin(), read.end(), 1) == read.end());
 }
 
 TEST_CASE("command line: a word known not to be an option is not read") {

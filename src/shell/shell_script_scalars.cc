@@ -52,7 +52,9 @@ void MarkShellCommandLines(std::string_view text, Tokens* tokens) {
   for (const CommandLine& line : lines.lines) {
     auto word = [&](std::size_t i) { return DecodeScalar(text, tokens->scalars[line.items[i]]); };
     auto may_be_option = [&](std::size_t i) { return MayBeOption(text, tokens->scalars[line.items[i]]); };
-    const std::size_t script = ShellScriptOperand(line.items.size(), word, may_be_option);
+    // No program's name is longer than PATH_MAX: a longer item (a script) is not decoded to see that.
+    auto may_be_program = [&](std::size_t i) { return tokens->scalars[line.items[i]].length <= 4096 + 2; };
+    const std::size_t script = ShellScriptOperand(line.items.size(), word, may_be_option, may_be_program);
     if (script == std::string_view::npos) continue;
     Scalar& scalar = tokens->scalars[line.items[script]];
     MarkShell(&scalar);
