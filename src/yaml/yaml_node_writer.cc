@@ -344,24 +344,6 @@ class NodeWriter {
 
 }  // namespace
 
-bool WriteValueNode(const YamlStream& stream, std::uint32_t index, std::uint32_t parent_indent, bool block_allowed,
-                    ExpansionBudget* budget, std::size_t max_written, std::string* out, YamlValueError* error) {
-  std::string written;
-  NodeWriter writer(stream, *budget, max_written, Use::kValue, EmitTarget{}, &written);
-  const bool ok = writer.WriteTopLevel(index, parent_indent, block_allowed);
-  if (ok && written.size() > max_written) {
-    *error = {YamlValueError::Kind::kTooLarge, "the value " + WrittenTooLarge(max_written)};
-    return false;
-  }
-  if (!ok) {
-    *error = writer.error();
-    error->message = "the value " + error->message;
-    return false;
-  }
-  *out += written;
-  return true;
-}
-
 bool NodeAsYaml(const YamlRef& node, ExpansionBudget* budget, std::string* yaml, std::string* problem) {
   budget->StartValue();
   std::string written;
@@ -408,21 +390,27 @@ bool EncodeYamlNode(std::string_view yaml_text, std::uint32_t parent_indent, boo
                                                   " documents; a type: yaml value must be a single node"};
     return false;
   }
-  std::string encoded;
   if (stream.documents.empty()) {
-    encoded = "null";
-  } else {
-    // Block style and indentation make a value longer than its text, and
-    // tags or deep nesting repeated through aliases far longer: the written
-    // text may hold the value four times over plus `max_bytes`.
-    const std::size_t max_written = max_bytes + 4 * yaml_text.size();
-    detail::ExpansionBudget budget(max_bytes);
-    if (!detail::WriteValueNode(stream, stream.documents[0], parent_indent, block_allowed, &budget, max_written,
-                                &encoded, error)) {
-      return false;
-    }
+    *out += "null";
+    return true;
   }
-  *out += encoded;
+  // Block style and indentation make a value longer than its text, and tags
+  // or deep nesting repeated through aliases far longer: the written text may
+  // hold the value four times over plus `max_bytes`.
+  const std::size_t max_written = max_bytes + 4 * yaml_text.size();
+  detail::ExpansionBudget budget(max_bytes);
+  std::string written;
+  detail::NodeWriter writer(stream, budget, max_written, detail::Use::kValue, detail::EmitTarget{}, &written);
+  if (!writer.WriteTopLevel(stream.documents[0], parent_indent, block_allowed)) {
+    *error = writer.error();
+    error->message = "the value " + error->message;
+    return false;
+  }
+  if (written.size() > max_written) {
+    *error = {YamlValueError::Kind::kTooLarge, "the value " + detail::WrittenTooLarge(max_written)};
+    return false;
+  }
+  *out += written;
   return true;
 }
 

@@ -73,14 +73,6 @@ bool EncodeYamlNode(std::string_view yaml_text, std::uint32_t parent_indent, boo
 
 namespace safesubst::detail {
 
-/// EncodeYamlNode's writing: node `index` of `stream` for the place of a
-/// placeholder after `key: ` or `- ` (see EncodeYamlNode for `parent_indent`
-/// and `block_allowed`), appended to `out`. Returns false and sets `error`
-/// (its message starting "the value ...") when a bound of `budget` is passed,
-/// a mapping has a key twice, or the text would grow past `max_written`.
-bool WriteValueNode(const YamlStream& stream, std::uint32_t index, std::uint32_t parent_indent, bool block_allowed,
-                    ExpansionBudget* budget, std::size_t max_written, std::string* out, YamlValueError* error);
-
 /// Writes `node` as a YAML document of its own, as the source wrote it (see
 /// above), without a final line break. Returns false and sets `*problem`
 /// ("contains a recursive alias", "has the key 'a' twice", ...) when a bound
