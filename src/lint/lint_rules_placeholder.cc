@@ -101,7 +101,7 @@ std::vector<Match> FindBracedReferences(std::string_view text) {
 class PlaceholderWalker {
  public:
   PlaceholderWalker(const Context& context, std::string object, std::string kind, Emitter& emit)
-      : context_(context), source_(context.source), object_(std::move(object)), kind_(std::move(kind)), emit_(emit) {}
+      : source_(context.source), object_(std::move(object)), kind_(std::move(kind)), emit_(emit) {}
 
   void Walk(const Node& node, bool items_are_scripts, bool script_map, int depth) {
     if (!visited_.FirstVisit(node, (items_are_scripts ? 1 : 0) | (script_map ? 2 : 0))) return;
@@ -160,7 +160,6 @@ class PlaceholderWalker {
     }
   }
 
-  const Context& context_;
   const Source& source_;
   std::string object_;
   std::string kind_;

@@ -31,6 +31,17 @@
 
 namespace safesubst {
 
+/// Why EncodeYamlNode refused a value.
+struct YamlValueError {
+  enum class Kind : std::uint8_t {
+    kInvalid,   ///< not YAML, several documents, a duplicate key, a recursive alias
+    kTooLarge,  ///< over the value size limit, through aliases or once written
+    kTooDeep,   ///< over the bounds on nodes added by aliases or on nesting
+  };
+  Kind kind = Kind::kInvalid;
+  std::string message;  ///< e.g. "the value expands to more than 100000 nodes through aliases"
+};
+
 /// Encodes a `type: yaml` value (YAML text, one document) as a node that
 /// replaces a plain scalar standing as a mapping value or sequence item.
 ///
@@ -50,17 +61,6 @@ namespace safesubst {
 /// comments and anchors are dropped. Output is deterministic and has no
 /// trailing line break.
 ///
-/// Why EncodeYamlNode refused a value.
-struct YamlValueError {
-  enum class Kind : std::uint8_t {
-    kInvalid,   ///< not YAML, several documents, a duplicate key, a recursive alias
-    kTooLarge,  ///< over the value size limit, through aliases or once written
-    kTooDeep,   ///< over the bounds on nodes added by aliases or on nesting
-  };
-  Kind kind = Kind::kInvalid;
-  std::string message;  ///< e.g. "the value expands to more than 100000 nodes through aliases"
-};
-
 /// Returns false and sets `error` when the value is not valid YAML, holds more
 /// than one document, has a recursive alias, passes those bounds, when its
 /// aliases add more than `max_bytes` (the value size limit), or when the
