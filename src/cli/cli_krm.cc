@@ -217,7 +217,7 @@ std::optional<std::uint32_t> RenderItem(ListWriter& list, std::uint32_t item, st
   options.report_references = false;
   std::string text;
   try {
-    text = detail::EmitSlotText(list.At(item), detail::EmitTarget{detail::SlotKind::kRoot}) + "\n";
+    text = detail::EmitSlotText(list.At(item), detail::EmitTarget{detail::SlotKind::kRoot, 0, {}}) + "\n";
   } catch (const detail::NodeNotEmittable& error) {
     const Diagnostic diagnostic = MakeError(Location{options.file_name}, std::string("cannot be written as YAML: ") + error.what());
     list.Append(results, Result(list, diagnostic, list.At(item), path));
@@ -285,7 +285,7 @@ int RunKrm(const InputOptions& given) {
   if (!list.At(results).node().children.empty()) list.Set(list.Root().index(), "results", results);
   std::string written, error;
   try {
-    written = detail::EmitSlotText(list.Root(), detail::EmitTarget{detail::SlotKind::kRoot}) + "\n";
+    written = detail::EmitSlotText(list.Root(), detail::EmitTarget{detail::SlotKind::kRoot, 0, {}}) + "\n";
   } catch (const detail::NodeNotEmittable& failure) {  // such as an alias to itself in the functionConfig
     std::fprintf(stderr, "<stdin>: error: the ResourceList cannot be written back: %s\n", failure.what());
     return kExitInputError;

@@ -91,15 +91,8 @@ bool ApplyEdits(std::string_view text, std::vector<Edit> edits, std::string* out
   return true;
 }
 
-// How the document lays out block collections, for text written into it.
-struct Style {
-  std::uint32_t step = 2;
-  bool compact = false;
-  std::string eol = "\n";
-};
-
-Style DetectStyle(const Layout& layout) {
-  Style style;
+BlockStyle DetectStyle(const Layout& layout) {
+  BlockStyle style;
   style.eol = layout.eol();
   bool step_found = false, compact_found = false;
   for (std::uint32_t i = 1; i < layout.size() && !(step_found && compact_found); ++i) {
@@ -107,25 +100,19 @@ Style DetectStyle(const Layout& layout) {
     if (n.slot_kind != SlotKind::kMapValue) continue;
     const int parent_column = layout.ParentColumn(i);
     if (!step_found && n.kind == LayoutKind::kBlockMap && static_cast<int>(n.column) > parent_column) {
-      style.step = static_cast<std::uint32_t>(static_cast<int>(n.column) - parent_column);
+      style.indent_step = static_cast<std::uint32_t>(static_cast<int>(n.column) - parent_column);
       step_found = true;
     }
     if (!compact_found && n.kind == LayoutKind::kBlockSeq) {
-      style.compact = static_cast<int>(n.column) == parent_column;
+      style.compact_sequences = static_cast<int>(n.column) == parent_column;
       compact_found = true;
     }
   }
   return style;
 }
 
-EmitTarget EmitTargetFor(const Layout& layout, std::uint32_t index, const Style& style) {
-  EmitTarget target;
-  target.slot = layout.node(index).slot_kind;
-  target.parent_column = layout.ParentColumn(index);
-  target.indent_step = style.step;
-  target.compact_sequences = style.compact;
-  target.eol = style.eol;
-  return target;
+EmitTarget EmitTargetFor(const Layout& layout, std::uint32_t index, const BlockStyle& style) {
+  return EmitTarget{layout.node(index).slot_kind, layout.ParentColumn(index), style};
 }
 
 // The indentation of the first non-empty content line of a block scalar.
@@ -384,7 +371,7 @@ class Planner {
     std::string text = WriteValueAt(*source_, value, SlotKind::kMapValue, column).text;
     if (EndsWithKeptLines(*source_, value) && BlankLineFollows(target_, target_.ExtentEnd(p.children.back()))) {
       text = EmitSlotText(source_->Yaml(value),
-                          EmitTarget{SlotKind::kMapValue, column, style_.step, style_.compact, style_.eol},
+                          EmitTarget{SlotKind::kMapValue, column, style_},
                           &expansion_);
     }
     AddAfterLast(parent, target_.eol() + Spaces(column) + EmitKey(key) + ":" + text, 0);
@@ -473,22 +460,19 @@ class Planner {
     }
   }
 
+  // What leads to the first entry of a block collection at `column` in a
+  // slot: nothing at the root, a space after a dash, a new line after a key.
+  std::string BlockLead(SlotKind slot, int column) const {
+    if (slot == SlotKind::kRoot) return "";
+    return slot == SlotKind::kSeqItem ? " " : style_.eol + Spaces(column);
+  }
+
   // The text of a new mapping holding `key: <value>` for the slot of `index`.
   SlotText NewMappingText(std::uint32_t index, const std::string& key) {
-    const LayoutNode& n = target_.node(index);
-    const int parent_column = target_.ParentColumn(index);
-    int column = 0;
-    std::string lead;
-    switch (n.slot_kind) {
-      case SlotKind::kRoot: column = 0; break;
-      case SlotKind::kSeqItem: column = parent_column + 2; lead = " "; break;
-      case SlotKind::kMapValue:
-        column = parent_column + static_cast<int>(style_.step);
-        lead = target_.eol() + Spaces(column);
-        break;
-    }
+    const SlotKind slot = target_.node(index).slot_kind;
+    const int column = BlockColumn(slot, target_.ParentColumn(index), /*sequence=*/false, style_);
     SlotText value = WriteValueAt(*source_, 0, SlotKind::kMapValue, column);
-    value.text = lead + EmitKey(key) + ":" + value.text;
+    value.text = BlockLead(slot, column) + EmitKey(key) + ":" + value.text;
     return value;
   }
 
@@ -531,29 +515,18 @@ class Planner {
       case LayoutKind::kBlockScalar: {
         int delta = HasIndentIndicator(source, s)
                         ? parent_column - source_parent
-                        : parent_column + static_cast<int>(style_.step) - BlockScalarContentIndent(source, s);
-        if (slot == SlotKind::kRoot) delta = static_cast<int>(style_.step) - BlockScalarContentIndent(source, s);
+                        : parent_column + static_cast<int>(style_.indent_step) - BlockScalarContentIndent(source, s);
+        if (slot == SlotKind::kRoot) delta = static_cast<int>(style_.indent_step) - BlockScalarContentIndent(source, s);
         return lead + Shifted(text, n.begin, end, delta, false, eol);
       }
       case LayoutKind::kBlockMap:
       case LayoutKind::kBlockSeq: {
         if (source.LineStart(n.begin) != source.LineStart(n.content)) {
           // Properties on a line of their own: emit rather than splice.
-          EmitTarget target{slot, parent_column, style_.step, style_.compact, eol};
-          return EmitSlotText(source.Yaml(s), target, &expansion_);
+          return EmitSlotText(source.Yaml(s), EmitTarget{slot, parent_column, style_}, &expansion_);
         }
-        const bool sequence = n.kind == LayoutKind::kBlockSeq;
-        int column = 0;
-        std::string prefix;
-        switch (slot) {
-          case SlotKind::kRoot: column = 0; break;
-          case SlotKind::kSeqItem: column = parent_column + 2; prefix = " "; break;
-          case SlotKind::kMapValue:
-            column = parent_column + (sequence && style_.compact ? 0 : static_cast<int>(style_.step));
-            prefix = eol + Spaces(column);
-            break;
-        }
-        return prefix + Shifted(text, n.begin, end, column - static_cast<int>(n.column), false, eol);
+        const int column = BlockColumn(slot, parent_column, n.kind == LayoutKind::kBlockSeq, style_);
+        return BlockLead(slot, column) + Shifted(text, n.begin, end, column - static_cast<int>(n.column), false, eol);
       }
       default:
         // Scalars, flow collections, aliases: their own bytes; continuation
@@ -567,11 +540,9 @@ class Planner {
   std::string EntryLines(const Layout& source, std::uint32_t s, int column, std::size_t insert_at) {
     const LayoutNode& n = source.node(s);
     if (EndsWithKeptLines(source, s) && BlankLineFollows(target_, insert_at)) {
-      EmitTarget target{n.slot_kind, column, style_.step, style_.compact, style_.eol};
-      if (n.slot_kind == SlotKind::kMapValue) {
-        return Spaces(column) + EmitKey(n.key) + ":" + EmitSlotText(source.Yaml(s), target, &expansion_);
-      }
-      return Spaces(column) + "-" + EmitSlotText(source.Yaml(s), target, &expansion_);
+      const std::string indicator = n.slot_kind == SlotKind::kMapValue ? EmitKey(n.key) + ":" : "-";
+      return Spaces(column) + indicator +
+             EmitSlotText(source.Yaml(s), EmitTarget{n.slot_kind, column, style_}, &expansion_);
     }
     const int delta = column - static_cast<int>(source.Column(n.entry));
     if (source.AtLineStart(n.entry)) {
@@ -644,7 +615,7 @@ class Planner {
 
   const Layout& target_;
   const Layout* source_;
-  Style style_;
+  BlockStyle style_;
   std::vector<Edit> edits_;
   bool append_ = false;
   // What aliases add to everything this plan writes out (EmitSlotText):

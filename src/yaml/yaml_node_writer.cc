@@ -96,11 +96,11 @@ enum class Use : std::uint8_t {
 
 class NodeWriter {
  public:
-  // `max_written`: the most the written text may grow to; `layout`: the
+  // `max_written`: the most the written text may grow to; `style`: the
   // indentation and line break of the document written into (kSlot).
   NodeWriter(const YamlStream& stream, ExpansionBudget& budget, std::size_t max_written, Use use,
-             const EmitTarget& layout, std::string* out)
-      : stream_(stream), max_written_(max_written), use_(use), layout_(layout), out_(*out), budget_(budget) {}
+             const BlockStyle& style, std::string* out)
+      : stream_(stream), max_written_(max_written), use_(use), style_(style), out_(*out), budget_(budget) {}
 
   // What went wrong, without the subject ("is more than ...").
   const YamlValueError& error() const { return error_; }
@@ -192,12 +192,12 @@ class NodeWriter {
   // The column of a block collection's entries after `key:` (at
   // `parent_column`) or after `-`.
   std::uint32_t ChildColumn(std::uint32_t parent_column, bool after_dash, bool sequence) const {
-    if (after_dash) return parent_column + 2;
-    return parent_column + (sequence && layout_.compact_sequences ? 0 : layout_.indent_step);
+    const SlotKind slot = after_dash ? SlotKind::kSeqItem : SlotKind::kMapValue;
+    return static_cast<std::uint32_t>(BlockColumn(slot, static_cast<int>(parent_column), sequence, style_));
   }
 
   void Indent(std::uint32_t indent) {
-    out_ += layout_.eol;
+    out_ += style_.eol;
     out_.append(indent, ' ');
   }
 
@@ -270,7 +270,7 @@ class NodeWriter {
     const bool quoted_string = tag == "!" || tag == kStrTag;
     if (use_ != Use::kSlot || !node.IsScalar() || !quoted_string || !FitsLiteralBlock(node.Scalar())) return false;
     WriteTag(tag);
-    AppendLiteralBlock(node.Scalar(), parent_column + layout_.indent_step, layout_.eol, &out_);
+    AppendLiteralBlock(node.Scalar(), parent_column + style_.indent_step, style_.eol, &out_);
     return true;
   }
 
@@ -336,7 +336,7 @@ class NodeWriter {
   const YamlStream& stream_;
   const std::size_t max_written_;
   const Use use_;
-  const EmitTarget layout_;
+  const BlockStyle style_;
   std::string& out_;
   ExpansionBudget& budget_;
   YamlValueError error_;
@@ -347,7 +347,7 @@ class NodeWriter {
 bool NodeAsYaml(const YamlRef& node, ExpansionBudget* budget, std::string* yaml, std::string* problem) {
   budget->StartValue();
   std::string written;
-  NodeWriter writer(node.stream(), *budget, std::numeric_limits<std::size_t>::max(), Use::kDocument, EmitTarget{},
+  NodeWriter writer(node.stream(), *budget, std::numeric_limits<std::size_t>::max(), Use::kDocument, BlockStyle{},
                     &written);
   if (!writer.WriteDocument(node)) {
     *problem = writer.error().message;
@@ -355,6 +355,15 @@ bool NodeAsYaml(const YamlRef& node, ExpansionBudget* budget, std::string* yaml,
   }
   *yaml = std::move(written);
   return true;
+}
+
+int BlockColumn(SlotKind slot, int parent_column, bool sequence, const BlockStyle& style) {
+  switch (slot) {
+    case SlotKind::kRoot: return 0;
+    case SlotKind::kSeqItem: return parent_column + 2;
+    case SlotKind::kMapValue: break;
+  }
+  return parent_column + (sequence && style.compact_sequences ? 0 : static_cast<int>(style.indent_step));
 }
 
 std::string EmitKey(std::string_view key) {
@@ -366,7 +375,7 @@ std::string EmitSlotText(const YamlRef& node, const EmitTarget& target, Expansio
   ExpansionBudget own_budget;
   std::string out;
   NodeWriter writer(node.stream(), budget != nullptr ? *budget : own_budget, std::numeric_limits<std::size_t>::max(),
-                    Use::kSlot, target, &out);
+                    Use::kSlot, target.style, &out);
   if (!writer.WriteSlot(node, target)) throw NodeNotEmittable("it " + writer.error().message);
   return out;
 }
@@ -400,7 +409,7 @@ bool EncodeYamlNode(std::string_view yaml_text, std::uint32_t parent_indent, boo
   const std::size_t max_written = max_bytes + 4 * yaml_text.size();
   detail::ExpansionBudget budget(max_bytes);
   std::string written;
-  detail::NodeWriter writer(stream, budget, max_written, detail::Use::kValue, detail::EmitTarget{}, &written);
+  detail::NodeWriter writer(stream, budget, max_written, detail::Use::kValue, detail::BlockStyle{}, &written);
   if (!writer.WriteTopLevel(stream.documents[0], parent_indent, block_allowed)) {
     *error = writer.error();
     error->message = "the value " + error->message;

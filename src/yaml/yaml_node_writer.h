@@ -79,15 +79,25 @@ namespace safesubst::detail {
 /// of `budget` is passed or a mapping has a key twice.
 bool NodeAsYaml(const YamlRef& node, ExpansionBudget* budget, std::string* yaml, std::string* problem);
 
+/// How a document lays out block collections, for text written into it.
+struct BlockStyle {
+  std::uint32_t indent_step = 2;   ///< how much deeper a nested mapping is indented
+  bool compact_sequences = false;  ///< `key:\n- item` (dashes at the key's column)
+  std::string eol = "\n";
+};
+
 /// Where EmitSlotText's text goes and how the surrounding document is laid out.
 struct EmitTarget {
   SlotKind slot = SlotKind::kMapValue;
   /// The column of the key (kMapValue) or dash (kSeqItem) the text follows; ignored for kRoot.
   int parent_column = 0;
-  std::uint32_t indent_step = 2;   ///< how much deeper a nested mapping is indented
-  bool compact_sequences = false;  ///< `key:\n- item` (dashes at the key's column)
-  std::string eol = "\n";
+  BlockStyle style;
 };
+
+/// The column of the entries of a block collection (a sequence or not) in
+/// `slot` after a key or dash at `parent_column`: 0 at the root, two past a
+/// dash, one indentation step past a key (at the key for a compact sequence).
+int BlockColumn(SlotKind slot, int parent_column, bool sequence, const BlockStyle& style);
 
 /// Why a node cannot be written (EmitSlotText writes aliases out in full).
 class NodeNotEmittable : public std::runtime_error {

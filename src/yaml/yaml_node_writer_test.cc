@@ -64,9 +64,9 @@ TEST_CASE("yaml node writer, EmitSlotText: block text for each slot, reading bac
   CHECK(testing::CanonicalStream(EmitSlotText(node, At(SlotKind::kRoot, -1)) + "\n") == canonical + "\n");
 
   EmitTarget compact = At(SlotKind::kMapValue, 0);
-  compact.compact_sequences = true;
-  compact.indent_step = 4;
-  compact.eol = "\r\n";
+  compact.style.compact_sequences = true;
+  compact.style.indent_step = 4;
+  compact.style.eol = "\r\n";
   CHECK(EmitSlotText(Load("{a: [1, 2], b: {c: d}}"), compact) == "\r\n    a:\r\n    - 1\r\n    - 2\r\n    b:\r\n        c: d");
 }
 
