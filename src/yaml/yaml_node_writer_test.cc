@@ -3,7 +3,11 @@
 
 #include <doctest/doctest.h>
 
+#include <exception>
+#include <filesystem>
 #include <memory>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "alias_bomb.h"
@@ -130,6 +134,115 @@ TEST_CASE("yaml node writer, EmitSlotText: tagged and non-string keys, tagged co
   CHECK(EmitSlotText(Load("{1: a, \"q\": d, !!int \"3\": g}"), At(SlotKind::kRoot, 0)) == "1: a\n\"q\": d\n!!int 3: g");
   CHECK(EmitSlotText(Load("{s: !!set {a, b}, e: !!map {}}"), At(SlotKind::kMapValue, 0)) ==
         "\n  s: !!set\n    a:\n    b:\n  e: !!map {}");
+}
+
+// The documents of `stream`, each written by EmitSlotText at the root, with
+// what a reader made of each source document: records of `name`, the stream,
+// the document's index and its written text, for ReadBackByPyYaml.
+struct WrittenDocuments {
+  std::string records;
+  std::size_t written = 0, refused = 0;
+  std::vector<std::string> yaml_cpp_differences;
+};
+
+void WriteEachDocument(const std::string& name, const std::string& stream, WrittenDocuments* out) {
+  std::shared_ptr<const YamlStream> tree;
+  try {
+    tree = LoadYamlStream(stream);
+  } catch (const std::exception&) {
+    return;  // what yaml-cpp cannot read has no tree to write
+  }
+  const std::string canonical = testing::CanonicalStream(stream);
+  std::vector<std::string> canonical_lines;
+  for (std::size_t at = 0, end; (end = canonical.find('\n', at)) != std::string::npos; at = end + 1) {
+    canonical_lines.push_back(canonical.substr(at, end - at));
+  }
+  for (std::size_t i = 0; i < tree->documents.size(); ++i) {
+    std::string written;
+    try {
+      written = EmitSlotText(YamlRef(*tree, tree->documents[i]), EmitTarget{SlotKind::kRoot, 0, {}}) + "\n";
+    } catch (const NodeNotEmittable&) {
+      ++out->refused;  // a null or non-scalar key, which the step editor's layout does not read
+      continue;
+    }
+    ++out->written;
+    if (i < canonical_lines.size() && testing::CanonicalStream(written) != canonical_lines[i] + "\n") {
+      out->yaml_cpp_differences.push_back(name + " document " + std::to_string(i));
+    }
+    out->records += name + '\0' + stream + '\0' + std::to_string(i) + '\0' + written + '\0';
+  }
+}
+
+// The records whose written document PyYAML reads as something else than
+// the source document (equal, or of equal repr for NaN), one a line, then
+// "compared N"; a source document PyYAML cannot read is not compared.
+std::string ReadBackByPyYaml(const std::string& records) {
+  const testing::CommandResult read = testing::RunShell(
+      "python3 -c '\n"
+      "import sys, yaml\n"
+      "fields = sys.stdin.buffer.read().decode().split(\"\\0\")\n"
+      "compared = 0\n"
+      "for name, stream, index, written in zip(*[iter(fields[:-1])] * 4):\n"
+      "    try:\n"
+      "        source = list(yaml.safe_load_all(stream))[int(index)]\n"
+      "    except Exception:\n"
+      "        continue\n"
+      "    compared += 1\n"
+      "    try:\n"
+      "        back = yaml.safe_load(written)\n"
+      "    except Exception as error:\n"
+      "        print(name, index, \"unreadable:\", str(error).splitlines()[0])\n"
+      "        continue\n"
+      "    if back != source and repr(back) != repr(source):\n"
+      "        print(name, index, repr(source)[:80], \"->\", repr(back)[:80])\n"
+      "print(\"compared\", compared)'",
+      records);
+  INFO("python3: ", read.err);
+  REQUIRE_MESSAGE(read.code == 0, "python3 could not run (is python3-yaml installed?)");
+  return read.out;
+}
+
+// Where PyYAML reads a suite document otherwise than the tree the writer
+// is given (yaml-cpp's), the read-back cannot agree; none is the writer's:
+//  Y2GN: PyYAML ends an anchor name at `:` (`&an:chor`), the spec does not;
+//  S4JQ: PyYAML resolves `! 12` as an int, where the non-specific `!` makes
+//        it a string (yaml-cpp, libfyaml);
+//  NAT4: yaml-cpp reads `'\n\n  '` (a quoted scalar of blank lines) as "",
+//        the spec and PyYAML as "\n": a pre-existing misreading that a step
+//        turning such a flow collection into block style writes out.
+bool KnownReaderDifference(const std::string& line) {
+  for (const char* known : {"Y2GN 0 ", "S4JQ 0 ", "NAT4 0 "}) {
+    if (line.starts_with(known)) return true;
+  }
+  return false;
+}
+
+// Every document of the YAML test suite that yaml-cpp reads, written in block
+// style by the step editor's writer, reads back as the same value for
+// yaml-cpp (the tree oracle) and PyYAML (YAML 1.1): keys, tags, nulls,
+// literal blocks and quoting included.
+TEST_CASE("yaml node writer, EmitSlotText: yaml-test-suite documents read back the same for yaml-cpp and PyYAML") {
+  const std::filesystem::path suite = testing::YamlTestSuiteOrSkip();
+  WrittenDocuments documents;
+  for (const auto& entry : std::filesystem::directory_iterator(suite)) {
+    if (!entry.is_directory() || std::filesystem::exists(entry.path() / "error")) continue;
+    WriteEachDocument(entry.path().filename().string(), testing::ReadFile(entry.path() / "in.yaml"), &documents);
+  }
+  const std::string read_back = ReadBackByPyYaml(documents.records);
+  MESSAGE(documents.written, " documents written, ", documents.refused, " refused; PyYAML:\n", read_back);
+  CHECK(documents.written > 240);
+  CHECK(documents.refused < 30);
+  CHECK(documents.yaml_cpp_differences.empty());
+  std::size_t compared = 0;
+  std::istringstream lines(read_back);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.starts_with("compared ")) {
+      compared = std::stoul(line.substr(9));
+    } else {
+      CHECK_MESSAGE(KnownReaderDifference(line), line);
+    }
+  }
+  CHECK(compared > 190);
 }
 
 // Why EmitSlotText cannot write `node`, or empty when it can.
