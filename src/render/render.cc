@@ -1342,9 +1342,11 @@ bool Renderer::CheckStartupVariable(std::uint32_t scalar_index, ScalarSubstituti
     }
     // The name is not shown: a piece of it is the value.
     return ReportEncodingProblem(*substitutions.values.front().reference,
-                                 "the env item's name becomes, with the value, a variable that a shell reads as code "
-                                 "when it starts (BASH_ENV, ENV, PS0 to PS4, PROMPT_COMMAND, SHELLOPTS, BASHOPTS, "
-                                 "BASH_FUNC_name%%), or cannot be told; write that name literally");
+                                 "the env item's name becomes, with the value, a variable that a shell or another "
+                                 "program reads as code or options when it starts (BASH_ENV, ENV, PS0 to PS4, "
+                                 "PROMPT_COMMAND, SHELLOPTS, BASH_FUNC_name%%, NODE_OPTIONS, PERL5OPT, "
+                                 "JAVA_TOOL_OPTIONS, GIT_SSH_COMMAND, PAGER, ...), or cannot be told; write that name "
+                                 "literally");
   }
   const auto reading = static_cast<StartupReading>(scalar.startup_variable);
   const std::string name = StartupVariableName(text_, tokens_, scalar_index);

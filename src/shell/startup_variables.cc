@@ -24,6 +24,27 @@ bool IsOptionList(std::string_view value) {
   });
 }
 
+// One word that neither starts an option nor holds shell or option syntax
+// (a blank, quote, `;`, `$`, parentheses, `,` or `%`, which perl's -M,
+// node's data: URLs and the shell would read).
+bool IsPlainWord(std::string_view value) {
+  return !value.starts_with('-') && std::all_of(value.begin(), value.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           std::string_view("._:=/+@-").find(c) != std::string_view::npos;
+  });
+}
+
+// Variables another program splits into its options, or runs as a command
+// line (startup_variables.h has what each program does with them).
+bool IsProgramWordsVariable(std::string_view name) {
+  static constexpr std::string_view kNames[] = {
+      "NODE_OPTIONS",    "PERL5OPT",    "RUBYOPT",           "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS",
+      "JDK_JAVA_OPTIONS", "GIT_SSH_COMMAND", "GIT_PAGER",   "GIT_EDITOR",        "GIT_EXTERNAL_DIFF",
+      "GIT_ASKPASS",     "GIT_PROXY_COMMAND", "PAGER",      "EDITOR",            "VISUAL",
+      "MANPAGER",        "SSH_ASKPASS", "LESSOPEN",          "LESSCLOSE"};
+  return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
+}
+
 // Where `scalar` stands in a container's `env` list: the item's path, and
 // whether it is the item's `name` (else its `value`); kRoot elsewhere.
 std::uint32_t EnvItem(const Tokens& tokens, const Scalar& scalar, bool* is_name) {
@@ -68,6 +89,7 @@ StartupReading StartupReadingOf(std::string_view name) {
   // bash exports a function as BASH_FUNC_name%% (older patched releases: BASH_FUNC_name()).
   const bool function = name.starts_with("BASH_FUNC_") && (name.ends_with("%%") || name.ends_with("()"));
   if (name == "PROMPT_COMMAND" || function) return StartupReading::kCode;
+  if (IsProgramWordsVariable(name)) return StartupReading::kWords;
   return StartupReading::kNone;
 }
 
@@ -92,6 +114,14 @@ std::string StartupValueProblem(StartupReading reading, std::string_view name, s
              ", which bash runs as shell code (a prompt command, or an exported function): only a decimal integer "
              "is accepted (optional minus sign, no leading zero, at most 18 digits); declare the variable "
              "`shell: raw` if the value is meant to be shell code";
+    case StartupReading::kWords:
+      if (IsPlainWord(value)) return {};
+      return "the value becomes the environment variable " + variable +
+             ", which a program splits into its options or runs as a command line (perl's `-M`, node's "
+             "`--require`, the JVM's `-XX:OnError=` run code): only one word of letters, digits and `._:=/+@-`, "
+             "not starting with `-`, is accepted, so that it completes an option or word the template wrote; "
+             "write the option itself in the template, or declare the variable `shell: raw` if the value is "
+             "meant to be code";
   }
   return {};
 }

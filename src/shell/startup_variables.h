@@ -18,10 +18,24 @@
 //     already for `mksh -i -c`), PS0 (bash), and runs PROMPT_COMMAND (bash);
 //   - IFS is imported by posh alone; it changes how words split, it runs
 //     nothing, and is left alone.
+// Other programs read some variables as their own options or run them as a
+// command line, measured the same way:
+//   - perl splits PERL5OPT into switches (`-Mstrict;system(...)` runs code,
+//     the leading `-` optional), node NODE_OPTIONS (`--require`,
+//     `--import=data:...`), the JVM JAVA_TOOL_OPTIONS, _JAVA_OPTIONS and
+//     JDK_JAVA_OPTIONS (`-XX:OnOutOfMemoryError=cmd`, `-javaagent:`), ruby
+//     RUBYOPT (`-r`);
+//   - git runs GIT_SSH_COMMAND, GIT_PAGER, GIT_EDITOR, GIT_EXTERNAL_DIFF,
+//     GIT_ASKPASS and GIT_PROXY_COMMAND, and many programs PAGER, EDITOR,
+//     VISUAL, MANPAGER, SSH_ASKPASS, LESSOPEN and LESSCLOSE, as a command,
+//     most through `sh -c`.
 // The rule follows the shell's own reading of each: a prompt or a start-up
 // file's name takes no `$`, backtick, `\` or quote (the rule for assigning
 // them in a script, ShellOperand::kExpanded); an option list only option
-// names; a command or a function body only a decimal integer (it is code).
+// names; a command or a function body only a decimal integer (it is code);
+// an option list or command line of another program only one plain word that
+// does not start an option (`-Xmx${HEAP}`, `ssh -i ${KEY_FILE}`: the value
+// completes a word the template wrote, it adds no word, option or command).
 // The same holds for a ConfigMap's or Secret's entry of that name, which
 // `envFrom` turns into the variable. `shell: raw` lifts the rule.
 #pragma once
@@ -40,6 +54,7 @@ enum class StartupReading : std::uint8_t {
   kExpanded,  ///< a prompt or a start-up file's name: expanded again
   kOptions,   ///< SHELLOPTS, BASHOPTS: a list of option names
   kCode,      ///< PROMPT_COMMAND, BASH_FUNC_name%%: run as shell code
+  kWords,     ///< NODE_OPTIONS, GIT_SSH_COMMAND, ...: split into options or a command
 };
 
 /// How a shell reads a variable named `name` at start-up.

@@ -49,7 +49,11 @@ TEST_CASE("startup variables: the names a shell reads as code when it starts") {
   CHECK(StartupReadingOf("SHELLOPTS") == R::kOptions);
   CHECK(StartupReadingOf("BASHOPTS") == R::kOptions);
   for (std::string_view name : {"PROMPT_COMMAND", "BASH_FUNC_ls%%", "BASH_FUNC_ls()"}) CHECK(StartupReadingOf(name) == R::kCode);
-  for (std::string_view name : {"PATH", "HOME", "ENVIRONMENT", "env", "PS5", "BASH_FUNC_ls", "IFS", "MY_ENV"}) {
+  for (std::string_view name : {"NODE_OPTIONS", "PERL5OPT", "JAVA_TOOL_OPTIONS", "GIT_SSH_COMMAND", "PAGER", "LESSOPEN"}) {
+    CHECK(StartupReadingOf(name) == R::kWords);
+  }
+  for (std::string_view name : {"PATH", "HOME", "ENVIRONMENT", "env", "PS5", "BASH_FUNC_ls", "IFS", "MY_ENV",
+                                "JAVA_OPTS", "NODE_ENV", "PERL5LIB"}) {
     CHECK(StartupReadingOf(name) == R::kNone);
   }
 }
@@ -65,6 +69,10 @@ TEST_CASE("startup variables: each reading takes ordinary values and refuses cod
        {"$(touch canary)", "`touch canary`", "${x[$(touch canary)]}", "a\\$b", "it's", "\"q\""}},
       {R::kOptions, {"xtrace", "errexit:nounset", "extglob"}, {"xtrace;touch canary", "$(touch canary)", "a b"}},
       {R::kCode, {"0", "42", "-1"}, {"ls", "() { touch canary; }", "1;touch canary", "007"}},
+      {R::kWords,
+       {"512m", "4096", "/etc/ssh/id_rsa", "Mstrict", "less", "com.example.Main", "a=b:c/d+e@f"},
+       {"-Mstrict;system(q(x))", "Mstrict;system(q(x))", "--require=/tmp/x", "-XX:OnError=reboot",
+        "512m -XX:OnError=reboot", "data:text/javascript,x", "vim;touch canary", "$(touch canary)", "-v", "%s"}},
   };
   for (const Case& c : cases) {
     for (std::string_view value : c.taken) {
@@ -108,7 +116,7 @@ TEST_CASE("startup variables: the render refuses code in a start-up variable and
   for (auto [name, value] : std::vector<std::pair<std::string_view, std::string_view>>{
            {"PS4", "$(touch canary)"}, {"BASH_ENV", "`touch canary`"}, {"ENV", "$(touch canary)"},
            {"PROMPT_COMMAND", "touch canary"}, {"BASH_FUNC_ls%%", "() { touch canary; }"},
-           {"SHELLOPTS", "xtrace;x"}}) {
+           {"SHELLOPTS", "xtrace;x"}, {"NODE_OPTIONS", "--require=/tmp/x"}, {"GIT_SSH_COMMAND", "ssh;touch canary"}}) {
     CAPTURE(name);
     const RenderResult result = RenderWith(Pod(name, "${V}"), value);
     REQUIRE(!result.ok());
@@ -119,7 +127,7 @@ TEST_CASE("startup variables: the render refuses code in a start-up variable and
   // Ordinary values, and any value under another name, render as written.
   for (auto [name, value] : std::vector<std::pair<std::string_view, std::string_view>>{
            {"ENV", "production"}, {"PS1", "my-app v1.2.3 > "}, {"APP_URL", "https://x.example/a?b=1&c=2"},
-           {"CMD", "$(touch canary)"}, {"SHELLOPTS", "errexit"}}) {
+           {"CMD", "$(touch canary)"}, {"SHELLOPTS", "errexit"}, {"JAVA_TOOL_OPTIONS", "512m"}}) {
     CAPTURE(name);
     const RenderResult result = RenderWith(Pod(name, "${V}"), value);
     REQUIRE(result.ok());
@@ -195,6 +203,50 @@ TEST_CASE("startup variables: under the real shells, each reading runs code and 
       if (!StartupValueProblem(StartupReadingOf(variable), variable, taken).empty()) continue;
       CAPTURE(taken);
       CHECK(!canary_after(shell, variable, taken));
+    }
+  }
+}
+
+// The other programs' readings (perl, node, git: CI installs them), measured
+// the same way: the hostile value runs code, a value the rule takes does
+// not, whichever words of the variable the template wrote around it.
+TEST_CASE("startup variables: perl, node and git run code from their variables, and not the values taken") {
+  for (const char* program : {"perl", "node", "git"}) {
+    CHECK_MESSAGE(testing::HaveProgram(program), program << " is not installed (packaging/debian-test-deps.txt)");
+  }
+  struct Run {
+    std::string_view command, variable, written, hostile;  // `written`: the template's text, `@` the value
+  };
+  const Run runs[] = {
+      {"perl -e 1", "PERL5OPT", "@", "-Mstrict;system(q(touch).chr(32).q(canary))"},
+      {"perl -e 1", "PERL5OPT", "-M@", "strict;system(q(touch).chr(32).q(canary))"},
+      {"node -e 1", "NODE_OPTIONS", "@",
+       "--import=data:text/javascript,import('child_process').then(c=>c.execFileSync('touch',['canary']))"},
+      {"node -e 1", "NODE_OPTIONS", "--max-old-space-size=@",
+       "64 --import=data:text/javascript,import('child_process').then(c=>c.execFileSync('touch',['canary']))"},
+      {"git ls-remote ssh://example.invalid/x", "GIT_SSH_COMMAND", "ssh -i @", "k;touch canary;"},
+      {"git ls-remote ssh://example.invalid/x", "GIT_SSH_COMMAND", "@ -i k", "touch canary;"},
+  };
+  testing::TempDir work;
+  auto canary_after = [&](const Run& run, std::string_view value) {
+    std::filesystem::remove(work.path() / "canary");
+    std::string assignment = std::string(run.variable) + "=" + std::string(run.written);
+    assignment.replace(assignment.find('@'), 1, value);
+    testing::RunShell("cd " + testing::ShellQuote(work.path().string()) + " && env -i PATH=\"$PATH\" HOME=. " +
+                          testing::ShellQuote(assignment) + " timeout 20 " + std::string(run.command) +
+                          " >/dev/null 2>&1 </dev/null",
+                      "");
+    return std::filesystem::exists(work.path() / "canary");
+  };
+  for (const Run& run : runs) {
+    CAPTURE(run.variable);
+    CAPTURE(run.written);
+    CHECK(canary_after(run, run.hostile));
+    CHECK(!StartupValueProblem(StartupReadingOf(run.variable), run.variable, run.hostile).empty());
+    for (std::string_view taken : {"64", "strict", "canary", "touch", "x=touch:canary"}) {
+      if (!StartupValueProblem(StartupReadingOf(run.variable), run.variable, taken).empty()) continue;
+      CAPTURE(taken);
+      CHECK(!canary_after(run, taken));
     }
   }
 }
