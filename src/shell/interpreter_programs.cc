@@ -27,7 +27,7 @@ namespace {
 
 constexpr std::size_t kNone = std::string_view::npos;
 
-enum class Language : std::uint8_t { kSed, kAwk, kPerl, kPython, kNode, kJq };
+enum class Language : std::uint8_t { kSed, kAwk, kPerl, kPython, kNode, kJq, kUnknown };
 
 // How an interpreter's command line names its program.
 struct Interpreter {
@@ -42,31 +42,80 @@ struct Interpreter {
   std::string_view argument_long;     // long options taking the next word (without `=`)
   bool operand_is_program;            // without a code option, the first operand is the program
   bool options_anywhere;              // GNU getopt: options may follow the operands
+  bool abbreviations;                 // GNU getopt_long: any prefix of a long option names it (`--expr`)
+  bool attached_code;                 // a code letter takes the rest of its word (`-e'...'`); node's do not
 };
 
-constexpr Interpreter kSed{Language::kSed, "e", "f", "l", "i", "", "--expression", "--file", "--line-length",
-                           true, true};
-constexpr Interpreter kAwk{Language::kAwk, "e", "fE", "vFWil", "", "", "--source", "--file --exec",
-                           "--assign --field-separator --include --load", true, false};
-constexpr Interpreter kPerl{Language::kPerl, "eE", "", "I", "iMmxCdDFV", "l0", "", "", "", false, false};
-constexpr Interpreter kPython{Language::kPython, "c", "m", "WX", "", "", "", "", "", false, false};
-constexpr Interpreter kNode{Language::kNode, "ep", "", "r", "", "", "--eval --print", "", "--require", false, false};
-constexpr Interpreter kJq{Language::kJq, "", "f", "L", "", "", "", "--from-file",
-                          "--indent --arg --argjson --slurpfile --rawfile", true, true};
+constexpr Interpreter kSed{.language = Language::kSed, .code_letters = "e", .file_letters = "f",
+                           .argument_letters = "l", .attached_letters = "i", .digit_letters = "",
+                           .code_long = "--expression", .file_long = "--file", .argument_long = "--line-length",
+                           .operand_is_program = true, .options_anywhere = true, .abbreviations = true,
+                           .attached_code = true};
+constexpr Interpreter kAwk{.language = Language::kAwk, .code_letters = "e", .file_letters = "fE",
+                           .argument_letters = "vFWil", .attached_letters = "", .digit_letters = "",
+                           .code_long = "--source", .file_long = "--file --exec",
+                           .argument_long = "--assign --field-separator --include --load",
+                           .operand_is_program = true, .options_anywhere = false, .abbreviations = true,
+                           .attached_code = true};
+constexpr Interpreter kPerl{.language = Language::kPerl, .code_letters = "eE", .file_letters = "",
+                            .argument_letters = "I", .attached_letters = "iMmxCdDFV", .digit_letters = "l0",
+                            .code_long = "", .file_long = "", .argument_long = "", .operand_is_program = false,
+                            .options_anywhere = false, .abbreviations = false, .attached_code = true};
+constexpr Interpreter kPython{.language = Language::kPython, .code_letters = "c", .file_letters = "m",
+                              .argument_letters = "WX", .attached_letters = "", .digit_letters = "",
+                              .code_long = "", .file_long = "", .argument_long = "--check-hash-based-pycs",
+                              .operand_is_program = false, .options_anywhere = false, .abbreviations = false,
+                              .attached_code = true};
+constexpr Interpreter kNode{.language = Language::kNode, .code_letters = "ep", .file_letters = "",
+                            .argument_letters = "rC", .attached_letters = "", .digit_letters = "",
+                            .code_long = "--eval --print", .file_long = "",
+                            .argument_long = "--require --import --loader --experimental-loader --input-type "
+                                             "--conditions --title",
+                            .operand_is_program = false, .options_anywhere = false, .abbreviations = false,
+                            .attached_code = false};
+constexpr Interpreter kJq{.language = Language::kJq, .code_letters = "", .file_letters = "f",
+                          .argument_letters = "L", .attached_letters = "", .digit_letters = "",
+                          .code_long = "", .file_long = "--from-file",
+                          .argument_long = "--indent --arg --argjson --slurpfile --rawfile",
+                          .operand_is_program = true, .options_anywhere = true, .abbreviations = false,
+                          .attached_code = true};
+// Languages without a scanner: every place in their programs is code.
+constexpr Interpreter kRuby{.language = Language::kUnknown, .code_letters = "e", .file_letters = "",
+                            .argument_letters = "rICEF", .attached_letters = "xiWKT", .digit_letters = "0",
+                            .code_long = "", .file_long = "",
+                            .argument_long = "--enable --disable --encoding --external-encoding --internal-encoding",
+                            .operand_is_program = false, .options_anywhere = false, .abbreviations = false,
+                            .attached_code = true};
+constexpr Interpreter kPhp{.language = Language::kUnknown, .code_letters = "rBRE", .file_letters = "fF",
+                           .argument_letters = "dcz", .attached_letters = "", .digit_letters = "",
+                           .code_long = "", .file_long = "", .argument_long = "", .operand_is_program = false,
+                           .options_anywhere = false, .abbreviations = false, .attached_code = true};
+constexpr Interpreter kLua{.language = Language::kUnknown, .code_letters = "e", .file_letters = "",
+                           .argument_letters = "l", .attached_letters = "", .digit_letters = "",
+                           .code_long = "", .file_long = "", .argument_long = "", .operand_is_program = false,
+                           .options_anywhere = false, .abbreviations = false, .attached_code = true};
+constexpr Interpreter kR{.language = Language::kUnknown, .code_letters = "e", .file_letters = "f",
+                         .argument_letters = "", .attached_letters = "", .digit_letters = "",
+                         .code_long = "", .file_long = "--file", .argument_long = "", .operand_is_program = false,
+                         .options_anywhere = false, .abbreviations = false, .attached_code = false};
 
-// The interpreter `program` names (`sed`, `/usr/bin/python3.11`), or null.
+// The interpreter `program` names (`sed`, `/usr/bin/python3.11`, `pypy3`), or null.
 const Interpreter* InterpreterNamed(std::string_view program) {
   const std::string_view name = ProgramBaseName(program);
-  auto versioned = [&](std::string_view base) {  // `python3`, `python3.11`
+  auto versioned = [&](std::string_view base) {  // `python3`, `python3.11`, `lua5.4`
     return name.starts_with(base) &&
            name.find_first_not_of("0123456789.", base.size()) == std::string_view::npos;
   };
   if (name == "sed" || name == "gsed") return &kSed;
   if (name == "awk" || name == "gawk" || name == "mawk" || name == "nawk") return &kAwk;
   if (versioned("perl")) return &kPerl;
-  if (versioned("python")) return &kPython;
-  if (name == "node" || name == "nodejs") return &kNode;
+  if (versioned("python") || versioned("pypy")) return &kPython;
+  if (name == "node" || name == "nodejs" || name == "bun") return &kNode;
   if (name == "jq") return &kJq;
+  if (versioned("ruby")) return &kRuby;
+  if (versioned("php")) return &kPhp;
+  if (versioned("lua") || name == "luajit") return &kLua;
+  if (name == "Rscript" || name == "R") return &kR;
   return nullptr;
 }
 
@@ -78,6 +127,20 @@ bool Listed(std::string_view list, std::string_view name) {
   return false;
 }
 
+// `--expr` shortens a long option of `list` (`--expression`), as getopt_long takes it.
+bool Abbreviates(std::string_view list, std::string_view name) {
+  if (name.size() <= 2) return false;
+  for (std::size_t at = list.find(name); at != kNone; at = list.find(name, at + 1)) {
+    if (at == 0 || list[at - 1] == ' ') return true;
+  }
+  return false;
+}
+
+// A file name that is the standard input (`sed -f -`, `awk -f /dev/stdin`, `python3 -`).
+bool IsStandardInput(std::string_view file) {
+  return file == "-" || file == "/dev/stdin" || file == "/dev/fd/0" || file == "/proc/self/fd/0";
+}
+
 // A program text: word `word`'s text from `start` on.
 struct ProgramWord {
   std::size_t word = 0;
@@ -85,74 +148,110 @@ struct ProgramWord {
 };
 
 // The programs of one command line: words, or its standard input
-// (`python3 - <<EOF`, `perl <<EOF`: no program word, no script file).
+// (`python3 - <<EOF`, `perl <<EOF`, `sed -f - <<EOF`: no program word, no
+// script file, or a script file that is the standard input).
 struct Programs {
   std::vector<ProgramWord> words;
   bool reads_stdin = false;
 };
 
-// Reads the options of `interpreter` (at word `first - 1`) as it does.
-Programs ProgramWords(const Interpreter& interpreter, const std::vector<ShWord>& words, std::size_t first) {
-  Programs found;
-  std::vector<ProgramWord>& programs = found.words;
-  bool named_file = false;
-  std::size_t first_operand = kNone;
-  bool options = true;
-  for (std::size_t i = first; i < words.size(); ++i) {
-    const std::string& word = words[i].text;
-    if (!options || word.size() < 2 || word[0] != '-') {
-      if (first_operand == kNone) first_operand = i;
-      if (!interpreter.options_anywhere) options = false;
-      if (!interpreter.operand_is_program) break;  // the script file: the rest are its arguments
-      continue;
-    }
-    if (word == "--") {
-      options = false;
-      continue;
-    }
-    if (word.starts_with("--")) {
-      const std::size_t equals = word.find('=');
-      const std::string_view name = std::string_view(word).substr(0, equals);
-      const bool takes_next = equals == kNone;
-      if (Listed(interpreter.code_long, name)) {
-        if (!takes_next) programs.push_back({i, equals + 1});
-        if (takes_next && i + 1 < words.size()) programs.push_back({++i, 0});
-      } else if (Listed(interpreter.file_long, name)) {
-        named_file = true;
-        i += takes_next ? 1 : 0;
-      } else if (Listed(interpreter.argument_long, name)) {
-        // jq's --arg NAME VALUE, --argjson, --slurpfile and --rawfile take two words.
-        i += takes_next ? (name.starts_with("--arg") || name.ends_with("file") ? 2 : 1) : 0;
+// Reads the options of an interpreter as it does: where its program is.
+class OptionReader {
+ public:
+  OptionReader(const Interpreter& interpreter, const std::vector<ShWord>& words)
+      : interpreter_(interpreter), words_(words) {}
+
+  // The programs of the command line whose options begin at word `first`.
+  Programs Read(std::size_t first) {
+    for (i_ = first; i_ < words_.size(); ++i_) {
+      const std::string& word = words_[i_].text;
+      if (!options_ || word.size() < 2 || word[0] != '-') {
+        if (std::exchange(maybe_argument_, false)) continue;
+        if (first_operand_ == kNone) first_operand_ = i_;
+        if (!interpreter_.options_anywhere) options_ = false;
+        if (!interpreter_.operand_is_program) break;  // the script file: the rest are its arguments
+        continue;
       }
-      continue;
+      maybe_argument_ = false;
+      if (word == "--") {
+        options_ = false;
+      } else if (word.starts_with("--")) {
+        LongOption(word);
+      } else {
+        Letters(word);
+      }
     }
+    if (found_.words.empty() && !named_file_ && interpreter_.operand_is_program && first_operand_ != kNone) {
+      found_.words.push_back({first_operand_, 0});
+    }
+    found_.reads_stdin = found_.reads_stdin || (found_.words.empty() && !named_file_ &&
+                                                !interpreter_.operand_is_program &&
+                                                (first_operand_ == kNone || IsStandardInput(words_[first_operand_].text)));
+    return std::move(found_);
+  }
+
+ private:
+  void LongOption(std::string_view word) {
+    const std::size_t equals = word.find('=');
+    const std::string_view name = word.substr(0, equals);
+    const bool attached = equals != kNone;
+    auto names = [&](std::string_view list) {
+      return Listed(list, name) || (interpreter_.abbreviations && Abbreviates(list, name));
+    };
+    if (names(interpreter_.code_long)) {
+      Argument(attached ? ProgramWord{i_, equals + 1} : NextWord(), true, false);
+    } else if (names(interpreter_.file_long)) {
+      Argument(attached ? ProgramWord{i_, equals + 1} : NextWord(), false, true);
+    } else if (names(interpreter_.argument_long)) {
+      // jq's --arg NAME VALUE, --argjson, --slurpfile and --rawfile take two words.
+      if (!attached) i_ += name.starts_with("--arg") || name.ends_with("file") ? 2 : 1;
+    } else {
+      // An option not listed may take the next word (`node --input-type module -e ...`): that word
+      // is not yet the script file. (The first operand of sed or awk is still the program.)
+      maybe_argument_ = !attached && !interpreter_.operand_is_program;
+    }
+  }
+
+  // A bundle of letters (`-ne`, `-Sc`, `-i.bak`, `-0777`).
+  void Letters(std::string_view word) {
     for (std::size_t k = 1; k < word.size(); ++k) {
       const char letter = word[k];
-      if (interpreter.attached_letters.find(letter) != kNone) break;
-      if (interpreter.digit_letters.find(letter) != kNone) {
+      if (interpreter_.attached_letters.find(letter) != kNone) return;
+      if (interpreter_.digit_letters.find(letter) != kNone) {
         while (k + 1 < word.size() && std::isdigit(static_cast<unsigned char>(word[k + 1]))) ++k;
         continue;
       }
-      const bool code = interpreter.code_letters.find(letter) != kNone;
-      const bool file = interpreter.file_letters.find(letter) != kNone;
-      if (!code && !file && interpreter.argument_letters.find(letter) == kNone) continue;
-      named_file = named_file || file;
-      if (k + 1 < word.size()) {
-        if (code) programs.push_back({i, k + 1});
-      } else if (i + 1 < words.size()) {
-        ++i;
-        if (code) programs.push_back({i, 0});
-      }
-      break;
+      const bool code = interpreter_.code_letters.find(letter) != kNone;
+      const bool file = interpreter_.file_letters.find(letter) != kNone;
+      if (!code && !file && interpreter_.argument_letters.find(letter) == kNone) continue;
+      // node reads `-pe` as -p and -e, each taking the next word.
+      if (code && !interpreter_.attached_code && k + 1 < word.size()) continue;
+      Argument(k + 1 < word.size() ? ProgramWord{i_, k + 1} : NextWord(), code, file);
+      return;
     }
   }
-  if (programs.empty() && !named_file && interpreter.operand_is_program && first_operand != kNone) {
-    programs.push_back({first_operand, 0});
+
+  // The next word, as an option's argument (npos when there is none).
+  ProgramWord NextWord() { return i_ + 1 < words_.size() ? ProgramWord{++i_, 0} : ProgramWord{kNone, 0}; }
+
+  void Argument(ProgramWord argument, bool code, bool file) {
+    if (argument.word == kNone) return;
+    if (code) found_.words.push_back(argument);
+    if (!file) return;
+    named_file_ = true;
+    found_.reads_stdin =
+        found_.reads_stdin || IsStandardInput(std::string_view(words_[argument.word].text).substr(argument.start));
   }
-  found.reads_stdin = programs.empty() && !named_file && !interpreter.operand_is_program &&
-                      (first_operand == kNone || words[first_operand].text == "-");
-  return found;
-}
+
+  const Interpreter& interpreter_;
+  const std::vector<ShWord>& words_;
+  std::size_t i_ = 0;
+  Programs found_;
+  bool named_file_ = false;
+  std::size_t first_operand_ = kNone;
+  bool options_ = true;
+  bool maybe_argument_ = false;  // the word after an option not listed may be its argument
+};
 
 // ---- where a place of a program lands --------------------------------------
 
@@ -581,6 +680,7 @@ std::vector<Span> FieldsOf(Language language, std::string_view program) {
     case Language::kPython: return ScanStrings(kPythonSyntax, program);
     case Language::kNode: return ScanStrings(kNodeSyntax, program);
     case Language::kJq: return ScanStrings(kJqSyntax, program);
+    case Language::kUnknown: return {};
   }
   return {};
 }
@@ -698,15 +798,15 @@ struct Call {
 
 // Fills `call` from its command's words when the command (from word `name`
 // on) runs an interpreter, itself or behind runners (`env`, `xargs`,
-// `busybox sed`, `tini --`).
-bool ReadCall(std::size_t name, Call* call) {
+// `busybox sed`, `tini --`), or behind any program when `after_any`.
+bool ReadCall(std::size_t name, bool after_any, Call* call) {
   const std::vector<ShWord>& words = call->command.words;
   std::size_t program = name;
   while (program < words.size() && !InterpreterNamed(words[program].text)) ++program;
-  if (program == words.size() || (program != name && !IsRunner(words[name].text))) return false;
+  if (program == words.size() || (program != name && !after_any && !IsRunner(words[name].text))) return false;
   call->interpreter = InterpreterNamed(words[program].text);
   call->name = ProgramName(words[program].text);
-  call->programs = ProgramWords(*call->interpreter, words, program + 1);
+  call->programs = OptionReader(*call->interpreter, words).Read(program + 1);
   return true;
 }
 
@@ -781,7 +881,7 @@ class ProgramReader : public CommandReader {
     while (name < command.words.size() && command.words[name].role == ShellWordRole::kAssignment) ++name;
     Call call;
     call.command = std::move(command);
-    if (ReadCall(name, &call)) {
+    if (ReadCall(name, /*after_any=*/false, &call)) {
       calls.push_back(std::move(call));
       kept = &calls.back().command;
       if (calls.back().programs.reads_stdin) reads_stdin = &calls.back();
@@ -802,7 +902,8 @@ class ProgramReader : public CommandReader {
 bool MayRunPrograms(std::string_view script) {
   std::string unquoted;
   script = NamesAsRead(script, &unquoted);  // `s''ed` is `sed`
-  for (std::string_view name : {"sed", "awk", "perl", "python", "node", "jq"}) {
+  for (std::string_view name : {"sed", "awk", "perl", "python", "pypy", "node", "bun", "jq", "ruby", "php", "lua",
+                                 "luajit", "Rscript", "R"}) {
     for (std::size_t at = script.find(name); at != kNone; at = script.find(name, at + 1)) {
       const std::size_t end = at + name.size();
       const bool starts = at == 0 || !std::isalpha(static_cast<unsigned char>(script[at - 1])) ||
@@ -842,7 +943,8 @@ void AddArgvProgramReadings(const std::vector<std::string>& argv, const std::vec
     starts.push_back(offset);
     offset += item.size() + 1;
   }
-  if (!ReadCall(0, &call)) return;
+  // An image's entrypoint script usually runs its arguments (`/docker-entrypoint.sh python3 -c ...`).
+  if (!ReadCall(0, /*after_any=*/true, &call)) return;
   std::vector<std::size_t> offsets;
   for (const ArgvPlace& place : places) offsets.push_back(starts.at(place.item) + place.offset);
   MarkProgramWords(call, SortedPlaceholders(offsets), contexts);

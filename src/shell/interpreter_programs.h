@@ -29,6 +29,13 @@
 // python's -c, node's -e/-p/--eval/--print, jq's filter, and a here-document
 // that python, perl or node reads as its program (`python3 - <<EOF`);
 // directly or behind runners (`env`, `xargs`, `find -exec`, `busybox sed`).
+// Options are read as each interpreter reads them: GNU getopt_long's
+// prefixes for sed and gawk (`--expr=`, `--e`, `--so`), bundles (`-lne`,
+// `-Sc`, node's `-pe`, whose -p and -e each take the next word), and an
+// option the table does not know may take the next word, which then does not
+// end the options of perl, python or node (`node --input-type module -e`).
+// ruby -e, php -r, lua -e, Rscript/R -e have no scanner: anywhere in their
+// programs a value is code (only a decimal integer). pypy is python, bun is node.
 // Out of reach: a program the script builds at run time (`p="s/x/${V}/"; sed
 // "$p"`), a program piped into an interpreter, a program file.
 #pragma once
@@ -60,8 +67,10 @@ struct ArgvPlace {
 /// AddProgramReadings for an exec-form container argv (`command:
 /// ["python3", "-c", "print('${V}')"]`: no shell between, so the items are
 /// the words as the interpreter gets them, placeholders still in them). The
-/// interpreter is argv[0], or the first one after runners and wrappers
-/// (`env`, `tini --`, `busybox`). contexts[i] belongs to places[i]; only its
+/// interpreter is the first item that names one: argv[0], or after any
+/// program, since an image's entrypoint script usually runs its arguments
+/// (`/docker-entrypoint.sh python3 -c ...`). A place is the `$` of any
+/// `$NAME` or `${...}` form. contexts[i] belongs to places[i]; only its
 /// operand, evaluated_by and program_stops are set, and only where the
 /// operand is kNone. Write values there with AppendProgramEncoded
 /// (program_encoding.h), which adds no shell quoting.

@@ -82,6 +82,32 @@ TEST_CASE("interpreter programs: the field of each placeholder, through each way
       {"node -e \"console.log('${V}')\"", O::kProgramText, "`node` (a string literal)", "'\\\n"},
       {"node --eval=\"console.log(\\`${V}\\`)\"", O::kProgramText, "`node` (a template literal)", "`\\$"},
       {"jq -r --arg a b \".x = \\\"${V}\\\"\" f.json", O::kProgramText, "`jq` (a string literal)", "\"\\"},
+      // GNU long options as getopt_long reads them (any unambiguous prefix), bundles, options taking a word.
+      {"sed --expr=\"s/a/${V}/\" f", O::kProgramText, "`sed` (the replacement of an s command)", "/\\\n&"},
+      {"sed --e=\"s/a/${V}/\" f", O::kProgramText, "`sed` (the replacement of an s command)", "/\\\n&"},
+      {"sed -n --expression \"s/a/${V}/p\" f", O::kProgramText, "`sed` (the replacement of an s command)",
+       "/\\\n&"},
+      {"sed --quiet --expr \"${V}p\" f", O::kProgramCode, "`sed`", ""},
+      {"gawk --so \"BEGIN { x = ${V} }\"", O::kProgramCode, "`gawk`", ""},
+      {"gawk --sourc=\"BEGIN { print \\\"${V}\\\" }\"", O::kProgramText, "`gawk` (a string literal)", "\"\\\n"},
+      {"perl -Mstrict -we \"print '${V}'\"", O::kProgramText, "`perl` (a single-quoted string)", "'\\"},
+      {"perl -lne \"print ${V}\"", O::kProgramCode, "`perl`", ""},
+      {"perl -0777 -pe \"s/a/${V}/\" f", O::kProgramText, "`perl` (the replacement of a perl quote-like operator)",
+       "/\\$@"},
+      {"python3 -Sc \"print(${V})\"", O::kProgramCode, "`python3`", ""},
+      {"python3 -I -c \"print('${V}')\"", O::kProgramText, "`python3` (a string literal)", "'\\\n"},
+      {"python3 --check-hash-based-pycs always -c \"print(${V})\"", O::kProgramCode, "`python3`", ""},
+      {"node -pe \"${V}\"", O::kProgramCode, "`node`", ""},
+      {"node --input-type module -e \"console.log(${V})\"", O::kProgramCode, "`node`", ""},
+      {"node --trace-warnings --eval=\"console.log(${V})\"", O::kProgramCode, "`node`", ""},
+      {"pypy3 -c \"print(${V})\"", O::kProgramCode, "`pypy3`", ""},
+      {"python2 -c \"print '${V}'\"", O::kProgramText, "`python2` (a string literal)", "'\\\n"},
+      // Languages without a scanner: anywhere in the program, code.
+      {"ruby -e \"puts '${V}'\"", O::kProgramCode, "`ruby`", ""},
+      {"php -r \"echo '${V}';\"", O::kProgramCode, "`php`", ""},
+      {"lua5.4 -e \"print('${V}')\"", O::kProgramCode, "`lua5.4`", ""},
+      {"Rscript -e \"cat('${V}')\"", O::kProgramCode, "`Rscript`", ""},
+      {"ruby <<EOF\nputs '${V}'\nEOF", O::kProgramCode, "`ruby`", ""},
       // A here-document an interpreter reads as its program; a command substitution there is not followed.
       {"cat <<EOF\n${V}\nEOF\npython3 - <<EOF\nprint('${V}')\nEOF", O::kNone, "", ""},
       {"python3 - <<EOF\nimport sys\nprint('${V}')\nEOF", O::kProgramText, "`python3` (a string literal)", "'\\\n"},
@@ -103,7 +129,7 @@ TEST_CASE("interpreter programs: data given beside a program is not program text
   for (std::string_view script :
        {"sed 's/a/b/' \"${V}\"", "sed -f prog.sed \"${V}\"", "awk -v x=\"${V}\" '{ print x }'", "awk -F\"${V}\" 1 f",
         "awk -f prog.awk \"${V}\"", "perl script.pl -e \"${V}\"", "python3 app.py -c \"${V}\"",
-        "node app.js -e \"${V}\"",
+        "node app.js -e \"${V}\"", "ruby app.rb -e \"${V}\"", "php app.php -r \"${V}\"",
         "jq --arg v \"${V}\" '.x = $v' f", "echo \"${V}\" | sed 's/a/b/'", "grep -e \"${V}\" f", "ls sed \"${V}\""}) {
     CAPTURE(script);
     CHECK(PlaceOf(script).operand == ShellOperand::kNone);
@@ -121,6 +147,8 @@ constexpr std::string_view kLines[] = {
     "sed --expression=\"s#hello#${V}#\" f.txt",
     "sed -i \"s/hello/${V}/\" f.txt && cat f.txt",
     "sed \"/hello/c ${V}\" f.txt",
+    "sed --expr=\"s/hello/${V}/\" f.txt",
+    "sed -n --e \"s/hello/${V}/p\" f.txt",
     "busybox sed \"s/hello/${V}/\" f.txt",
     "sh -c 'sed \"s/hello/${V}/\" f.txt'",
     "awk \"BEGIN { print \\\"${V}\\\" }\"",
@@ -129,12 +157,16 @@ constexpr std::string_view kLines[] = {
     "perl -le \"print '${V}'\"",
     "perl -le \"print \\\"${V}\\\"\"",
     "perl -pe \"s/hello/${V}/\" f.txt",
+    "perl -Mstrict -le \"print '${V}'\"",
     "python3 -c \"print('${V}')\"",
+    "python3 -Sc \"print('${V}')\"",
     "python3 -c \"print(\\\"${V}\\\")\"",
     "python3 -c \"print(f'${V}')\"",
     "python3 -c \"print('''${V}''')\"",
     "node -e \"console.log('${V}')\"",
     "node -p \"\\`${V}\\`\"",
+    "node -pe \"'${V}'\"",
+    "node --input-type commonjs -e \"console.log('${V}')\"",
     "jq -rn \"\\\"${V}\\\"\"",
     "python3 - <<EOF\nprint('${V}')\nEOF",
     "python3 <<'EOF'\nprint(\"${V}\")\nEOF",
@@ -221,7 +253,9 @@ TEST_CASE("interpreter programs: the plain substitution of the attacker's lines 
            {"sed \"s/hello/${V}/\" f.txt", "x/;e touch canary #"},
            {"awk \"BEGIN { print \\\"${V}\\\" }\"", "\"; system(\"touch canary\"); \""},
            {"perl -e \"print '${V}'\"", "'; system('touch canary'); '"},
-           {"python3 -c \"print('${V}')\"", "'); import os; os.system('touch canary'); ('"}}) {
+           {"python3 -c \"print('${V}')\"", "'); import os; os.system('touch canary'); ('"},
+           // Read before as the program `e` (node takes no attached code), the code word was plain data.
+           {"node -pe \"'${V}'\"", "'+require('child_process').execSync('touch canary')+'"}}) {
     // Written for the shell only, as 773501a wrote it.
     ShellContext context = ShellContextsAt(line, {line.find(kPlaceholder)}).front();
     REQUIRE(context.operand == ShellOperand::kProgramText);
@@ -232,7 +266,7 @@ TEST_CASE("interpreter programs: the plain substitution of the attacker's lines 
   }
   testing::TempDir work;
   const std::filesystem::path directory = testing::RunEachScriptUnderShells(work.path(), shells, scripts).front();
-  CHECK(testing::ReadFile(directory / "canaries") == "0\n1\n2\n3\n");
+  CHECK(testing::ReadFile(directory / "canaries") == "0\n1\n2\n3\n4\n");
 }
 
 template <typename Work>
@@ -284,6 +318,7 @@ TEST_CASE("interpreter programs: an exec-form argv (no shell) is read as the int
       {{"tini", "--", "sed", "-i", "s/a/${V}/", "f"}, O::kProgramText, "`sed` (the replacement of an s command)"},
       // No shell: `$(...)`-free quotes are the program's own, a `"` is not removed.
       {{"perl", "-e", "print \"${V}\""}, O::kProgramText, "`perl` (a double-quoted string)"},
+      {{"/docker-entrypoint.sh", "perl", "-e", "print '${V}'"}, O::kProgramText, "`perl` (a single-quoted string)"},
       {{"python3", "app.py", "${V}"}, O::kNone, ""},
       {{"echo", "${V}"}, O::kNone, ""},
   };
