@@ -30,74 +30,60 @@ constexpr std::size_t kNone = std::string_view::npos;
 enum class Language : std::uint8_t { kSed, kAwk, kPerl, kPython, kNode, kJq, kUnknown };
 
 // How an interpreter's command line names its program.
+struct OptionLetters {
+  std::string_view code;      // options whose argument is program text (`-e`)
+  std::string_view file;      // options naming a program file or module (then no operand is one)
+  std::string_view argument;  // options taking the rest of the word or the next word
+  std::string_view attached;  // options taking the rest of their word only (`-i.bak`)
+  std::string_view digits;    // options taking the digits after them (perl's `-l`, `-0777`)
+};
+struct LongOptions {
+  std::string_view code;  // long options whose argument is program text
+  std::string_view file;
+  std::string_view argument;  // long options taking the next word (without `=`)
+};
+enum Reading : std::uint8_t {
+  kOperandIsProgram = 1,  // without a code option, the first operand is the program
+  kOptionsAnywhere = 2,   // GNU getopt: options may follow the operands
+  kAbbreviations = 4,     // GNU getopt_long: any prefix of a long option names it (`--expr`)
+  kAttachedCode = 8,      // a code letter takes the rest of its word (`-e'...'`); node's do not
+};
 struct Interpreter {
   Language language;
-  std::string_view code_letters;      // options whose argument is program text (`-e`)
-  std::string_view file_letters;      // options naming a program file or module (then no operand is one)
-  std::string_view argument_letters;  // options taking the rest of the word or the next word
-  std::string_view attached_letters;  // options taking the rest of their word only (`-i.bak`)
-  std::string_view digit_letters;     // options taking the digits after them (perl's `-l`, `-0777`)
-  std::string_view code_long;         // long options whose argument is program text
-  std::string_view file_long;
-  std::string_view argument_long;     // long options taking the next word (without `=`)
-  bool operand_is_program;            // without a code option, the first operand is the program
-  bool options_anywhere;              // GNU getopt: options may follow the operands
-  bool abbreviations;                 // GNU getopt_long: any prefix of a long option names it (`--expr`)
-  bool attached_code;                 // a code letter takes the rest of its word (`-e'...'`); node's do not
+  OptionLetters letters;
+  LongOptions longs;
+  unsigned reading;  // Reading flags
+
+  bool Reads(Reading flag) const { return (reading & flag) != 0; }
 };
 
-constexpr Interpreter kSed{.language = Language::kSed, .code_letters = "e", .file_letters = "f",
-                           .argument_letters = "l", .attached_letters = "i", .digit_letters = "",
-                           .code_long = "--expression", .file_long = "--file", .argument_long = "--line-length",
-                           .operand_is_program = true, .options_anywhere = true, .abbreviations = true,
-                           .attached_code = true};
-constexpr Interpreter kAwk{.language = Language::kAwk, .code_letters = "e", .file_letters = "fE",
-                           .argument_letters = "vFWil", .attached_letters = "", .digit_letters = "",
-                           .code_long = "--source", .file_long = "--file --exec",
-                           .argument_long = "--assign --field-separator --include --load",
-                           .operand_is_program = true, .options_anywhere = false, .abbreviations = true,
-                           .attached_code = true};
-constexpr Interpreter kPerl{.language = Language::kPerl, .code_letters = "eE", .file_letters = "",
-                            .argument_letters = "I", .attached_letters = "iMmxCdDFV", .digit_letters = "l0",
-                            .code_long = "", .file_long = "", .argument_long = "", .operand_is_program = false,
-                            .options_anywhere = false, .abbreviations = false, .attached_code = true};
-constexpr Interpreter kPython{.language = Language::kPython, .code_letters = "c", .file_letters = "m",
-                              .argument_letters = "WX", .attached_letters = "", .digit_letters = "",
-                              .code_long = "", .file_long = "", .argument_long = "--check-hash-based-pycs",
-                              .operand_is_program = false, .options_anywhere = false, .abbreviations = false,
-                              .attached_code = true};
-constexpr Interpreter kNode{.language = Language::kNode, .code_letters = "ep", .file_letters = "",
-                            .argument_letters = "rC", .attached_letters = "", .digit_letters = "",
-                            .code_long = "--eval --print", .file_long = "",
-                            .argument_long = "--require --import --loader --experimental-loader --input-type "
-                                             "--conditions --title",
-                            .operand_is_program = false, .options_anywhere = false, .abbreviations = false,
-                            .attached_code = false};
-constexpr Interpreter kJq{.language = Language::kJq, .code_letters = "", .file_letters = "f",
-                          .argument_letters = "L", .attached_letters = "", .digit_letters = "",
-                          .code_long = "", .file_long = "--from-file",
-                          .argument_long = "--indent --arg --argjson --slurpfile --rawfile",
-                          .operand_is_program = true, .options_anywhere = true, .abbreviations = false,
-                          .attached_code = true};
+constexpr Interpreter kSed{Language::kSed, {"e", "f", "l", "i", ""}, {"--expression", "--file", "--line-length"},
+                           kOperandIsProgram | kOptionsAnywhere | kAbbreviations | kAttachedCode};
+constexpr Interpreter kAwk{Language::kAwk,
+                           {"e", "fE", "vFWil", "", ""},
+                           {"--source", "--file --exec", "--assign --field-separator --include --load"},
+                           kOperandIsProgram | kAbbreviations | kAttachedCode};
+constexpr Interpreter kPerl{Language::kPerl, {"eE", "", "I", "iMmxCdDFV", "l0"}, {}, kAttachedCode};
+constexpr Interpreter kPython{Language::kPython, {"c", "m", "WX", "", ""}, {"", "", "--check-hash-based-pycs"},
+                              kAttachedCode};
+constexpr Interpreter kNode{
+    Language::kNode,
+    {"ep", "", "rC", "", ""},
+    {"--eval --print", "", "--require --import --loader --experimental-loader --input-type --conditions --title"},
+    0};
+constexpr Interpreter kJq{Language::kJq,
+                          {"", "f", "L", "", ""},
+                          {"", "--from-file", "--indent --arg --argjson --slurpfile --rawfile"},
+                          kOperandIsProgram | kOptionsAnywhere | kAttachedCode};
 // Languages without a scanner: every place in their programs is code.
-constexpr Interpreter kRuby{.language = Language::kUnknown, .code_letters = "e", .file_letters = "",
-                            .argument_letters = "rICEF", .attached_letters = "xiWKT", .digit_letters = "0",
-                            .code_long = "", .file_long = "",
-                            .argument_long = "--enable --disable --encoding --external-encoding --internal-encoding",
-                            .operand_is_program = false, .options_anywhere = false, .abbreviations = false,
-                            .attached_code = true};
-constexpr Interpreter kPhp{.language = Language::kUnknown, .code_letters = "rBRE", .file_letters = "fF",
-                           .argument_letters = "dcz", .attached_letters = "", .digit_letters = "",
-                           .code_long = "", .file_long = "", .argument_long = "", .operand_is_program = false,
-                           .options_anywhere = false, .abbreviations = false, .attached_code = true};
-constexpr Interpreter kLua{.language = Language::kUnknown, .code_letters = "e", .file_letters = "",
-                           .argument_letters = "l", .attached_letters = "", .digit_letters = "",
-                           .code_long = "", .file_long = "", .argument_long = "", .operand_is_program = false,
-                           .options_anywhere = false, .abbreviations = false, .attached_code = true};
-constexpr Interpreter kR{.language = Language::kUnknown, .code_letters = "e", .file_letters = "f",
-                         .argument_letters = "", .attached_letters = "", .digit_letters = "",
-                         .code_long = "", .file_long = "--file", .argument_long = "", .operand_is_program = false,
-                         .options_anywhere = false, .abbreviations = false, .attached_code = false};
+constexpr Interpreter kRuby{
+    Language::kUnknown,
+    {"e", "", "rICEF", "xiWKT", "0"},
+    {"", "", "--enable --disable --encoding --external-encoding --internal-encoding"},
+    kAttachedCode};
+constexpr Interpreter kPhp{Language::kUnknown, {"rBRE", "fF", "dcz", "", ""}, {}, kAttachedCode};
+constexpr Interpreter kLua{Language::kUnknown, {"e", "", "l", "", ""}, {}, kAttachedCode};
+constexpr Interpreter kR{Language::kUnknown, {"e", "f", "", "", ""}, {"", "--file", ""}, 0};
 
 // The interpreter `program` names (`sed`, `/usr/bin/python3.11`, `pypy3`), or null.
 const Interpreter* InterpreterNamed(std::string_view program) {
@@ -168,8 +154,8 @@ class OptionReader {
       if (!options_ || word.size() < 2 || word[0] != '-') {
         if (std::exchange(maybe_argument_, false)) continue;
         if (first_operand_ == kNone) first_operand_ = i_;
-        if (!interpreter_.options_anywhere) options_ = false;
-        if (!interpreter_.operand_is_program) break;  // the script file: the rest are its arguments
+        if (!interpreter_.Reads(kOptionsAnywhere)) options_ = false;
+        if (!interpreter_.Reads(kOperandIsProgram)) break;  // the script file: the rest are its arguments
         continue;
       }
       maybe_argument_ = false;
@@ -181,11 +167,11 @@ class OptionReader {
         Letters(word);
       }
     }
-    if (found_.words.empty() && !named_file_ && interpreter_.operand_is_program && first_operand_ != kNone) {
+    if (found_.words.empty() && !named_file_ && interpreter_.Reads(kOperandIsProgram) && first_operand_ != kNone) {
       found_.words.push_back({first_operand_, 0});
     }
     found_.reads_stdin = found_.reads_stdin || (found_.words.empty() && !named_file_ &&
-                                                !interpreter_.operand_is_program &&
+                                                !interpreter_.Reads(kOperandIsProgram) &&
                                                 (first_operand_ == kNone || IsStandardInput(words_[first_operand_].text)));
     return std::move(found_);
   }
@@ -196,19 +182,19 @@ class OptionReader {
     const std::string_view name = word.substr(0, equals);
     const bool attached = equals != kNone;
     auto names = [&](std::string_view list) {
-      return Listed(list, name) || (interpreter_.abbreviations && Abbreviates(list, name));
+      return Listed(list, name) || (interpreter_.Reads(kAbbreviations) && Abbreviates(list, name));
     };
-    if (names(interpreter_.code_long)) {
+    if (names(interpreter_.longs.code)) {
       Argument(attached ? ProgramWord{i_, equals + 1} : NextWord(), true, false);
-    } else if (names(interpreter_.file_long)) {
+    } else if (names(interpreter_.longs.file)) {
       Argument(attached ? ProgramWord{i_, equals + 1} : NextWord(), false, true);
-    } else if (names(interpreter_.argument_long)) {
+    } else if (names(interpreter_.longs.argument)) {
       // jq's --arg NAME VALUE, --argjson, --slurpfile and --rawfile take two words.
       if (!attached) i_ += name.starts_with("--arg") || name.ends_with("file") ? 2 : 1;
     } else {
       // An option not listed may take the next word (`node --input-type module -e ...`): that word
       // is not yet the script file. (The first operand of sed or awk is still the program.)
-      maybe_argument_ = !attached && !interpreter_.operand_is_program;
+      maybe_argument_ = !attached && !interpreter_.Reads(kOperandIsProgram);
     }
   }
 
@@ -216,16 +202,16 @@ class OptionReader {
   void Letters(std::string_view word) {
     for (std::size_t k = 1; k < word.size(); ++k) {
       const char letter = word[k];
-      if (interpreter_.attached_letters.find(letter) != kNone) return;
-      if (interpreter_.digit_letters.find(letter) != kNone) {
+      if (interpreter_.letters.attached.find(letter) != kNone) return;
+      if (interpreter_.letters.digits.find(letter) != kNone) {
         while (k + 1 < word.size() && std::isdigit(static_cast<unsigned char>(word[k + 1]))) ++k;
         continue;
       }
-      const bool code = interpreter_.code_letters.find(letter) != kNone;
-      const bool file = interpreter_.file_letters.find(letter) != kNone;
-      if (!code && !file && interpreter_.argument_letters.find(letter) == kNone) continue;
+      const bool code = interpreter_.letters.code.find(letter) != kNone;
+      const bool file = interpreter_.letters.file.find(letter) != kNone;
+      if (!code && !file && interpreter_.letters.argument.find(letter) == kNone) continue;
       // node reads `-pe` as -p and -e, each taking the next word.
-      if (code && !interpreter_.attached_code && k + 1 < word.size()) continue;
+      if (code && !interpreter_.Reads(kAttachedCode) && k + 1 < word.size()) continue;
       Argument(k + 1 < word.size() ? ProgramWord{i_, k + 1} : NextWord(), code, file);
       return;
     }
@@ -257,11 +243,14 @@ class OptionReader {
 
 struct Field {
   ShellOperand kind = ShellOperand::kProgramCode;
-  std::string stops;      // kProgramText
+  std::string stops;      // kProgramText, kProgramShellText
   std::string_view what;  // "the replacement of an s command"; empty for plain code
+  std::string_view runs;  // what the program may do with the field: "in a program that starts commands"
 };
 
-Field Text(std::string stops, std::string_view what) { return {ShellOperand::kProgramText, std::move(stops), what}; }
+constexpr std::string_view kComment = "a comment";
+
+Field Text(std::string stops, std::string_view what) { return {ShellOperand::kProgramText, std::move(stops), what, {}}; }
 
 // `delimiter` and `more`, each character once.
 std::string Stops(char delimiter, std::string_view more) {
@@ -292,6 +281,8 @@ class ProgramScanner {
  public:
   // The fields found, in text order; a place in none of them is code.
   std::vector<Span> spans;
+  // An s command's `e` flag was found (sed runs the result as a shell command).
+  bool evaluates_replacement = false;
 
  protected:
   explicit ProgramScanner(std::string_view program) : p_(program) {}
@@ -351,8 +342,9 @@ class ProgramScanner {
     i_ = flags;
     SkipWhile(flag_chars);
     const bool evaluates = p_.substr(flags, i_ - flags).find('e') != kNone;
+    evaluates_replacement = evaluates_replacement || evaluates;
     Record(begin, end.at,
-           evaluates ? Field{ShellOperand::kProgramCode, "", evaluated} : Text(std::move(stops), what));
+           evaluates ? Field{ShellOperand::kProgramCode, "", evaluated, {}} : Text(std::move(stops), what));
     return end.closed ? Step::kGoOn : Step::kLost;
   }
 
@@ -390,6 +382,8 @@ class SedScanner : private ProgramScanner {
  public:
   explicit SedScanner(std::string_view program) : ProgramScanner(program) {}
   using ProgramScanner::spans;
+  using ProgramScanner::evaluates_replacement;
+  bool runs_commands = false;  // an `e` command
 
   void Scan() {
     while (true) {
@@ -400,7 +394,7 @@ class SedScanner : private ProgramScanner {
 
  private:
   Step Command() {
-    if (p_[i_] == '#') return ToLineEnd("a comment");
+    if (p_[i_] == '#') return ToLineEnd(kComment);
     for (int address = 0; address < 2; ++address) {
       if (const Step step = Address(); step != Step::kGoOn) return step;
       SkipWhile(" \t");
@@ -417,7 +411,10 @@ class SedScanner : private ProgramScanner {
       case 'r': case 'R': case 'w': case 'W': return FileName();
       case 's': return Substitute();
       case 'y': return Transliterate();
-      case 'e': SkipUntil("\n"); return Step::kGoOn;  // a shell command: code
+      case 'e':  // a shell command (code), or without one the pattern space run as a command
+        runs_commands = true;
+        SkipUntil("\n");
+        return Step::kGoOn;
       case ':': case 'b': case 't': case 'T': case 'l': case 'L': case 'q': case 'Q': case 'v':
         SkipUntil(";\n}");
         return Step::kGoOn;
@@ -489,11 +486,19 @@ struct Syntax {
   std::string_view regex_words;  // words after which `/` opens one
   bool perl;  // sigils (`$'` `$#`), quote-like operators (s/a/b/, qq{}), here-documents
   bool python;  // string prefixes (r b u f), triple quotes, f-string braces
+  // What makes a program hand its strings to a shell or start commands with
+  // them (words anywhere in its text, even quoted: `require('child_process')`;
+  // characters in its code: perl's backticks, awk's pipes), and what makes
+  // it run strings as its own code.
+  std::string_view command_words;
+  std::string_view command_prefixes;  // python's os.execv..., os.spawnl...
+  std::string_view command_chars;
+  std::string_view eval_words;
 };
 
 constexpr std::string_view kLiteral = "a string literal";
 constexpr Syntax kAwkSyntax{"#", false, {{'"', "\"\\\n", kLiteral}}, "/\\\n[", "print printf return in getline",
-                            false, false};
+                            false, false, "system", "", "|", ""};
 constexpr Syntax kPerlSyntax{"#",
                              false,
                              {{'\'', "'\\", "a single-quoted string"}, {'"', "\"\\$@", "a double-quoted string"}},
@@ -501,9 +506,22 @@ constexpr Syntax kPerlSyntax{"#",
                              "split grep map join return and or not if unless while until x lt gt le ge eq ne cmp "
                              "print push unshift",
                              true,
-                             false};
-constexpr Syntax kPythonSyntax{"#", false, {{'\'', "'\\\n", kLiteral}, {'"', "\"\\\n", kLiteral}}, "", "", false,
-                               true};
+                             false,
+                             "system exec qx readpipe open",
+                             "",
+                             "`",
+                             "eval"};
+constexpr Syntax kPythonSyntax{"#",
+                               false,
+                               {{'\'', "'\\\n", kLiteral}, {'"', "\"\\\n", kLiteral}},
+                               "",
+                               "",
+                               false,
+                               true,
+                               "system popen subprocess getoutput getstatusoutput Popen pty commands",
+                               "exec spawn posix_spawn",
+                               "",
+                               "eval exec compile execfile"};
 constexpr Syntax kNodeSyntax{"//",
                              true,
                              {{'\'', "'\\\n", kLiteral},
@@ -512,8 +530,12 @@ constexpr Syntax kNodeSyntax{"//",
                              "/\\\n[",
                              "return typeof instanceof in of new delete void throw case do else yield await",
                              false,
-                             false};
-constexpr Syntax kJqSyntax{"#", false, {{'"', "\"\\", kLiteral}}, "", "", false, false};
+                             false,
+                             "child_process exec execSync execFile execFileSync spawn spawnSync fork",
+                             "",
+                             "",
+                             "eval Function vm runInThisContext runInNewContext runInContext compileFunction"};
+constexpr Syntax kJqSyntax{"#", false, {{'"', "\"\\", kLiteral}}, "", "", false, false, "", "", "", ""};
 
 // The string literals, comments and regular expression literals of awk,
 // perl, python, node and jq; what lies between them is code.
@@ -532,12 +554,12 @@ class StringScanner : private ProgramScanner {
     const std::string_view rest = p_.substr(i_);
     const char c = p_[i_];
     if (!syntax_.line_comment.empty() && rest.starts_with(syntax_.line_comment)) {
-      return Delimited('\n', false, true, "\n", "a comment");
+      return Delimited('\n', false, true, "\n", kComment);
     }
     if (syntax_.block_comments && rest.starts_with("/*")) {
       i_ += 2;
       const std::size_t end = p_.find("*/", i_);
-      Record(i_, std::min(end, p_.size()), Text("*", "a comment"));
+      Record(i_, std::min(end, p_.size()), Text("*", kComment));
       if (end == kNone) return Step::kLost;
       i_ = end + 2;
       return Step::kGoOn;
@@ -661,10 +683,84 @@ class StringScanner : private ProgramScanner {
   const Syntax& syntax_;
 };
 
+// What a program may do with its strings beyond reading them as data.
+enum class Runs : std::uint8_t { kNothing, kCommands, kCode };
+
+// The fields of a program that runs its strings: a value in one of them
+// may become code whatever field it is written in (`x = '${V}';
+// os.system('echo ' + x)`), so every field but a comment is restricted, for
+// the whole program.
+std::vector<Span> Restricted(std::vector<Span> spans, Runs runs) {
+  if (runs == Runs::kNothing) return spans;
+  for (Span& span : spans) {
+    Field& field = span.field;
+    if (field.kind != ShellOperand::kProgramText || field.what == kComment) continue;
+    if (runs == Runs::kCode) {
+      field = Field{ShellOperand::kProgramCode, "", field.what, "in a program that runs strings as code (eval)"};
+    } else {
+      field.kind = ShellOperand::kProgramShellText;
+      field.runs = "in a program that starts commands (system, exec, backticks, a pipe)";
+    }
+  }
+  return spans;
+}
+
+// The word of `list` that `word` starts with (`execv` starts with `exec`).
+bool StartsWithListed(std::string_view list, std::string_view word) {
+  for (std::size_t at = 0; at < list.size();) {
+    const std::size_t end = std::min(list.find(' ', at), list.size());
+    if (word.starts_with(list.substr(at, end - at))) return true;
+    at = end + 1;
+  }
+  return false;
+}
+
+// `syntax`'s command characters in the code between `spans` (awk's `||` is not a pipe).
+bool CommandCharInCode(const Syntax& syntax, std::string_view program, const std::vector<Span>& spans) {
+  if (syntax.command_chars.empty()) return false;
+  std::size_t code = 0;
+  auto search = [&](std::size_t end) {  // in [code, end): each gap is read once
+    const std::string_view gap = program.substr(0, end);
+    for (std::size_t at = gap.find_first_of(syntax.command_chars, code); at != kNone;
+         at = gap.find_first_of(syntax.command_chars, at + 2)) {
+      if (program[at] != '|' || (at + 1 < program.size() && program[at + 1] != '|')) return true;
+    }
+    return false;
+  };
+  for (const Span& span : spans) {
+    if (search(span.begin)) return true;
+    code = span.end;
+  }
+  return search(program.size());
+}
+
+Runs WhatItRuns(const Syntax& syntax, std::string_view program, const std::vector<Span>& spans) {
+  Runs runs = CommandCharInCode(syntax, program, spans) ? Runs::kCommands : Runs::kNothing;
+  for (std::size_t i = 0; i < program.size();) {
+    std::size_t end = i;
+    while (end < program.size() && IsWordChar(program[end])) ++end;
+    if (end == i) {
+      ++i;
+      continue;
+    }
+    const std::string_view word = program.substr(i, end - i);
+    i = end;
+    // perl's `eval { ... }` catches errors; `eval $string` runs code.
+    const std::size_t next = program.find_first_not_of(" \t\n", end);
+    if (Listed(syntax.eval_words, word) && (next == kNone || program[next] != '{')) return Runs::kCode;
+    if (Listed(syntax.command_words, word) || (!syntax.command_prefixes.empty() &&
+                                               StartsWithListed(syntax.command_prefixes, word))) {
+      runs = Runs::kCommands;
+    }
+  }
+  return runs;
+}
+
 std::vector<Span> ScanStrings(const Syntax& syntax, std::string_view program) {
   StringScanner scanner(syntax, program);
   scanner.Scan();
-  return std::move(scanner.spans);
+  const Runs runs = WhatItRuns(syntax, program, scanner.spans);
+  return Restricted(std::move(scanner.spans), runs);
 }
 
 // The fields of a program of `language`, in text order.
@@ -673,7 +769,9 @@ std::vector<Span> FieldsOf(Language language, std::string_view program) {
     case Language::kSed: {
       SedScanner scanner(program);
       scanner.Scan();
-      return std::move(scanner.spans);
+      // `e` runs the pattern space as a shell command: what an s command or y put there too.
+      const bool commands = scanner.runs_commands || scanner.evaluates_replacement;
+      return Restricted(std::move(scanner.spans), commands ? Runs::kCommands : Runs::kNothing);
     }
     case Language::kAwk: return ScanStrings(kAwkSyntax, program);
     case Language::kPerl: return ScanStrings(kPerlSyntax, program);
@@ -836,7 +934,11 @@ void MarkPlaces(const Interpreter& interpreter, const std::string& name, const P
     const bool stands = place != places.end() && place->first == at->second;
     const Field field = stands ? FieldAt(fields, program.text, place->second) : Field{};
     context.operand = field.kind;
-    context.evaluated_by = field.what.empty() ? name : name + " (" + std::string(field.what) + ")";
+    context.evaluated_by = name;
+    if (!field.what.empty()) {
+      context.evaluated_by += " (" + std::string(field.what) + (field.runs.empty() ? "" : ", ") +
+                              std::string(field.runs) + ")";
+    }
     context.program_stops = field.stops;
   }
 }

@@ -21,8 +21,26 @@
 //   anywhere else (a command or flag position, after a construct the scanner
 //     does not follow): only a decimal integer, since letters are code there
 //     (sed's `e/sbin/reboot`, perl's `qx.reboot.`, python's `import os`).
-// The placeholders are marked (ShellContext::operand, kProgramText with the
-// characters refused, or kProgramCode); `shell: raw` lifts the rule.
+//
+// A program that runs its strings changes the rule for all of its fields but
+// comments, since a value may flow from any literal into the call
+// (`x = '${V}'; os.system('echo ' + x)`) and the scanners follow no data:
+//   it starts commands (the words system, exec, qx, readpipe, open and
+//     backticks in perl; system, popen, subprocess, getoutput, Popen, pty,
+//     commands and os.exec*/os.spawn* in python; child_process, exec,
+//     execSync, execFile, spawn, fork in node; system and a `|` pipe in awk
+//     code; sed's `e` command or `e` flag): a field takes only shell-inert
+//     values (ASCII letters, digits, `_ . / : @ % + , -`, or empty), and
+//     none of its own stops;
+//   it runs strings as its own code (eval in perl, but not `eval { }`;
+//     eval, exec, compile in python; eval, Function, vm in node): every
+//     field is code (only a decimal integer).
+// The words count anywhere in the program, quoted too (`require(
+// 'child_process')`); a mention in a comment restricts more than needed.
+// An awk file name after `>` or `>>` is data.
+// The placeholders are marked (ShellContext::operand: kProgramText with the
+// characters refused, kProgramShellText, or kProgramCode); `shell: raw`
+// lifts the rule.
 //
 // Programs found: the word after sed's -e/--expression (or its first operand),
 // awk's first operand (or gawk's -e/--source), the -e/-E of perl,

@@ -10,6 +10,7 @@
 
 #include <ctime>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,6 +37,16 @@ struct Mark {
   std::string_view by;
   std::string_view stops;
 };
+
+void CheckMarks(const std::vector<Mark>& marks) {
+  for (const Mark& mark : marks) {
+    CAPTURE(mark.script);
+    const ShellContext place = PlaceOf(mark.script);
+    CHECK(place.operand == mark.operand);
+    CHECK(place.evaluated_by == mark.by);
+    CHECK(place.program_stops == mark.stops);
+  }
+}
 
 TEST_CASE("interpreter programs: the field of each placeholder, through each way of naming the program") {
   using O = ShellOperand;
@@ -82,32 +93,21 @@ TEST_CASE("interpreter programs: the field of each placeholder, through each way
       {"node -e \"console.log('${V}')\"", O::kProgramText, "`node` (a string literal)", "'\\\n"},
       {"node --eval=\"console.log(\\`${V}\\`)\"", O::kProgramText, "`node` (a template literal)", "`\\$"},
       {"jq -r --arg a b \".x = \\\"${V}\\\"\" f.json", O::kProgramText, "`jq` (a string literal)", "\"\\"},
-      // GNU long options as getopt_long reads them (any unambiguous prefix), bundles, options taking a word.
-      {"sed --expr=\"s/a/${V}/\" f", O::kProgramText, "`sed` (the replacement of an s command)", "/\\\n&"},
-      {"sed --e=\"s/a/${V}/\" f", O::kProgramText, "`sed` (the replacement of an s command)", "/\\\n&"},
-      {"sed -n --expression \"s/a/${V}/p\" f", O::kProgramText, "`sed` (the replacement of an s command)",
-       "/\\\n&"},
-      {"sed --quiet --expr \"${V}p\" f", O::kProgramCode, "`sed`", ""},
-      {"gawk --so \"BEGIN { x = ${V} }\"", O::kProgramCode, "`gawk`", ""},
-      {"gawk --sourc=\"BEGIN { print \\\"${V}\\\" }\"", O::kProgramText, "`gawk` (a string literal)", "\"\\\n"},
-      {"perl -Mstrict -we \"print '${V}'\"", O::kProgramText, "`perl` (a single-quoted string)", "'\\"},
-      {"perl -lne \"print ${V}\"", O::kProgramCode, "`perl`", ""},
-      {"perl -0777 -pe \"s/a/${V}/\" f", O::kProgramText, "`perl` (the replacement of a perl quote-like operator)",
-       "/\\$@"},
-      {"python3 -Sc \"print(${V})\"", O::kProgramCode, "`python3`", ""},
-      {"python3 -I -c \"print('${V}')\"", O::kProgramText, "`python3` (a string literal)", "'\\\n"},
-      {"python3 --check-hash-based-pycs always -c \"print(${V})\"", O::kProgramCode, "`python3`", ""},
-      {"node -pe \"${V}\"", O::kProgramCode, "`node`", ""},
-      {"node --input-type module -e \"console.log(${V})\"", O::kProgramCode, "`node`", ""},
-      {"node --trace-warnings --eval=\"console.log(${V})\"", O::kProgramCode, "`node`", ""},
-      {"pypy3 -c \"print(${V})\"", O::kProgramCode, "`pypy3`", ""},
-      {"python2 -c \"print '${V}'\"", O::kProgramText, "`python2` (a string literal)", "'\\\n"},
-      // Languages without a scanner: anywhere in the program, code.
-      {"ruby -e \"puts '${V}'\"", O::kProgramCode, "`ruby`", ""},
-      {"php -r \"echo '${V}';\"", O::kProgramCode, "`php`", ""},
-      {"lua5.4 -e \"print('${V}')\"", O::kProgramCode, "`lua5.4`", ""},
-      {"Rscript -e \"cat('${V}')\"", O::kProgramCode, "`Rscript`", ""},
-      {"ruby <<EOF\nputs '${V}'\nEOF", O::kProgramCode, "`ruby`", ""},
+      // A program that starts commands: shell-inert values only.
+      {"perl -e \"system(\\\"echo ${V}\\\")\"", O::kProgramShellText,
+       "`perl` (a double-quoted string, in a program that starts commands (system, exec, backticks, a pipe))",
+       "\"\\$@"},
+      {"python3 -c \"import os; os.execvp('sh', ['sh', '-c', '${V}'])\"", O::kProgramShellText,
+       "`python3` (a string literal, in a program that starts commands (system, exec, backticks, a pipe))",
+       "'\\\n"},
+      // Strings the program runs as its own code: only a decimal integer.
+      {"perl -e \"eval '${V}'\"", O::kProgramCode, "`perl` (a single-quoted string, in a program that runs strings as code (eval))", ""},
+      {"python3 -c \"exec('print(${V})')\"", O::kProgramCode, "`python3` (a string literal, in a program that runs strings as code (eval))", ""},
+      {"node -e \"eval('${V}')\"", O::kProgramCode, "`node` (a string literal, in a program that runs strings as code (eval))", ""},
+      // Not commands: perl's eval block, awk's `||`, a comment.
+      {"perl -e \"eval { print '${V}' }\"", O::kProgramText, "`perl` (a single-quoted string)", "'\\"},
+      {"awk \"{ if (a || b) print \\\"${V}\\\" }\"", O::kProgramText, "`awk` (a string literal)", "\"\\\n"},
+      {"python3 -c \"import os; os.system('ls') # ${V}\"", O::kProgramText, "`python3` (a comment)", "\n"},
       // A here-document an interpreter reads as its program; a command substitution there is not followed.
       {"cat <<EOF\n${V}\nEOF\npython3 - <<EOF\nprint('${V}')\nEOF", O::kNone, "", ""},
       {"python3 - <<EOF\nimport sys\nprint('${V}')\nEOF", O::kProgramText, "`python3` (a string literal)", "'\\\n"},
@@ -116,12 +116,40 @@ TEST_CASE("interpreter programs: the field of each placeholder, through each way
       {"python3 app.py <<EOF\nprint('${V}')\nEOF", O::kNone, "", ""},
       {"python3 -m json.tool <<EOF\n{\"a\": \"${V}\"}\nEOF", O::kNone, "", ""},
   };
-  for (const Mark& mark : marks) {
-    CAPTURE(mark.script);
-    const ShellContext place = PlaceOf(mark.script);
-    CHECK(place.operand == mark.operand);
-    CHECK(place.evaluated_by == mark.by);
-    CHECK(place.program_stops == mark.stops);
+  CheckMarks(marks);
+}
+
+TEST_CASE("interpreter programs: options name the program as each interpreter reads them") {
+  using O = ShellOperand;
+  // GNU long options as getopt_long reads them (any unambiguous prefix), bundles, options taking a word;
+  // languages without a scanner: anywhere in the program, code.
+  const std::vector<std::pair<std::string_view, O>> places = {
+      {"sed --expr=\"s/a/${V}/\" f", O::kProgramText},
+      {"sed --e=\"s/a/${V}/\" f", O::kProgramText},
+      {"sed -n --expression \"s/a/${V}/p\" f", O::kProgramText},
+      {"sed --quiet --expr \"${V}p\" f", O::kProgramCode},
+      {"gawk --so \"BEGIN { x = ${V} }\"", O::kProgramCode},
+      {"gawk --sourc=\"BEGIN { print \\\"${V}\\\" }\"", O::kProgramText},
+      {"perl -Mstrict -we \"print '${V}'\"", O::kProgramText},
+      {"perl -lne \"print ${V}\"", O::kProgramCode},
+      {"perl -0777 -pe \"s/a/${V}/\" f", O::kProgramText},
+      {"python3 -Sc \"print(${V})\"", O::kProgramCode},
+      {"python3 -I -c \"print('${V}')\"", O::kProgramText},
+      {"python3 --check-hash-based-pycs always -c \"print(${V})\"", O::kProgramCode},
+      {"node -pe \"${V}\"", O::kProgramCode},
+      {"node --input-type module -e \"console.log(${V})\"", O::kProgramCode},
+      {"node --trace-warnings --eval=\"console.log(${V})\"", O::kProgramCode},
+      {"pypy3 -c \"print(${V})\"", O::kProgramCode},
+      {"python2 -c \"print '${V}'\"", O::kProgramText},
+      {"ruby -e \"puts '${V}'\"", O::kProgramCode},
+      {"php -r \"echo '${V}';\"", O::kProgramCode},
+      {"lua5.4 -e \"print('${V}')\"", O::kProgramCode},
+      {"Rscript -e \"cat('${V}')\"", O::kProgramCode},
+      {"ruby <<EOF\nputs '${V}'\nEOF", O::kProgramCode},
+  };
+  for (auto [script, operand] : places) {
+    CAPTURE(script);
+    CHECK(PlaceOf(script).operand == operand);
   }
 }
 
@@ -203,46 +231,88 @@ std::string Expand(std::string_view line, std::string_view encoded) {
   return std::string(line.substr(0, at)) + std::string(encoded) + std::string(line.substr(at + kPlaceholder.size()));
 }
 
-TEST_CASE("interpreter programs: under the real interpreters, a value written lands as data and none runs") {
+// Values for a set of lines: every benign one is written in every line; the
+// others may be refused (the refusal never shows the value).
+struct Values {
+  std::span<const std::string_view> benign, ordinary, hostile;
+};
+
+// Runs each line with each value written into it under dash: each value
+// written prints exactly itself, and no hostile one runs (no canary).
+void ProveUnderDash(std::span<const std::string_view> lines, const Values& values) {
   for (const char* tool : {"sed", "busybox", "awk", "perl", "python3", "node", "jq"}) {
     CHECK_MESSAGE(testing::HaveProgram(tool), tool << " is not installed (packaging/debian-test-deps.txt)");
   }
   // The interpreters are the point here: the shells' quoting is proved by shell_encoding_test.cc.
   const std::vector<testing::RealShell> shells = {testing::RealShells().front()};  // dash
   REQUIRE(testing::HaveProgram("dash"));
-  std::vector<std::string> scripts, values;
-  for (std::string_view line : kLines) {
+  std::vector<std::string> scripts, written;
+  std::size_t refused = 0;
+  for (std::string_view line : lines) {
     const ShellContext context = ShellContextsAt(line, {line.find(kPlaceholder)}).front();
     auto add = [&](std::string_view value) {
       std::string encoded;
       const std::string error = AppendShellEncoded(context, value, ShellMode::kSafe, &encoded);
       if (!error.empty()) {
         CHECK(error.find(value) == std::string::npos);
+        ++refused;
         return false;
       }
       scripts.push_back("echo hello > f.txt\n" + Expand(line, encoded) + "\n");
-      values.push_back(std::string(value));
+      written.push_back(std::string(value));
       return true;
     };
     CAPTURE(line);
-    for (std::string_view value : kBenign) {
+    for (std::string_view value : values.benign) {
       CAPTURE(value);
       CHECK(add(value));
     }
-    for (std::string_view value : kOrdinary) add(value);
-    for (std::string_view value : kHostile) add(value);
+    for (std::string_view value : values.ordinary) add(value);
+    for (std::string_view value : values.hostile) add(value);
   }
+  MESSAGE(lines.size() << " lines: " << scripts.size() << " scripts run, " << refused << " values refused");
   testing::TempDir work;
-  const std::vector<std::filesystem::path> directories =
-      testing::RunEachScriptUnderShells(work.path(), shells, scripts);
-  for (std::size_t s = 0; s < shells.size(); ++s) {
-    CAPTURE(shells[s].name);
-    CHECK_MESSAGE(testing::ReadFile(directories[s] / "canaries").empty(), "canaries after scripts");
-    for (std::size_t i = 0; i < scripts.size(); ++i) {
-      CAPTURE(scripts[i]);
-      CHECK(testing::ReadFile(directories[s] / ("out" + std::to_string(i))) == values[i] + "\n");
-    }
+  const std::filesystem::path directory = testing::RunEachScriptUnderShells(work.path(), shells, scripts).front();
+  CHECK_MESSAGE(testing::ReadFile(directory / "canaries").empty(), "canaries after scripts");
+  for (std::size_t i = 0; i < scripts.size(); ++i) {
+    CAPTURE(scripts[i]);
+    CHECK(testing::ReadFile(directory / ("out" + std::to_string(i))) == written[i] + "\n");
   }
+}
+
+TEST_CASE("interpreter programs: under the real interpreters, a value written lands as data and none runs") {
+  ProveUnderDash(kLines, {kBenign, kOrdinary, kHostile});
+}
+
+// Each line hands the value to a shell (dash: /bin/sh here), which prints it.
+constexpr std::string_view kShellBoundLines[] = {
+    "perl -e \"system(\\\"echo ${V}\\\")\"",
+    "perl -e \"my \\$x = '${V}'; print \\`echo \\$x\\`\"",
+    "perl -e \"open(my \\$f, 'echo ${V} |'); print <\\$f>\"",
+    "python3 -c \"import os; os.system('echo ${V}')\"",
+    "python3 -c \"import subprocess; subprocess.run('echo ${V}', shell=True)\"",
+    "python3 -c \"x = '${V}'; import os; print(os.popen('echo ' + x).read(), end='')\"",
+    "node -e \"process.stdout.write(require('child_process').execSync('echo ${V}'))\"",
+    "awk \"BEGIN { system(\\\"echo ${V}\\\") }\"",
+    "awk \"BEGIN { print \\\"${V}\\\" | \\\"cat\\\" }\"",
+    "awk \"BEGIN { \\\"echo ${V}\\\" | getline x; print x }\"",
+    "sed \"s/hello/${V}/;s/^/echo /e\" f.txt",
+    "sed \"s/hello/${V}/;s/^/echo /;e\" f.txt",
+};
+
+constexpr std::string_view kInert[] = {"v1.2.3", "my-app", "10.0.0.1", "Hello_World-42"};
+// Inert too, but holding a stop of some of the literals (perl's `@`, sed's `/`); or not inert.
+constexpr std::string_view kShellOrdinary[] = {"a:b@c%d+e,f", "/srv/x", "hello world", "https://x.example/a?b=1"};
+
+// What a shell makes of a string: each runs `touch canary` if it reaches one unquoted.
+constexpr std::string_view kShellHostile[] = {
+    "x; touch canary", "$(touch canary)", "`touch canary`", "x|touch canary", "x && touch canary",
+    "x\ntouch canary", "x'; touch canary; '", "x\"; touch canary; \"", "x%0a$(touch canary)", "x >canary",
+};
+
+TEST_CASE("interpreter programs: a string a program hands to a shell takes only shell-inert values") {
+  ProveUnderDash(kShellBoundLines, {kInert, kShellOrdinary, kShellHostile});
+  ProveUnderDash(kShellBoundLines, {{}, {}, kHostile});
 }
 
 TEST_CASE("interpreter programs: the plain substitution of the attacker's lines runs the value") {
@@ -255,10 +325,14 @@ TEST_CASE("interpreter programs: the plain substitution of the attacker's lines 
            {"perl -e \"print '${V}'\"", "'; system('touch canary'); '"},
            {"python3 -c \"print('${V}')\"", "'); import os; os.system('touch canary'); ('"},
            // Read before as the program `e` (node takes no attached code), the code word was plain data.
-           {"node -pe \"'${V}'\"", "'+require('child_process').execSync('touch canary')+'"}}) {
+           {"node -pe \"'${V}'\"", "'+require('child_process').execSync('touch canary')+'"},
+           // Strings handed to a shell: the old reading took any value without the literal's stops.
+           {"perl -e \"system(\\\"echo ${V}\\\")\"", "x; touch canary"},
+           {"python3 -c \"import os; os.system('echo ${V}')\"", "$(touch canary)"},
+           {"sed \"s/hello/${V}/;s/^/echo /e\" f.txt", "x; touch canary"}}) {
     // Written for the shell only, as 773501a wrote it.
     ShellContext context = ShellContextsAt(line, {line.find(kPlaceholder)}).front();
-    REQUIRE(context.operand == ShellOperand::kProgramText);
+    REQUIRE(context.operand != ShellOperand::kNone);
     context.operand = ShellOperand::kNone;
     std::string encoded;
     REQUIRE(AppendShellEncoded(context, value, ShellMode::kSafe, &encoded).empty());
@@ -266,7 +340,7 @@ TEST_CASE("interpreter programs: the plain substitution of the attacker's lines 
   }
   testing::TempDir work;
   const std::filesystem::path directory = testing::RunEachScriptUnderShells(work.path(), shells, scripts).front();
-  CHECK(testing::ReadFile(directory / "canaries") == "0\n1\n2\n3\n4\n");
+  CHECK(testing::ReadFile(directory / "canaries") == "0\n1\n2\n3\n4\n5\n6\n7\n");
 }
 
 template <typename Work>

@@ -33,10 +33,23 @@ std::string CheckProgramText(const ShellContext& context, std::string_view value
 std::string CheckProgramCode(const ShellContext& context, std::string_view value) {
   if (IsShellInteger(value)) return {};
   return "the value lands in the program text of " + context.evaluated_by +
-         ", outside the strings the renderer can delimit there, where it would run as code: only a decimal "
-         "integer is accepted (optional minus sign, no leading zero, at most 18 digits); put the placeholder "
-         "inside a string literal of the program, or declare the variable `shell: raw` if the value is "
-         "meant to be code";
+         ", where it would run as code (outside the strings the renderer can delimit there, or in a program "
+         "that runs its strings as code): only a decimal integer is accepted (optional minus sign, no leading "
+         "zero, at most 18 digits); put the placeholder inside a string literal of the program, or declare the "
+         "variable `shell: raw` if the value is meant to be code";
+}
+
+// A string of a program that starts commands may reach a shell, as a whole
+// command line or a piece of one, in any of its quoting states.
+std::string CheckShellBoundText(const ShellContext& context, std::string_view value) {
+  if (value.empty() || (IsShellInert(value) && value.find_first_of(context.program_stops) == std::string_view::npos)) {
+    return {};
+  }
+  return "the value lands in the program text of " + context.evaluated_by +
+         ", whose strings may reach a shell: only ASCII letters, digits and `_ . / : @ % + , -` are accepted there" +
+         (context.program_stops.empty() ? std::string() : " (and none of " + ProgramStopList(context.program_stops) + ")") +
+         "; pass the value in the environment or as an argument instead, or declare the variable `shell: raw` if "
+         "the value is meant to be code";
 }
 
 }  // namespace
@@ -48,6 +61,8 @@ std::string AppendProgramEncoded(const ShellContext& context, std::string_view v
     error = CheckProgramText(context, value);
   } else if (mode == ShellMode::kSafe && context.operand == ShellOperand::kProgramCode) {
     error = CheckProgramCode(context, value);
+  } else if (mode == ShellMode::kSafe && context.operand == ShellOperand::kProgramShellText) {
+    error = CheckShellBoundText(context, value);
   }
   if (error.empty()) out->append(value);
   return error;

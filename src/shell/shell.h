@@ -86,6 +86,11 @@ enum class ShellOperand : std::uint8_t {
   /// of ShellContext::program_stops.
   kProgramText,
   kProgramCode,  ///< elsewhere in another interpreter's program: as its code
+  /// In a field of a program that hands strings to a shell or starts
+  /// commands (`system`, `exec`, backticks, a pipe, sed's `e`): the value may
+  /// reach a shell from there, so it takes only shell-inert characters, and
+  /// none of ShellContext::program_stops.
+  kProgramShellText,
 };
 
 /// The quoting state at one position of a script, and what else the encoder

@@ -374,7 +374,8 @@ std::string CheckEvaluatedOperand(const ShellContext& context, std::string_view 
              "or backticks in it: a value with `$`, a backtick, a backslash or a quote is refused; declare the "
              "variable `shell: raw` if the value is meant to be shell code";
     case ShellOperand::kProgramText:
-    case ShellOperand::kProgramCode: return {};  // AppendProgramEncoded, before the shell's layer
+    case ShellOperand::kProgramCode:
+    case ShellOperand::kProgramShellText: return {};  // AppendProgramEncoded, before the shell's layer
   }
   return {};
 }
