@@ -23,6 +23,7 @@
 #include "bounded_read.h"
 #include "classify.h"
 #include "default_words.h"
+#include "exec_program_contexts.h"
 #include "diagnostic_cap.h"
 #include "fast_invariant.h"
 #include "flux.h"
@@ -36,6 +37,7 @@
 #include "script_kinds.h"
 #include "invariant.h"
 #include "references.h"
+#include "program_encoding.h"
 #include "shell.h"
 #include "startup_variables.h"
 #include "safesubst/steps.h"
@@ -227,6 +229,7 @@ class Renderer {
   std::string UndeclaredHint(const Reference& reference);
   void EncodeScalar(std::uint32_t scalar_index, ScalarSubstitutions substitutions);
   bool ShellEncode(ScalarSubstitutions substitutions);
+  bool ProgramEncode(ScalarSubstitutions substitutions);
   bool CheckStartupVariable(std::uint32_t scalar_index, ScalarSubstitutions substitutions);
   bool ReportEncodingProblem(const Reference& reference, const std::string& problem);
   bool KubeletEscape(const Scalar& scalar, ScalarSubstitutions substitutions);
@@ -339,6 +342,8 @@ class Renderer {
     return shell_contexts_.empty() ? nullptr : shell_contexts_[batch_start_ + index];
   }
   ScriptContexts script_contexts_{manifest_.mode == DeclarationMode::kFlux};
+  // Where each reference of an exec-form interpreter's command line lands in its program.
+  ExecProgramContexts exec_programs_;
   // The first value of the scalar a streaming render is at, as written.
   std::string_view streamed_first_value_;
   const Variable* streamed_first_variable_ = nullptr;
@@ -353,6 +358,7 @@ class Renderer {
   std::string shell_key_;
   // The values KubeletEscape changed, as written; a deque: substitutions view them.
   std::deque<std::string> kubelet_escaped_;
+  std::deque<std::string> program_encoded_;  // values the program layer changed (ProgramEncode)
   std::string_view merged_into_;  // MergedInto
   // Resolve's answers by name, [1] for bare references in scripts, and for
   // the other forms by FormKey (built in form_key_). Never erased: the
@@ -416,6 +422,7 @@ RenderResult Renderer::Run() {
   LexShellScripts();
   if (manifest_.mode == DeclarationMode::kFlux) flux_disabled_documents_ = FluxDisabledDocuments(text_, tokens_);
   DecideAll();
+  exec_programs_.Read(text_, tokens_, substitutions_);
   if (!default_words_.empty()) return RenderSplicedDefaults();
   if (!key_substitutions_.empty()) return RenderSplicedKeys();
   const std::size_t least_output_size = LeastOutputSize();
@@ -666,8 +673,8 @@ bool Renderer::StreamScalar(std::uint32_t index, ShellDecidingPlaces* places, st
   LexStreamedScript(index);
   if (!ForEachBatch(index, [&] { return StreamsDecided(places, diagnostics, substituted); })) return false;
   if (*substituted == 0) return true;
-  // A shell's start-up variable: checked by the whole render (EncodeScalar).
-  if (tokens_.scalars[index].startup_variable) return false;
+  // An interpreter's program or a shell's start-up variable: checked by the whole render (EncodeScalar).
+  if (tokens_.scalars[index].exec_program || tokens_.scalars[index].startup_variable) return false;
   joins_last_splice_ = false;
   scalar_joins_splices_ = true;  // a streaming render writes no escape
   if (batch_start_ == 0) {  // one batch: its values are at hand
@@ -1284,6 +1291,7 @@ void Renderer::EncodeScalar(std::uint32_t scalar_index, ScalarSubstitutions subs
     }
   }
   if (scalar.is_shell && !ShellEncode(substitutions)) return;
+  if (scalar.exec_program && !ProgramEncode(substitutions)) return;
   if (scalar.startup_variable && !CheckStartupVariable(scalar_index, substitutions)) return;
   if (!KubeletEscape(scalar, substitutions)) return;
   EncodeInPlace(scalar, substitutions);
@@ -1323,6 +1331,35 @@ bool Renderer::ReportEncodingProblem(const Reference& reference, const std::stri
   }
   Error(At(reference), std::move(message));
   return false;
+}
+
+// Program layer of an exec-form command line (exec_program_contexts.h): no
+// shell reads the item, so each value is written for the interpreter's
+// program alone, then for kubelet and YAML.
+bool Renderer::ProgramEncode(ScalarSubstitutions substitutions) {
+  bool ok = true;
+  for (std::size_t i = 0; i < substitutions.values.size(); ++i) {
+    ReferenceValue& substitution = substitutions.values[i];
+    const ShellMode mode = substitutions.variables[i] ? substitutions.variables[i]->shell : ShellMode::kSafe;
+    // The template's reading first: it decides how the value is written; the readings that values elsewhere
+    // on the line make only check it.
+    std::optional<std::string> written;
+    for (const ShellContext* context :
+         exec_programs_.At(static_cast<std::size_t>(substitution.reference - tokens_.references.data()))) {
+      std::string encoded;
+      const std::string problem = AppendProgramEncoded(*context, substitution.value, mode, &encoded);
+      if (!ReportEncodingProblem(*substitution.reference, problem)) {
+        written.reset();
+        ok = false;
+        break;
+      }
+      if (!written) written = std::move(encoded);
+    }
+    if (written && *written != substitution.value) {
+      substitution.value = program_encoded_.emplace_back(std::move(*written));
+    }
+  }
+  return ok;
 }
 
 // A value that a shell reads as code when the container starts

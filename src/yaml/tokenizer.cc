@@ -588,6 +588,7 @@ inline void Parser::StartScalar(ScalarStyle style) {
   scalar.in_flow = flow_depth_ > 0;
   scalar.is_shell = false;
   scalar.bash_script = false;
+  scalar.exec_program = false;
   scalar.startup_variable = 0;
   scalar.indent_indicator = 0;
   scalar.indent = LineIndent();

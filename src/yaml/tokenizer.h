@@ -55,6 +55,10 @@ struct Scalar {
   /// With is_shell: bash runs the script (its `#!` or command line names bash,
   /// zsh or ksh), not whatever /bin/sh is (ScriptShells in shell.h).
   bool bash_script = false;
+  /// Set by MarkShellScripts: an item of a command line run without a shell
+  /// that runs an interpreter (`[python3, -c, ...]`), whose values the render
+  /// checks as program text (exec_program_contexts.h). Never with is_shell.
+  bool exec_program = false;
   /// Set by MarkStartupVariables: the value of a container `env` item (or a
   /// ConfigMap or Secret entry) named like a variable that a shell reads as
   /// code at start-up (`BASH_ENV`, `PS4`): a StartupReading, 0 for none.

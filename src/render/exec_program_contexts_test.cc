@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: Apache-2.0
+// Values in the program text of an interpreter that a container's command
+// line runs without a shell (exec_program_contexts.h). Each rendered
+// command line is run as kubelet runs it: kubelet's `$(NAME)` expansion,
+// then the items handed to the program as its arguments, each one exactly
+// (the shell that starts it only passes single-quoted words on), under the
+// real GNU sed, busybox, mawk, perl, python3, node and jq: a value written
+// lands as data, and no hostile value runs.
+#include "exec_program_contexts.h"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <functional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kubelet_oracle.h"
+#include "render_support.h"
+#include "test_support.h"
+#include "yaml_load.h"
+#include "yaml_tree.h"
+
+namespace safesubst {
+namespace {
+
+constexpr std::string_view kManifest = "variables:\n  V: string\n  F: string\n";
+
+RenderResult RenderWith(std::string_view text, std::string_view value, bool raw = false) {
+  return testing::RenderWithValues(
+      text, raw ? "variables:\n  V: {type: string, shell: raw}\n  F: {type: string, shell: raw}\n" : kManifest,
+      {{"V", value}});
+}
+
+RenderResult RenderWithF(std::string_view text, std::string_view f, std::string_view v) {
+  return testing::RenderWithValues(text, kManifest, {{"F", f}, {"V", v}});
+}
+
+std::string Pod(std::string_view container) {
+  return "kind: Pod\nspec:\n  containers:\n  - name: a\n    " + std::string(container) + "\n";
+}
+
+// The command line of the one container, probe or hook in `yaml` (its
+// `command` items, then its `args` items), as the program receives it:
+// kubelet expands `$(NAME)` in a container's and a probe's, not a hook's.
+std::vector<std::string> ArgvOf(const std::string& yaml) {
+  detail::YamlStream stream;
+  detail::YamlParseError error;
+  REQUIRE(detail::ParseYamlStream(yaml, &stream, &error));
+  std::vector<std::string> argv;
+  std::function<void(std::uint32_t, bool)> walk = [&](std::uint32_t index, bool hook) {
+    const detail::YamlNode& node = stream.nodes[index];
+    if (node.kind == detail::YamlNode::Kind::kSequence) {
+      for (std::uint32_t child : node.children) walk(child, hook);
+      return;
+    }
+    if (node.kind != detail::YamlNode::Kind::kMapping) return;
+    for (std::size_t k = 0; k + 1 < node.children.size(); k += 2) {
+      const std::string& key = stream.nodes[node.children[k]].text;
+      const detail::YamlNode& value = stream.nodes[node.children[k + 1]];
+      if ((key == "command" || key == "args") && value.kind == detail::YamlNode::Kind::kSequence) {
+        for (std::uint32_t item : value.children) {
+          const std::string& text = stream.nodes[item].text;
+          argv.push_back(hook ? text : testing::kubelet::Expand(text, {}));
+        }
+      } else {
+        walk(node.children[k + 1], hook || key == "lifecycle");
+      }
+    }
+  };
+  walk(stream.documents.at(0), false);
+  return argv;
+}
+
+// Command lines with a placeholder in the program; each prints the value
+// (sed: `hello` replaced in f.txt, which holds `hello`).
+constexpr std::string_view kLines[] = {
+    R"y(command: [python3, -c, "print('${V}')"])y",
+    R"y(command: [python3, -c, "print(f'${V}')"])y",
+    R"y(command: [/usr/bin/env, python3, -c, "print(\"${V}\")"])y",
+    R"y(command: [perl]
+    args: [-le, "print '${V}'"])y",
+    R"y(command: [perl, -le, "print \"${V}\""])y",
+    R"y(command: [node, -e, "console.log('${V}')"])y",
+    R"y(command: [node, -p, "`${V}`"])y",
+    R"y(command: [sed, -e, "s/hello/${V}/", f.txt])y",
+    R"y(command: [sed, "s|hello|${V}|", f.txt])y",
+    R"y(command: [busybox, sed, "s/hello/${V}/", f.txt])y",
+    R"y(command: [awk, "BEGIN { print \"${V}\" }"])y",
+    R"y(command: [jq, -rn, "\"${V}\""])y",
+    R"y(livenessProbe: {exec: {command: [python3, -c, "print('${V}')"]}})y",
+    R"y(lifecycle: {postStart: {exec: {command: [perl, -le, "print '${V}'"]}}})y",
+};
+
+// Taken in every line; values some lines refuse; the attacker's kind.
+constexpr std::string_view kBenign[] = {"v1.2.3", "my-app", "10.0.0.1", "hello world", "Hello_World-42"};
+constexpr std::string_view kOrdinary[] = {"https://x.example/a?b=1&c=2", "a:b@c%d+e,f=g", "O'Brien", "50%",
+                                          "$(HOME)"};
+constexpr std::string_view kHostile[] = {
+    "x/;e touch canary #",
+    "x|;e touch canary #",
+    "x\ne touch canary",
+    "\"; system(\"touch canary\"); \"",
+    "'; system('touch canary'); '",
+    "@{[system('touch canary')]}",
+    "'); import os; os.system('touch canary'); ('",
+    "\"); import os; os.system('touch canary'); (\"",
+    "{__import__('os').system('touch canary')}",
+    "'); require('child_process').execSync('touch canary'); ('",
+    "${require('child_process').execSync('touch canary')}",
+    "`); require('child_process').execSync('touch canary'); (`",
+    "a\\'; system('touch canary'); #",
+    "}; system('touch canary'); q{",
+};
+
+struct Run {
+  std::vector<std::string> argv;
+  std::string value;
+};
+
+// Runs each command line in a directory of its own; returns the directories.
+std::vector<std::filesystem::path> RunAll(const std::filesystem::path& work, const std::vector<Run>& runs) {
+  std::string script;
+  std::vector<std::filesystem::path> directories;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const std::filesystem::path directory = work / ("run" + std::to_string(i));
+    std::filesystem::create_directories(directory);
+    testing::WriteFile(directory / "f.txt", "hello\n");
+    std::string words;
+    for (const std::string& word : runs[i].argv) words += " " + testing::ShellQuote(word);
+    script += "(cd " + testing::ShellQuote(directory.string()) + " &&" + words + " >out 2>err </dev/null) &\n";
+    directories.push_back(directory);
+  }
+  testing::WriteFile(work / "all.sh", script + "wait\n");
+  testing::RunShell("sh " + testing::ShellQuote((work / "all.sh").string()));
+  return directories;
+}
+
+}  // namespace
+
+TEST_CASE("exec-form programs: under the real interpreters, a value written lands as data and none runs") {
+  for (const char* tool : {"sed", "busybox", "awk", "perl", "python3", "node", "jq"}) {
+    CHECK_MESSAGE(testing::HaveProgram(tool), tool << " is not installed (packaging/debian-test-deps.txt)");
+  }
+  std::vector<Run> runs;
+  for (std::string_view line : kLines) {
+    CAPTURE(line);
+    auto add = [&](std::string_view value) {
+      const RenderResult result = RenderWith(Pod(line), value);
+      if (!result.ok()) {
+        CHECK(result.diagnostics.front().message.find(value) == std::string::npos);
+        CHECK(result.diagnostics.front().location.line == (line.find('\n') == std::string_view::npos ? 5 : 6));
+        return false;
+      }
+      runs.push_back({ArgvOf(result.output), std::string(value)});
+      return true;
+    };
+    // Every benign value is written; the others may be refused.
+    using Values = std::span<const std::string_view>;
+    for (Values values : {Values(kBenign), Values(kOrdinary), Values(kHostile)}) {
+      for (std::string_view value : values) {
+        CAPTURE(value);
+        const bool written = add(value);
+        if (values.data() == kBenign) CHECK(written);
+      }
+    }
+  }
+  testing::TempDir work;
+  const std::vector<std::filesystem::path> directories = RunAll(work.path(), runs);
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    CAPTURE(runs[i].argv);
+    CHECK_FALSE(std::filesystem::exists(directories[i] / "canary"));
+    CHECK(testing::ReadFile(directories[i] / "out") == runs[i].value + "\n");
+  }
+}
+
+TEST_CASE("exec-form programs: written as is (shell: raw), the attacker's values run") {
+  // Why the rule exists: each of these ran the value on main before it.
+  const std::pair<std::string_view, std::string_view> cases[] = {
+      {R"y(command: [python3, -c, "print('${V}')"])y", "'); import os; os.system('touch canary'); ('"},
+      {R"y(command: [sed, -e, "s/hello/${V}/", f.txt])y", "x/;e touch canary #"},
+      {R"y(command: [perl]
+    args: [-e, "print '${V}'"])y", "'; system('touch canary'); '"},
+      {R"y(command: [node, -e, "console.log('${V}')"])y", "'); require('child_process').execSync('touch canary'); ('"},
+      {R"y(command: [awk, "BEGIN { print \"${V}\" }"])y", "\"; system(\"touch canary\"); \""},
+  };
+  std::vector<Run> runs;
+  for (auto [line, value] : cases) {
+    CAPTURE(line);
+    CHECK_FALSE(RenderWith(Pod(line), value).ok());
+    const RenderResult raw = RenderWith(Pod(line), value, /*raw=*/true);
+    REQUIRE(raw.ok());
+    runs.push_back({ArgvOf(raw.output), std::string(value)});
+  }
+  testing::TempDir work;
+  for (const std::filesystem::path& directory : RunAll(work.path(), runs)) {
+    CHECK(std::filesystem::exists(directory / "canary"));
+  }
+}
+
+TEST_CASE("exec-form programs: ordinary command lines render byte for byte") {
+  for (auto [line, value] : std::vector<std::pair<std::string_view, std::string_view>>{
+           {R"y(command: [python3, -c, "print('hello')"])y", "1.2.3"},
+           {R"y(command: [python3, -c, "print('${V}')"])y", "1.2.3"},
+           {R"y(command: [python3, /app/main.py, --url, "${V}"])y", "https://x.example/a?b=1&c=2"},
+           {R"y(command: [python3, /app/main.py, "${V}"])y", "--verbose"},
+           {R"y(command: [sed, -i, "s/VERSION/${V}/", /etc/app.conf])y", "v1.2.3"},
+           {R"y(command: [node, server.js, --host, "${V}"])y", "db.example.com"},
+           {R"y(command: [jq, -r, .version, "${V}"])y", "/data/app.json"},
+           {R"y(command: [/app/server, --python, "${V}"])y", "x'y"},
+       }) {
+    CAPTURE(line);
+    const RenderResult result = RenderWith(Pod(line), value);
+    REQUIRE(result.ok());
+    std::string expected = Pod(line);
+    if (const std::size_t at = expected.find("${V}"); at != std::string::npos) expected.replace(at, 4, value);
+    CHECK(result.output == expected);
+  }
+}
+
+TEST_CASE("exec-form programs: a value that decides which item is the program is checked as code") {
+  // F turns the next item, or its own, into program text.
+  CHECK_FALSE(RenderWithF(Pod(R"y(command: [python3, "${F}", "print('${V}')"])y"), "-c", "x'); import os; ('").ok());
+  CHECK_FALSE(RenderWithF(Pod(R"y(command: [sed, -e, "s/a/b/", "${F}"])y"), "--expression=1e touch canary", "x").ok());
+  CHECK_FALSE(RenderWithF(Pod(R"y(command: [perl, "${F}"])y"), "-esystem('touch canary')", "x").ok());
+  // The interpreter named by a value: its program is read with the value in.
+  CHECK_FALSE(RenderWithF(Pod(R"y(command: ["${F}", -c, "print('${V}')"])y"), "python3",
+                          "x'); import os; os.system('touch canary'); ('").ok());
+  CHECK(RenderWithF(Pod(R"y(command: ["${F}", -c, "print('${V}')"])y"), "python3", "1.2.3").ok());
+  CHECK(RenderWithF(Pod(R"y(command: ["${F}", /app/main.py, "${V}"])y"), "python3", "x'y").ok());
+  // Operands of the program after it: no option any more.
+  CHECK(RenderWithF(Pod(R"y(command: [python3, app.py, "${F}", "${V}"])y"), "-c", "x'y").ok());
+  CHECK(RenderWithF(Pod(R"y(command: [python3, -c, "print(1)", "${F}"])y"), "--verbose", "x").ok());
+}
+
+}  // namespace safesubst
