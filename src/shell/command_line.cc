@@ -35,6 +35,26 @@ bool IsCommandWrapper(std::string_view program) { return IsOneOf(program, kWrapp
 
 bool TakesCommandOption(std::string_view program) { return IsOneOf(program, kCommandOptionTakers); }
 
+CommandOption CommandOptionIn(std::string_view option) {
+  if (option.starts_with("--")) {
+    const std::size_t equals = option.find('=');
+    const std::string_view name = option.substr(0, equals);
+    // getopt_long takes any unambiguous prefix: `--c` is `--command`, `--se` `--session-command`.
+    const bool command = (name.size() >= 3 && std::string_view("--command").starts_with(name)) ||
+                         (name.size() >= 4 && std::string_view("--session-command").starts_with(name));
+    if (!command) return CommandOption::kNone;
+    return equals == std::string_view::npos ? CommandOption::kNextWord : CommandOption::kGlued;
+  }
+  if (option.size() < 2 || option[0] != '-') return CommandOption::kNone;
+  // Short options of su, runuser and script that take an argument: the rest of the word is it.
+  constexpr std::string_view kTakesArgument = "sgGwuTIOBEomt";
+  for (std::size_t k = 1; k < option.size(); ++k) {
+    if (option[k] == 'c') return k + 1 < option.size() ? CommandOption::kGlued : CommandOption::kNextWord;
+    if (kTakesArgument.find(option[k]) != std::string_view::npos) return CommandOption::kNone;
+  }
+  return CommandOption::kNone;
+}
+
 std::size_t ShellOptionArguments(std::string_view option) {
   if (option == "--rcfile" || option == "--init-file") return 1;
   if (option.starts_with("--")) return 0;

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -65,18 +66,32 @@ ShellOptions ReadShellOptions(std::size_t shell, std::size_t size, Word word, Ma
   return options;
 }
 
-/// The index of the operand that `su`, `runuser`, `flock` or `script` at
+/// Where an option word of `su`, `runuser`, `flock` or `script` puts the
+/// command those run with a shell, as getopt_long reads it: in the next word
+/// (`-c`, `-qc`, `--command`, `--comm`, `--session-command`), in the word
+/// itself (`-cCMD`, `-qcCMD`, `--command=CMD`, `--co=CMD`), or nowhere (an
+/// option taking another argument first, such as `-sc` whose `c` is the
+/// shell's name).
+enum class CommandOption : std::uint8_t { kNone, kNextWord, kGlued };
+CommandOption CommandOptionIn(std::string_view option);
+
+/// The index of the command that `su`, `runuser`, `flock` or `script` at
 /// word `program` runs with a shell (`su app -c CMD`, `flock /l -c CMD`:
-/// `$SHELL -c` or `sh -c`), or std::string_view::npos.
+/// `$SHELL -c` or `sh -c`), or std::string_view::npos. A command glued to
+/// its option is the option's own word, read as the script whole: its
+/// prefix (`--command=`, `-qc`) holds no character a shell reads specially,
+/// so the quoting at every place after it is the command's own.
 template <typename Word, typename MayBeOption>
 std::size_t CommandOptionOperand(std::size_t program, std::size_t size, Word word, MayBeOption may_be_option) {
   if (!TakesCommandOption(word(program))) return std::string_view::npos;
-  for (std::size_t i = program + 1; i + 1 < size; ++i) {
+  for (std::size_t i = program + 1; i < size; ++i) {
     if (!may_be_option(i)) continue;
     const std::string option(word(i));
     if (option == "--") break;
-    if (option == "--command" || (option.size() >= 2 && option[0] == '-' && option[1] != '-' && IsDashC(option))) {
-      return i + 1;
+    switch (CommandOptionIn(option)) {
+      case CommandOption::kNone: break;
+      case CommandOption::kGlued: return i;
+      case CommandOption::kNextWord: return i + 1 < size ? i + 1 : std::string_view::npos;
     }
   }
   return std::string_view::npos;

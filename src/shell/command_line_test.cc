@@ -69,6 +69,18 @@ TEST_CASE("command line: the -c of su, runuser, flock and script runs its operan
   CHECK(ScriptIndex({"script", "-qc", "x", "/dev/null"}) == 2);
   CHECK(ScriptIndex({"tini", "--", "su", "app", "-c", "x"}) == 5);
   CHECK(ScriptIndex({"su", "app"}) == -1);
+  // getopt_long's other spellings (attacker s30 A5): a command glued to its option is that word.
+  CHECK(ScriptIndex({"su", "--command=echo x", "root"}) == 1);
+  CHECK(ScriptIndex({"su", "-cecho x", "root"}) == 1);
+  CHECK(ScriptIndex({"su", "-lcecho x", "root"}) == 1);
+  CHECK(ScriptIndex({"su", "--comm", "x", "root"}) == 2);
+  CHECK(ScriptIndex({"su", "--co=x", "root"}) == 1);
+  CHECK(ScriptIndex({"su", "--session-command", "x", "root"}) == 2);
+  CHECK(ScriptIndex({"runuser", "--session-command=x", "root"}) == 1);
+  CHECK(ScriptIndex({"script", "-qcx"}) == 1);
+  CHECK(ScriptIndex({"su", "-s", "/bin/csh", "root"}) == -1);
+  CHECK(ScriptIndex({"su", "-sc", "root"}) == -1);  // `c` is -s's argument: the shell named `c`
+  CHECK(ScriptIndex({"su", "--shell=/bin/sh", "root"}) == -1);
   CHECK(ScriptIndex({"runuser", "-u", "app", "--", "/app/run", "-c", "x"}) == -1);  // after `--`: a command, no shell
 }
 
