@@ -61,6 +61,20 @@ std::uint32_t EnvItem(const Tokens& tokens, const Scalar& scalar, bool* is_name)
   return entry.parent;
 }
 
+// The `prefix` of an item of an `envFrom` list.
+bool IsEnvFromPrefix(const Tokens& tokens, const Scalar& scalar) {
+  if (scalar.is_key || scalar.path == PathSegment::kRoot) return false;
+  const PathSegment& entry = tokens.paths[scalar.path];
+  if (entry.index >= 0 || entry.key != "prefix" || entry.parent == PathSegment::kRoot) return false;
+  const PathSegment& item = tokens.paths[entry.parent];
+  return item.index >= 0 && item.parent != PathSegment::kRoot && tokens.paths[item.parent].key == "envFrom";
+}
+
+// A `data` or `stringData` entry, whose key an `envFrom` prefix may make a variable's name.
+bool DataEntryMayBeVariable(const Tokens& tokens, const Scalar& scalar) {
+  return !scalar.is_key && IsDataEntry(tokens, scalar.path);
+}
+
 // The reading of a `data` or `stringData` entry named like a start-up variable.
 StartupReading DataEntryReading(const Tokens& tokens, const Scalar& scalar) {
   if (scalar.is_key || !IsDataEntry(tokens, scalar.path)) return StartupReading::kNone;
@@ -126,24 +140,88 @@ std::string StartupValueProblem(StartupReading reading, std::string_view name, s
   return {};
 }
 
+namespace {
+
+// One item of a container's `env` list.
+struct EnvItemScalars {
+  std::uint32_t document = 0;
+  std::uint32_t list = PathSegment::kRoot;  // the `env` sequence
+  std::int32_t index = -1;
+  std::string name;
+  std::vector<std::uint32_t> values;  // indexes of its `value` scalars
+  StartupReading reading = StartupReading::kNone;
+};
+
+// The `prefix` of each `envFrom` item: it is put before every key of the
+// ConfigMap or Secret it names to make the variable.
+std::vector<std::string> EnvFromPrefixes(std::string_view text, const Tokens& tokens) {
+  std::vector<std::string> prefixes;
+  for (const Scalar& scalar : tokens.scalars) {
+    if (IsEnvFromPrefix(tokens, scalar)) prefixes.push_back(DecodeScalar(text, scalar));
+  }
+  return prefixes;
+}
+
+// The strictest reading a data entry's key gives, alone or after an `envFrom` prefix.
+StartupReading DataEntryReading(const Tokens& tokens, const Scalar& scalar, const std::vector<std::string>& prefixes) {
+  StartupReading reading = DataEntryReading(tokens, scalar);
+  if (reading == StartupReading::kNone && !DataEntryMayBeVariable(tokens, scalar)) return reading;
+  const std::string_view key = tokens.paths[scalar.path].key;
+  for (const std::string& prefix : prefixes) reading = std::max(reading, StartupReadingOf(prefix + std::string(key)));
+  return reading;
+}
+
+// kubelet expands `$(NAME)` in an env value with the items before it: an
+// item whose value lands in a start-up variable's takes that reading too.
+void Propagate(const Tokens& tokens, std::vector<EnvItemScalars>* items) {
+  std::map<std::uint32_t, std::size_t> item_of_scalar;
+  for (std::size_t i = 0; i < items->size(); ++i) {
+    for (std::uint32_t value : (*items)[i].values) item_of_scalar[value] = i;
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const Reference& reference : tokens.references) {
+      if (reference.kind != RefKind::kKubernetes || reference.scalar == Reference::kNoScalar) continue;
+      auto user = item_of_scalar.find(reference.scalar);
+      if (user == item_of_scalar.end() || (*items)[user->second].reading == StartupReading::kNone) continue;
+      const EnvItemScalars& from = (*items)[user->second];
+      for (EnvItemScalars& item : *items) {
+        if (item.document != from.document || item.list != from.list || item.index >= from.index ||
+            item.name != reference.name || item.reading >= from.reading) {
+          continue;
+        }
+        item.reading = from.reading;
+        changed = true;
+      }
+    }
+  }
+}
+
+}  // namespace
+
 void MarkStartupVariables(std::string_view text, Tokens* tokens) {
-  // By document and env item: the reading its `name` gives; its `value` scalars.
-  std::map<std::pair<std::uint32_t, std::uint32_t>, StartupReading> names;
-  std::vector<std::pair<std::pair<std::uint32_t, std::uint32_t>, Scalar*>> values;
-  for (Scalar& scalar : tokens->scalars) {
-    SetReading(DataEntryReading(*tokens, scalar), &scalar);
+  const std::vector<std::string> prefixes = EnvFromPrefixes(text, *tokens);
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::size_t> by_item;  // (document, item path) -> items
+  std::vector<EnvItemScalars> items;
+  for (std::uint32_t index = 0; index < tokens->scalars.size(); ++index) {
+    Scalar& scalar = tokens->scalars[index];
+    SetReading(DataEntryReading(*tokens, scalar, prefixes), &scalar);
     bool is_name = false;
     const std::uint32_t item = EnvItem(*tokens, scalar, &is_name);
     if (item == PathSegment::kRoot) continue;
+    auto [found, inserted] = by_item.try_emplace({scalar.document, item}, items.size());
+    if (inserted) items.push_back({scalar.document, tokens->paths[item].parent, tokens->paths[item].index, {}, {}, {}});
+    EnvItemScalars& env = items[found->second];
     if (is_name) {
-      names[{scalar.document, item}] = NameReading(text, &scalar);
+      env.reading = NameReading(text, &scalar);
+      env.name = DecodeScalar(text, scalar);
     } else {
-      values.push_back({{scalar.document, item}, &scalar});
+      env.values.push_back(index);
     }
   }
-  for (auto& [item, value] : values) {
-    auto name = names.find(item);
-    if (name != names.end()) SetReading(name->second, value);
+  Propagate(*tokens, &items);
+  for (const EnvItemScalars& item : items) {
+    for (std::uint32_t value : item.values) SetReading(item.reading, &tokens->scalars[value]);
   }
 }
 
@@ -170,6 +248,8 @@ bool StartupVariablesAsRead::Mark(std::string_view text, const Tokens& tokens, S
   const bool after_its_name = item != PathSegment::kRoot && item == item_ && scalar->document == document_ &&
                               tokens.paths[item].index == index_;
   item_ = PathSegment::kRoot;
+  // A prefix composes names with keys read before it; the whole render reads them all.
+  if (IsEnvFromPrefix(tokens, *scalar)) return false;
   if (item == PathSegment::kRoot) return true;
   if (is_name) {
     document_ = scalar->document;
@@ -182,7 +262,9 @@ bool StartupVariablesAsRead::Mark(std::string_view text, const Tokens& tokens, S
   // name is not known yet, which matters only to a value with a placeholder.
   if (!after_its_name) return text.substr(scalar->offset, scalar->length).find('$') == std::string_view::npos;
   SetReading(reading_, scalar);
-  return true;
+  // Its `$(NAME)` makes an earlier item's value part of it: marked by the whole render (Propagate).
+  const std::string_view raw = text.substr(scalar->offset, scalar->length);
+  return reading_ == StartupReading::kNone || raw.find("$(") == std::string_view::npos;
 }
 
 }  // namespace safesubst

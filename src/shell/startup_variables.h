@@ -48,7 +48,8 @@
 
 namespace safesubst {
 
-/// How a shell reads the variable at start-up (Scalar::startup_variable).
+/// How a shell reads the variable at start-up (Scalar::startup_variable),
+/// from the least strict rule to the most.
 enum class StartupReading : std::uint8_t {
   kNone = 0,
   kExpanded,  ///< a prompt or a start-up file's name: expanded again

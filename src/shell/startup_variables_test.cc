@@ -143,6 +143,26 @@ TEST_CASE("startup variables: the render refuses code in a start-up variable and
   CHECK(!RenderWith("kind: ConfigMap\ndata:\n  PS1: \"${V}\"\n", "$(touch canary)").ok());
 }
 
+TEST_CASE("startup variables: an env value that kubelet writes into one, or an envFrom prefix that names one") {
+  // (attacker s30 A3) kubelet expands `$(X)` with the items before it: X's value becomes BASH_ENV's.
+  const std::string carried = "kind: Pod\nspec:\n  containers:\n  - name: a\n    env:\n"
+                              "    - {name: X, value: \"${V}\"}\n    - {name: Y, value: \"$(X)\"}\n"
+                              "    - {name: BASH_ENV, value: \"/etc/$(Y)\"}\n";
+  CHECK_FALSE(RenderWith(carried, "$(touch canary)").ok());
+  CHECK(RenderWith(carried, "app.env").ok());
+  // An item after it, or in another container, is not in scope.
+  CHECK(RenderWith("kind: Pod\nspec:\n  containers:\n  - name: a\n    env:\n    - {name: BASH_ENV, value: \"$(X)\"}\n"
+                   "    - {name: X, value: \"${V}\"}\n",
+                   "$(touch canary)")
+            .ok());
+  // envFrom's prefix before a ConfigMap's or Secret's key makes the variable's name.
+  const std::string prefixed = "kind: ConfigMap\nmetadata: {name: cm}\ndata:\n  ASH_ENV: \"${V}\"\n---\n"
+                               "kind: Pod\nspec:\n  containers:\n  - name: a\n    envFrom:\n"
+                               "    - {prefix: B, configMapRef: {name: cm}}\n";
+  CHECK_FALSE(RenderWith(prefixed, "$(touch canary)").ok());
+  CHECK(RenderWith(prefixed, "app.env").ok());
+}
+
 TEST_CASE("startup variables: a streaming render gives way to the whole render, which checks them") {
   Result<Manifest> manifest = ParseManifest("variables:\n  V: string\n", "m.yaml");
   REQUIRE(manifest.ok());
