@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "bounded_read.h"
+#include "carried_env_values.h"
 #include "classify.h"
 #include "default_words.h"
 #include "exec_program_contexts.h"
@@ -230,6 +231,8 @@ class Renderer {
   void EncodeScalar(std::uint32_t scalar_index, ScalarSubstitutions substitutions);
   bool ShellEncode(ScalarSubstitutions substitutions);
   bool ProgramEncode(ScalarSubstitutions substitutions);
+  void CheckCarriedEnvValues();
+  bool CarriedValueReads(const Reference& at, const ReferenceValue& value, const Variable* variable);
   bool CheckStartupVariable(std::uint32_t scalar_index, ScalarSubstitutions substitutions);
   bool ReportEncodingProblem(const Reference& reference, const std::string& problem);
   bool KubeletEscape(const Scalar& scalar, ScalarSubstitutions substitutions);
@@ -344,6 +347,7 @@ class Renderer {
   ScriptContexts script_contexts_{manifest_.mode == DeclarationMode::kFlux};
   // Where each reference of an exec-form interpreter's command line lands in its program.
   ExecProgramContexts exec_programs_;
+  std::optional<bool> may_carry_env_values_;  // MayCarryEnvValues, asked once by a streaming render
   // The first value of the scalar a streaming render is at, as written.
   std::string_view streamed_first_value_;
   const Variable* streamed_first_variable_ = nullptr;
@@ -423,6 +427,7 @@ RenderResult Renderer::Run() {
   if (manifest_.mode == DeclarationMode::kFlux) flux_disabled_documents_ = FluxDisabledDocuments(text_, tokens_);
   DecideAll();
   exec_programs_.Read(text_, tokens_, substitutions_);
+  CheckCarriedEnvValues();
   if (!default_words_.empty()) return RenderSplicedDefaults();
   if (!key_substitutions_.empty()) return RenderSplicedKeys();
   const std::size_t least_output_size = LeastOutputSize();
@@ -673,8 +678,11 @@ bool Renderer::StreamScalar(std::uint32_t index, ShellDecidingPlaces* places, st
   LexStreamedScript(index);
   if (!ForEachBatch(index, [&] { return StreamsDecided(places, diagnostics, substituted); })) return false;
   if (*substituted == 0) return true;
-  // An interpreter's program or a shell's start-up variable: checked by the whole render (EncodeScalar).
+  // An interpreter's program, a shell's start-up variable, or (perhaps) an env value kubelet writes into
+  // a script: checked by the whole render (EncodeScalar, CheckCarriedEnvValues).
   if (tokens_.scalars[index].exec_program || tokens_.scalars[index].startup_variable) return false;
+  if (!may_carry_env_values_) may_carry_env_values_ = MayCarryEnvValues(text_, tokens_);
+  if (*may_carry_env_values_) return false;
   joins_last_splice_ = false;
   scalar_joins_splices_ = true;  // a streaming render writes no escape
   if (batch_start_ == 0) {  // one batch: its values are at hand
@@ -1360,6 +1368,59 @@ bool Renderer::ProgramEncode(ScalarSubstitutions substitutions) {
     }
   }
   return ok;
+}
+
+// An env value that kubelet writes into a shell script or an interpreter's
+// program through `$(NAME)` (carried_env_values.h) is checked where it lands.
+void Renderer::CheckCarriedEnvValues() {
+  auto in_code = [&](const Scalar& scalar) { return scalar.is_shell || scalar.exec_program; };
+  std::vector<std::size_t> carriers;  // the `$(NAME)` references of scripts and programs kubelet expands
+  for (std::size_t i = 0; i < tokens_.references.size(); ++i) {
+    const Reference& reference = tokens_.references[i];
+    if (reference.kind != RefKind::kKubernetes || reference.scalar == Reference::kNoScalar) continue;
+    const Scalar& scalar = tokens_.scalars[reference.scalar];
+    if (in_code(scalar) && KubeletExpands(tokens_, scalar, merged_into_)) carriers.push_back(i);
+  }
+  if (carriers.empty() || substitutions_.empty()) return;
+  const CarriedEnvValues carried(text_, tokens_);
+  for (std::size_t carrier : carriers) {
+    for (std::uint32_t scalar : carried.Of(tokens_.references[carrier])) {
+      auto first = std::lower_bound(substitutions_.begin(), substitutions_.end(), scalar,
+                                    [](const ReferenceValue& value, std::uint32_t s) { return value.reference->scalar < s; });
+      for (auto value = first; value != substitutions_.end() && value->reference->scalar == scalar; ++value) {
+        CarriedValueReads(tokens_.references[carrier], *value,
+                          substituted_variables_[static_cast<std::size_t>(value - substitutions_.begin())]);
+      }
+    }
+  }
+}
+
+// Whether `value`, written as it is at `at` (a `$(NAME)`), reads as itself
+// there, in the script's or the program's reading; reported where it is not.
+bool Renderer::CarriedValueReads(const Reference& at, const ReferenceValue& value, const Variable* variable) {
+  const ShellMode mode = variable ? variable->shell : ShellMode::kSafe;
+  if (mode == ShellMode::kRaw) return true;
+  const std::size_t index = static_cast<std::size_t>(&at - tokens_.references.data());
+  std::string problem;
+  auto check = [&](const std::string& error, const std::string& encoded) {
+    if (problem.empty() && !error.empty()) problem = error;
+    if (problem.empty() && encoded != value.value) problem = "it would need quoting there, which an env value cannot have";
+  };
+  if (const ShellContext* context = ShellContextOf(index)) {
+    const ShellEncoding& encoding = EncodeForShell(*context, value.value, mode);
+    check(encoding.problem, encoding.encoded);
+  }
+  for (const ShellContext* context : exec_programs_.At(index)) {
+    std::string encoded;
+    const std::string error = AppendProgramEncoded(*context, value.value, mode, &encoded);
+    check(error, encoded);
+  }
+  if (problem.empty()) return true;
+  return ReportEncodingProblem(*value.reference, "kubelet writes this env value into the command line at line " +
+                                                     std::to_string(at.line) + ", column " + std::to_string(at.column) +
+                                                     " (`" + std::string(text_.substr(at.offset, at.length)) +
+                                                     "`), as it is: " + problem +
+                                                     "; write the placeholder in the command line itself");
 }
 
 // A value that a shell reads as code when the container starts

@@ -48,17 +48,10 @@ bool IsProgramWordsVariable(std::string_view name) {
 // Where `scalar` stands in a container's `env` list: the item's path, and
 // whether it is the item's `name` (else its `value`); kRoot elsewhere.
 std::uint32_t EnvItem(const Tokens& tokens, const Scalar& scalar, bool* is_name) {
-  if (scalar.is_key || scalar.path == PathSegment::kRoot) return PathSegment::kRoot;
-  const PathSegment& entry = tokens.paths[scalar.path];
-  if (entry.index >= 0 || (entry.key != "name" && entry.key != "value") || entry.parent == PathSegment::kRoot) {
-    return PathSegment::kRoot;
-  }
-  const PathSegment& item = tokens.paths[entry.parent];
-  if (item.index < 0 || item.parent == PathSegment::kRoot || tokens.paths[item.parent].key != "env") {
-    return PathSegment::kRoot;
-  }
-  *is_name = entry.key == "name";
-  return entry.parent;
+  std::string_view key;
+  const std::uint32_t item = EnvItemOf(tokens, scalar, &key);
+  *is_name = key == "name";
+  return item;
 }
 
 // The `prefix` of an item of an `envFrom` list.

@@ -49,6 +49,20 @@ bool IsDataEntry(const Tokens& tokens, std::uint32_t path) {
          (map.parent == PathSegment::kRoot || IsListItem(tokens, map.parent));
 }
 
+std::uint32_t EnvItemOf(const Tokens& tokens, const Scalar& scalar, std::string_view* key) {
+  if (scalar.is_key || scalar.path == PathSegment::kRoot) return PathSegment::kRoot;
+  const PathSegment& entry = tokens.paths[scalar.path];
+  if (entry.index >= 0 || (entry.key != "name" && entry.key != "value") || entry.parent == PathSegment::kRoot) {
+    return PathSegment::kRoot;
+  }
+  const PathSegment& item = tokens.paths[entry.parent];
+  if (item.index < 0 || item.parent == PathSegment::kRoot || tokens.paths[item.parent].key != "env") {
+    return PathSegment::kRoot;
+  }
+  *key = entry.key;
+  return entry.parent;
+}
+
 bool IsObjectKind(const Tokens& tokens, const Scalar& scalar) {
   if (scalar.path == PathSegment::kRoot) return false;
   const PathSegment& entry = tokens.paths[scalar.path];

@@ -47,6 +47,10 @@ bool IsListItem(const Tokens& tokens, std::uint32_t path);
 /// document's root or an item of a top-level `items`), whatever its kind.
 bool IsDataEntry(const Tokens& tokens, std::uint32_t path);
 
+/// The item of an `env` list that `scalar` is the `name` or a `value` of
+/// (the item's path), with `key` set to which; PathSegment::kRoot elsewhere.
+std::uint32_t EnvItemOf(const Tokens& tokens, const Scalar& scalar, std::string_view* key);
+
 /// True when `scalar` is the key or value of the `kind` of an object: its
 /// document's top-level `kind`, or that of an item of a top-level `items`.
 bool IsObjectKind(const Tokens& tokens, const Scalar& scalar);

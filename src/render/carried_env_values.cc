@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "carried_env_values.h"
+
+#include <set>
+#include <utility>
+
+#include "object_paths.h"
+
+namespace safesubst {
+
+bool MayCarryEnvValues(std::string_view text, const Tokens& tokens) {
+  std::set<std::string, std::less<>> names;
+  for (const Scalar& scalar : tokens.scalars) {
+    std::string_view key;
+    if (EnvItemOf(tokens, scalar, &key) != PathSegment::kRoot && key == "name") names.insert(DecodeScalar(text, scalar));
+  }
+  if (names.empty()) return false;
+  for (const Scalar& scalar : tokens.scalars) {
+    if (!scalar.is_shell && !scalar.exec_program) continue;
+    const std::string_view raw = text.substr(scalar.offset, scalar.length);
+    for (std::size_t at = raw.find("$("); at != std::string_view::npos; at = raw.find("$(", at + 2)) {
+      const std::size_t close = raw.find(')', at + 2);
+      if (close != std::string_view::npos && names.count(raw.substr(at + 2, close - at - 2))) return true;
+    }
+  }
+  return false;
+}
+
+CarriedEnvValues::CarriedEnvValues(std::string_view text, const Tokens& tokens) : tokens_(tokens) {
+  struct Found {
+    std::uint32_t document = 0;
+    std::string name;
+    Item item;
+  };
+  std::map<std::pair<std::uint32_t, std::uint32_t>, Found> by_path;  // by document and item path
+  for (std::uint32_t index = 0; index < tokens.scalars.size(); ++index) {
+    const Scalar& scalar = tokens.scalars[index];
+    std::string_view key;
+    const std::uint32_t item = EnvItemOf(tokens, scalar, &key);
+    if (item == PathSegment::kRoot) continue;
+    Found& found = by_path[{scalar.document, item}];
+    found.document = scalar.document;
+    found.item.list = tokens.paths[item].parent;
+    found.item.index = tokens.paths[item].index;
+    if (key == "name") found.name = DecodeScalar(text, scalar);
+    if (key == "value") found.item.values.push_back(index);
+  }
+  for (auto& [path, found] : by_path) {
+    const std::uint32_t owner = tokens.paths[found.item.list].parent;
+    items_.emplace(std::make_tuple(found.document, owner, std::move(found.name)), std::move(found.item));
+  }
+  for (const Reference& reference : tokens.references) {
+    if (reference.kind != RefKind::kKubernetes || reference.scalar == Reference::kNoScalar) continue;
+    std::string_view key;
+    if (EnvItemOf(tokens, tokens.scalars[reference.scalar], &key) != PathSegment::kRoot && key == "value") {
+      named_by_value_[reference.scalar].push_back(reference.name);
+    }
+  }
+}
+
+const CarriedEnvValues::Item* CarriedEnvValues::Find(std::uint32_t document, std::uint32_t owner,
+                                                     std::string_view name) const {
+  auto found = items_.find(std::make_tuple(document, owner, std::string(name)));
+  return found == items_.end() ? nullptr : &found->second;
+}
+
+void CarriedEnvValues::AddCarried(std::uint32_t document, std::uint32_t owner, const Item& item,
+                                  std::vector<std::uint32_t>* out) const {
+  for (std::uint32_t value : item.values) {
+    out->push_back(value);
+    auto names = named_by_value_.find(value);
+    if (names == named_by_value_.end()) continue;
+    for (std::string_view name : names->second) {
+      const Item* earlier = Find(document, owner, name);
+      // Only the items before it are in scope: the index falls at each step, so this ends.
+      if (earlier != nullptr && earlier->list == item.list && earlier->index < item.index) {
+        AddCarried(document, owner, *earlier, out);
+      }
+    }
+  }
+}
+
+std::vector<std::uint32_t> CarriedEnvValues::Of(const Reference& reference) const {
+  std::vector<std::uint32_t> carried;
+  if (reference.scalar == Reference::kNoScalar) return carried;
+  const Scalar& scalar = tokens_.scalars[reference.scalar];
+  for (std::uint32_t owner = scalar.path; owner != PathSegment::kRoot; owner = tokens_.paths[owner].parent) {
+    if (const Item* item = Find(scalar.document, owner, reference.name)) {
+      AddCarried(scalar.document, owner, *item, &carried);
+      break;
+    }
+  }
+  return carried;
+}
+
+}  // namespace safesubst

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0
+// Env values that kubelet writes into a command line (SPEC Rule 3: a value
+// never runs as code, at any depth).
+//
+//     command: [sh, -c, "echo $(MSG)"]
+//     env: [{name: MSG, value: "${V}"}]
+//
+// kubelet expands `$(MSG)` in the container's `command` and `args` (and an
+// exec probe's) with the value of the env item MSG before the shell reads
+// the script, so V=`;touch F` ran although the env value itself is data.
+// The render checks such a value where it lands: read at the `$(MSG)` of
+// the script (its shell context) or of an interpreter's program
+// (exec_program_contexts.h), it must read as itself, written as it is, since
+// nothing can quote it there. kubelet expands an env value with the items
+// before it, so `$(MSG)` also carries the items MSG's own value names.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "tokenizer.h"
+
+namespace safesubst {
+
+/// True when a shell script or an interpreter's program item of `tokens`
+/// (no references needed) holds `$(NAME)` naming one of its env items: a
+/// render streaming scalar by scalar gives way to the whole render there.
+bool MayCarryEnvValues(std::string_view text, const Tokens& tokens);
+
+/// The env items whose values each `$(NAME)` of a template stands for.
+class CarriedEnvValues {
+ public:
+  /// `tokens` (with its references) must outlive this.
+  CarriedEnvValues(std::string_view text, const Tokens& tokens);
+
+  /// The `value` scalars that kubelet writes at `reference`, a `$(NAME)` in
+  /// `scalar`: those of the env item NAME of the container (or other object)
+  /// holding `scalar`, and, transitively, of the earlier items its value names.
+  std::vector<std::uint32_t> Of(const Reference& reference) const;
+
+ private:
+  struct Item {
+    std::uint32_t list = 0;  // the `env` sequence
+    std::int32_t index = -1;
+    std::vector<std::uint32_t> values;
+  };
+  const Item* Find(std::uint32_t document, std::uint32_t owner, std::string_view name) const;
+  void AddCarried(std::uint32_t document, std::uint32_t owner, const Item& item, std::vector<std::uint32_t>* out) const;
+
+  const Tokens& tokens_;
+  // By document, owner of the `env` list (a container's mapping), and name.
+  std::map<std::tuple<std::uint32_t, std::uint32_t, std::string>, Item, std::less<>> items_;
+  // The names of the `$(NAME)` references of each env value scalar.
+  std::map<std::uint32_t, std::vector<std::string_view>> named_by_value_;
+};
+
+}  // namespace safesubst

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: Apache-2.0
+// Env values that kubelet writes into a command line through `$(NAME)`
+// (carried_env_values.h): refused where they would not read as themselves,
+// and, run as kubelet runs the script (its expansion, then dash and bash),
+// the values taken print as themselves and run nothing.
+#include "carried_env_values.h"
+
+#include <doctest/doctest.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kubelet_oracle.h"
+#include "render_support.h"
+#include "test_support.h"
+#include "yaml_load.h"
+#include "yaml_tree.h"
+
+namespace safesubst {
+namespace {
+
+constexpr std::string_view kManifest = "variables:\n  V: string\n";
+
+std::string Pod(std::string_view command, std::string_view env) {
+  return "kind: Pod\nspec:\n  containers:\n  - name: a\n    " + std::string(command) + "\n    env:\n" +
+         std::string(env);
+}
+
+const std::string kMsg = "    - {name: MSG, value: \"${V}\"}\n";
+
+// The script item (the last of the command line) and the env item MSG of a rendered Pod, as kubelet
+// hands the script to the shell.
+std::string ScriptAsRun(const std::string& rendered) {
+  detail::YamlStream stream;
+  detail::YamlParseError error;
+  REQUIRE(detail::ParseYamlStream(rendered, &stream, &error));
+  std::string script, msg;
+  for (const detail::YamlNode& node : stream.nodes) {
+    if (node.kind != detail::YamlNode::Kind::kMapping) continue;
+    for (std::size_t k = 0; k + 1 < node.children.size(); k += 2) {
+      const std::string& key = stream.nodes[node.children[k]].text;
+      const detail::YamlNode& value = stream.nodes[node.children[k + 1]];
+      if (key == "command" && !value.children.empty()) script = stream.nodes[value.children.back()].text;
+      if (key == "value") msg = testing::kubelet::Expand(value.text, {});
+    }
+  }
+  return testing::kubelet::Expand(script, {{"MSG", msg}});
+}
+
+}  // namespace
+
+TEST_CASE("carried env values: a value kubelet writes into a script reads as itself there or is refused") {
+  struct Case {
+    std::string_view command;
+    std::vector<std::string_view> taken, refused;
+  };
+  const Case cases[] = {
+      {R"y(command: [sh, -c, "echo $(MSG)"])y", {"hello", "v1.2.3", "10.0.0.1"},
+       {";touch canary", "$(touch canary)", "a b", "https://x.example/a?b=1&c=2"}},
+      {R"y(command: [sh, -c, "echo \"$(MSG)\""])y", {"hello world", "https://x.example/a?b=1&c=2", "O'Brien"},
+       {"$(touch canary)", "`touch canary`", "a\"b"}},
+      {R"y(command: [bash, -c, "echo '$(MSG)'"])y", {"hello world", "a\"b $x"}, {"';touch canary;'"}},
+  };
+  std::vector<std::string> scripts, values;
+  for (const Case& c : cases) {
+    CAPTURE(c.command);
+    for (std::string_view value : c.refused) {
+      CAPTURE(value);
+      const RenderResult result = testing::RenderWithValues(Pod(c.command, kMsg), kManifest, {{"V", value}});
+      REQUIRE_FALSE(result.ok());
+      CHECK(result.diagnostics.front().location.line == 7);
+      CHECK(result.diagnostics.front().message.find(value) == std::string::npos);
+    }
+    for (std::string_view value : c.taken) {
+      CAPTURE(value);
+      const RenderResult result = testing::RenderWithValues(Pod(c.command, kMsg), kManifest, {{"V", value}});
+      REQUIRE(result.ok());
+      scripts.push_back(ScriptAsRun(result.output));
+      values.push_back(std::string(value));
+    }
+  }
+  testing::TempDir work;
+  for (std::string_view shell : {"dash", "bash"}) {
+    CHECK_MESSAGE(testing::HaveProgram(std::string(shell)), shell << " is not installed");
+    for (std::size_t i = 0; i < scripts.size(); ++i) {
+      CAPTURE(scripts[i]);
+      const testing::CommandResult run = testing::RunShell(
+          "cd " + testing::ShellQuote(work.path().string()) + " && " + std::string(shell) + " -c " + testing::ShellQuote(scripts[i]));
+      CHECK(run.out == values[i] + "\n");
+      CHECK_FALSE(std::filesystem::exists(work.path() / "canary"));
+    }
+  }
+}
+
+TEST_CASE("carried env values: through args, probes, interpreters and other env items, not into hooks") {
+  const std::string_view hostile = "'); import os; os.system('touch canary'); ('";
+  auto renders = [&](std::string_view command, std::string_view env, std::string_view value) {
+    return testing::RenderWithValues(Pod(command, env), kManifest, {{"V", value}}).ok();
+  };
+  CHECK_FALSE(renders("command: [sh, -c]\n    args: [\"echo $(MSG)\"]", kMsg, ";touch canary"));
+  CHECK_FALSE(renders("livenessProbe: {exec: {command: [sh, -c, \"echo $(MSG)\"]}}", kMsg, ";touch canary"));
+  CHECK_FALSE(renders(R"y(command: [python3, -c, "print('$(MSG)')"])y", kMsg, hostile));
+  CHECK(renders(R"y(command: [python3, -c, "print('$(MSG)')"])y", kMsg, "1.2.3"));
+  // MSG's own value names an earlier item: kubelet expands it first.
+  const std::string chained = "    - {name: A, value: \"${V}\"}\n    - {name: MSG, value: \"x-$(A)\"}\n";
+  CHECK_FALSE(renders(R"y(command: [sh, -c, "echo $(MSG)"])y", chained, ";touch canary"));
+  CHECK(renders(R"y(command: [sh, -c, "echo $(MSG)"])y", chained, "v1"));
+  // kubelet runs a hook's command as written, and a name no item has stays `$(NAME)`.
+  CHECK(renders("lifecycle: {postStart: {exec: {command: [sh, -c, \"echo $(MSG)\"]}}}", kMsg, ";touch canary"));
+  CHECK(renders(R"y(command: [sh, -c, "echo $(OTHER)"])y", kMsg, ";touch canary"));
+  // `shell: raw` writes it as code, as in the script itself.
+  CHECK(testing::RenderWithValues(Pod(R"y(command: [sh, -c, "echo $(MSG)"])y", kMsg),
+                                  "variables:\n  V: {type: string, shell: raw}\n", {{"V", ";touch canary"}})
+            .ok());
+}
+
+}  // namespace safesubst
