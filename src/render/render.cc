@@ -1423,6 +1423,15 @@ bool Renderer::CarriedValueReads(const Reference& at, const ReferenceValue& valu
                                                      "; write the placeholder in the command line itself");
 }
 
+// The template's text, as written, of the word `reference` lands in, before
+// it: from the scalar's start (after its quote) or its last blank before.
+std::string_view WordBefore(std::string_view text, const Scalar& scalar, const Reference& reference) {
+  std::string_view before = text.substr(scalar.offset, reference.offset - scalar.offset);
+  if (scalar.style == ScalarStyle::kSingleQuoted || scalar.style == ScalarStyle::kDoubleQuoted) before.remove_prefix(1);
+  const std::size_t blank = before.find_last_of(" \t\r\n");
+  return blank == std::string_view::npos ? before : before.substr(blank + 1);
+}
+
 // A value that a shell reads as code when the container starts
 // (startup_variables.h): checked for the variable's reading; in the `name`
 // of an env item, it may not make the name one of those variables.
@@ -1452,7 +1461,9 @@ bool Renderer::CheckStartupVariable(std::uint32_t scalar_index, ScalarSubstituti
   for (std::size_t i = 0; i < substitutions.values.size(); ++i) {
     if (raw(i)) continue;
     const ReferenceValue& value = substitutions.values[i];
-    ok = ReportEncodingProblem(*value.reference, StartupValueProblem(reading, name, value.value)) && ok;
+    ok = ReportEncodingProblem(*value.reference,
+                               StartupValueProblem(reading, name, value.value, WordBefore(text_, scalar, *value.reference))) &&
+         ok;
   }
   return ok;
 }

@@ -34,6 +34,20 @@ bool IsPlainWord(std::string_view value) {
   });
 }
 
+// The JVM's options variables, and whether a word the template started there
+// is a system property's value (`-Dname=`), which the JVM never runs.
+bool IsJvmPropertyValue(std::string_view name, std::string_view word_before) {
+  const bool jvm = name == "JAVA_TOOL_OPTIONS" || name == "_JAVA_OPTIONS" || name == "JDK_JAVA_OPTIONS";
+  return jvm && word_before.starts_with("-D") && word_before.find('=') != std::string_view::npos;
+}
+
+// One word the JVM splits its options variable into: no blank, quote, `\` or control.
+bool IsJvmWord(std::string_view value) {
+  return std::all_of(value.begin(), value.end(), [](char c) {
+    return static_cast<unsigned char>(c) > ' ' && c != 0x7f && c != '\'' && c != '"' && c != '\\';
+  });
+}
+
 // Variables another program splits into its options, or runs as a command
 // line (startup_variables.h has what each program does with them).
 bool IsProgramWordsVariable(std::string_view name) {
@@ -100,7 +114,8 @@ StartupReading StartupReadingOf(std::string_view name) {
   return StartupReading::kNone;
 }
 
-std::string StartupValueProblem(StartupReading reading, std::string_view name, std::string_view value) {
+std::string StartupValueProblem(StartupReading reading, std::string_view name, std::string_view value,
+                                std::string_view word_before) {
   const std::string variable = "`" + std::string(name) + "`";
   switch (reading) {
     case StartupReading::kNone: return {};
@@ -122,11 +137,12 @@ std::string StartupValueProblem(StartupReading reading, std::string_view name, s
              "is accepted (optional minus sign, no leading zero, at most 18 digits); declare the variable "
              "`shell: raw` if the value is meant to be shell code";
     case StartupReading::kWords:
-      if (IsPlainWord(value)) return {};
+      if (IsJvmPropertyValue(name, word_before) ? IsJvmWord(value) : IsPlainWord(value)) return {};
       return "the value becomes the environment variable " + variable +
              ", which a program splits into its options or runs as a command line (perl's `-M`, node's "
              "`--require`, the JVM's `-XX:OnError=` run code): only one word of letters, digits and `._:=/+@-`, "
-             "not starting with `-`, is accepted, so that it completes an option or word the template wrote; "
+             "not starting with `-`, is accepted (after a JVM property's `-Dname=`, any characters but a blank, "
+             "a quote or `\\`), so that it completes an option or word the template wrote; "
              "write the option itself in the template, or declare the variable `shell: raw` if the value is "
              "meant to be code";
   }

@@ -35,7 +35,9 @@
 // names; a command or a function body only a decimal integer (it is code);
 // an option list or command line of another program only one plain word that
 // does not start an option (`-Xmx${HEAP}`, `ssh -i ${KEY_FILE}`: the value
-// completes a word the template wrote, it adds no word, option or command).
+// completes a word the template wrote, it adds no word, option or command),
+// or, completing a JVM system property `-Dname=`, one word of any characters
+// but quotes and `\`.
 // The same holds for a ConfigMap's or Secret's entry of that name, which
 // `envFrom` turns into the variable. `shell: raw` lifts the rule.
 #pragma once
@@ -62,8 +64,14 @@ enum class StartupReading : std::uint8_t {
 StartupReading StartupReadingOf(std::string_view name);
 
 /// Why `value` cannot be the value of `name` (read as `reading`), or empty.
-/// Never names the value.
-std::string StartupValueProblem(StartupReading reading, std::string_view name, std::string_view value);
+/// Never names the value. `word_before` is the template's text of the word
+/// the value completes, before it (empty when the value starts a word): a
+/// value completing a JVM system property (`-Dname=` in JAVA_TOOL_OPTIONS
+/// and its two siblings) is data to the JVM, which splits the variable at
+/// blanks and quotes and runs no shell there, so it may hold any character
+/// but those, `\` and controls (a JDBC URL with `?a=1&b=2`).
+std::string StartupValueProblem(StartupReading reading, std::string_view name, std::string_view value,
+                                std::string_view word_before = {});
 
 /// Scalar::startup_variable of an env item's `name` that holds a `$`: a
 /// value there could make it a start-up variable, so the render checks the

@@ -88,6 +88,31 @@ TEST_CASE("startup variables: each reading takes ordinary values and refuses cod
   }
 }
 
+TEST_CASE("startup variables: a JVM system property's value takes a URL, other words of the variable do not") {
+  const std::string_view url = "jdbc:mysql://db:3306/app?useSSL=true&serverTimezone=UTC";
+  CHECK(StartupValueProblem(R::kWords, "JAVA_TOOL_OPTIONS", url, "-Dspring.datasource.url=").empty());
+  CHECK(StartupValueProblem(R::kWords, "JDK_JAVA_OPTIONS", "Hello,world;(x)", "-Dgreeting=").empty());
+  for (std::string_view value : {"a b", "a'b", "a\"b", "a\\b", "a\tb"}) {
+    CAPTURE(value);
+    CHECK(!StartupValueProblem(R::kWords, "JAVA_TOOL_OPTIONS", value, "-Dx=").empty());
+  }
+  // Not a property's value: the property's name, another option, another program.
+  CHECK(!StartupValueProblem(R::kWords, "JAVA_TOOL_OPTIONS", url, "-D").empty());
+  CHECK(!StartupValueProblem(R::kWords, "JAVA_TOOL_OPTIONS", "touch;x", "-XX:OnOutOfMemoryError=").empty());
+  CHECK(!StartupValueProblem(R::kWords, "JAVA_TOOL_OPTIONS", url).empty());
+  CHECK(!StartupValueProblem(R::kWords, "NODE_OPTIONS", url, "-Dx=").empty());
+  // The render finds the word the value lands in.
+  const std::string pod = "kind: Pod\nspec:\n  containers:\n  - name: a\n    env:\n    - name: JAVA_TOOL_OPTIONS\n"
+                          "      value: \"-Xmx1g -Ddb.url=${V} -Duser.timezone=UTC\"\n";
+  const RenderResult rendered = RenderWith(pod, url);
+  REQUIRE(rendered.ok());
+  CHECK(rendered.output.find(std::string("-Ddb.url=") + std::string(url) + " ") != std::string::npos);
+  CHECK(!RenderWith(pod, "x -XX:OnOutOfMemoryError=reboot").ok());
+  CHECK(!RenderWith("kind: Pod\nspec:\n  containers:\n  - name: a\n    env:\n    - name: JAVA_TOOL_OPTIONS\n"
+                    "      value: \"-Xmx1g ${V}\"\n",
+                    "-Ddb.url=x").ok());
+}
+
 TEST_CASE("startup variables: env items by their name, in either key order, and data entries by their key") {
   const std::string text =
       "kind: Pod\nspec:\n  containers:\n  - name: a\n    env:\n"
