@@ -52,10 +52,14 @@ bool IsJvmWord(std::string_view value) {
 // line (startup_variables.h has what each program does with them).
 bool IsProgramWordsVariable(std::string_view name) {
   static constexpr std::string_view kNames[] = {
-      "NODE_OPTIONS",    "PERL5OPT",    "RUBYOPT",           "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS",
-      "JDK_JAVA_OPTIONS", "GIT_SSH_COMMAND", "GIT_PAGER",   "GIT_EDITOR",        "GIT_EXTERNAL_DIFF",
-      "GIT_ASKPASS",     "GIT_PROXY_COMMAND", "PAGER",      "EDITOR",            "VISUAL",
-      "MANPAGER",        "SSH_ASKPASS", "LESSOPEN",          "LESSCLOSE"};
+      // options
+      "NODE_OPTIONS", "PERL5OPT", "RUBYOPT", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "TAR_OPTIONS",
+      "GIT_CONFIG_PARAMETERS", "PERL5DB",
+      // command lines
+      "GIT_SSH_COMMAND", "GIT_PAGER", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_EXTERNAL_DIFF", "GIT_ASKPASS",
+      "GIT_PROXY_COMMAND", "PAGER", "SYSTEMD_PAGER", "MANPAGER", "EDITOR", "VISUAL", "FCEDIT", "BROWSER",
+      "SSH_ASKPASS", "SUDO_ASKPASS", "LESSOPEN", "LESSCLOSE", "RSYNC_RSH", "RSYNC_CONNECT_PROG", "CVS_RSH",
+      "SVN_SSH"};
   return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
 }
 

@@ -24,11 +24,15 @@
 //     the leading `-` optional), node NODE_OPTIONS (`--require`,
 //     `--import=data:...`), the JVM JAVA_TOOL_OPTIONS, _JAVA_OPTIONS and
 //     JDK_JAVA_OPTIONS (`-XX:OnOutOfMemoryError=cmd`, `-javaagent:`), ruby
-//     RUBYOPT (`-r`);
-//   - git runs GIT_SSH_COMMAND, GIT_PAGER, GIT_EDITOR, GIT_EXTERNAL_DIFF,
-//     GIT_ASKPASS and GIT_PROXY_COMMAND, and many programs PAGER, EDITOR,
-//     VISUAL, MANPAGER, SSH_ASKPASS, LESSOPEN and LESSCLOSE, as a command,
-//     most through `sh -c`.
+//     RUBYOPT (`-r`), GNU tar TAR_OPTIONS (`--checkpoint-action=exec=`),
+//     git GIT_CONFIG_PARAMETERS (`'core.pager=cmd'`), perl -d PERL5DB;
+//   - git runs GIT_SSH_COMMAND, GIT_PAGER, GIT_EDITOR, GIT_SEQUENCE_EDITOR,
+//     GIT_EXTERNAL_DIFF, GIT_ASKPASS and GIT_PROXY_COMMAND, rsync RSYNC_RSH
+//     and RSYNC_CONNECT_PROG, cvs CVS_RSH, svn SVN_SSH, and many programs
+//     PAGER, SYSTEMD_PAGER, MANPAGER, EDITOR, VISUAL, FCEDIT, BROWSER,
+//     SSH_ASKPASS, SUDO_ASKPASS, LESSOPEN and LESSCLOSE, as a command, most
+//     through `sh -c`. (A list: a program reading another variable this way
+//     is out of reach, as README says.)
 // The rule follows the shell's own reading of each: a prompt or a start-up
 // file's name takes no `$`, backtick, `\` or quote (the rule for assigning
 // them in a script, ShellOperand::kExpanded); an option list only option

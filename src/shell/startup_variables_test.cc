@@ -49,7 +49,8 @@ TEST_CASE("startup variables: the names a shell reads as code when it starts") {
   CHECK(StartupReadingOf("SHELLOPTS") == R::kOptions);
   CHECK(StartupReadingOf("BASHOPTS") == R::kOptions);
   for (std::string_view name : {"PROMPT_COMMAND", "BASH_FUNC_ls%%", "BASH_FUNC_ls()"}) CHECK(StartupReadingOf(name) == R::kCode);
-  for (std::string_view name : {"NODE_OPTIONS", "PERL5OPT", "JAVA_TOOL_OPTIONS", "GIT_SSH_COMMAND", "PAGER", "LESSOPEN"}) {
+  for (std::string_view name : {"NODE_OPTIONS", "PERL5OPT", "JAVA_TOOL_OPTIONS", "GIT_SSH_COMMAND", "PAGER", "LESSOPEN",
+                                "TAR_OPTIONS", "RSYNC_RSH", "GIT_CONFIG_PARAMETERS", "SVN_SSH"}) {
     CHECK(StartupReadingOf(name) == R::kWords);
   }
   for (std::string_view name : {"PATH", "HOME", "ENVIRONMENT", "env", "PS5", "BASH_FUNC_ls", "IFS", "MY_ENV",
@@ -255,8 +256,8 @@ TEST_CASE("startup variables: under the real shells, each reading runs code and 
 // The other programs' readings (perl, node, git: CI installs them), measured
 // the same way: the hostile value runs code, a value the rule takes does
 // not, whichever words of the variable the template wrote around it.
-TEST_CASE("startup variables: perl, node and git run code from their variables, and not the values taken") {
-  for (const char* program : {"perl", "node", "git"}) {
+TEST_CASE("startup variables: perl, node, git and tar run code from their variables, and not the values taken") {
+  for (const char* program : {"perl", "node", "git", "tar"}) {
     CHECK_MESSAGE(testing::HaveProgram(program), program << " is not installed (packaging/debian-test-deps.txt)");
   }
   struct Run {
@@ -271,6 +272,7 @@ TEST_CASE("startup variables: perl, node and git run code from their variables, 
        "64 --import=data:text/javascript,import('child_process').then(c=>c.execFileSync('touch',['canary']))"},
       {"git ls-remote ssh://example.invalid/x", "GIT_SSH_COMMAND", "ssh -i @", "k;touch canary;"},
       {"git ls-remote ssh://example.invalid/x", "GIT_SSH_COMMAND", "@ -i k", "touch canary;"},
+      {"tar cf /dev/null .", "TAR_OPTIONS", "@", "--checkpoint=1 --checkpoint-action=exec=touch\\ canary"},
   };
   testing::TempDir work;
   auto canary_after = [&](const Run& run, std::string_view value) {
