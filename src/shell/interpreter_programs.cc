@@ -332,10 +332,10 @@ class ProgramScanner {
     if (begin < end) spans.push_back(Span{begin, end, std::move(field)});
   }
 
-  // The replacement of an s command from i_ to `close`, then its flags
-  // (`flag_chars`; i_ then stands after them): an `e` among them evaluates it.
-  Step Replacement(char close, bool multiline, std::string stops, std::string_view what,
-                   std::string_view flag_chars, std::string_view evaluated) {
+  // The replacement of an s command from i_ to `close` (the field `text`),
+  // then its flags (`flag_chars`; i_ then stands after them): an `e` among
+  // them evaluates it.
+  Step Replacement(char close, bool multiline, Field text, std::string_view flag_chars, std::string_view evaluated) {
     const std::size_t begin = i_;
     const End end = FieldEnd(close, false, multiline, nullptr);
     const std::size_t flags = end.closed ? end.at + 1 : end.at;
@@ -344,7 +344,7 @@ class ProgramScanner {
     const bool evaluates = p_.substr(flags, i_ - flags).find('e') != kNone;
     evaluates_replacement = evaluates_replacement || evaluates;
     Record(begin, end.at,
-           evaluates ? Field{ShellOperand::kProgramCode, "", evaluated, {}} : Text(std::move(stops), what));
+           evaluates ? Field{ShellOperand::kProgramCode, "", evaluated, {}} : std::move(text));
     return end.closed ? Step::kGoOn : Step::kLost;
   }
 
@@ -456,7 +456,13 @@ class SedScanner : private ProgramScanner {
     Step step = Delimited(delimiter, true, false, Stops(delimiter, "\\\n["), "the pattern of an s command");
     if (step != Step::kGoOn) return step;
     // The e flag runs the pattern space, the replacement in it, as a shell command.
-    step = Replacement(delimiter, false, Stops(delimiter, "\\\n&"), "the replacement of an s command",
+    // A backslash makes `\\` `&` newline and a punctuation delimiter literal, in GNU and
+    // busybox sed alike (busybox reads `\\n` `\\t` `\\1`... as escapes: a letter or digit delimiter
+    // is not escaped, and `[` opens a bracket for busybox even there).
+    const bool escapable = std::ispunct(static_cast<unsigned char>(delimiter)) && delimiter != '[';
+    step = Replacement(delimiter, false,
+                       Field{escapable ? ShellOperand::kProgramEscaped : ShellOperand::kProgramText,
+                             Stops(delimiter, "\\\n&"), "the replacement of an s command", {}},
                        "gpiImMe0123456789", "an s command with the e flag");
     if (step != Step::kGoOn || i_ >= p_.size() || p_[i_] != 'w') return step;
     ++i_;
@@ -675,9 +681,9 @@ class StringScanner : private ProgramScanner {
                                 "the pattern of a perl quote-like operator");
     if (step != Step::kGoOn || word == "m") return step;
     // The e flag evaluates the replacement as perl code.
-    return Replacement(delimiter, true, Stops(delimiter, interpolates ? "\\$@" : "\\"),
-                       "the replacement of a perl quote-like operator", "msixpodualngcer",
-                       "an s operator with the e flag");
+    return Replacement(delimiter, true,
+                       Text(Stops(delimiter, interpolates ? "\\$@" : "\\"), "the replacement of a perl quote-like operator"),
+                       "msixpodualngcer", "an s operator with the e flag");
   }
 
   const Syntax& syntax_;
@@ -694,7 +700,8 @@ std::vector<Span> Restricted(std::vector<Span> spans, Runs runs) {
   if (runs == Runs::kNothing) return spans;
   for (Span& span : spans) {
     Field& field = span.field;
-    if (field.kind != ShellOperand::kProgramText || field.what == kComment) continue;
+    const bool text = field.kind == ShellOperand::kProgramText || field.kind == ShellOperand::kProgramEscaped;
+    if (!text || field.what == kComment) continue;
     if (runs == Runs::kCode) {
       field = Field{ShellOperand::kProgramCode, "", field.what, "in a program that runs strings as code (eval)"};
     } else {

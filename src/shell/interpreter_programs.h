@@ -18,6 +18,11 @@
 //     `[` in a regular expression, whose brackets hide a delimiter);
 //     the value then stays data, and the common `sed "s/X/${V}/"` keeps
 //     rendering for values such as `v1.2.3`, `my-app` or `10.0.0.1`;
+//   sed's replacement with a punctuation delimiter is encoded instead: `\`,
+//     `&`, the delimiter and a newline each get a backslash before them, so
+//     `sed -i "s|X|${URL}|g"` takes `https://x/y?a=1&b=2` (GNU and busybox sed
+//     read those escapes alike; with a letter or digit delimiter busybox reads
+//     `\n`, `\t`, `\1` as escapes, so the value is refused there);
 //   anywhere else (a command or flag position, after a construct the scanner
 //     does not follow): only a decimal integer, since letters are code there
 //     (sed's `e/sbin/reboot`, perl's `qx.reboot.`, python's `import os`).
@@ -39,8 +44,8 @@
 // 'child_process')`); a mention in a comment restricts more than needed.
 // An awk file name after `>` or `>>` is data.
 // The placeholders are marked (ShellContext::operand: kProgramText with the
-// characters refused, kProgramShellText, or kProgramCode); `shell: raw`
-// lifts the rule.
+// characters refused, kProgramEscaped, kProgramShellText, or kProgramCode);
+// `shell: raw` lifts the rule.
 //
 // Programs found: the word after sed's -e/--expression (or its first operand),
 // awk's first operand (or gawk's -e/--source), the -e/-E of perl,

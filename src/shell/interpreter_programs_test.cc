@@ -52,27 +52,27 @@ TEST_CASE("interpreter programs: the field of each placeholder, through each way
   using O = ShellOperand;
   const std::vector<Mark> marks = {
       // sed: -e, --expression=, a bundle, -i with and without a suffix, the first operand, quoting switches.
-      {"sed -i \"s/hello/${V}/\" f.txt", O::kProgramText, "`sed` (the replacement of an s command)", "/\\\n&"},
-      {"sed -e 's/a/b/' -e \"s|x|${V}|g\" f", O::kProgramText, "`sed` (the replacement of an s command)", "|\\\n&"},
+      {"sed -i \"s/hello/${V}/\" f.txt", O::kProgramEscaped, "`sed` (the replacement of an s command)", "/\\\n&"},
+      {"sed -e 's/a/b/' -e \"s|x|${V}|g\" f", O::kProgramEscaped, "`sed` (the replacement of an s command)", "|\\\n&"},
       {"sed --expression=\"s/${V}/x/\" f", O::kProgramText, "`sed` (the pattern of an s command)", "/\\\n["},
       {"sed -ne \"/${V}/p\" f", O::kProgramText, "`sed` (a regular expression)", "/\\\n["},
       {"sed -i.bak \"\\,${V},d\" f", O::kProgramText, "`sed` (a regular expression)", ",\\\n["},
-      {"sed 's|a|'\"${V}\"'|' f.txt", O::kProgramText, "`sed` (the replacement of an s command)", "|\\\n&"},
-      {"sed 's/[/]/${V}/' f", O::kProgramText, "`sed` (the replacement of an s command)", "/\\\n&"},
+      {"sed 's|a|'\"${V}\"'|' f.txt", O::kProgramEscaped, "`sed` (the replacement of an s command)", "|\\\n&"},
+      {"sed 's/[/]/${V}/' f", O::kProgramEscaped, "`sed` (the replacement of an s command)", "/\\\n&"},
       {"sed \"1a ${V}\" f", O::kProgramText, "`sed` (the text of an a, i or c command)", "\\\n"},
       {"sed \"y/abc/${V}/\" f", O::kProgramText, "`sed` (a y command)", "/\\\n"},
       {"sed -n \"w ${V}\" f", O::kProgramText, "`sed` (a file name)", "\n"},
       {"sed -n \"${V}p\" f", O::kProgramCode, "`sed`", ""},
       {"sed \"s/a/b/;${V}\" f", O::kProgramCode, "`sed`", ""},
       {"sed \"s/a/${V}/e\" f", O::kProgramCode, "`sed` (an s command with the e flag)", ""},
-      {"sed \"s/a/\\\\\\\\${V}/\" f", O::kProgramText, "`sed` (the replacement of an s command)", "/\\\n&"},
+      {"sed \"s/a/\\\\\\\\${V}/\" f", O::kProgramEscaped, "`sed` (the replacement of an s command)", "/\\\n&"},
       {"sed 's/a/\\'\"${V}/\" f", O::kProgramCode, "`sed`", ""},
-      {"busybox sed \"s/a/${V}/\" f", O::kProgramText, "`sed` (the replacement of an s command)", "/\\\n&"},
-      {"env LC_ALL=C sed -i \"s/a/${V}/\" f", O::kProgramText, "`sed` (the replacement of an s command)", "/\\\n&"},
-      {"find . -name '*.conf' -exec sed -i \"s/a/${V}/\" {} +", O::kProgramText,
+      {"busybox sed \"s/a/${V}/\" f", O::kProgramEscaped, "`sed` (the replacement of an s command)", "/\\\n&"},
+      {"env LC_ALL=C sed -i \"s/a/${V}/\" f", O::kProgramEscaped, "`sed` (the replacement of an s command)", "/\\\n&"},
+      {"find . -name '*.conf' -exec sed -i \"s/a/${V}/\" {} +", O::kProgramEscaped,
        "`sed` (the replacement of an s command)", "/\\\n&"},
       {"xargs -n1 python3 -c \"print('${V}')\"", O::kProgramText, "`python3` (a string literal)", "'\\\n"},
-      {"sh -c 'sed \"s/a/${V}/\" f'", O::kProgramText, "`sed` (the replacement of an s command)", "/\\\n&"},
+      {"sh -c 'sed \"s/a/${V}/\" f'", O::kProgramEscaped, "`sed` (the replacement of an s command)", "/\\\n&"},
       // awk: the first operand, after -F, -v; strings, regular expressions, code.
       {"awk -F: -v n=1 \"{ print \\\"${V}\\\" }\" f", O::kProgramText, "`awk` (a string literal)", "\"\\\n"},
       {"awk \"/${V}/ { print }\" f", O::kProgramText, "`awk` (a regular expression literal)", "/\\\n["},
@@ -124,9 +124,9 @@ TEST_CASE("interpreter programs: options name the program as each interpreter re
   // GNU long options as getopt_long reads them (any unambiguous prefix), bundles, options taking a word;
   // languages without a scanner: anywhere in the program, code.
   const std::vector<std::pair<std::string_view, O>> places = {
-      {"sed --expr=\"s/a/${V}/\" f", O::kProgramText},
-      {"sed --e=\"s/a/${V}/\" f", O::kProgramText},
-      {"sed -n --expression \"s/a/${V}/p\" f", O::kProgramText},
+      {"sed --expr=\"s/a/${V}/\" f", O::kProgramEscaped},
+      {"sed --e=\"s/a/${V}/\" f", O::kProgramEscaped},
+      {"sed -n --expression \"s/a/${V}/p\" f", O::kProgramEscaped},
       {"sed --quiet --expr \"${V}p\" f", O::kProgramCode},
       {"gawk --so \"BEGIN { x = ${V} }\"", O::kProgramCode},
       {"gawk --sourc=\"BEGIN { print \\\"${V}\\\" }\"", O::kProgramText},
@@ -178,6 +178,9 @@ constexpr std::string_view kLines[] = {
     "sed --expr=\"s/hello/${V}/\" f.txt",
     "sed -n --e \"s/hello/${V}/p\" f.txt",
     "busybox sed \"s/hello/${V}/\" f.txt",
+    "echo __API_URL__ > g.txt && sed -i \"s|__API_URL__|${V}|g\" g.txt && cat g.txt",
+    "echo __API_URL__ > g.txt && busybox sed -i \"s|__API_URL__|${V}|g\" g.txt && cat g.txt",
+    "busybox sed 's,hello,'\"${V}\"',' f.txt",
     "sh -c 'sed \"s/hello/${V}/\" f.txt'",
     "awk \"BEGIN { print \\\"${V}\\\" }\"",
     "awk 'BEGIN { print \"'\"${V}\"'\" }'",
@@ -224,7 +227,8 @@ constexpr std::string_view kHostile[] = {
 
 // Taken in every line; then values some lines refuse (a delimiter, perl's `@`).
 constexpr std::string_view kBenign[] = {"v1.2.3", "my-app", "10.0.0.1", "hello world", "Hello_World-42"};
-constexpr std::string_view kOrdinary[] = {"https://x.example/a?b=1", "a:b@c%d+e,f=g", "O'Brien", "50%"};
+constexpr std::string_view kOrdinary[] = {"https://x.example/a?b=1", "a:b@c%d+e,f=g", "O'Brien", "50%",
+                                          "https://x/y?a=1&b=2", "C:\\dir\\x", "two\nlines", "a|b#c,d&e\\1"};
 
 std::string Expand(std::string_view line, std::string_view encoded) {
   const std::size_t at = line.find(kPlaceholder);
@@ -282,6 +286,32 @@ void ProveUnderDash(std::span<const std::string_view> lines, const Values& value
 
 TEST_CASE("interpreter programs: under the real interpreters, a value written lands as data and none runs") {
   ProveUnderDash(kLines, {kBenign, kOrdinary, kHostile});
+}
+
+// sed's replacement with a punctuation delimiter, in GNU and busybox sed, in
+// every quoting: any value is escaped (`\&`, `\|`, `\\`, backslash-newline).
+constexpr std::string_view kSedReplacementLines[] = {
+    "sed \"s/hello/${V}/\" f.txt",
+    "sed -e \"s|hello|${V}|g\" f.txt",
+    "sed 's#hello#'\"${V}\"'#' f.txt",
+    "sed -i \"s@hello@${V}@\" f.txt && cat f.txt",
+    "sed -f - f.txt <<EOF\ns/hello/${V}/\nEOF",
+    "sed -f /dev/stdin f.txt <<'EOF'\ns%hello%${V}%\nEOF",
+    "busybox sed \"s,hello,${V},\" f.txt",
+    "busybox sed 's:hello:'\"${V}\"':' f.txt",
+    "busybox sed -e \"s!hello!${V}!\" f.txt",
+};
+
+constexpr std::string_view kSedSpecial[] = {"\\", "a\\", "&", "\\1", "\\n", "x&y&&", "/|#,:@%!", "\n", "a\\\nb"};
+
+TEST_CASE("interpreter programs: sed's replacement takes any value, escaped, byte-exact in GNU and busybox sed") {
+  ProveUnderDash(kSedReplacementLines, {kBenign, {}, {}});
+  ProveUnderDash(kSedReplacementLines, {kOrdinary, {}, {}});
+  ProveUnderDash(kSedReplacementLines, {kSedSpecial, {}, {}});
+  ProveUnderDash(kSedReplacementLines, {kHostile, {}, {}});
+  // A letter or digit delimiter is not escaped (busybox reads `\n`, `\1` as escapes there): refused.
+  std::string encoded;
+  CHECK_FALSE(AppendShellEncoded(PlaceOf("sed \"sxhelloxa${V}x\" f"), "&", ShellMode::kSafe, &encoded).empty());
 }
 
 // Each line hands the value to a shell (dash: /bin/sh here), which prints it.
@@ -374,8 +404,8 @@ TEST_CASE("interpreter programs: a program with many placeholders is read once")
     MESSAGE("40,000 placeholders in one program read in " << cpu << " s of CPU");
     CHECK(cpu < 10);
     REQUIRE(contexts.size() == offsets.size());
-    CHECK(contexts.front().operand == ShellOperand::kProgramText);
-    CHECK(contexts.back().operand == ShellOperand::kProgramText);
+    CHECK(contexts.front().operand != ShellOperand::kNone);
+    CHECK(contexts.back().operand != ShellOperand::kNone);
   }
 }
 
@@ -389,7 +419,7 @@ TEST_CASE("interpreter programs: an exec-form argv (no shell) is read as the int
   const std::vector<ArgvMark> marks = {
       {{"python3", "-c", "print('${V}')"}, O::kProgramText, "`python3` (a string literal)"},
       {{"/usr/bin/env", "python3", "-c", "import sys; sys.exit(${V})"}, O::kProgramCode, "`python3`"},
-      {{"tini", "--", "sed", "-i", "s/a/${V}/", "f"}, O::kProgramText, "`sed` (the replacement of an s command)"},
+      {{"tini", "--", "sed", "-i", "s/a/${V}/", "f"}, O::kProgramEscaped, "`sed` (the replacement of an s command)"},
       // No shell: `$(...)`-free quotes are the program's own, a `"` is not removed.
       {{"perl", "-e", "print \"${V}\""}, O::kProgramText, "`perl` (a double-quoted string)"},
       {{"/docker-entrypoint.sh", "perl", "-e", "print '${V}'"}, O::kProgramText, "`perl` (a single-quoted string)"},

@@ -52,10 +52,22 @@ std::string CheckShellBoundText(const ShellContext& context, std::string_view va
          "the value is meant to be code";
 }
 
+// sed's replacement: `\\` `&` the delimiter and a newline, each after a backslash.
+void AppendEscaped(const ShellContext& context, std::string_view value, std::string* out) {
+  for (char c : value) {
+    if (context.program_stops.find(c) != std::string::npos) *out += '\\';
+    *out += c;
+  }
+}
+
 }  // namespace
 
 std::string AppendProgramEncoded(const ShellContext& context, std::string_view value, ShellMode mode,
                                  std::string* out) {
+  if (mode == ShellMode::kSafe && context.operand == ShellOperand::kProgramEscaped) {
+    AppendEscaped(context, value, out);
+    return {};
+  }
   std::string error;
   if (mode == ShellMode::kSafe && context.operand == ShellOperand::kProgramText) {
     error = CheckProgramText(context, value);

@@ -86,6 +86,10 @@ enum class ShellOperand : std::uint8_t {
   /// of ShellContext::program_stops.
   kProgramText,
   kProgramCode,  ///< elsewhere in another interpreter's program: as its code
+  /// In a field where a backslash before each of ShellContext::program_stops
+  /// makes it literal (sed's s replacement with a punctuation delimiter:
+  /// `\&`, `\/`, `\\`, a backslash-newline): the value is written so.
+  kProgramEscaped,
   /// In a field of a program that hands strings to a shell or starts
   /// commands (`system`, `exec`, backticks, a pipe, sed's `e`): the value may
   /// reach a shell from there, so it takes only shell-inert characters, and

@@ -375,6 +375,7 @@ std::string CheckEvaluatedOperand(const ShellContext& context, std::string_view 
              "variable `shell: raw` if the value is meant to be shell code";
     case ShellOperand::kProgramText:
     case ShellOperand::kProgramCode:
+    case ShellOperand::kProgramEscaped:
     case ShellOperand::kProgramShellText: return {};  // AppendProgramEncoded, before the shell's layer
   }
   return {};
