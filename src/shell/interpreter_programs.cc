@@ -47,6 +47,7 @@ enum Reading : std::uint8_t {
   kOptionsAnywhere = 2,   // GNU getopt: options may follow the operands
   kAbbreviations = 4,     // GNU getopt_long: any prefix of a long option names it (`--expr`)
   kAttachedCode = 8,      // a code letter takes the rest of its word (`-e'...'`); node's do not
+  kMagicOpen = 16,        // perl: -n, -p and `<>` open the operands with the two-argument open
 };
 struct Interpreter {
   Language language;
@@ -63,7 +64,7 @@ constexpr Interpreter kAwk{Language::kAwk,
                            {"e", "fE", "vFWil", "", ""},
                            {"--source", "--file --exec", "--assign --field-separator --include --load"},
                            kOperandIsProgram | kAbbreviations | kAttachedCode};
-constexpr Interpreter kPerl{Language::kPerl, {"eE", "", "I", "iMmxCdDFV", "l0"}, {}, kAttachedCode};
+constexpr Interpreter kPerl{Language::kPerl, {"eE", "", "I", "iMmxCdDFV", "l0"}, {}, kAttachedCode | kMagicOpen};
 constexpr Interpreter kPython{Language::kPython, {"c", "m", "WX", "", ""}, {"", "", "--check-hash-based-pycs"},
                               kAttachedCode};
 constexpr Interpreter kNode{
@@ -139,6 +140,9 @@ struct ProgramWord {
 struct Programs {
   std::vector<ProgramWord> words;
   bool reads_stdin = false;
+  bool names_file = false;  // a program file or script operand (which may be a `<(...)`)
+  // Operands perl opens with the two-argument open (-n, -p, `<>`): `cmd|` runs cmd.
+  std::vector<std::size_t> opened_files;
 };
 
 // Reads the options of an interpreter as it does: where its program is.
@@ -170,9 +174,13 @@ class OptionReader {
     if (found_.words.empty() && !named_file_ && interpreter_.Reads(kOperandIsProgram) && first_operand_ != kNone) {
       found_.words.push_back({first_operand_, 0});
     }
-    found_.reads_stdin = found_.reads_stdin || (found_.words.empty() && !named_file_ &&
-                                                !interpreter_.Reads(kOperandIsProgram) &&
-                                                (first_operand_ == kNone || IsStandardInput(words_[first_operand_].text)));
+    const bool script_operand = found_.words.empty() && !named_file_ && !interpreter_.Reads(kOperandIsProgram);
+    found_.reads_stdin = found_.reads_stdin ||
+                         (script_operand && (first_operand_ == kNone || IsStandardInput(words_[first_operand_].text)));
+    found_.names_file = named_file_ || (script_operand && first_operand_ != kNone);
+    if (interpreter_.Reads(kMagicOpen) && !found_.words.empty() && (loops_ || ReadsDiamond())) {
+      for (std::size_t i = first_operand_; i < words_.size(); ++i) found_.opened_files.push_back(i);
+    }
     return std::move(found_);
   }
 
@@ -198,11 +206,24 @@ class OptionReader {
     }
   }
 
+  // A program word holds perl's `<>` or `<ARGV>` (not the safe `<<>>`).
+  bool ReadsDiamond() const {
+    for (const ProgramWord& program : found_.words) {
+      const std::string_view text = std::string_view(words_[program.word].text).substr(program.start);
+      if (text.find("<ARGV>") != kNone) return true;
+      for (std::size_t at = text.find("<>"); at != kNone; at = text.find("<>", at + 1)) {
+        if (at == 0 || text[at - 1] != '<') return true;
+      }
+    }
+    return false;
+  }
+
   // A bundle of letters (`-ne`, `-Sc`, `-i.bak`, `-0777`).
   void Letters(std::string_view word) {
     for (std::size_t k = 1; k < word.size(); ++k) {
       const char letter = word[k];
       if (interpreter_.letters.attached.find(letter) != kNone) return;
+      loops_ = loops_ || letter == 'n' || letter == 'p';
       if (interpreter_.letters.digits.find(letter) != kNone) {
         while (k + 1 < word.size() && std::isdigit(static_cast<unsigned char>(word[k + 1]))) ++k;
         continue;
@@ -221,10 +242,10 @@ class OptionReader {
   ProgramWord NextWord() { return i_ + 1 < words_.size() ? ProgramWord{++i_, 0} : ProgramWord{kNone, 0}; }
 
   void Argument(ProgramWord argument, bool code, bool file) {
+    named_file_ = named_file_ || file;  // without a word: a `<(...)`, which is no word
     if (argument.word == kNone) return;
     if (code) found_.words.push_back(argument);
     if (!file) return;
-    named_file_ = true;
     found_.reads_stdin =
         found_.reads_stdin || IsStandardInput(std::string_view(words_[argument.word].text).substr(argument.start));
   }
@@ -237,6 +258,7 @@ class OptionReader {
   std::size_t first_operand_ = kNone;
   bool options_ = true;
   bool maybe_argument_ = false;  // the word after an option not listed may be its argument
+  bool loops_ = false;           // -n or -p
 };
 
 // ---- where a place of a program lands --------------------------------------
@@ -957,6 +979,18 @@ void MarkProgramWords(const Call& call, const PlaceholderList& placeholders, std
     program.Read(word, text.start);
     MarkPlaces(*call.interpreter, call.name, placeholders, {word.begin, word.end}, program, contexts);
   }
+  // `perl -ne '...' "${F}"`: a file name `touch X|` runs `touch X`; `<`, `>` open otherwise.
+  for (std::size_t file : call.programs.opened_files) {
+    const ShWord& word = call.command.words[file];
+    auto at = std::lower_bound(placeholders.begin(), placeholders.end(), std::make_pair(word.begin, std::size_t{0}));
+    for (; at != placeholders.end() && at->first < word.end; ++at) {
+      ShellContext& context = (*contexts)[at->second];
+      if (context.operand != ShellOperand::kNone) continue;
+      context.operand = ShellOperand::kProgramText;
+      context.evaluated_by = call.name + " (a file name its -n, -p or <> loop opens with the two-argument open)";
+      context.program_stops = "|<>";
+    }
+  }
 }
 
 // The interpreters a script runs, each with its programs, and the
@@ -991,6 +1025,7 @@ class ProgramReader : public CommandReader {
     Call call;
     call.command = std::move(command);
     if (ReadCall(name, /*after_any=*/false, &call)) {
+      if (call.programs.reads_stdin) AddHereStrings(&call);
       calls.push_back(std::move(call));
       kept = &calls.back().command;
       if (calls.back().programs.reads_stdin) reads_stdin = &calls.back();
@@ -1000,6 +1035,16 @@ class ProgramReader : public CommandReader {
     // One entry for each here-document, in order: HeredocBody comes for each.
     for (const ShRedirect& redirect : kept->redirects) {
       if (redirect.op == "<<" || redirect.op == "<<-") pending_.push_back(Body{reads_stdin});
+    }
+  }
+
+  // `python3 <<< "print('${V}')"`: the here-string's word is the program (it joins the call's words).
+  static void AddHereStrings(Call* call) {
+    std::vector<ShWord>& words = call->command.words;
+    for (const ShRedirect& redirect : call->command.redirects) {
+      if (redirect.op != "<<<") continue;
+      words.push_back(redirect.target);
+      call->programs.words.push_back({words.size() - 1, 0});
     }
   }
 
@@ -1034,6 +1079,13 @@ void AddProgramReadings(std::string_view script, const std::vector<std::size_t>&
     program.ReadBody(script, body.begin, body.end, body.expanding);
     MarkPlaces(*body.call->interpreter, body.call->name, placeholders, {body.begin, body.end}, program, contexts);
   }
+}
+
+ProgramSource ProgramSourceOf(const std::vector<ShWord>& words) {
+  Call call;
+  call.command.words = words;
+  if (!ReadCall(0, /*after_any=*/false, &call)) return {};
+  return {call.name, call.programs.reads_stdin, call.programs.names_file};
 }
 
 void AddArgvProgramReadings(const std::vector<std::string>& argv, const std::vector<ArgvPlace>& places,

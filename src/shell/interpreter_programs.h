@@ -59,8 +59,14 @@
 // end the options of perl, python or node (`node --input-type module -e`).
 // ruby -e, php -r, lua -e, Rscript/R -e have no scanner: anywhere in their
 // programs a value is code (only a decimal integer). pypy is python, bun is node.
+// A here-string is the program of an interpreter that reads its standard
+// input (`python3 <<< "..."`). The operands of `perl -n`, `-p` or a `<>`
+// loop are file names perl opens with the two-argument open, where `cmd|`
+// runs cmd: a value there takes no `|`, `<` or `>`.
 // Out of reach: a program the script builds at run time (`p="s/x/${V}/"; sed
-// "$p"`), a program piped into an interpreter, a program file.
+// "$p"`), a program file. Text piped into an interpreter that reads its
+// program from its standard input, and a `<(...)` it reads, are refused by
+// the sink reader (ProgramSourceOf, shell_sinks.cc).
 #pragma once
 
 #include <cstddef>
@@ -72,6 +78,8 @@
 
 namespace safesubst {
 
+struct ShWord;  // shell_commands.h
+
 /// A cheap test: false when `script` names none of the interpreters above
 /// (then AddProgramReadings would change nothing).
 bool MayRunPrograms(std::string_view script);
@@ -80,6 +88,19 @@ bool MayRunPrograms(std::string_view script);
 /// stands in the program text of an interpreter the script runs.
 void AddProgramReadings(std::string_view script, const std::vector<std::size_t>& offsets,
                         std::vector<ShellContext>* contexts);
+
+/// Where the interpreter a command runs (its words from the command name on)
+/// takes its program from: its standard input (`python3`, `perl -`, `sed -f
+/// -`, `awk -f /dev/stdin`), or a file, which may be a `<(...)` (`sed -f
+/// <(...)`, `python3 <(...)`, where the `<(...)` is no word). For the sink
+/// reader (shell_sinks.cc): text piped into such a command, or written by a
+/// `<(...)` it reads, is program text the renderer cannot delimit.
+struct ProgramSource {
+  std::string name;  ///< "`python3`"; empty when the command runs no interpreter
+  bool from_stdin = false;
+  bool from_file = false;
+};
+ProgramSource ProgramSourceOf(const std::vector<ShWord>& words);
 
 /// A placeholder in an exec-form argv: the item, and the offset of its `$` in it.
 struct ArgvPlace {

@@ -17,6 +17,7 @@
 
 #include "real_shells.h"
 #include "shell.h"
+#include "shell_commands.h"
 #include "test_support.h"
 
 namespace safesubst {
@@ -108,6 +109,16 @@ TEST_CASE("interpreter programs: the field of each placeholder, through each way
       {"perl -e \"eval { print '${V}' }\"", O::kProgramText, "`perl` (a single-quoted string)", "'\\"},
       {"awk \"{ if (a || b) print \\\"${V}\\\" }\"", O::kProgramText, "`awk` (a string literal)", "\"\\\n"},
       {"python3 -c \"import os; os.system('ls') # ${V}\"", O::kProgramText, "`python3` (a comment)", "\n"},
+      // A here-string an interpreter reads as its program; sed -f - and awk -f /dev/stdin read here-documents.
+      {"python3 <<< \"print('${V}')\"", O::kProgramText, "`python3` (a string literal)", "'\\\n"},
+      {"sed -f - f <<EOF\ns/a/${V}/\nEOF", O::kProgramEscaped, "`sed` (the replacement of an s command)", "/\\\n&"},
+      {"awk -f /dev/stdin <<'EOF'\nBEGIN { x = ${V} }\nEOF", O::kProgramCode, "`awk`", ""},
+      // perl -n, -p and <> open their operands with the two-argument open.
+      {"perl -ne 'print' \"${V}\"", O::kProgramText,
+       "`perl` (a file name its -n, -p or <> loop opens with the two-argument open)", "|<>"},
+      {"perl -e 'while (<>) { print }' a \"${V}\"", O::kProgramText,
+       "`perl` (a file name its -n, -p or <> loop opens with the two-argument open)", "|<>"},
+      {"perl -e 'while (<<>>) { print }' \"${V}\"", O::kNone, "", ""},
       // A here-document an interpreter reads as its program; a command substitution there is not followed.
       {"cat <<EOF\n${V}\nEOF\npython3 - <<EOF\nprint('${V}')\nEOF", O::kNone, "", ""},
       {"python3 - <<EOF\nimport sys\nprint('${V}')\nEOF", O::kProgramText, "`python3` (a string literal)", "'\\\n"},
@@ -203,6 +214,7 @@ constexpr std::string_view kLines[] = {
     "python3 <<'EOF'\nprint(\"${V}\")\nEOF",
     "perl <<EOF\nprint \"${V}\\n\";\nEOF",
     "node - <<EOF\nconsole.log('${V}')\nEOF",
+    "awk -f /dev/stdin <<EOF\nBEGIN { print \"${V}\" }\nEOF",
 };
 
 // The attacker's values (requests-s28.md 08:16 c) and their kin: each ends a
@@ -359,7 +371,9 @@ TEST_CASE("interpreter programs: the plain substitution of the attacker's lines 
            // Strings handed to a shell: the old reading took any value without the literal's stops.
            {"perl -e \"system(\\\"echo ${V}\\\")\"", "x; touch canary"},
            {"python3 -c \"import os; os.system('echo ${V}')\"", "$(touch canary)"},
-           {"sed \"s/hello/${V}/;s/^/echo /e\" f.txt", "x; touch canary"}}) {
+           {"sed \"s/hello/${V}/;s/^/echo /e\" f.txt", "x; touch canary"},
+           // perl -n opened its operand with the two-argument open.
+           {"perl -ne 'print' \"${V}\"", "touch canary|"}}) {
     // Written for the shell only, as 773501a wrote it.
     ShellContext context = ShellContextsAt(line, {line.find(kPlaceholder)}).front();
     REQUIRE(context.operand != ShellOperand::kNone);
@@ -370,7 +384,7 @@ TEST_CASE("interpreter programs: the plain substitution of the attacker's lines 
   }
   testing::TempDir work;
   const std::filesystem::path directory = testing::RunEachScriptUnderShells(work.path(), shells, scripts).front();
-  CHECK(testing::ReadFile(directory / "canaries") == "0\n1\n2\n3\n4\n5\n6\n7\n");
+  CHECK(testing::ReadFile(directory / "canaries") == "0\n1\n2\n3\n4\n5\n6\n7\n8\n");
 }
 
 template <typename Work>
@@ -384,6 +398,36 @@ double CpuSeconds(const Work& work) {
 // sed program with 4,000 placeholders took 3.1 s, a python here-document of
 // 8,000 lines 10.8 s; at the sizes below the old reading takes minutes. One
 // scan per program now serves all of them, so the bound is generous.
+TEST_CASE("interpreter programs: where an interpreter takes its program from, for the sink reader") {
+  auto source = [](std::string_view script) {
+    std::vector<ShWord> words;
+    for (std::size_t at = 0; at < script.size();) {
+      const std::size_t end = std::min(script.find(' ', at), script.size());
+      ShWord& word = words.emplace_back();
+      word.text = script.substr(at, end - at);
+      at = end + 1;
+    }
+    return ProgramSourceOf(words);
+  };
+  CHECK(source("python3").from_stdin);
+  CHECK(source("perl -").from_stdin);
+  CHECK(source("sed -f - f").from_stdin);
+  CHECK(source("gawk --file=/dev/stdin").from_stdin);
+  CHECK(source("env node").name == "`node`");
+  CHECK(source("sed -f").from_file);
+  CHECK(source("python3 -u").from_stdin);
+  CHECK_FALSE(source("python3 -c x").from_stdin);
+  CHECK_FALSE(source("sed s/a/b/").from_stdin);
+  CHECK_FALSE(source("sed s/a/b/").from_file);
+  CHECK(source("cat").name.empty());
+  // perl -n's operands: a file name, not a command.
+  const ShellContext operand = PlaceOf("perl -ne 'print' \"${V}\"");
+  std::string encoded;
+  CHECK(AppendShellEncoded(operand, "/var/log/app-1.log", ShellMode::kSafe, &encoded).empty());
+  CHECK_FALSE(AppendShellEncoded(operand, "touch canary|", ShellMode::kSafe, &encoded).empty());
+  CHECK_FALSE(AppendShellEncoded(operand, ">/etc/passwd", ShellMode::kSafe, &encoded).empty());
+}
+
 TEST_CASE("interpreter programs: a program with many placeholders is read once") {
   struct Case {
     std::string_view head, line, tail;
