@@ -90,6 +90,7 @@ constexpr std::string_view kLines[] = {
     R"y(command: [busybox, sed, "s/hello/${V}/", f.txt])y",
     R"y(command: [awk, "BEGIN { print \"${V}\" }"])y",
     R"y(command: [jq, -rn, "\"${V}\""])y",
+    R"y(command: [./entrypoint.sh, python3, -c, "print('${V}')"])y",
     R"y(livenessProbe: {exec: {command: [python3, -c, "print('${V}')"]}})y",
     R"y(lifecycle: {postStart: {exec: {command: [perl, -le, "print '${V}'"]}}})y",
 };
@@ -128,6 +129,8 @@ std::vector<std::filesystem::path> RunAll(const std::filesystem::path& work, con
     const std::filesystem::path directory = work / ("run" + std::to_string(i));
     std::filesystem::create_directories(directory);
     testing::WriteFile(directory / "f.txt", "hello\n");
+    testing::WriteFile(directory / "entrypoint.sh", "#!/bin/sh\nexec \"$@\"\n");  // as images' entrypoints do
+    std::filesystem::permissions(directory / "entrypoint.sh", std::filesystem::perms::owner_all);
     std::string words;
     for (const std::string& word : runs[i].argv) words += " " + testing::ShellQuote(word);
     script += "(cd " + testing::ShellQuote(directory.string()) + " &&" + words + " >out 2>err </dev/null) &\n";

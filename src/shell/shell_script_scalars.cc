@@ -8,7 +8,6 @@
 #include "object_paths.h"
 #include "command_line.h"
 #include "interpreter_programs.h"
-#include "shell_commands.h"
 #include "shell.h"
 
 namespace safesubst {
@@ -48,18 +47,20 @@ void MarkShell(Scalar* scalar) {
   scalar->context = ContextClass::kScript;
 }
 
-// A command line run without a shell whose program, itself or behind a
-// runner (`env`, `tini --`, `busybox`), may be an interpreter that takes its
-// program in a word (`[python3, -c, ...]`), or is named by a value: each
-// item is marked, and the render asks interpreter_programs.h where in the
-// program each value lands (exec_program_contexts.h).
-template <typename Word>
-void MarkIfRunsInterpreter(const CommandLine& line, const Word& word, Tokens* tokens) {
-  auto names_interpreter = [&](std::size_t i) { return MayRunPrograms(ProgramBaseName(word(i))); };
-  const std::string program = word(0);
-  if (!names_interpreter(0) && !IsRunner(program) && program.find('$') == std::string::npos) return;
-  bool runs = names_interpreter(0) || program.find('$') != std::string::npos;
-  for (std::size_t i = 1; i < line.items.size() && !runs; ++i) runs = names_interpreter(i);
+// A command line run without a shell that may run an interpreter taking its
+// program in a word (`[python3, -c, ...]`), itself, behind any program
+// (`env`, `tini --`, an entrypoint script: as interpreter_programs.h reads
+// argv), or named by a value: each item is marked, and the render asks
+// interpreter_programs.h where in the program each value lands
+// (exec_program_contexts.h). `may_be_program(i)`: item i is short enough to
+// name a program.
+template <typename Word, typename MayBeProgram>
+void MarkIfRunsInterpreter(const CommandLine& line, const Word& word, const MayBeProgram& may_be_program,
+                           Tokens* tokens) {
+  bool runs = word(0).find('$') != std::string::npos;
+  for (std::size_t i = 0; i < line.items.size() && !runs; ++i) {
+    runs = may_be_program(i) && MayRunPrograms(ProgramBaseName(word(i)));
+  }
   if (!runs) return;
   for (std::uint32_t item : line.items) tokens->scalars[item].exec_program = true;
 }
@@ -74,7 +75,7 @@ void MarkShellCommandLines(std::string_view text, Tokens* tokens) {
     auto may_be_program = [&](std::size_t i) { return tokens->scalars[line.items[i]].length <= 4096 + 2; };
     const std::size_t script = ShellScriptOperand(line.items.size(), word, may_be_option, may_be_program);
     if (script == std::string_view::npos) {
-      MarkIfRunsInterpreter(line, word, tokens);
+      MarkIfRunsInterpreter(line, word, may_be_program, tokens);
       continue;
     }
     Scalar& scalar = tokens->scalars[line.items[script]];
