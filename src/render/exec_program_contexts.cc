@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "command_line.h"
 #include "interpreter_programs.h"
 #include "object_paths.h"
 
@@ -34,6 +35,16 @@ ShellContext Unplaced() {
   ShellContext context;
   context.operand = ShellOperand::kProgramCode;
   context.evaluated_by = "the interpreter this command line runs";
+  return context;
+}
+
+// The string `env -S` splits, with its own quoting (`'...'`, `"..."`, `\_`,
+// `${NAME}`), into the command line it runs: no field of it is delimited
+// here, so a value there is code (attacker s30 A1).
+ShellContext SplitByEnv() {
+  ShellContext context;
+  context.operand = ShellOperand::kProgramCode;
+  context.evaluated_by = "`env -S`, which splits this item into a command line with its own quoting and runs it";
   return context;
 }
 
@@ -159,6 +170,10 @@ void ExecProgramContexts::Read(std::string_view text, const Tokens& tokens,
         if (auto value = values.find(r); value != values.end()) place.value = value->second;
         line.places.push_back(place);
       }
+    }
+    const std::size_t split = EnvSplitStringItem(line.argv);
+    for (const Line::Place& place : line.places) {
+      if (place.at.item == split) Keep(place.reference, SplitByEnv());
     }
     ReadLine(line);
   }

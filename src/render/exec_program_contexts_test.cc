@@ -224,6 +224,29 @@ TEST_CASE("exec-form programs: ordinary command lines render byte for byte") {
   }
 }
 
+TEST_CASE("exec-form programs: the string env -S splits and runs takes only a decimal integer") {
+  // (attacker s30 A1) env -S re-splits the item with its own quoting and runs the shell in it.
+  for (std::string_view line : {R"y(command: [env, -S, "sh -c 'echo ${V}'"])y",
+                                R"y(command: [/usr/bin/env, "--split-string=sh -c 'echo ${V}'"])y",
+                                R"y(command: [tini, --, env, -vS, "echo ${V}"])y"}) {
+    CAPTURE(line);
+    CHECK_FALSE(RenderWith(Pod(line), "$(touch canary)").ok());
+    CHECK_FALSE(RenderWith(Pod(line), "hello").ok());
+    CHECK(RenderWith(Pod(line), "42").ok());
+  }
+  CHECK(RenderWith(Pod(R"y(command: [env, A=1, /app/run, "${V}"])y"), "hello world").ok());
+}
+
+TEST_CASE("exec-form programs: a value on the #! line of a scalar that is no shell script") {
+  const std::string file = "kind: ConfigMap\ndata:\n  run: |\n    #!/usr/bin/env -S python3 -c print(\"${V}\")\n";
+  CHECK_FALSE(RenderWith(file, "x\");__import__(\"os\").system(\"touch canary\");(\"").ok());
+  CHECK_FALSE(RenderWith(file, "hello").ok());
+  CHECK(RenderWith(file, "42").ok());
+  // Below the `#!` line, and in a shell script's `#!` line (a comment, never substituted), nothing changes.
+  CHECK(RenderWith("kind: ConfigMap\ndata:\n  run: |\n    #!/usr/bin/python3\n    print('${V}')\n", "hello").ok());
+  CHECK(RenderWith("kind: ConfigMap\ndata:\n  run: |\n    #!/usr/bin/env -S sh -c 'echo ${V}'\n", "$(x)").ok());
+}
+
 TEST_CASE("exec-form programs: a value that decides which item is the program is checked as code") {
   // F turns the next item, or its own, into program text.
   CHECK_FALSE(RenderWithF(Pod(R"y(command: [python3, "${F}", "print('${V}')"])y"), "-c", "x'); import os; ('").ok());

@@ -234,6 +234,7 @@ class Renderer {
   void CheckCarriedEnvValues();
   bool CarriedValueReads(const Reference& at, const ReferenceValue& value, const Variable* variable);
   bool CheckStartupVariable(std::uint32_t scalar_index, ScalarSubstitutions substitutions);
+  bool CheckShebangLine(const Scalar& scalar, ScalarSubstitutions substitutions);
   bool ReportEncodingProblem(const Reference& reference, const std::string& problem);
   bool KubeletEscape(const Scalar& scalar, ScalarSubstitutions substitutions);
   void ReportSplitReference(const Reference& reference);
@@ -678,9 +679,11 @@ bool Renderer::StreamScalar(std::uint32_t index, ShellDecidingPlaces* places, st
   LexStreamedScript(index);
   if (!ForEachBatch(index, [&] { return StreamsDecided(places, diagnostics, substituted); })) return false;
   if (*substituted == 0) return true;
-  // An interpreter's program, a shell's start-up variable, or (perhaps) an env value kubelet writes into
-  // a script: checked by the whole render (EncodeScalar, CheckCarriedEnvValues).
-  if (tokens_.scalars[index].exec_program || tokens_.scalars[index].startup_variable) return false;
+  // An interpreter's program, a shell's start-up variable, a `#!` line, or (perhaps) an env value kubelet
+  // writes into a script: checked by the whole render (EncodeScalar, CheckCarriedEnvValues).
+  const Scalar& scalar = tokens_.scalars[index];
+  if (scalar.exec_program || scalar.startup_variable) return false;
+  if (!scalar.is_shell && OnShebangLine(text_, scalar, scalar.offset)) return false;  // it starts with `#!`
   if (!may_carry_env_values_) may_carry_env_values_ = MayCarryEnvValues(text_, tokens_);
   if (*may_carry_env_values_) return false;
   joins_last_splice_ = false;
@@ -1301,6 +1304,7 @@ void Renderer::EncodeScalar(std::uint32_t scalar_index, ScalarSubstitutions subs
   if (scalar.is_shell && !ShellEncode(substitutions)) return;
   if (scalar.exec_program && !ProgramEncode(substitutions)) return;
   if (scalar.startup_variable && !CheckStartupVariable(scalar_index, substitutions)) return;
+  if (!scalar.is_shell && !CheckShebangLine(scalar, substitutions)) return;
   if (!KubeletEscape(scalar, substitutions)) return;
   EncodeInPlace(scalar, substitutions);
 }
@@ -1430,6 +1434,28 @@ std::string_view WordBefore(std::string_view text, const Scalar& scalar, const R
   if (scalar.style == ScalarStyle::kSingleQuoted || scalar.style == ScalarStyle::kDoubleQuoted) before.remove_prefix(1);
   const std::size_t blank = before.find_last_of(" \t\r\n");
   return blank == std::string_view::npos ? before : before.substr(blank + 1);
+}
+
+// A value on the `#!` line of a scalar that is no shell script (a shell's
+// reads that line as a comment): the interpreter takes it as its argument,
+// `env -S` as a command line (shell_script_scalars.h, OnShebangLine).
+bool Renderer::CheckShebangLine(const Scalar& scalar, ScalarSubstitutions substitutions) {
+  bool ok = true;
+  for (std::size_t i = 0; i < substitutions.values.size(); ++i) {
+    const ReferenceValue& value = substitutions.values[i];
+    const Variable* variable = substitutions.variables[i];
+    if ((variable != nullptr && variable->shell == ShellMode::kRaw) || IsShellInteger(value.value) ||
+        !OnShebangLine(text_, scalar, value.reference->offset)) {
+      continue;
+    }
+    ok = ReportEncodingProblem(*value.reference,
+                               "the value lands on the `#!` line, whose interpreter takes it as its own argument "
+                               "(`#!/usr/bin/python3 -c...` runs it; `env -S` splits it into a command line): only "
+                               "a decimal integer is accepted; declare the variable `shell: raw` if the value is "
+                               "meant to be code") &&
+         ok;
+  }
+  return ok;
 }
 
 // A value that a shell reads as code when the container starts

@@ -55,6 +55,34 @@ CommandOption CommandOptionIn(std::string_view option) {
   return CommandOption::kNone;
 }
 
+std::size_t EnvSplitStringItem(const std::vector<std::string>& argv) {
+  constexpr std::size_t kNone = std::string_view::npos;
+  std::size_t i = 0;
+  while (i < argv.size() && ProgramBaseName(argv[i]) != "env") ++i;
+  for (++i; i < argv.size(); ++i) {
+    const std::string_view option = argv[i];
+    if (option == "--" || option.size() < 2 || option[0] != '-') return kNone;  // the command, or NAME=VALUE
+    if (option.starts_with("--")) {
+      const std::size_t equals = option.find('=');
+      const std::string_view name = option.substr(0, equals);
+      // getopt_long takes any unambiguous prefix; `--s` alone is not one.
+      if (name.size() >= 4 && std::string_view("--split-string").starts_with(name)) {
+        return equals != kNone ? i : (i + 1 < argv.size() ? i + 1 : kNone);
+      }
+      if (equals == kNone && (name == "--unset" || name == "--chdir")) ++i;  // their argument
+      continue;
+    }
+    for (std::size_t k = 1; k < option.size(); ++k) {
+      if (option[k] == 'S') return k + 1 < option.size() ? i : (i + 1 < argv.size() ? i + 1 : kNone);
+      if (option[k] == 'u' || option[k] == 'C') {  // the rest, or the next item, is their argument
+        if (k + 1 == option.size()) ++i;
+        break;
+      }
+    }
+  }
+  return kNone;
+}
+
 std::size_t ShellOptionArguments(std::string_view option) {
   if (option == "--rcfile" || option == "--init-file") return 1;
   if (option.starts_with("--")) return 0;

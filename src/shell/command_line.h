@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace safesubst {
 
@@ -30,6 +31,14 @@ bool IsCommandWrapper(std::string_view program);
 /// True for a program that runs the argument of its `-c` option with a
 /// shell: `su`, `runuser`, `flock`, `script`.
 bool TakesCommandOption(std::string_view program);
+
+/// The item of `argv` (a command line run without a shell) holding the
+/// string that `env -S` / `--split-string` re-splits into a command line
+/// with its own quoting and runs (`[env, -S, "sh -c '...'"]`, `-vS...`,
+/// `--split-string=...`, `--sp ...`): the item after the option, or the
+/// option's own when the string is glued to it. std::string_view::npos when
+/// there is none.
+std::size_t EnvSplitStringItem(const std::vector<std::string>& argv);
 
 /// How many of the next words a shell option takes as its arguments:
 /// `-o pipefail`, `-O extglob`, `--rcfile FILE`, one for each `o`/`O` of a

@@ -129,3 +129,24 @@ TEST_CASE("command line: shells, wrappers and shell options") {
 }
 
 }  // namespace safesubst
+
+namespace safesubst {
+
+TEST_CASE("command line: the string env -S splits into a command line") {
+  auto item = [](const std::vector<std::string>& argv) {
+    const std::size_t index = EnvSplitStringItem(argv);
+    return index == std::string_view::npos ? -1 : static_cast<int>(index);
+  };
+  CHECK(item({"env", "-S", "sh -c 'x'"}) == 2);
+  CHECK(item({"/usr/bin/env", "-vS", "sh -c 'x'"}) == 2);
+  CHECK(item({"env", "-Ssh -c 'x'"}) == 1);
+  CHECK(item({"env", "-i", "--split-string=sh -c 'x'"}) == 2);
+  CHECK(item({"env", "--sp", "sh -c 'x'"}) == 2);
+  CHECK(item({"tini", "--", "env", "-u", "S", "-S", "x"}) == 6);
+  CHECK(item({"env", "-uS", "sh"}) == -1);  // S is the name -u unsets
+  CHECK(item({"env", "A=1", "-S", "x"}) == -1);  // after NAME=VALUE, -S is the command's
+  CHECK(item({"env", "sh", "-c", "x"}) == -1);
+  CHECK(item({"python3", "-S", "x"}) == -1);
+}
+
+}  // namespace safesubst

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "shell_script_scalars.h"
 
+#include <algorithm>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -52,14 +53,24 @@ void MarkShell(Scalar* scalar) {
 // (`env`, `tini --`, an entrypoint script: as interpreter_programs.h reads
 // argv), or named by a value: each item is marked, and the render asks
 // interpreter_programs.h where in the program each value lands
-// (exec_program_contexts.h). `may_be_program(i)`: item i is short enough to
-// name a program.
+// (exec_program_contexts.h); also a line whose `env -S` splits a string
+// into a command line. `may_be_program(i)`: item i is short enough to name
+// a program.
 template <typename Word, typename MayBeProgram>
 void MarkIfRunsInterpreter(const CommandLine& line, const Word& word, const MayBeProgram& may_be_program,
                            Tokens* tokens) {
   bool runs = word(0).find('$') != std::string::npos;
+  bool env = false;
   for (std::size_t i = 0; i < line.items.size() && !runs; ++i) {
-    runs = may_be_program(i) && MayRunPrograms(ProgramBaseName(word(i)));
+    if (!may_be_program(i)) continue;
+    const std::string item = word(i);
+    runs = MayRunPrograms(ProgramBaseName(item));
+    env = env || ProgramBaseName(item) == "env";
+  }
+  if (!runs && env) {  // `env -S STRING` runs the command line it splits STRING into
+    std::vector<std::string> argv;
+    for (std::size_t i = 0; i < line.items.size(); ++i) argv.push_back(word(i));
+    runs = EnvSplitStringItem(argv) != std::string_view::npos;
   }
   if (!runs) return;
   for (std::uint32_t item : line.items) tokens->scalars[item].exec_program = true;
@@ -184,6 +195,16 @@ void MarkIfItSaysShell(std::string_view text, const Tokens& tokens, const Script
 }
 
 }  // namespace
+
+bool OnShebangLine(std::string_view text, const Scalar& scalar, std::size_t offset) {
+  if (!MayStartWithShebang(text, scalar)) return false;
+  std::vector<std::size_t> source_offsets;
+  const std::string decoded = DecodeScalar(text, scalar, &source_offsets);
+  if (!decoded.starts_with("#!")) return false;
+  const std::size_t line_end = std::min(decoded.find('\n'), decoded.size());
+  return std::lower_bound(source_offsets.begin(), source_offsets.end(), offset) - source_offsets.begin() <
+         static_cast<std::ptrdiff_t>(line_end);
+}
 
 bool IsShellScriptFileName(std::string_view key) {
   for (std::string_view suffix : {".sh", ".bash", ".ksh", ".zsh"}) {

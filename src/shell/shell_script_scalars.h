@@ -61,6 +61,12 @@ class ShellScriptsAsRead {
   StartupVariablesAsRead startup_;
 };
 
+/// True when the reference at `offset` of `scalar` stands on its `#!` line:
+/// the kernel hands what follows the interpreter's path to it as one
+/// argument (`#!/usr/bin/python3 -c...` runs the rest), and `env -S` splits it
+/// into a command line, so a value there is an argument or code.
+bool OnShebangLine(std::string_view text, const Scalar& scalar, std::size_t offset);
+
 /// True when a ConfigMap `data` or Secret `stringData` key names a shell
 /// script file: it ends in `.sh`, `.bash`, `.ksh` or `.zsh`, in any case.
 bool IsShellScriptFileName(std::string_view key);
