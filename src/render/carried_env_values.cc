@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "carried_env_values.h"
 
+#include <algorithm>
 #include <set>
 #include <utility>
 
@@ -8,19 +9,36 @@
 
 namespace safesubst {
 
+namespace {
+
+// The item of an `envFrom` list that `scalar` stands in (at any depth), or kRoot.
+std::uint32_t EnvFromItemOf(const Tokens& tokens, const Scalar& scalar) {
+  for (std::uint32_t at = scalar.path; at != PathSegment::kRoot; at = tokens.paths[at].parent) {
+    const PathSegment& segment = tokens.paths[at];
+    if (segment.index >= 0 && segment.parent != PathSegment::kRoot && tokens.paths[segment.parent].key == "envFrom") {
+      return at;
+    }
+  }
+  return PathSegment::kRoot;
+}
+
+}  // namespace
+
 bool MayCarryEnvValues(std::string_view text, const Tokens& tokens) {
   std::set<std::string, std::less<>> names;
+  bool env_from = false;  // then any name may be a ConfigMap's or Secret's key
   for (const Scalar& scalar : tokens.scalars) {
     std::string_view key;
     if (EnvItemOf(tokens, scalar, &key) != PathSegment::kRoot && key == "name") names.insert(DecodeScalar(text, scalar));
+    env_from = env_from || EnvFromItemOf(tokens, scalar) != PathSegment::kRoot;
   }
-  if (names.empty()) return false;
+  if (names.empty() && !env_from) return false;
   for (const Scalar& scalar : tokens.scalars) {
     if (!scalar.is_shell && !scalar.exec_program) continue;
     const std::string_view raw = text.substr(scalar.offset, scalar.length);
     for (std::size_t at = raw.find("$("); at != std::string_view::npos; at = raw.find("$(", at + 2)) {
       const std::size_t close = raw.find(')', at + 2);
-      if (close != std::string_view::npos && names.count(raw.substr(at + 2, close - at - 2))) return true;
+      if (close != std::string_view::npos && (env_from || names.count(raw.substr(at + 2, close - at - 2)))) return true;
     }
   }
   return false;
@@ -48,6 +66,18 @@ CarriedEnvValues::CarriedEnvValues(std::string_view text, const Tokens& tokens) 
   for (auto& [path, found] : by_path) {
     const std::uint32_t owner = tokens.paths[found.item.list].parent;
     items_.emplace(std::make_tuple(found.document, owner, std::move(found.name)), std::move(found.item));
+  }
+  for (std::uint32_t index = 0; index < tokens.scalars.size(); ++index) {
+    const Scalar& scalar = tokens.scalars[index];
+    if (!scalar.is_key && IsDataEntry(tokens, scalar.path)) {
+      data_by_key_[std::string(tokens.paths[scalar.path].key)].push_back(index);
+    }
+    const std::uint32_t item = EnvFromItemOf(tokens, scalar);
+    if (item == PathSegment::kRoot) continue;
+    std::vector<std::string>& prefixes = env_from_[{scalar.document, tokens.paths[tokens.paths[item].parent].parent}];
+    const bool is_prefix = tokens.paths[scalar.path].key == "prefix" && tokens.paths[scalar.path].parent == item;
+    if (is_prefix) prefixes.push_back(DecodeScalar(text, scalar));
+    if (!is_prefix && std::find(prefixes.begin(), prefixes.end(), "") == prefixes.end()) prefixes.push_back("");
   }
   for (const Reference& reference : tokens.references) {
     if (reference.kind != RefKind::kKubernetes || reference.scalar == Reference::kNoScalar) continue;
@@ -85,9 +115,13 @@ std::vector<std::uint32_t> CarriedEnvValues::Of(const Reference& reference) cons
   if (reference.scalar == Reference::kNoScalar) return carried;
   const Scalar& scalar = tokens_.scalars[reference.scalar];
   for (std::uint32_t owner = scalar.path; owner != PathSegment::kRoot; owner = tokens_.paths[owner].parent) {
-    if (const Item* item = Find(scalar.document, owner, reference.name)) {
-      AddCarried(scalar.document, owner, *item, &carried);
-      break;
+    if (const Item* item = Find(scalar.document, owner, reference.name)) AddCarried(scalar.document, owner, *item, &carried);
+    auto env_from = env_from_.find({scalar.document, owner});
+    if (env_from == env_from_.end()) continue;
+    for (const std::string& prefix : env_from->second) {
+      if (!reference.name.starts_with(prefix)) continue;
+      auto entries = data_by_key_.find(reference.name.substr(prefix.size()));
+      if (entries != data_by_key_.end()) carried.insert(carried.end(), entries->second.begin(), entries->second.end());
     }
   }
   return carried;

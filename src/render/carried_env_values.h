@@ -12,7 +12,10 @@
 // the script (its shell context) or of an interpreter's program
 // (exec_program_contexts.h), it must read as itself, written as it is, since
 // nothing can quote it there. kubelet expands an env value with the items
-// before it, so `$(MSG)` also carries the items MSG's own value names.
+// before it, so `$(MSG)` also carries the items MSG's own value names; and
+// `envFrom` makes each key of a ConfigMap or Secret (after its prefix) a
+// variable too, so `$(MSG)` carries every `data`/`stringData` entry of the
+// stream that such an item of the container could name MSG.
 #pragma once
 
 #include <cstdint>
@@ -27,7 +30,8 @@
 namespace safesubst {
 
 /// True when a shell script or an interpreter's program item of `tokens`
-/// (no references needed) holds `$(NAME)` naming one of its env items: a
+/// (no references needed) holds `$(NAME)` naming one of its env items (or
+/// any `$(...)` where an `envFrom` may bring any name): a
 /// render streaming scalar by scalar gives way to the whole render there.
 bool MayCarryEnvValues(std::string_view text, const Tokens& tokens);
 
@@ -56,6 +60,11 @@ class CarriedEnvValues {
   std::map<std::tuple<std::uint32_t, std::uint32_t, std::string>, Item, std::less<>> items_;
   // The names of the `$(NAME)` references of each env value scalar.
   std::map<std::uint32_t, std::vector<std::string_view>> named_by_value_;
+  // `envFrom`: the prefixes of each owner's items (by document and owner),
+  // and the `data`/`stringData` entries of the stream by key, any object's:
+  // which ConfigMap or Secret an item names is not followed.
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::string>> env_from_;
+  std::map<std::string, std::vector<std::uint32_t>, std::less<>> data_by_key_;
 };
 
 }  // namespace safesubst

@@ -106,6 +106,17 @@ TEST_CASE("carried env values: through args, probes, interpreters and other env 
   const std::string chained = "    - {name: A, value: \"${V}\"}\n    - {name: MSG, value: \"x-$(A)\"}\n";
   CHECK_FALSE(renders(R"y(command: [sh, -c, "echo $(MSG)"])y", chained, ";touch canary"));
   CHECK(renders(R"y(command: [sh, -c, "echo $(MSG)"])y", chained, "v1"));
+  // (attacker s30 A8) envFrom makes a ConfigMap's or Secret's keys variables, after its prefix.
+  for (std::string_view from : {"    envFrom:\n    - configMapRef: {name: cm}\n",
+                                "    envFrom:\n    - {prefix: M, secretRef: {name: cm}}\n"}) {
+    const std::string stream = "kind: ConfigMap\nmetadata: {name: cm}\ndata:\n  " +
+                               std::string(from.find("prefix") == std::string_view::npos ? "MSG" : "SG") +
+                               ": \"${V}\"\n---\nkind: Pod\nspec:\n  containers:\n  - name: a\n"
+                               "    command: [sh, -c, \"echo $(MSG)\"]\n" + std::string(from);
+    CAPTURE(stream);
+    CHECK_FALSE(testing::RenderWithValues(stream, kManifest, {{"V", ";touch canary"}}).ok());
+    CHECK(testing::RenderWithValues(stream, kManifest, {{"V", "hello"}}).ok());
+  }
   // kubelet runs a hook's command as written, and a name no item has stays `$(NAME)`.
   CHECK(renders("lifecycle: {postStart: {exec: {command: [sh, -c, \"echo $(MSG)\"]}}}", kMsg, ";touch canary"));
   CHECK(renders(R"y(command: [sh, -c, "echo $(OTHER)"])y", kMsg, ";touch canary"));
