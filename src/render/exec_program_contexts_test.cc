@@ -242,6 +242,8 @@ TEST_CASE("exec-form programs: a value on the #! line of a scalar that is no she
   CHECK_FALSE(RenderWith(file, "x\");__import__(\"os\").system(\"touch canary\");(\"").ok());
   CHECK_FALSE(RenderWith(file, "hello").ok());
   CHECK(RenderWith(file, "42").ok());
+  CHECK(RenderWith("kind: ConfigMap\ndata:\n  run: |\n    #!${V}\n    print(1)\n", "/usr/bin/python3").ok());
+  CHECK_FALSE(RenderWith("kind: ConfigMap\ndata:\n  run: |\n    #!${V}\n    print(1)\n", "/usr/bin/env -S x").ok());
   // Below the `#!` line, and in a shell script's `#!` line (a comment, never substituted), nothing changes.
   CHECK(RenderWith("kind: ConfigMap\ndata:\n  run: |\n    #!/usr/bin/python3\n    print('${V}')\n", "hello").ok());
   CHECK(RenderWith("kind: ConfigMap\ndata:\n  run: |\n    #!/usr/bin/env -S sh -c 'echo ${V}'\n", "$(x)").ok());

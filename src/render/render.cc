@@ -1444,15 +1444,19 @@ bool Renderer::CheckShebangLine(const Scalar& scalar, ScalarSubstitutions substi
   for (std::size_t i = 0; i < substitutions.values.size(); ++i) {
     const ReferenceValue& value = substitutions.values[i];
     const Variable* variable = substitutions.variables[i];
+    bool in_path = false;
     if ((variable != nullptr && variable->shell == ShellMode::kRaw) || IsShellInteger(value.value) ||
-        !OnShebangLine(text_, scalar, value.reference->offset)) {
+        !OnShebangLine(text_, scalar, value.reference->offset, &in_path)) {
       continue;
     }
+    // In the interpreter's path, a path: whether it names a shell is the script kinds' check.
+    if (in_path && IsShellInert(value.value) && value.value.front() != '-') continue;
     ok = ReportEncodingProblem(*value.reference,
                                "the value lands on the `#!` line, whose interpreter takes it as its own argument "
                                "(`#!/usr/bin/python3 -c...` runs it; `env -S` splits it into a command line): only "
-                               "a decimal integer is accepted; declare the variable `shell: raw` if the value is "
-                               "meant to be code") &&
+                               "a decimal integer is accepted there (in the interpreter's path, a path of letters, "
+                               "digits and `_./:@%+,-`); declare the variable `shell: raw` if the value is meant to "
+                               "be code") &&
          ok;
   }
   return ok;

@@ -196,14 +196,19 @@ void MarkIfItSaysShell(std::string_view text, const Tokens& tokens, const Script
 
 }  // namespace
 
-bool OnShebangLine(std::string_view text, const Scalar& scalar, std::size_t offset) {
+bool OnShebangLine(std::string_view text, const Scalar& scalar, std::size_t offset, bool* in_path) {
   if (!MayStartWithShebang(text, scalar)) return false;
   std::vector<std::size_t> source_offsets;
   const std::string decoded = DecodeScalar(text, scalar, &source_offsets);
   if (!decoded.starts_with("#!")) return false;
   const std::size_t line_end = std::min(decoded.find('\n'), decoded.size());
-  return std::lower_bound(source_offsets.begin(), source_offsets.end(), offset) - source_offsets.begin() <
-         static_cast<std::ptrdiff_t>(line_end);
+  const auto at = static_cast<std::size_t>(std::lower_bound(source_offsets.begin(), source_offsets.end(), offset) -
+                                           source_offsets.begin());
+  if (in_path != nullptr) {
+    const std::size_t path = std::min(decoded.find_first_not_of(" \t", 2), line_end);
+    *in_path = at >= path && decoded.substr(path, at - path).find_first_of(" \t") == std::string::npos;
+  }
+  return at < line_end;
 }
 
 bool IsShellScriptFileName(std::string_view key) {

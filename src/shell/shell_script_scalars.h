@@ -65,7 +65,9 @@ class ShellScriptsAsRead {
 /// the kernel hands what follows the interpreter's path to it as one
 /// argument (`#!/usr/bin/python3 -c...` runs the rest), and `env -S` splits it
 /// into a command line, so a value there is an argument or code.
-bool OnShebangLine(std::string_view text, const Scalar& scalar, std::size_t offset);
+/// With `in_path`: whether it stands in the interpreter's path, the first
+/// word after `#!`.
+bool OnShebangLine(std::string_view text, const Scalar& scalar, std::size_t offset, bool* in_path = nullptr);
 
 /// True when a ConfigMap `data` or Secret `stringData` key names a shell
 /// script file: it ends in `.sh`, `.bash`, `.ksh` or `.zsh`, in any case.
