@@ -16,7 +16,7 @@ constexpr std::string_view kWrappers[] = {"tini",  "tini-static", "dumb-init", "
                                           "sudo",    "doas",      "s6-setuidgid"};
 
 // `su -c CMD` and `runuser -c CMD` run CMD with the user's shell, `flock FILE -c CMD` and `script -c CMD` with sh.
-constexpr std::string_view kCommandOptionTakers[] = {"su", "runuser", "flock", "script"};
+constexpr std::string_view kCommandOptionTakers[] = {"su", "runuser", "flock", "script", "sg"};
 
 bool IsOneOf(std::string_view program, std::span<const std::string_view> names) {
   return std::find(names.begin(), names.end(), ProgramBaseName(program)) != names.end();

@@ -29,7 +29,7 @@ bool IsShellProgram(std::string_view program);
 bool IsCommandWrapper(std::string_view program);
 
 /// True for a program that runs the argument of its `-c` option with a
-/// shell: `su`, `runuser`, `flock`, `script`.
+/// shell: `su`, `runuser`, `flock`, `script`, `sg`.
 bool TakesCommandOption(std::string_view program);
 
 /// The item of `argv` (a command line run without a shell) holding the

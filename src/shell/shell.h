@@ -182,6 +182,12 @@ struct OtherShellReading {
   bool operator==(const OtherShellReading&) const = default;
 };
 
+/// OtherShellReading::shells of the reading of a place as plain data, kept
+/// beside the reading as code where the script does not say whether a shell
+/// runs the string again: its program is named by an expansion (`$cmd ARGS`,
+/// shell_sinks.h). A value is written there only when both come out alike.
+inline constexpr std::string_view kReadAsData = "a program that is not a shell";
+
 /// Lexes `script` (the decoded script text) once and returns the context at
 /// each offset of `offsets`, in the same order (ascending is cheapest). An
 /// offset should be the `$` of a placeholder (`$NAME`, `${NAME}`,

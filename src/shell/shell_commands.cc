@@ -13,13 +13,33 @@ namespace {
 
 bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
-// Programs that run a command given after their own words, beyond the
-// container wrappers of command_line.h; `command`, `builtin`, `exec`,
-// `noglob` and `nocorrect` are the shells' own prefix words (`time` and `!`
-// are reserved words, which CommandReader drops in front).
-constexpr std::string_view kRunners[] = {"exec",   "command", "builtin", "noglob", "nocorrect", "xargs",
-                                         "find",   "kubectl", "time",    "doas",   "flock",     "unshare",
-                                         "nsenter", "docker", "podman",  "crictl", "oc"};
+// The programs that run a command given after their own words (beyond the
+// container wrappers of command_line.h) or hand a string to a shell: one
+// table, so that a new wrapper is added in one place. `command`, `builtin`,
+// `exec`, `noglob` and `nocorrect` are the shells' own prefix words (`time`
+// and `!` are reserved words, which CommandReader drops in front).
+struct Runner {
+  std::string_view name;
+  bool runs_command;     // `nice -n 5 CMD ARGS`: CMD is run (found by CommandAfterRunners)
+  bool operands_string;  // its operands, joined with blanks, are run by a shell
+};
+// (The programs that hand their `-c` string to a shell are command_line.h's TakesCommandOption.)
+constexpr Runner kRunners[] = {
+    {"exec", true, false},    {"command", true, false}, {"builtin", true, false}, {"noglob", true, false},
+    {"nocorrect", true, false}, {"xargs", true, false}, {"find", true, false},    {"kubectl", true, false},
+    {"time", true, false},    {"doas", true, false},    {"unshare", true, false}, {"nsenter", true, false},
+    {"docker", true, false},  {"podman", true, false},  {"crictl", true, false},  {"oc", true, false},
+    {"chrt", true, false},    {"taskset", true, false}, {"flock", true, false},   {"watch", false, true},
+    {"parallel", false, true},
+};
+
+const Runner* FindRunner(std::string_view program) {
+  const std::string_view name = ProgramBaseName(program);
+  for (const Runner& runner : kRunners) {
+    if (runner.name == name) return &runner;
+  }
+  return nullptr;
+}
 
 // A runner's own word: an option, an assignment (`env A=1`) or a number (`nice -n 5`, `timeout 5s`).
 bool IsRunnerWord(const ShWord& word) {
@@ -27,23 +47,81 @@ bool IsRunnerWord(const ShWord& word) {
   return (!text.empty() && (text[0] == '-' || (text[0] >= '0' && text[0] <= '9'))) || IsShellAssignment(text);
 }
 
+// X of `$(command -v X)`, `$(which X)`, `$(type -P X)` and their backtick
+// forms: the path the shell would find for X, whose last component is X.
+std::string LookedUpProgram(std::string_view expansion) {
+  const bool backticks = expansion.starts_with("`") && expansion.ends_with("`") && expansion.size() >= 2;
+  const bool dollar = expansion.starts_with("$(") && expansion.ends_with(")");
+  if (!backticks && !dollar) return {};
+  std::string_view inside = expansion.substr(backticks ? 1 : 2, expansion.size() - (backticks ? 2 : 3));
+  for (std::string_view lookup : {"command -v ", "which ", "type -P ", "type -p "}) {
+    if (!inside.starts_with(lookup)) continue;
+    std::string_view name = inside.substr(lookup.size());
+    const bool plain = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+      return IsNameChar(c) || c == '.' || c == '-' || c == '+' || c == '/';
+    });
+    return plain ? std::string(name) : std::string();
+  }
+  return {};
+}
+
 }  // namespace
 
-std::optional<ShWord> AssignedValue(const ShWord& word) {
+std::string ProgramOf(const ShWord& word) {
+  if (!word.has_expansion) return word.text;
+  std::size_t expansions = 0, literal_from = 0;  // the text after the last expansion is literal
+  std::string looked_up;
+  for (const ShPiece& piece : word.pieces) {
+    if (piece.kind != ShPiece::kExpansion) continue;
+    ++expansions;
+    literal_from = piece.text_begin + piece.length;
+    looked_up = LookedUpProgram(std::string_view(word.text).substr(piece.text_begin, piece.length));
+  }
+  const bool only_the_lookup =
+      expansions == 1 && std::all_of(word.pieces.begin(), word.pieces.end(), [](const ShPiece& piece) {
+        return piece.kind == ShPiece::kExpansion || piece.length == 0;
+      });
+  if (only_the_lookup && !looked_up.empty()) return looked_up;
+  const std::size_t slash = word.text.rfind('/');
+  if (slash == std::string::npos || slash < literal_from || slash + 1 == word.text.size()) return {};
+  return word.text.substr(slash + 1);
+}
+
+std::optional<ShWord> WordFrom(const ShWord& word, std::size_t cut) {
   for (std::size_t p = 0; p < word.pieces.size(); ++p) {
     const ShPiece& piece = word.pieces[p];
+    if (cut < piece.text_begin || cut > piece.text_begin + piece.length) continue;
+    if (piece.kind != ShPiece::kText) return std::nullopt;
+    const std::size_t at = cut - piece.text_begin;  // into the piece, which maps byte for byte onto the script
+    ShWord rest = word;
+    rest.begin = piece.offset + at;
+    rest.text.erase(0, cut);
+    rest.pieces.erase(rest.pieces.begin(), rest.pieces.begin() + static_cast<std::ptrdiff_t>(p));
+    rest.pieces.front().offset += at;
+    rest.pieces.front().length -= at;
+    for (ShPiece& later : rest.pieces) later.text_begin = later.text_begin > cut ? later.text_begin - cut : 0;
+    return rest;
+  }
+  return std::nullopt;
+}
+
+std::vector<ShWord> WordsOfPlainText(std::string_view text) {
+  std::vector<ShWord> words;
+  std::string word;
+  for (std::size_t i = 0; i <= text.size(); ++i) {
+    const bool end = i == text.size() || IsBlank(text[i]) || text[i] == '\n';
+    if (!end && text[i] != '\'' && text[i] != '"') word += text[i];
+    if (!end || word.empty()) continue;
+    words.emplace_back().text = std::exchange(word, {});
+  }
+  return words;
+}
+
+std::optional<ShWord> AssignedValue(const ShWord& word) {
+  for (const ShPiece& piece : word.pieces) {
     if (piece.kind != ShPiece::kText) continue;
     const std::size_t at = std::string_view(word.text).substr(piece.text_begin, piece.length).find('=');
-    if (at == std::string_view::npos) continue;
-    const std::size_t cut = piece.text_begin + at + 1;  // in word.text
-    ShWord value = word;
-    value.begin = piece.offset + at + 1;
-    value.text.erase(0, cut);
-    value.pieces.erase(value.pieces.begin(), value.pieces.begin() + static_cast<std::ptrdiff_t>(p));
-    value.pieces.front().offset += at + 1;
-    value.pieces.front().length -= at + 1;
-    for (ShPiece& rest : value.pieces) rest.text_begin = rest.text_begin > cut ? rest.text_begin - cut : 0;
-    return value;
+    if (at != std::string_view::npos) return WordFrom(word, piece.text_begin + at + 1);
   }
   return std::nullopt;
 }
@@ -63,8 +141,11 @@ std::string_view NamesAsRead(std::string_view script, std::string* storage) {
   storage->reserve(script.size());
   for (std::size_t i = 0; i < script.size(); ++i) {
     const char c = script[i];
+    const bool quote_follows = i + 1 < script.size() && (script[i + 1] == '\'' || script[i + 1] == '"');
     if (c == '\\' && i + 1 < script.size() && script[i + 1] == '\n') {
       ++i;
+    } else if (c == '$' && quote_follows) {
+      // bash's `$'v'` and `$"v"` are `v`: `e$'v'al` is `eval`.
     } else if (c != '\'' && c != '"' && c != '\\') {
       storage->push_back(c);
     }
@@ -81,7 +162,25 @@ bool IsDeclaration(std::string_view program) {
 
 bool IsRunner(std::string_view program) {
   if (IsCommandWrapper(program)) return true;
-  return std::find(std::begin(kRunners), std::end(kRunners), ProgramBaseName(program)) != std::end(kRunners);
+  const Runner* runner = FindRunner(program);
+  return runner != nullptr && runner->runs_command;
+}
+
+bool RunsOperandsAsString(std::string_view program) {
+  const Runner* runner = FindRunner(program);
+  return runner != nullptr && runner->operands_string;
+}
+
+std::optional<ShWord> ShellStringOption(const std::vector<ShWord>& words, std::size_t at) {
+  const std::string& word = words[at].text;
+  const bool has_next = at + 1 < words.size();
+  if (word == "--command") return has_next ? std::optional<ShWord>(words[at + 1]) : std::nullopt;
+  if (word.starts_with("--command=")) return WordFrom(words[at], std::string_view("--command=").size());
+  if (!IsDashC(word)) return std::nullopt;
+  // `-qc STRING`, or `-cSTRING`: the string begins right after the c.
+  const std::size_t after_c = word.find('c') + 1;
+  if (after_c < word.size()) return WordFrom(words[at], after_c);
+  return has_next ? std::optional<ShWord>(words[at + 1]) : std::nullopt;
 }
 
 std::size_t EnvCommand(const std::vector<ShWord>& words, std::size_t env) {
@@ -123,8 +222,42 @@ void CommandReader::CommandEnd(bool piped) { FinishCommand(piped); }
 void CommandReader::FinishCommand(bool piped) {
   ShCommand& command = lists_.back().command;
   command.piped = piped;
+  ExpandAlias(&command);
+  RecordAliases(command);
   CommandEnded(std::move(command));
   command = ShCommand{};
+}
+
+void CommandReader::ExpandAlias(ShCommand* command) const {
+  std::vector<ShWord>& words = command->words;
+  const auto name = std::find_if(words.begin(), words.end(),
+                                 [](const ShWord& word) { return word.role != ShellWordRole::kAssignment; });
+  // A quoted name or one made by an expansion is no alias.
+  if (name == words.end() || name->role != ShellWordRole::kCommandName || name->quoted || name->has_expansion) return;
+  const auto alias = aliases_.find(name->text);
+  if (alias == aliases_.end()) return;
+  std::vector<ShWord> body = WordsOfPlainText(alias->second);
+  if (body.empty()) return;
+  for (ShWord& word : body) {
+    word.begin = name->begin;
+    word.end = name->end;
+  }
+  body.front().role = ShellWordRole::kCommandName;
+  const auto at = words.erase(name);
+  words.insert(at, body.begin(), body.end());
+}
+
+void CommandReader::RecordAliases(const ShCommand& command) {
+  const std::vector<ShWord>& words = command.words;
+  std::size_t name = 0;
+  while (name < words.size() && words[name].role == ShellWordRole::kAssignment) ++name;
+  const std::size_t run = CommandAfterRunners(words, name);
+  if (run >= words.size() || words[run].text != "alias") return;
+  for (std::size_t i = run + 1; i < words.size(); ++i) {
+    const std::string alias = AssignedName(words[i], /*declaration=*/false);
+    const std::optional<ShWord> body = AssignedValue(words[i]);
+    if (!alias.empty() && body) aliases_[alias] = body->text;
+  }
 }
 
 void CommandReader::WordBegin(std::size_t offset) {

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -63,6 +64,15 @@ struct ShCommand {
   bool piped = false;  ///< its output feeds the next command (`|`)
 };
 
+/// The part of `word` from byte `cut` of its text on, its pieces still
+/// saying where they came from; nothing when `cut` is inside an expansion.
+std::optional<ShWord> WordFrom(const ShWord& word, std::size_t cut);
+
+/// The words of `text` split at blanks, quotes removed: what an alias body
+/// or an `env -S` string names (enough to find a program and its options;
+/// no piece of them is a placeholder's place).
+std::vector<ShWord> WordsOfPlainText(std::string_view text);
+
 /// The part of `word` after its first `=` outside expansions (`VALUE` of
 /// `NAME=VALUE`), its pieces still saying where they came from; nothing
 /// when the word has no such `=`.
@@ -78,15 +88,34 @@ bool IsDeclaration(std::string_view program);
 
 /// `script` without its quotes, backslashes and line continuations, for the
 /// cheap tests that look for command names in it (MayRunCodeAgain,
-/// MayEvaluateOperands, MayRunPrograms): the shell runs `ev''al`, `e\val`
+/// MayEvaluateOperands, MayRunPrograms): the shell runs `ev''al`, `e\val`, `e$'v'al`
 /// and `s\<newline>h` as `eval` and `sh`. Returns `script` itself when it has
 /// none of them, else the text kept in `storage`.
 std::string_view NamesAsRead(std::string_view script, std::string* storage);
+
+/// The program that command word `word` runs, as far as the script says:
+/// the word itself when it has no expansion; X for `$(command -v X)`,
+/// `$(which X)`, `$(type -P X)` or their backtick forms; the literal last
+/// component of a path built with expansions (`"$DIR/run.sh"` runs a
+/// `run.sh`). Empty when an expansion decides the program (`$cmd`, `"$@"`,
+/// `"${a[@]}"`, `${SH:-sh}`, `` `pick` ``): it may then be any program, a
+/// shell or `eval` among them.
+std::string ProgramOf(const ShWord& word);
 
 /// True for a program that runs a command given after its own words: the
 /// container wrappers of command_line.h, and `command`, `builtin`, `exec`,
 /// `time`, `xargs`, `find`, `kubectl`, ... (a shell's prefix words among them).
 bool IsRunner(std::string_view program);
+
+/// True for a program whose operands, joined with blanks, a shell runs:
+/// `watch`, GNU `parallel`.
+bool RunsOperandsAsString(std::string_view program);
+
+/// For a program that hands its `-c` option's argument to a shell
+/// (TakesCommandOption, command_line.h): the string a shell runs when word `at` is its `-c`
+/// option (`-c STRING`, `-lc STRING`, `-cSTRING`, `--command STRING`,
+/// `--command=STRING`), or nothing.
+std::optional<ShWord> ShellStringOption(const std::vector<ShWord>& words, std::size_t at);
 
 /// The index of the command that `env` at word `env` runs (may be
 /// `words.size()`): after its options, their arguments (`-u NAME`, `-C DIR`,
@@ -102,7 +131,10 @@ std::size_t CommandAfterRunners(const std::vector<ShWord>& words, std::size_t na
 
 /// Builds the commands of each command list (the script, a `$(...)`, a
 /// backtick substitution) from the lexer's events, and hands each one to
-/// CommandEnded as it ends. A reader that needs other events too overrides
+/// CommandEnded as it ends. A command named by an alias the script defined
+/// earlier is handed on with the alias's words in place of its name
+/// (`alias e=eval` ... `e "$X"` is `eval "$X"`), as dash, mksh, zsh and bash
+/// as sh read it; the definition's line does not matter. A reader that needs other events too overrides
 /// them; one that overrides these calls them first.
 class CommandReader : public ShellEvents {
  public:
@@ -132,8 +164,11 @@ class CommandReader : public ShellEvents {
 
   void AddPiece(ShPiece::Kind kind, std::string_view text, std::size_t offset);
   void FinishCommand(bool piped);
+  void ExpandAlias(ShCommand* command) const;
+  void RecordAliases(const ShCommand& command);
 
   std::vector<List> lists_;
+  std::map<std::string, std::string, std::less<>> aliases_;  // name -> body, as `alias` defined them
 };
 
 }  // namespace safesubst

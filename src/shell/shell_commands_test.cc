@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "command_line.h"
+
 namespace safesubst {
 namespace {
 
@@ -105,6 +107,85 @@ TEST_CASE("shell commands: the command behind prefix words and runners") {
     CHECK(commands[0].words[at].text == name);
   }
   CHECK(CommandAfterRunners(NonEmptyCommands("command -v")[0].words, 0) == 2);
+}
+
+}  // namespace
+}  // namespace safesubst
+
+namespace safesubst {
+namespace {
+
+// The words of the last command to end (a substitution's commands end first).
+std::vector<ShWord> WordsOf(std::string_view script) { return NonEmptyCommands(script).back().words; }
+
+TEST_CASE("shell commands: the program a command word runs, as far as the script says") {
+  const std::vector<std::pair<std::string_view, std::string_view>> cases = {
+      {"sh -c x", "sh"},
+      {"$(command -v bash) -c x", "bash"},
+      {"\"$(which sh)\" -c x", "sh"},
+      {"`which dash` -c x", "dash"},
+      {"\"$DIR/run.sh\" x", "run.sh"},
+      {"$cmd x", ""},
+      {"\"$@\" x", ""},
+      {"${SH:-sh} -c x", ""},
+      {"`pick` x", ""},
+      {"$(command -v \"$X\") x", ""},
+      {"${PREFIX}sh -c x", ""},
+  };
+  for (const auto& [script, program] : cases) {
+    CAPTURE(script);
+    CHECK(ProgramOf(WordsOf(script).front()) == program);
+  }
+}
+
+TEST_CASE("shell commands: the string a -c option hands to a shell, and a word's tail") {
+  const std::string_view script = "su -lc 'echo $X' app -c\"y\" --command=z --command w";
+  const std::vector<ShWord> words = WordsOf(script);
+  REQUIRE(words.size() == 8);
+  CHECK(ShellStringOption(words, 1)->text == "echo $X");
+  CHECK(ShellStringOption(words, 1)->pieces.front().offset == script.find("echo"));
+  CHECK_FALSE(ShellStringOption(words, 3).has_value());  // `app`
+  CHECK(ShellStringOption(words, 4)->text == "y");
+  CHECK(ShellStringOption(words, 4)->begin == script.find('"'));
+  CHECK(ShellStringOption(words, 5)->text == "z");
+  CHECK(ShellStringOption(words, 6)->text == "w");
+  CHECK(TakesCommandOption("/usr/bin/sg"));
+  CHECK(RunsOperandsAsString("watch"));
+  CHECK(IsRunner("chrt"));
+  CHECK_FALSE(IsRunner("su"));
+  const std::vector<ShWord> plain = WordsOfPlainText("sh  -c 'a b'");
+  REQUIRE(plain.size() == 4);
+  CHECK(plain[1].text == "-c");
+  CHECK(plain[3].text == "b");
+}
+
+TEST_CASE("shell commands: `function NAME` ends before its body, a process substitution holds commands") {
+  const std::vector<ShCommand> commands = NonEmptyCommands("function f { bash; }\necho x > >(sh) | tee <(cat)\n");
+  std::vector<std::vector<std::string>> words;
+  for (const ShCommand& command : commands) {
+    words.emplace_back();
+    for (const ShWord& word : command.words) words.back().push_back(word.text);
+  }
+  CHECK(words == std::vector<std::vector<std::string>>{{"function", "f"}, {"bash"}, {"echo", "x"}, {"sh"}, {"tee"},
+                                                      {"cat"}});
+  CHECK(commands[3].words[0].role == ShellWordRole::kCommandName);  // not the target of `>`
+}
+
+TEST_CASE("shell commands: a command named by an alias is read with the alias's words") {
+  const std::vector<ShCommand> commands =
+      NonEmptyCommands("alias e=eval c='sh -c'\ne \"$X\"\nA=1 c 'echo'\n\"e\" x\nalias e=echo; e y\n");
+  std::vector<std::vector<std::string>> words;
+  for (const ShCommand& command : commands) {
+    words.emplace_back();
+    for (const ShWord& word : command.words) words.back().push_back(word.text);
+  }
+  CHECK(words == std::vector<std::vector<std::string>>{{"alias", "e=eval", "c=sh -c"},
+                                                      {"eval", "$X"},
+                                                      {"A=1", "sh", "-c", "echo"},
+                                                      {"e", "x"},  // a quoted name is no alias
+                                                      {"alias", "e=echo"},
+                                                      {"echo", "y"}});
+  CHECK(commands[1].words[0].role == ShellWordRole::kCommandName);
 }
 
 }  // namespace

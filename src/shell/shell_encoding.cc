@@ -409,6 +409,15 @@ std::string AppendRereadEncoded(const ShellContext& context, std::string_view va
   return {};
 }
 
+// A value that a string run by a program named by an expansion would have to
+// carry escaped if that program is a shell, and as it is if not.
+std::string ReadAsDataDiffers(const ShellContext& context) {
+  return "inside the string that " + context.sink +
+         " runs: as code if that program is a shell, as data if not, and the value would have to be written "
+         "differently for the two (it holds a quote, `\\`, `$` or backtick); name the program literally, or "
+         "declare the variable `shell: raw` if the value is meant to be shell code";
+}
+
 // AppendShellEncoded for one shell's reading of the place.
 std::string EncodeForReading(const ShellContext& context, std::string_view value, std::string* out) {
   if (!context.unsupported.empty())
@@ -465,6 +474,7 @@ std::string AppendShellEncoded(const ShellContext& context, std::string_view val
   for (const OtherShellReading& reading : context.other_readings) {
     std::string other;
     if (!EncodeForReading(reading.context, value, &other).empty() || other != encoded) {
+      if (reading.shells == kReadAsData) return ReadAsDataDiffers(context);
       return "the shells that may run this script read this place differently (bash: " +
              DescribeShellContext(context) + "; " + reading.shells + ": " + DescribeShellContext(reading.context) +
              ") because of a construct before it that only some of them know ($'...', $[...] or ((...))), and "

@@ -139,6 +139,7 @@ struct CommandList {
   bool word_is_command = false;  // the current word is a command name
   std::size_t word_begin = 0;    // where the current word starts
   bool in_pattern_word = false;  // the current word is a case pattern
+  bool function_name = false;    // the next word names a function (`function NAME { ...; }`)
   int paren_depth = 0;           // open `(` subshells
   std::vector<CaseStep> cases;   // innermost last
   std::vector<Heredoc> pending;  // here-documents whose bodies start at the next newline
@@ -607,6 +608,7 @@ class Lexer {
     ++commands->paren_depth;
     ++pos_;
     commands->command_start = true;
+    commands->redirect_target = false;  // `<(cmd)`, `>(cmd)`: the subshell is the target; `cmd` is a command
     SendCommandEnd();
     if (Events() != nullptr) Events()->SubshellBegin(RootOffset(pos_ - 1));
   }
@@ -817,7 +819,18 @@ class Lexer {
       commands->redirect_target = false;
       return;
     }
+    // bash, zsh and ksh's `function NAME`: the body, a compound command, follows the name.
+    if (std::exchange(commands->function_name, false)) {
+      commands->command_start = true;
+      SendCommandEnd();
+      return;
+    }
     if (!commands->command_start) return;
+    if (plain && word == "function") {
+      commands->function_name = true;
+      commands->command_start = false;
+      return;
+    }
     if (plain && word == "case") {
       commands->cases.push_back(CaseStep::kSubject);
       commands->command_start = false;

@@ -302,6 +302,14 @@ TEST_CASE("second-order sinks: every sink kind is found") {
       {"f() {\n  if true; then\n    cat | sh\n  fi\n} <<'EOF'\necho ${V}\nEOF\n",
        "the here-document that `sh` runs as code", true},
       {"{ cat; } <<EOF | sh\necho ${V}\nEOF\n", "a here-document piped into a shell", false},
+      // Runners and -c string runners (session 30).
+      {"watch -n 1 -t -g 'echo ${V}'", "`watch`", true},
+      {"parallel 'echo ${V} {}' ::: a b", "`parallel`", true},
+      {"parallel -j2 sh -c 'echo ${V}' ::: a", "`parallel`", true},  // joined: sh -c echo ...
+      {"su -lc 'echo ${V}' app", "`su -c`", true},
+      {"su app -c'echo ${V}'", "`su -c`", true},
+      {"runuser --command='echo ${V}' app", "`runuser -c`", true},
+      {"nohup su -c 'echo ${V}' app", "`su -c`", true},
   };
   for (const Expect& c : cases) {
     CAPTURE(c.script);
@@ -314,8 +322,9 @@ TEST_CASE("second-order sinks: every sink kind is found") {
   // Not sinks: the value is an argument, not code.
   const std::vector<std::string_view> arguments = {
       "sh -c 'echo \"$1\"' _ \"${V}\"", "echo 'sh -c ${V}'", "sh ./run.sh ${V}", "trap - ${V}", "evaluate '${V}'",
-      "\"$TOOL\" -f '${V}'", "\"$SH\" -c 'echo $1' _ ${V}", "echo alias p='${V}'", "alias ${V}",
-      "PROMPT_COMMAND_X='${V}'", "command echo eval '${V}'",
+      "\"$DIR/tool\" -f '${V}'", "\"$SH\" -c 'echo $1' _ ${V}", "echo alias p='${V}'", "alias ${V}",
+      "PROMPT_COMMAND_X='${V}'", "command echo eval '${V}'", "parallel echo ::: '${V}'", "su app -s /bin/sh '${V}'",
+      "flock ./lock echo '${V}'",
       // A pipe, then a shell reading its own input later (session 28: refused as piped into it).
       "sh <(echo hi)\necho \"${V}\"", "echo \"${V}\" | (cat)\nsh -s <<'EOF'\ntrue\nEOF\n",
       "echo \"${V}\"\nfor i in 1; do echo; done | cat\nsh -s <<'EOF'\ntrue\nEOF\n",
@@ -497,6 +506,225 @@ TEST_CASE("second-order sinks: a here-string or <(...) that a shell runs, also t
   TempDir plain_work;
   const std::filesystem::path bash_dir = testing::RunEachScriptUnderShells(plain_work.path(), bash, plain).front();
   CHECK(testing::ReadFile(bash_dir / "canaries") == "0\n1\n2\n3\n");
+}
+
+// A sink shape for EncodeShapes: `script` with `{Q}` where the string that
+// prints the value goes, quoted single or double, or `{B}` where it goes as
+// it is (a here-document body); `sink` is what a refusal must name.
+struct Shape {
+  std::string script, sink;
+};
+constexpr std::string_view kQuoted = "{Q}", kBare = "{B}";
+
+// Encoded scripts, each with what it must print.
+struct EncodedShapes {
+  std::vector<std::string> scripts, expected;
+  std::size_t refused = 0;
+};
+
+// Renders every shape x quoting x inner state x hostile value. A refusal must
+// name the shape's sink and never print the value.
+EncodedShapes EncodeShapes(const std::vector<Shape>& shapes) {
+  EncodedShapes encoded;
+  for (const Shape& shape : shapes) {
+    const bool bare = shape.script.find(kBare) != std::string::npos;
+    for (Quoting quoting : {Quoting::kSingle, Quoting::kDouble}) {
+      if (bare && quoting == Quoting::kDouble) continue;
+      for (const std::string& state : InnerStates()) {
+        const std::string inner = "printf '%s|' " + state;
+        std::string text = shape.script;
+        text.replace(text.find(bare ? kBare : kQuoted), kBare.size(), bare ? inner : QuoteWord(inner, quoting));
+        for (const std::string& value : Values()) {
+          CAPTURE(text);
+          CAPTURE(value);
+          const Rendered rendered = Render(text, value);
+          if (!rendered.error.empty()) {
+            ++encoded.refused;
+            CHECK(rendered.error.find(shape.sink) != std::string::npos);
+            CHECK(rendered.error.find(value) == std::string::npos);
+            continue;
+          }
+          encoded.scripts.push_back(rendered.script + "\n");
+          encoded.expected.push_back(value + "|");
+        }
+      }
+    }
+  }
+  return encoded;
+}
+
+// Runs the encoded scripts under `shells`: no canary, and each prints its
+// value back byte-exact. Returns the counts, for the test's message.
+std::string RunEncoded(const EncodedShapes& encoded, const std::vector<testing::RealShell>& shells) {
+  TempDir work;
+  const std::vector<std::filesystem::path> dirs = testing::RunEachScriptUnderShells(work.path(), shells, encoded.scripts);
+  std::ostringstream counts;
+  for (std::size_t s = 0; s < shells.size(); ++s) {
+    CAPTURE(shells[s].name);
+    CHECK_MESSAGE(testing::ReadFile(dirs[s] / "canaries").empty(), "canaries after scripts");
+    std::size_t exact = 0;
+    for (std::size_t i = 0; i < encoded.scripts.size(); ++i) {
+      CAPTURE(encoded.scripts[i]);
+      const std::string out = testing::ReadFile(dirs[s] / ("out" + std::to_string(i)));
+      CHECK(out == encoded.expected[i]);
+      exact += out == encoded.expected[i] ? 1 : 0;
+    }
+    counts << " [" << shells[s].name << ": " << exact << "/" << encoded.scripts.size() << " exact]";
+  }
+  return counts.str();
+}
+
+// The shapes with a hostile value written plainly where the placeholder is
+// (what envsubst would do): each shape must touch the canary under bash, so
+// that the test is known to exercise a real sink.
+void CheckPlainlyWrittenRunsTheValue(const std::vector<Shape>& shapes) {
+  std::vector<std::string> plain;
+  std::string all;
+  for (const Shape& shape : shapes) {
+    std::string text = shape.script;
+    const bool bare = text.find(kBare) != std::string::npos;
+    text.replace(text.find(bare ? kBare : kQuoted), kBare.size(),
+                 bare ? "echo $(touch canary)" : "'echo $(touch canary)'");
+    all += std::to_string(plain.size()) + "\n";
+    plain.push_back(text + "\n");
+  }
+  std::vector<testing::RealShell> bash;
+  for (const testing::RealShell& shell : testing::InstalledShells()) {
+    if (shell.name == "bash") bash.push_back(shell);
+  }
+  REQUIRE(bash.size() == 1);
+  TempDir work;
+  CHECK(testing::ReadFile(testing::RunEachScriptUnderShells(work.path(), bash, plain).front() / "canaries") == all);
+}
+
+// Wrappers that run their operands as a command or hand a `-c` string to a
+// shell (the attacker, session 29: chrt, taskset, script -qc, sg -c, flock
+// -c and watch -g ran the value). Each is RUN under the real shells.
+TEST_CASE("second-order sinks: every runner and -c string runner under real shells: no canary, values byte-exact") {
+  const std::vector<Shape> shapes = {
+      {"chrt -o 0 sh -c {Q}", "`sh -c`"},
+      {"chrt --other 0 sh -c {Q}", "`sh -c`"},
+      {"taskset -c 0 sh -c {Q}", "`sh -c`"},
+      {"taskset 0x1 sh -c {Q}", "`sh -c`"},
+      {"ionice -c3 -n7 sh -c {Q}", "`sh -c`"},
+      {"stdbuf -oL sh -c {Q}", "`sh -c`"},
+      {"timeout -s KILL 20 sh -c {Q}", "`sh -c`"},
+      {"SHELL=/bin/sh script -qc {Q} /dev/null </dev/null | tr -d '\\r'", "`script -c`"},
+      {"SHELL=/bin/sh script --command {Q} -q /dev/null </dev/null | tr -d '\\r'", "`script -c`"},
+      {"sg \"$(id -gn)\" -c {Q}", "`sg -c`"},
+      {"SHELL=/bin/sh flock ./lock -c {Q}", "`flock -c`"},
+      {"SHELL=/bin/sh flock -x ./lock --command {Q}", "`flock -c`"},
+      {"nohup flock ./lock sh -c {Q} 2>/dev/null", "`sh -c`"},
+  };
+  CheckPlainlyWrittenRunsTheValue(shapes);
+  const EncodedShapes encoded = EncodeShapes(shapes);
+  CHECK(encoded.scripts.size() >= shapes.size() * 6);  // plain values in every quoting, at least
+  const std::string counts = RunEncoded(encoded, testing::InstalledShells());
+  MESSAGE("runners: " << shapes.size() << " shapes, " << encoded.scripts.size() << " scripts encoded, "
+                      << encoded.refused << " refused;" << counts);
+}
+
+// Shells named indirectly, input that reaches a shell, aliases of the sinks
+// (the attacker, session 29): each shape ran a hostile value written
+// plainly; rendered, the value is encoded for the shell that reads it, or
+// refused, under every real shell that knows the shape.
+TEST_CASE("second-order sinks: shells named by an expansion, functions, exec, aliases: no canary, values byte-exact") {
+  const std::string aliases = "{ shopt -s expand_aliases; } 2>/dev/null\n";  // bash reads aliases only so
+  const std::vector<Shape> posix = {
+      {"cmd='sh -c'; $cmd {Q}", "`$cmd`"},
+      {"set -- sh -c; \"$@\" {Q}", "`$@`"},
+      {"x=eval; $x {Q}", "`$x`"},
+      {"SH=sh; \"$SH\" <<'EOF'\n{B}\nEOF", "`$SH`"},
+      {"`echo sh` -c {Q}", "-c`"},
+      {"$(command -v sh) -c {Q}", "`sh -c`"},
+      {"`which sh` -c {Q}", "`sh -c`"},
+      {"printf '%s\\n' {Q} | \"$(command -v sh)\"", "piped into `sh`"},
+      {"env -S 'sh -c' {Q}", "`sh -c`"},
+      {"env --split-string='sh -c' {Q}", "`sh -c`"},
+      {"f() { sh; }\nf <<'EOF'\n{B}\nEOF", "`f`"},
+      {"exec <<'EOF'\n{B}\nEOF\nsh", "`exec`"},
+      {"exec 3<<'EOF'\n{B}\nEOF\nsh <&3", "`exec`"},
+      {"sh -c 'sh' <<'EOF'\n{B}\nEOF", "`sh -c`"},
+      {"sh -c 'cat | sh' <<'EOF'\n{B}\nEOF", "`sh -c`"},
+      {"eval 'sh' <<'EOF'\n{B}\nEOF", "`eval`"},
+  };
+  const std::vector<Shape> with_aliases = {
+      {aliases + "alias e=eval\ne {Q}", "`eval`"},
+      {aliases + "alias c='sh -c'\nc {Q}", "`sh -c`"},
+  };
+  std::vector<Shape> all = posix;
+  all.insert(all.end(), with_aliases.begin(), with_aliases.end());
+  CheckPlainlyWrittenRunsTheValue(all);
+  std::vector<testing::RealShell> alias_shells;  // posh has no alias
+  for (const testing::RealShell& shell : testing::InstalledShells()) {
+    if (shell.name != "posh") alias_shells.push_back(shell);
+  }
+  const EncodedShapes encoded = EncodeShapes(posix);
+  const EncodedShapes encoded_aliases = EncodeShapes(with_aliases);
+  CHECK(encoded.scripts.size() >= 6 * (posix.size() - 1));  // plain values everywhere but the pipe
+  const std::string counts = RunEncoded(encoded, testing::InstalledShells());
+  const std::string alias_counts = RunEncoded(encoded_aliases, alias_shells);
+  MESSAGE("named indirectly: " << all.size() << " shapes, " << encoded.scripts.size() + encoded_aliases.scripts.size()
+                               << " scripts encoded, " << encoded.refused + encoded_aliases.refused << " refused;"
+                               << counts << "; aliases:" << alias_counts);
+}
+
+// bash's own shapes: `function NAME`, process substitutions written to,
+// `exec < <(...)`, here-strings, `e$'v'al`. Written plainly each runs the
+// value under bash; rendered, the value is refused or encoded for the shell.
+TEST_CASE("second-order sinks: bash's function, >(...), exec < <(...) and $'...' shapes") {
+  const std::string kAwaitCanary = "; for i in 1 2 3 4 5 6 7 8 9 10; do [ -e canary ] && break; sleep 0.3; done";
+  const std::vector<Shape> shapes = {
+      {"function f { bash; }; f <<< {Q}", "`f`"},
+      // (The subshell of `>(...)` is waited for by no one: the script waits for a canary a while.)
+      {"printf '%s\\n' {Q} > >(sh)" + kAwaitCanary, "process substitution"},
+      {"printf '%s\\n' {Q} | tee >(sh) >/dev/null" + kAwaitCanary, "process substitution"},
+      {"exec < <(printf '%s\\n' {Q})\nsh", "`exec`"},
+      {"bash -c 'bash -s' <<< {Q}", "`bash -c`"},
+      {"SH=bash; $SH <<< {Q}", "`$SH`"},
+      {"e$'v'al {Q}", "`eval`"},
+      {"e\"v\"al {Q}", "`eval`"},
+  };
+  CheckPlainlyWrittenRunsTheValue(shapes);
+  const EncodedShapes encoded = EncodeShapes(shapes);
+  std::vector<testing::RealShell> bash;
+  for (const testing::RealShell& shell : testing::InstalledShells()) {
+    if (shell.name == "bash") bash.push_back(shell);
+  }
+  REQUIRE(bash.size() == 1);
+  MESSAGE("bash shapes: " << encoded.scripts.size() << " scripts encoded, " << encoded.refused << " refused;"
+                          << RunEncoded(encoded, bash));
+}
+
+// A program named by an expansion may be no shell at all (`$CURL`, `"$@"`
+// forwarding): there a value that reads alike as data and as code is
+// written as it is, byte for byte; one that would be code is refused.
+TEST_CASE("second-order sinks: after a program named by an expansion, plain values are written as they are") {
+  const std::vector<std::string> scripts = {"$CURL -fsS \"https://${V}/health\"", "\"$@\" --image=${V}",
+                                            "exec \"$@\" \"${V}\"", "${KUBECTL:-kubectl} -n ${V} get pods",
+                                            "$cmd 'echo ${V}'"};
+  for (const std::string& script : scripts) {
+    CAPTURE(script);
+    for (const std::string value : {"db-0.svc.cluster.local", "1.2.3", "/var/lib/app", "ns_1:2@x"}) {
+      const Rendered rendered = Render(script, value);
+      CHECK(rendered.error.empty());
+      CHECK(rendered.script == script.substr(0, script.find(kPlaceholder)) + value +
+                                   script.substr(script.find(kPlaceholder) + kPlaceholder.size()));
+    }
+    for (const std::string value : {"x; touch canary", "$(touch canary)", "a'b"}) {
+      const Rendered rendered = Render(script, value);
+      CHECK(rendered.error.find("named by an expansion") != std::string::npos);
+      CHECK(rendered.error.find(value) == std::string::npos);
+    }
+  }
+  // In double quotes of the inner reading, a `$` is escaped for the shell,
+  // which the other reading would keep: refused, named. In single quotes it
+  // needs no escape there, and both readings take it.
+  CHECK(Render("$cmd \"echo '${V}'\"", "a$b").error.empty());
+  const Rendered dollar = Render("$cmd \"echo \\\"${V}\\\"\"", "a$b");
+  CHECK(dollar.error.find("as code if that program is a shell, as data if not") != std::string::npos);
+  // `"$@"` forwarding with no placeholder near it is no business of the render.
+  CHECK(Render("echo \"${V}\"\nexec \"$@\"", "x; y").error.empty());
 }
 
 TEST_CASE("second-order sinks: scripts without a sink word are not read a second time") {

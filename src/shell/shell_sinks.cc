@@ -36,6 +36,9 @@ struct Sink {
   std::size_t body_begin = 0, body_end = 0;  // a here-document body: [begin, end) of the script
   bool body_expands = false;
   std::string refusal;  // non-empty: no placeholder in it can be encoded; says why
+  // Run by a program named by an expansion, which may or may not be a shell:
+  // a value is written only where it reads alike as data and as code.
+  bool maybe = false;
 };
 
 std::string Quoted(std::string_view name) { return "`" + std::string(name) + "`"; }
@@ -89,10 +92,28 @@ bool ReadsSubstitution(const ShCommand& command) {
   });
 }
 
+std::string JoinedText(const Sink& sink) {
+  std::string text;
+  for (const ShWord* word : sink.words) {
+    if (!text.empty()) text += ' ';
+    text += word->text;
+  }
+  return text;
+}
+
+// `cmd > >(sh)`: the lexer reads `>` and a subshell, which reads what the command writes.
+bool WritesSubstitution(const ShCommand& command) {
+  return !command.redirects.empty() && command.redirects.back().op == ">" &&
+         command.redirects.back().target.text.empty() && command.redirects.back().target.pieces.empty();
+}
+
 class SinkReader : public CommandReader {
  public:
+  explicit SinkReader(std::string_view script) : script_(script) {}
+
   std::deque<ShWord> kept_words;  // copies of the words of every sink (stable addresses)
   std::vector<Sink> sinks;
+  std::string any_stdin_shell;  // a shell that reads its standard input as code, if any
 
   void ListBegin() override {
     CommandReader::ListBegin();
@@ -114,9 +135,17 @@ class SinkReader : public CommandReader {
     CommandReader::WordEnd(end, raw, role);
   }
   void SubshellBegin(std::size_t offset) override {
+    List& list = sink_lists_.back();
     // `NAME=(...)` is an array's words, not a subshell.
     Open(offset, offset == array_name_end_);
-    sink_lists_.back().open.back().feeds = std::exchange(sink_lists_.back().feeds_next, {});
+    Compound& opened = list.open.back();
+    opened.feeds = std::exchange(list.feeds_next, {});
+    opened.exec_feeds = std::exchange(list.exec_feeds_next, false);
+    // `cmd > >(sh)`, `cmd | tee >(sh)`: what the pipeline writes is read in the subshell.
+    if (!list.last_pipeline.empty() && WritesSubstitution(list.last_pipeline.back().command)) {
+      opened.writers = std::move(list.last_pipeline);
+    }
+    list.last_pipeline.clear();
   }
   void SubshellEnd(std::size_t offset) override { Close(offset + 1); }
   void Redirection(std::string_view op, std::size_t offset) override {
@@ -141,6 +170,9 @@ class SinkReader : public CommandReader {
   // A compound command being read.
   struct Compound {
     std::size_t begin = 0;
+    std::string function;        // the body of function `function`: a shell in it reads the caller's input
+    bool exec_feeds = false;     // `exec < <(...)`: the script's own input from now on
+    std::vector<Member> writers;  // `... > >(...)`: the pipeline whose output the subshell reads
     bool array = false;        // the words of `NAME=(...)`
     std::vector<Member> outer;  // the pipeline it belongs to, up to it
     std::string shell;          // a shell in it that reads standard input
@@ -153,6 +185,9 @@ class SinkReader : public CommandReader {
     std::vector<Compound> open;    // compound commands being read, innermost last
     std::optional<Member> closed;  // a compound command that ended; its redirections come next
     std::string feeds_next;        // the next subshell writes a shell's script (`sh <(...)`): why
+    bool exec_feeds_next = false;  // the next subshell writes the script's own input (`exec < <(...)`)
+    std::string function_next;     // the next compound command is the body of this function
+    std::vector<Member> last_pipeline;  // the pipeline that ended last, until the next command
   };
 
   struct Heredoc {
@@ -166,6 +201,7 @@ class SinkReader : public CommandReader {
     compound.begin = begin;
     compound.array = array;
     compound.outer = std::exchange(list.pipeline, {});
+    compound.function = std::exchange(list.function_next, {});
     list.open.push_back(std::move(compound));
   }
 
@@ -179,6 +215,15 @@ class SinkReader : public CommandReader {
     if (compound.array) return;
     // `sh <(...)`: what the subshell writes is the script.
     if (!compound.feeds.empty()) AddRangeSink(compound.begin, end, compound.feeds);
+    if (compound.exec_feeds) exec_input_ranges_.emplace_back(compound.begin, end);
+    if (!compound.function.empty() && !compound.shell.empty()) {
+      stdin_functions_[compound.function] = compound.shell;
+    }
+    if (!compound.writers.empty() && !compound.shell.empty()) {
+      const std::string why = "inside text written into a process substitution where " + compound.shell +
+                              " runs it as code";
+      for (const Member& writer : compound.writers) Refuse(writer, why);
+    }
     Member member;
     member.compound = true;
     member.begin = compound.begin;
@@ -196,6 +241,7 @@ class SinkReader : public CommandReader {
       if (word.role == ShellWordRole::kAssignment) FindAssignedCode(word);
     }
     DropWordsBeforeName(&command);
+    list.function_next = DefinedFunction(command);
     Member member;
     if (list.closed) {  // the redirections and pipe of a compound command
       member = std::move(*list.closed);
@@ -217,6 +263,18 @@ class SinkReader : public CommandReader {
   void EndPipeline() {
     std::vector<Member> ended = std::exchange(sink_lists_.back().pipeline, {});
     for (std::size_t i = 0; i < ended.size(); ++i) FindSinks(ended, i);
+    sink_lists_.back().last_pipeline = std::move(ended);
+  }
+
+  // The name of the function that `command` begins to define: `f()` (the
+  // lexer ends the command at its `()`) or `function f`; else empty.
+  std::string DefinedFunction(const ShCommand& command) const {
+    const std::vector<ShWord>& words = command.words;
+    if (words.size() == 2 && words[0].text == "function") return words[1].text;
+    if (words.size() != 1 || words[0].has_expansion) return {};
+    std::size_t at = words[0].end;
+    while (at < script_.size() && (script_[at] == ' ' || script_[at] == '\t')) ++at;
+    return at < script_.size() && script_[at] == '(' ? words[0].text : std::string();
   }
 
   // Leaves the words from the command name on: no assignment, reserved word
@@ -243,7 +301,12 @@ class SinkReader : public CommandReader {
     ShCommand& command = member.command;
     // The name of the shell that reads its standard input as code.
     std::string stdin_shell = member.compound ? member.shell : command.words.empty() ? "" : FindWordSinks(command);
+    const bool maybe_shell = !member.compound && !command.words.empty() && stdin_shell_maybe_;
+    const bool exec_alone = !member.compound && command.words.size() == 1 && command.words[0].text == "exec";
+    if (exec_alone) KeepExecInput(command);
     if (!stdin_shell.empty()) {
+      any_stdin_shell = stdin_shell;
+      GiveExecInputTo(stdin_shell);
       const std::string why = "inside text piped into " + stdin_shell + ", which runs it as code";
       for (std::size_t before = 0; before < at; ++before) Refuse(pipeline[before], why);
       // `{ sh; } <<EOF`, `a | while ...; do sh; done`: a compound command's input may reach it.
@@ -260,9 +323,12 @@ class SinkReader : public CommandReader {
       fed_to_shell = ReadsCodeFromStdin(pipeline[after]);
     }
     for (ShRedirect& redirect : command.redirects) {
-      if (redirect.op == "<<" || redirect.op == "<<-") {
+      if ((redirect.op == "<<" || redirect.op == "<<-") && !exec_alone) {
         Heredoc& heredoc = heredocs_[redirect.begin];
-        if (!stdin_shell.empty()) heredoc.sink.name = "the here-document that " + stdin_shell + " runs as code";
+        if (!stdin_shell.empty()) {
+          heredoc.sink.name = "the here-document that " + stdin_shell + (maybe_shell ? "" : " runs as code");
+          heredoc.sink.maybe = maybe_shell;
+        }
         if (fed_to_shell) {
           heredoc.sink.name = "a here-document piped into a shell";
           heredoc.sink.refusal = "inside a here-document piped into a shell, which runs it as code";
@@ -270,8 +336,35 @@ class SinkReader : public CommandReader {
         heredoc.decided = true;
         AddHeredocSink(redirect.begin);
       } else if (redirect.op == "<<<" && !stdin_shell.empty()) {
-        AddWordSink("the here-string that " + stdin_shell + " runs as code", {&redirect.target});
+        AddWordSink("the here-string that " + stdin_shell + (maybe_shell ? "" : " runs as code"), {&redirect.target});
+        sinks.back().maybe = maybe_shell;
       }
+    }
+  }
+
+  // `exec <<EOF`, `exec <<< STRING`, `exec < <(...)`: the script's own input
+  // from now on (any descriptor: `exec 3<<EOF` ... `sh <&3`), which a later
+  // shell may read as code. Kept until one does (GiveExecInputTo).
+  void KeepExecInput(const ShCommand& exec) {
+    for (const ShRedirect& redirect : exec.redirects) {
+      if (redirect.op == "<<" || redirect.op == "<<-") exec_heredocs_.push_back(redirect.begin);
+      if (redirect.op == "<<<") exec_strings_.push_back(redirect.target);
+    }
+    if (ReadsSubstitution(exec)) sink_lists_.back().exec_feeds_next = true;
+  }
+
+  void GiveExecInputTo(const std::string& shell) {
+    const std::string name = "the input `exec` gave the script, which " + shell + " reads";
+    for (std::size_t op : std::exchange(exec_heredocs_, {})) {
+      Heredoc& heredoc = heredocs_[op];
+      heredoc.sink.name = name;
+      heredoc.decided = true;
+      AddHeredocSink(op);
+    }
+    for (const ShWord& string : std::exchange(exec_strings_, {})) AddWordSink(name, {&string});
+    for (const auto& [begin, end] : std::exchange(exec_input_ranges_, {})) {
+      AddRangeSink(begin, end, "inside text that `exec` gave the script as its input, which " + shell +
+                                   " runs as code");
     }
   }
 
@@ -282,14 +375,20 @@ class SinkReader : public CommandReader {
     heredocs_.erase(heredoc);
   }
 
-  static bool ReadsCodeFromStdin(const Member& member) {
+  bool ReadsCodeFromStdin(const Member& member) const {
     if (member.compound) return !member.shell.empty();
     return !member.command.words.empty() && !StdinShellName(member.command).empty();
   }
 
-  // The name (quoted) of the shell that `command` runs on its standard input, or empty.
-  static std::string StdinShellName(const ShCommand& command) {
+  // The name (quoted) of the shell that `command` runs on its standard
+  // input, or empty; `maybe` is set when the program is named by an
+  // expansion and has no operand (`$SH`, `"$@" -s`): it may be a shell.
+  std::string StdinShellName(const ShCommand& command, bool* maybe = nullptr) const {
     const std::vector<ShWord>& words = command.words;
+    const std::size_t run = std::min(CommandAfterRunners(words, 0), words.size() - 1);
+    if (const auto function = stdin_functions_.find(ProgramOf(words[run])); function != stdin_functions_.end()) {
+      return Quoted(function->first) + " (a function in which " + function->second + " reads its input)";
+    }
     std::string_view first = ProgramBaseName(words[0].text);
     if ((first == "." || first == "source") &&
         (words.size() == 2 ? words[1].text == "/dev/stdin" || words[1].text == "/dev/fd/0" ||
@@ -298,8 +397,13 @@ class SinkReader : public CommandReader {
       return Quoted(first);
     }
     std::size_t shell = FindShell(words);
-    if (shell == std::string_view::npos) return {};
-    return ReadShellCall(words, shell).reads_stdin ? Quoted(ProgramBaseName(words[shell].text)) : std::string();
+    if (shell == std::string_view::npos) {
+      const std::size_t expanded = FindExpandedProgram(words);
+      if (expanded == std::string_view::npos || !ReadShellCall(words, expanded).reads_stdin) return {};
+      if (maybe != nullptr) *maybe = true;
+      return Quoted(words[expanded].text) + " (named by an expansion, so possibly a shell)";
+    }
+    return ReadShellCall(words, shell).reads_stdin ? Quoted(ProgramBaseName(ProgramOf(words[shell]))) : std::string();
   }
 
   // A variable whose value the shell runs as code: bash's PROMPT_COMMAND,
@@ -310,33 +414,65 @@ class SinkReader : public CommandReader {
   }
 
   // The index of the shell a command runs (itself or behind runners), or npos.
+  // (`$(command -v sh)` and `` `which sh` `` name a shell too: ProgramOf.)
   static std::size_t FindShell(const std::vector<ShWord>& words) {
-    if (IsShellProgram(words[0].text)) return 0;
+    if (IsShellProgram(ProgramOf(words[0]))) return 0;
     if (!IsRunner(words[0].text)) return std::string_view::npos;
     for (std::size_t i = 1; i < words.size(); ++i) {
-      if (IsShellProgram(words[i].text)) return i;
+      if (IsShellProgram(ProgramOf(words[i]))) return i;
     }
     return std::string_view::npos;
   }
 
   // The index of a program named by an expansion (itself or behind runners), or npos.
   static std::size_t FindExpandedProgram(const std::vector<ShWord>& words) {
-    if (words[0].has_expansion) return 0;
-    if (!IsRunner(words[0].text)) return std::string_view::npos;
-    for (std::size_t i = 1; i < words.size(); ++i) {
-      if (words[i].has_expansion && words[i].role != ShellWordRole::kAssignment) return i;
-    }
-    return std::string_view::npos;
+    const std::size_t program = CommandAfterRunners(words, 0);
+    return program < words.size() && ProgramOf(words[program]).empty() ? program : std::string_view::npos;
   }
+
+  // `env -S 'sh -c' STRING` (`--split-string`): env splits its option's
+  // argument into words of the command line, with a quoting and a `${NAME}`
+  // expansion of its own. A placeholder in it is refused; the words it names
+  // take its place, so that `sh -c` is found there.
+  void SplitEnvStrings(std::vector<ShWord>* words) {
+    for (std::size_t env = 0; env < words->size(); ++env) {
+      if (ProgramBaseName((*words)[env].text) != "env") continue;
+      for (std::size_t option = env + 1; option < EnvCommand(*words, env); ++option) {
+        const std::string& text = (*words)[option].text;
+        const bool separate = text == "-S" || text == "--split-string";
+        const std::size_t glued = text.starts_with("--split-string=") ? std::string_view("--split-string=").size()
+                                  : text.starts_with("-S") && !separate ? 2
+                                                                         : 0;
+        if (!separate && glued == 0) continue;
+        const std::size_t last = separate ? option + 1 : option;
+        if (last >= words->size()) return;
+        const std::optional<ShWord> string = separate ? std::optional<ShWord>((*words)[last]) : WordFrom((*words)[option], glued);
+        if (string) {
+          AddWordSink("`env -S`", {&*string},
+                      "inside the string that `env -S` splits into a command line, with quotes, `\\` and `${NAME}` "
+                      "of its own");
+        }
+        std::vector<ShWord> split = WordsOfPlainText(string ? string->text : std::string());
+        words->erase(words->begin() + static_cast<std::ptrdiff_t>(option),
+                     words->begin() + static_cast<std::ptrdiff_t>(last + 1));
+        words->insert(words->begin() + static_cast<std::ptrdiff_t>(option), split.begin(), split.end());
+        option += split.size();
+        --option;
+      }
+    }
+  }
+
 
   // Adds the sinks among the command's own words; returns the name of the
   // shell when the command reads code from its standard input.
   std::string FindWordSinks(ShCommand& command) {
+    stdin_shell_maybe_ = false;
     std::vector<ShWord>& words = command.words;
+    SplitEnvStrings(&words);
     std::string_view name = ProgramBaseName(words[0].text);
     // The builtin behind prefix words (`command eval`, `builtin alias`), and
     // the variables `env` sets (`env PROMPT_COMMAND=... bash -i`, `find -exec env`).
-    const std::size_t run = name == "su" || name == "runuser" ? 0 : CommandAfterRunners(words, 0);
+    const std::size_t run = CommandAfterRunners(words, 0);
     for (std::size_t env = 0; env < words.size(); ++env) {
       if (ProgramBaseName(words[env].text) != "env") continue;
       const std::size_t runs = EnvCommand(words, env);
@@ -345,10 +481,10 @@ class SinkReader : public CommandReader {
     std::size_t shell = FindShell(words);
     if (shell != std::string_view::npos) {
       ShellCall call = ReadShellCall(words, shell);
-      std::string shell_name(ProgramBaseName(words[shell].text));
+      std::string shell_name(ProgramBaseName(ProgramOf(words[shell])));
       if (call.dash_c_string != std::string_view::npos) {
         AddWordSink(Quoted(shell_name + " -c"), {&words[call.dash_c_string]});
-        return {};
+        return StdinShellInCode(words[call.dash_c_string].text, Quoted(shell_name + " -c"));
       }
       if (call.reads_stdin) return Quoted(shell_name);
     }
@@ -362,13 +498,26 @@ class SinkReader : public CommandReader {
           AddWordSink(Quoted(words[expanded].text + " -c"), {&words[call.dash_c_string]});
           return {};
         }
+        // `$cmd ARGS` with cmd="sh -c" or "eval", `"$@" ARGS`: what runs the
+        // arguments is not known. A value is written only where it reads the
+        // same whether they are data or code (Sink::maybe).
+        std::vector<const ShWord*> arguments;
+        for (std::size_t i = expanded + 1; i < words.size(); ++i) arguments.push_back(&words[i]);
+        if (!arguments.empty()) {
+          AddWordSink(Quoted(words[expanded].text) + " (named by an expansion, so possibly a shell or `eval`)",
+                      std::move(arguments));
+          sinks.back().maybe = true;
+        }
+        return StdinShellName(command, &stdin_shell_maybe_);
       }
     }
     std::string stdin_source = StdinShellName(command);
     if (!stdin_source.empty()) return stdin_source;
+    FindRunnerStrings(words, run);
     if (run < words.size()) name = ProgramBaseName(words[run].text);
     if (name == "eval") {
       AddWordSink("`eval`", Operands(words, run + 1));
+      if (!sinks.empty() && sinks.back().name == "`eval`") return StdinShellInCode(JoinedText(sinks.back()), "`eval`");
     } else if (name == "trap") {
       std::vector<const ShWord*> operands = Operands(words, run + 1);
       if (operands.size() >= 2) AddWordSink("`trap`", {operands[0]});
@@ -379,14 +528,6 @@ class SinkReader : public CommandReader {
       }
     } else if (IsDeclaration(name)) {
       for (const ShWord* word : Operands(words, run + 1)) FindAssignedCode(*word);
-    } else if (name == "su" || name == "runuser") {
-      for (std::size_t i = 1; i + 1 < words.size(); ++i) {
-        if (words[i].text == "-c" || words[i].text == "--command") {
-          AddWordSink(Quoted(std::string(name) + " -c"), {&words[i + 1]});
-        }
-      }
-    } else if (name == "watch") {
-      AddWordSink("`watch`", Operands(words, run + 1, "nqg"));
     } else if (name == "ssh") {
       std::vector<const ShWord*> operands = Operands(words, run + 1, "BbcDEeFIiJLlmOopQRSWw");
       if (operands.size() >= 2) {
@@ -395,6 +536,40 @@ class SinkReader : public CommandReader {
       }
     }
     return {};
+  }
+
+  // The strings that the runners up to word `run` (the command they run)
+  // hand to a shell: `su -c STRING`, `nohup flock FILE -c STRING`, `watch ARGS`.
+  void FindRunnerStrings(const std::vector<ShWord>& words, std::size_t run) {
+    for (std::size_t runner = 0; runner <= run && runner < words.size(); ++runner) {
+      const std::string_view name = ProgramBaseName(words[runner].text);
+      if (RunsOperandsAsString(name)) {
+        // watch -n SECONDS, -q CYCLES; parallel's input sources begin at `:::`.
+        std::vector<const ShWord*> operands = Operands(words, runner + 1, name == "watch" ? "nq" : "");
+        auto sources = std::find_if(operands.begin(), operands.end(), [](const ShWord* word) {
+          return word->text.starts_with(":::");
+        });
+        AddWordSink(Quoted(name), {operands.begin(), sources});
+      }
+      if (!TakesCommandOption(name)) continue;
+      for (std::size_t option = runner + 1; option < words.size(); ++option) {
+        const std::optional<ShWord> string = ShellStringOption(words, option);
+        if (!string) continue;
+        AddWordSink(Quoted(std::string(name) + " -c"), {&*string});
+        if (option + 1 < words.size() && string->begin == words[option + 1].begin) ++option;  // the string itself
+      }
+    }
+  }
+
+  // `sh -c 'sh' <<EOF`, `eval 'cat | sh' <<<...`: the string runs a shell
+  // that reads the input of the command running the string. Returns that
+  // command's name for messages, or empty.
+  static std::string StdinShellInCode(const std::string& code, const std::string& runner) {
+    if (!MayRunCodeAgain(code)) return {};
+    SinkReader reader(code);
+    ReadShell(code, &reader);
+    if (reader.any_stdin_shell.empty()) return {};
+    return runner + " (whose string runs " + reader.any_stdin_shell + ")";
   }
 
   // The words from `first` on that are not options (`-x`, and the argument
@@ -451,6 +626,12 @@ class SinkReader : public CommandReader {
   std::deque<std::size_t> heredoc_operators_;  // the `<<` whose bodies come next, in order
   std::map<std::size_t, Heredoc> heredocs_;    // by the offset of their `<<`, until both are known
   std::size_t word_begin_ = 0;
+  bool stdin_shell_maybe_ = false;
+  std::string_view script_;
+  std::map<std::string, std::string> stdin_functions_;  // a function in which a shell reads its input: that shell
+  std::vector<std::size_t> exec_heredocs_;              // KeepExecInput: the `<<` of each
+  std::vector<ShWord> exec_strings_;
+  std::vector<std::pair<std::size_t, std::size_t>> exec_input_ranges_;  // the shell FindWordSinks returned may be no shell (StdinShellName)
   std::size_t array_name_end_ = std::string_view::npos;  // where a word `NAME=` ended
 };
 
@@ -530,15 +711,6 @@ std::vector<Placement> PlaceInWords(const Sink& sink, const Placeholders& placeh
   return placed;
 }
 
-std::string JoinedText(const Sink& sink) {
-  std::string text;
-  for (const ShWord* word : sink.words) {
-    if (!text.empty()) text += ' ';
-    text += word->text;
-  }
-  return text;
-}
-
 // An expanding here-document body is read with `\` `$` `` ` `` processed:
 // only a body whose every `$` is a placeholder and that has no `\` or `` ` ``
 // is the same text for the inner shell.
@@ -572,6 +744,21 @@ std::vector<Placement> PlaceInBody(std::string_view script, const Sink& sink, co
   return placed;
 }
 
+// Attaches `inner`, the reading of a position in a string that is run
+// again. When the string may be run or not (Sink::maybe), the reading as
+// data is kept beside it (kReadAsData), and AppendShellEncoded writes only a
+// value that comes out alike for both.
+void AttachReread(ShellContext* context, ShellContext inner, bool maybe) {
+  if (maybe) {
+    ShellContext data = *context;
+    data.sink.clear();
+    data.reread.clear();
+    data.other_readings.clear();
+    context->other_readings.push_back(OtherShellReading{std::string(kReadAsData), std::move(data)});
+  }
+  context->reread.assign(1, std::move(inner));
+}
+
 // The words a command evaluates (`let`, `[ -gt ]`, names) and the programs
 // other interpreters run (sed, awk, perl, ...): the same two readings for a
 // script and for every string it runs again.
@@ -579,6 +766,25 @@ void AddEvaluatedWordReadings(std::string_view script, const std::vector<std::si
                               std::vector<ShellContext>* contexts) {
   if (MayEvaluateOperands(script)) AddOperandReadings(script, offsets, contexts);
   if (MayRunPrograms(script)) AddProgramReadings(script, offsets, contexts);
+}
+
+// A `$` or backtick that may begin a command word: at the start of a line
+// or after `;` `|` `&` `(` `{`, a reserved word or a runner (`exec "$@"`).
+bool MayNameProgramByExpansion(std::string_view script) {
+  for (std::size_t at = script.find_first_of("$`"); at != std::string_view::npos;
+       at = script.find_first_of("$`", at + 1)) {
+    std::size_t before = at;
+    while (before > 0 && std::string_view(" \t\"").find(script[before - 1]) != std::string_view::npos) --before;
+    if (before == 0 || std::string_view("\n;|&({`").find(script[before - 1]) != std::string_view::npos) return true;
+    std::size_t start = before;
+    while (start > 0 && (IsNameChar(script[start - 1]) || script[start - 1] == '/' || script[start - 1] == '!')) --start;
+    const std::string_view word = script.substr(start, before - start);
+    for (std::string_view reserved : {"if", "then", "else", "elif", "do", "while", "until", "!", "time"}) {
+      if (word == reserved) return true;
+    }
+    if (!word.empty() && IsRunner(word)) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -589,7 +795,8 @@ bool MayRunCodeAgain(std::string_view script) {
   // The `#!` line names a shell in most scripts: it runs nothing again.
   if (script.substr(0, 2) == "#!") script.remove_prefix(std::min(script.find('\n'), script.size()));
   // (`<(`: `. <(cmd)` runs what cmd writes.)
-  for (std::string_view word : {"eval", "trap", "su", "runuser", "watch", "stdin", "alias", "PROMPT_COMMAND", "<("}) {
+  for (std::string_view word : {"eval", "trap", "su", "runuser", "watch", "stdin", "alias", "PROMPT_COMMAND", "<(",
+                                "script", "sg", "flock", "parallel"}) {
     if (script.find(word) != std::string_view::npos) return true;
   }
   // A shell (or ssh) named as a word: `sh`, `/bin/bash`, followed by what
@@ -602,6 +809,8 @@ bool MayRunCodeAgain(std::string_view script) {
     std::string_view word = script.substr(start, at + 2 - start);
     if (IsShellProgram(word) || ProgramBaseName(word) == "ssh") return true;
   }
+  // A program named by an expansion may be a shell or `eval` (`$cmd ARGS`).
+  if (MayNameProgramByExpansion(script)) return true;
   // A -c option (or a bundle with c) after a `$` on its line: the program may
   // be named by an expansion (`"$SH" -c`).
   for (std::size_t at = script.find('-'); at != std::string_view::npos; at = script.find('-', at + 1)) {
@@ -618,12 +827,13 @@ bool MayRunCodeAgain(std::string_view script) {
 
 void AddSecondOrderReadings(std::string_view script, const std::vector<std::size_t>& offsets,
                             std::vector<ShellContext>* contexts, int depth) {
-  SinkReader reader;
+  SinkReader reader(script);
   ReadShell(script, &reader);
   if (reader.sinks.empty()) return;
   const Placeholders placeholders(offsets);
   for (const Sink& sink : reader.sinks) {
     std::vector<std::size_t> inner_offsets, indexes;
+    std::vector<std::size_t> unknown;  // of a maybe sink: the reading as code is not known
     for (Placement& placement : sink.words.empty() ? PlaceInBody(script, sink, placeholders)
                                                    : PlaceInWords(sink, placeholders)) {
       ShellContext& context = (*contexts)[placement.index];
@@ -634,13 +844,18 @@ void AddSecondOrderReadings(std::string_view script, const std::vector<std::size
       if (why.empty() && depth >= kMaxSinkDepth) {
         why = "in " + sink.name + ", nested in more than three strings that are run as code";
       }
-      if (!why.empty()) {
+      if (!why.empty() && sink.maybe) {
+        unknown.push_back(placement.index);
+      } else if (!why.empty()) {
         if (context.unsupported.empty()) context.unsupported = why;
-        continue;
       }
+      if (!why.empty()) continue;
       inner_offsets.push_back(placement.at);
       indexes.push_back(placement.index);
     }
+    // Only a value that is data in every quoting state reads alike there: an
+    // unquoted word's rules let only such values through.
+    for (std::size_t index : unknown) AttachReread(&(*contexts)[index], ShellContext{}, true);
     if (inner_offsets.empty()) continue;
     const std::string inner = sink.words.empty()
                                   ? std::string(script.substr(sink.body_begin, sink.body_end - sink.body_begin))
@@ -649,7 +864,7 @@ void AddSecondOrderReadings(std::string_view script, const std::vector<std::size
     if (MayRunCodeAgain(inner)) AddSecondOrderReadings(inner, inner_offsets, &inner_contexts, depth + 1);
     AddEvaluatedWordReadings(inner, inner_offsets, &inner_contexts);
     for (std::size_t k = 0; k < indexes.size(); ++k) {
-      (*contexts)[indexes[k]].reread.assign(1, std::move(inner_contexts[k]));
+      AttachReread(&(*contexts)[indexes[k]], std::move(inner_contexts[k]), sink.maybe);
     }
   }
 }

@@ -6,16 +6,31 @@
 // The sinks found (from the one lexer's command model, shell_lexer.h):
 //   a shell with -c (sh bash dash ash zsh ksh mksh ..., also `busybox sh`),
 //   directly or behind wrappers (env, nohup, timeout N, nice, exec, command,
-//   sudo, setsid, chroot DIR, xargs, find -exec, kubectl exec --, ...);
-//   `su -c` / `runuser -c`; `eval`; `trap STRING SIGNAL`; `watch`;
-//   a here-document or here-string read by a shell (`sh <<EOF`, `sh <<<`).
+//   sudo, setsid, chroot DIR, chrt, taskset, xargs, find -exec, kubectl exec
+//   --, ...: the one table of runners in shell_commands.cc), also named by
+//   `$(command -v sh)` or `` `which sh` ``, or split out of `env -S`;
+//   the `-c` string of `su`, `runuser`, `script`, `sg`, `flock FILE`;
+//   `eval`; `trap STRING SIGNAL`; the operands of `watch` and `parallel`;
+//   an alias of any of them (`alias e=eval`);
+//   a here-document or here-string read by a shell (`sh <<EOF`, `sh <<<`),
+//   also through a function whose body runs the shell (`f() { sh; }; f
+//   <<EOF`), a -c string or `eval` string that runs one (`sh -c 'sh'
+//   <<EOF`), or `exec <<EOF` (`exec < <(...)`) before a later shell.
+// A program named by an expansion (`$cmd ARGS`, `"$@" ARGS`, `"${a[@]}"`,
+// `${SH:-sh}`) may be any program, a shell or `eval` included: its
+// arguments are read both as data and as a string run again, and a value
+// is written only where it comes out alike for the two (kReadAsData); a
+// value that would be code there is refused. Followed by `-c`, it is taken
+// for a shell. Named so and reading its input (no operand: `$SH <<EOF`), its
+// here-document is read the same two ways; text piped into it is refused.
 // For a placeholder inside such a string, the string is read as a script of
 // its own and the context there is attached to the outer one (reread), so
 // that the encoder writes the value for the inner reading first, then the
-// outer. Where that reading cannot be known (text piped into a shell, a
-// command sent by `ssh`, an expansion of the outer shell before the
-// placeholder in the string), the context is marked unsupported, naming the
-// sink, so that only a `shell: raw` value can go there.
+// outer. Where that reading cannot be known (text piped into a shell or
+// written into `>(sh)`, a command sent by `ssh`, an `env -S` string, an
+// expansion of the outer shell before the placeholder in the string), the
+// context is marked unsupported, naming the sink, so that only a `shell:
+// raw` value can go there.
 #pragma once
 
 #include <cstddef>
