@@ -88,10 +88,11 @@ class OperandFinder {
     }
     for (const ShCommand& command : model_.commands) ReadCommand(command);
     // Then the assignments, wherever they are: what is known of each name is known now.
-    for (const ShCommand& command : model_.commands) {
-      for (const ShWord& word : command.words) {
+    for (std::size_t c = 0; c < model_.commands.size(); ++c) {
+      for (const ShWord& word : model_.commands[c].words) {
         if (word.role == ShellWordRole::kAssignment || assigning_args_.count(&word)) ReadAssignment(word);
       }
+      if (c + 1 < model_.commands.size()) ReadArrayElements(model_.commands[c], model_.commands[c + 1]);
     }
   }
 
@@ -129,6 +130,23 @@ class OperandFinder {
     const bool declared = integer_names_.count(name) != 0;
     Value(word, ShellOperand::kArithmetic,
           "`" + name + "`, " + (declared ? "an integer variable" : "which the script uses in arithmetic"));
+  }
+
+  // `n=(a b)`, `declare -ia n=(a b)`: the lexer ends the command at `(`, and
+  // the elements are the next command. An integer array evaluates each
+  // element as arithmetic (bash, zsh, mksh), running `a[$(cmd)]` in it.
+  void ReadArrayElements(const ShCommand& command, const ShCommand& elements) {
+    if (command.words.empty()) return;
+    const ShWord& last = command.words.back();
+    const std::string name = AssignedName(last, /*declaration=*/false);
+    const std::optional<ShWord> value = AssignedValue(last);
+    if (name.empty() || !value || !value->text.empty() || last.end >= script_.size() || script_[last.end] != '(') {
+      return;
+    }
+    if (!integer_names_.count(name)) return;
+    for (const ShWord& element : elements.words) {
+      Whole(element, ShellOperand::kArithmetic, "`" + name + "`, an integer array");
+    }
   }
 
   void ReadCommand(const ShCommand& command) {

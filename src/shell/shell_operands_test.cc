@@ -113,6 +113,14 @@ const std::vector<Line>& Lines() {
       {"env PS4=\"${V}\" sh -xc true", ShellOperand::kExpanded, "`PS4`"},
       {"printf -v PS4 '+ %s ' \"${V}\"; set -x; true", ShellOperand::kExpanded, "`printf -v PS4`"},
       {"printf -v PROMPT_COMMAND 'echo %s' \"${V}\"", ShellOperand::kName, "`printf -v PROMPT_COMMAND`"},
+      // Integer arrays, and aliases of the evaluating commands (session 30).
+      {"typeset -ia n=(\"${V}\")", ShellOperand::kArithmetic, "`n`, an integer array"},
+      {"declare -ia n; n=(1 \"${V}\")", ShellOperand::kArithmetic, "`n`, an integer array"},
+      {"declare -ai n; n+=(\"${V}\")", ShellOperand::kArithmetic, "`n`, an integer array"},
+      {"f() { local -ia n=(\"${V}\"); }; f", ShellOperand::kArithmetic, "`n`, an integer array"},
+      {"alias l=let\nl \"n = ${V}\"", ShellOperand::kArithmetic, "`let`"},
+      {"alias t=test\nt \"${V}\" -gt 1", ShellOperand::kArithmetic, "`test -gt`"},
+      {"alias b='['\nb \"${V}\" -gt 1 ]", ShellOperand::kArithmetic, "`[ -gt`"},
   };
   return lines;
 }
@@ -135,7 +143,7 @@ TEST_CASE("shell operands: values, names and strings elsewhere are not operands"
         "echo $(( 1 + 2 )) \"${V}\"", "declare -r R=\"${V}\"", "export -n X=\"${V}\"", "read -p \"${V}\" x",
         "command echo \"${V}\" -gt 1", "nice -n 5 echo \"${V}\"", "[[ 1 -eq 1 ]] && echo \"${V}\" -gt 1",
         "[[ 1 -eq 1 && \"${V}\" = x ]]", "alias ll=\"ls ${V}\"", "PS4X=\"${V}\"", "echo PS4=\"${V}\"",
-        "declare -A m; m[\"${V}\"]=1", "typeset -A m; m[${V}]=1", "a[1]=\"${V}\"",
+        "declare -A m; m[\"${V}\"]=1", "typeset -A m; m[${V}]=1", "a[1]=\"${V}\"", "declare -a n=(\"${V}\")",
         "env -i kubectl label node n \"${V}\"", "#!/usr/bin/env bash\necho \"${V}\""}) {
     CAPTURE(script);
     CHECK(ContextOf(script).operand == ShellOperand::kNone);
