@@ -29,6 +29,16 @@ std::vector<ShCommand> NonEmptyCommands(std::string_view script) {
   return commands;
 }
 
+// The text of each word of each command.
+std::vector<std::vector<std::string>> WordTexts(const std::vector<ShCommand>& commands) {
+  std::vector<std::vector<std::string>> words;
+  for (const ShCommand& command : commands) {
+    words.emplace_back();
+    for (const ShWord& word : command.words) words.back().push_back(word.text);
+  }
+  return words;
+}
+
 TEST_CASE("shell commands: a word's text, piece by piece, with where each piece came from") {
   const std::string_view script = "A=1 echo x\"b $V\"$'\\n' 2>err | sh\n";
   const std::vector<ShCommand> commands = NonEmptyCommands(script);
@@ -60,11 +70,7 @@ TEST_CASE("shell commands: a word's text, piece by piece, with where each piece 
 TEST_CASE("shell commands: reserved words in front and case patterns are no words") {
   const std::vector<ShCommand> commands =
       NonEmptyCommands("if true; then X=\"\"; fi\ncase \"\" in a|b) ls;; esac\ntime -p pwd -L\n");
-  std::vector<std::vector<std::string>> words;
-  for (const ShCommand& command : commands) {
-    words.emplace_back();
-    for (const ShWord& word : command.words) words.back().push_back(word.text);
-  }
+  const std::vector<std::vector<std::string>> words = WordTexts(commands);
   CHECK(words == std::vector<std::vector<std::string>>{{"true"}, {"X="}, {"case", "", "in"}, {"ls"}, {"pwd", "-L"}});
   CHECK(commands[1].words[0].blank_quoted == false);  // `X=""` has unquoted text
   CHECK(commands[2].words[1].blank_quoted);
@@ -161,11 +167,7 @@ TEST_CASE("shell commands: the string a -c option hands to a shell, and a word's
 
 TEST_CASE("shell commands: `function NAME` ends before its body, a process substitution holds commands") {
   const std::vector<ShCommand> commands = NonEmptyCommands("function f { bash; }\necho x > >(sh) | tee <(cat)\n");
-  std::vector<std::vector<std::string>> words;
-  for (const ShCommand& command : commands) {
-    words.emplace_back();
-    for (const ShWord& word : command.words) words.back().push_back(word.text);
-  }
+  const std::vector<std::vector<std::string>> words = WordTexts(commands);
   CHECK(words == std::vector<std::vector<std::string>>{{"function", "f"}, {"bash"}, {"echo", "x"}, {"sh"}, {"tee"},
                                                       {"cat"}});
   CHECK(commands[3].words[0].role == ShellWordRole::kCommandName);  // not the target of `>`
@@ -174,11 +176,7 @@ TEST_CASE("shell commands: `function NAME` ends before its body, a process subst
 TEST_CASE("shell commands: a command named by an alias is read with the alias's words") {
   const std::vector<ShCommand> commands =
       NonEmptyCommands("alias e=eval c='sh -c'\ne \"$X\"\nA=1 c 'echo'\n\"e\" x\nalias e=echo; e y\n");
-  std::vector<std::vector<std::string>> words;
-  for (const ShCommand& command : commands) {
-    words.emplace_back();
-    for (const ShWord& word : command.words) words.back().push_back(word.text);
-  }
+  const std::vector<std::vector<std::string>> words = WordTexts(commands);
   CHECK(words == std::vector<std::vector<std::string>>{{"alias", "e=eval", "c=sh -c"},
                                                       {"eval", "$X"},
                                                       {"A=1", "sh", "-c", "echo"},

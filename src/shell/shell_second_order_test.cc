@@ -682,6 +682,7 @@ TEST_CASE("second-order sinks: bash's function, >(...), exec < <(...) and $'...'
       {"exec < <(printf '%s\\n' {Q})\nsh", "`exec`"},
       {"bash -c 'bash -s' <<< {Q}", "`bash -c`"},
       {"SH=bash; $SH <<< {Q}", "`$SH`"},
+      {"a=(sh -c); \"${a[@]}\" {Q}", "`${a[@]}`"},
       {"e$'v'al {Q}", "`eval`"},
       {"e\"v\"al {Q}", "`eval`"},
   };
@@ -757,6 +758,16 @@ TEST_CASE("second-order sinks: many sinks and placeholders are read in linear ti
   const double seconds = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
   MESSAGE("70,000 sinks and placeholders read in " << seconds << " s of CPU");
   CHECK(seconds < 30);
+  // `eval eval ... sh <<EOF`: whether a string runs a shell that reads the
+  // input is looked for three strings deep, not once per word (quadratic).
+  std::string evals;
+  for (int i = 0; i < 40000; ++i) evals += "eval ";
+  evals += "sh <<'EOF'\necho ${V}\nEOF\n";
+  const std::clock_t evals_start = std::clock();
+  ShellContextsAt(evals, {evals.find(kPlaceholder)});
+  const double evals_seconds = static_cast<double>(std::clock() - evals_start) / CLOCKS_PER_SEC;
+  MESSAGE("40,000 nested evals read in " << evals_seconds << " s of CPU");
+  CHECK(evals_seconds < 10);
   REQUIRE(contexts.size() == offsets.size());
   for (std::size_t i : {std::size_t{0}, std::size_t{1}, std::size_t{2}, offsets.size() - 1}) {
     CAPTURE(i);

@@ -109,7 +109,8 @@ bool WritesSubstitution(const ShCommand& command) {
 
 class SinkReader : public CommandReader {
  public:
-  explicit SinkReader(std::string_view script) : script_(script) {}
+  // `depth`: how many strings run again hold `script` (StdinShellInCode).
+  explicit SinkReader(std::string_view script, int depth = 0) : script_(script), depth_(depth) {}
 
   std::deque<ShWord> kept_words;  // copies of the words of every sink (stable addresses)
   std::vector<Sink> sinks;
@@ -564,9 +565,13 @@ class SinkReader : public CommandReader {
   // `sh -c 'sh' <<EOF`, `eval 'cat | sh' <<<...`: the string runs a shell
   // that reads the input of the command running the string. Returns that
   // command's name for messages, or empty.
-  static std::string StdinShellInCode(const std::string& code, const std::string& runner) {
+  // (As deep as the readings of AddSecondOrderReadings: `eval eval ... sh`
+  // would otherwise read its tail once per word. Deeper, a string that names
+  // a sink is taken for one that runs a shell.)
+  std::string StdinShellInCode(const std::string& code, const std::string& runner) const {
     if (!MayRunCodeAgain(code)) return {};
-    SinkReader reader(code);
+    if (depth_ >= kMaxSinkDepth) return runner + " (whose string, nested too deep to be read, may run a shell)";
+    SinkReader reader(code, depth_ + 1);
     ReadShell(code, &reader);
     if (reader.any_stdin_shell.empty()) return {};
     return runner + " (whose string runs " + reader.any_stdin_shell + ")";
@@ -628,6 +633,7 @@ class SinkReader : public CommandReader {
   std::size_t word_begin_ = 0;
   bool stdin_shell_maybe_ = false;
   std::string_view script_;
+  int depth_ = 0;
   std::map<std::string, std::string> stdin_functions_;  // a function in which a shell reads its input: that shell
   std::vector<std::size_t> exec_heredocs_;              // KeepExecInput: the `<<` of each
   std::vector<ShWord> exec_strings_;
