@@ -2,6 +2,7 @@
 #include "shell_commands.h"
 
 #include <algorithm>
+#include <set>
 #include <utility>
 
 #include "command_line.h"
@@ -30,7 +31,7 @@ constexpr Runner kRunners[] = {
     {"time", true, false},    {"doas", true, false},    {"unshare", true, false}, {"nsenter", true, false},
     {"docker", true, false},  {"podman", true, false},  {"crictl", true, false},  {"oc", true, false},
     {"chrt", true, false},    {"taskset", true, false}, {"flock", true, false},   {"watch", false, true},
-    {"parallel", false, true},
+    {"parallel", false, true}, {"coproc", true, false},
 };
 
 const Runner* FindRunner(std::string_view program) {
@@ -67,7 +68,37 @@ std::string LookedUpProgram(std::string_view expansion) {
 
 }  // namespace
 
+namespace {
+
+// The word's characters outside quotes and escapes, each quoted or escaped
+// stretch one `"`: where glob and brace characters are special.
+std::string SpecialCharacters(const ShWord& word) {
+  std::string special;
+  for (const ShPiece& piece : word.pieces) {
+    special += piece.unquoted ? std::string_view(word.text).substr(piece.text_begin, piece.length) : "\"";
+  }
+  return special;
+}
+
+bool HasBrace(std::string_view special) {
+  const std::size_t brace = special.find('{');
+  const std::size_t comma = brace == std::string_view::npos ? brace : special.find(',', brace);
+  return comma != std::string_view::npos && special.find('}', comma) != std::string_view::npos;
+}
+
+}  // namespace
+
+bool HasBraceExpansion(const ShWord& word) { return HasBrace(SpecialCharacters(word)); }
+
+bool MayExpandToOtherWords(const ShWord& word) {
+  const std::string special = SpecialCharacters(word);
+  if (special.find_first_of("*?") != std::string::npos) return true;
+  const std::size_t bracket = special.find('[');
+  return (bracket != std::string::npos && special.find(']', bracket + 1) != std::string::npos) || HasBrace(special);
+}
+
 std::string ProgramOf(const ShWord& word) {
+  if (MayExpandToOtherWords(word)) return {};
   if (!word.has_expansion) return word.text;
   std::size_t expansions = 0, literal_from = 0;  // the text after the last expansion is literal
   std::string looked_up;
@@ -174,8 +205,17 @@ bool RunsOperandsAsString(std::string_view program) {
 std::optional<ShWord> ShellStringOption(const std::vector<ShWord>& words, std::size_t at) {
   const std::string& word = words[at].text;
   const bool has_next = at + 1 < words.size();
-  if (word == "--command") return has_next ? std::optional<ShWord>(words[at + 1]) : std::nullopt;
-  if (word.starts_with("--command=")) return WordFrom(words[at], std::string_view("--command=").size());
+  if (word.starts_with("--")) {
+    // getopt_long takes any prefix of a long option (`--comm`, `--co=`); su
+    // and runuser also run `--session-command`'s argument.
+    const std::size_t equals = std::min(word.find('='), word.size());
+    const std::string_view name = std::string_view(word).substr(2, equals - 2);
+    const bool command = !name.empty() && (std::string_view("command").starts_with(name) ||
+                                            (name.size() >= 2 && std::string_view("session-command").starts_with(name)));
+    if (!command) return std::nullopt;
+    if (equals < word.size()) return WordFrom(words[at], equals + 1);
+    return has_next ? std::optional<ShWord>(words[at + 1]) : std::nullopt;
+  }
   if (!IsDashC(word)) return std::nullopt;
   // `-qc STRING`, or `-cSTRING`: the string begins right after the c.
   const std::size_t after_c = word.find('c') + 1;
@@ -228,23 +268,55 @@ void CommandReader::FinishCommand(bool piped) {
   command = ShCommand{};
 }
 
+namespace {
+
+// The simple command an alias body leaves open for the words after the
+// alias: its text after the last `;`, `&`, `|` or newline (`alias e='true;
+// eval'` runs `eval ARGS`).
+std::string_view OpenCommandOf(std::string_view body) {
+  const std::size_t separator = body.find_last_of(";&|\n");
+  return separator == std::string_view::npos ? body : body.substr(separator + 1);
+}
+
+// Reads only the aliases a string defines (`eval "alias e=eval"`).
+class AliasReader : public CommandReader {
+ public:
+  using CommandReader::CommandReader;
+  const std::map<std::string, std::string, std::less<>>& aliases() const { return aliases_; }
+
+ protected:
+  void CommandEnded(ShCommand /*command*/) override {}
+};
+
+}  // namespace
+
+CommandReader::CommandReader(int alias_depth) : alias_depth_(alias_depth) {}
+
+// Expands the word at `name` while it names an alias, each alias once (an
+// alias of an alias: `alias a=b b=eval`); a body ending in a blank has the
+// next word expanded too (`alias n='nice '`).
 void CommandReader::ExpandAlias(ShCommand* command) const {
   std::vector<ShWord>& words = command->words;
-  const auto name = std::find_if(words.begin(), words.end(),
-                                 [](const ShWord& word) { return word.role != ShellWordRole::kAssignment; });
-  // A quoted name or one made by an expansion is no alias.
-  if (name == words.end() || name->role != ShellWordRole::kCommandName || name->quoted || name->has_expansion) return;
-  const auto alias = aliases_.find(name->text);
-  if (alias == aliases_.end()) return;
-  std::vector<ShWord> body = WordsOfPlainText(alias->second);
-  if (body.empty()) return;
-  for (ShWord& word : body) {
-    word.begin = name->begin;
-    word.end = name->end;
+  auto name = std::find_if(words.begin(), words.end(),
+                           [](const ShWord& word) { return word.role != ShellWordRole::kAssignment; });
+  if (name == words.end() || name->role != ShellWordRole::kCommandName) return;
+  std::set<std::string_view> expanded;
+  while (name != words.end() && !name->quoted && !name->has_expansion) {  // a quoted name is no alias
+    const auto alias = aliases_.find(name->text);
+    if (alias == aliases_.end() || !expanded.insert(alias->first).second) return;
+    const std::string_view body = OpenCommandOf(alias->second);
+    std::vector<ShWord> replacement = WordsOfPlainText(body);
+    for (ShWord& word : replacement) {
+      word.begin = name->begin;
+      word.end = name->end;
+    }
+    const auto at = words.erase(name);
+    const auto first = words.insert(at, replacement.begin(), replacement.end());
+    if (replacement.empty()) return;
+    first->role = ShellWordRole::kCommandName;
+    const bool next_too = !body.empty() && (body.back() == ' ' || body.back() == '\t');
+    name = next_too ? first + static_cast<std::ptrdiff_t>(replacement.size()) : first;
   }
-  body.front().role = ShellWordRole::kCommandName;
-  const auto at = words.erase(name);
-  words.insert(at, body.begin(), body.end());
 }
 
 void CommandReader::RecordAliases(const ShCommand& command) {
@@ -252,7 +324,18 @@ void CommandReader::RecordAliases(const ShCommand& command) {
   std::size_t name = 0;
   while (name < words.size() && words[name].role == ShellWordRole::kAssignment) ++name;
   const std::size_t run = CommandAfterRunners(words, name);
-  if (run >= words.size() || words[run].text != "alias") return;
+  if (run >= words.size()) return;
+  if (words[run].text == "eval" && alias_depth_ < kMaxAliasDepth) {
+    // `eval "alias e=eval"`: the string is read for its aliases, three strings deep.
+    std::string code;
+    for (std::size_t i = run + 1; i < words.size(); ++i) code += words[i].text + " ";
+    if (code.find("alias") == std::string::npos) return;
+    AliasReader reader(alias_depth_ + 1);
+    ReadShell(code, &reader);
+    for (const auto& [alias, body] : reader.aliases()) aliases_[alias] = body;
+    return;
+  }
+  if (words[run].text != "alias") return;
   for (std::size_t i = run + 1; i < words.size(); ++i) {
     const std::string alias = AssignedName(words[i], /*declaration=*/false);
     const std::optional<ShWord> body = AssignedValue(words[i]);
@@ -268,15 +351,16 @@ void CommandReader::WordBegin(std::size_t offset) {
   list.quoted_nonblank = false;
 }
 
-void CommandReader::AddPiece(ShPiece::Kind kind, std::string_view text, std::size_t offset) {
+void CommandReader::AddPiece(ShPiece::Kind kind, std::string_view text, std::size_t offset, bool unquoted) {
   ShWord& word = lists_.back().word;
-  word.pieces.push_back(ShPiece{kind, word.text.size(), offset, text.size()});
+  word.pieces.push_back(ShPiece{kind, word.text.size(), offset, text.size(), unquoted});
   word.text.append(text);
 }
 
 void CommandReader::WordText(std::string_view text, std::size_t offset, ShellQuoting quoting) {
   List& list = lists_.back();
-  AddPiece(quoting == ShellQuoting::kAnsiC ? ShPiece::kUndecoded : ShPiece::kText, text, offset);
+  AddPiece(quoting == ShellQuoting::kAnsiC ? ShPiece::kUndecoded : ShPiece::kText, text, offset,
+           quoting == ShellQuoting::kUnquoted);
   const bool in_quotes = quoting == ShellQuoting::kQuoted || quoting == ShellQuoting::kAnsiC;
   if (quoting != ShellQuoting::kUnquoted) list.word.quoted = true;
   if (!in_quotes) list.unquoted_text = true;

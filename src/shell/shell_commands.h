@@ -30,6 +30,7 @@ struct ShPiece {
   std::size_t text_begin = 0;  ///< in ShWord::text
   std::size_t offset = 0;      ///< in the script
   std::size_t length = 0;
+  bool unquoted = false;  ///< kText outside quotes and escapes: its `*` `?` `[` `{` are special
 };
 
 /// One shell word.
@@ -93,13 +94,22 @@ bool IsDeclaration(std::string_view program);
 /// none of them, else the text kept in `storage`.
 std::string_view NamesAsRead(std::string_view script, std::string* storage);
 
+/// True for a word holding an unquoted `{a,b}`, which bash, mksh and zsh
+/// make into several words.
+bool HasBraceExpansion(const ShWord& word);
+
+/// True when the shell may make `word` into other words before it runs:
+/// an unquoted glob (`/bin/[s]h`, `das*`) or brace expansion
+/// (`{sh,-c,CMD}`, bash, mksh and zsh).
+bool MayExpandToOtherWords(const ShWord& word);
+
 /// The program that command word `word` runs, as far as the script says:
 /// the word itself when it has no expansion; X for `$(command -v X)`,
 /// `$(which X)`, `$(type -P X)` or their backtick forms; the literal last
 /// component of a path built with expansions (`"$DIR/run.sh"` runs a
 /// `run.sh`). Empty when an expansion decides the program (`$cmd`, `"$@"`,
 /// `"${a[@]}"`, `${SH:-sh}`, `` `pick` ``): it may then be any program, a
-/// shell or `eval` among them.
+/// shell or `eval` among them; also for a word that MayExpandToOtherWords.
 std::string ProgramOf(const ShWord& word);
 
 /// True for a program that runs a command given after its own words: the
@@ -114,7 +124,7 @@ bool RunsOperandsAsString(std::string_view program);
 /// For a program that hands its `-c` option's argument to a shell
 /// (TakesCommandOption, command_line.h): the string a shell runs when word `at` is its `-c`
 /// option (`-c STRING`, `-lc STRING`, `-cSTRING`, `--command STRING`,
-/// `--command=STRING`), or nothing.
+/// `--command=STRING`, a prefix such as `--comm`, `--session-command`), or nothing.
 std::optional<ShWord> ShellStringOption(const std::vector<ShWord>& words, std::size_t at);
 
 /// The index of the command that `env` at word `env` runs (may be
@@ -138,6 +148,10 @@ std::size_t CommandAfterRunners(const std::vector<ShWord>& words, std::size_t na
 /// them; one that overrides these calls them first.
 class CommandReader : public ShellEvents {
  public:
+  /// `alias_depth`: how many `eval` strings hold the script read (aliases
+  /// defined in an eval string are read three strings deep).
+  explicit CommandReader(int alias_depth = 0);
+
   void ListBegin() override { lists_.emplace_back(); }
   void ListEnd() override;
   void CommandEnd(bool piped) override;
@@ -148,6 +162,8 @@ class CommandReader : public ShellEvents {
   void Redirection(std::string_view op, std::size_t offset) override;
 
  protected:
+  std::map<std::string, std::string, std::less<>> aliases_;  // name -> body, as `alias` defined them
+
   /// A command of the innermost open list ended: at every end the lexer
   /// reads, so `command` may have no word and no redirection.
   virtual void CommandEnded(ShCommand command) = 0;
@@ -162,13 +178,15 @@ class CommandReader : public ShellEvents {
     bool after_time = false;  // the word before was a dropped `time`
   };
 
-  void AddPiece(ShPiece::Kind kind, std::string_view text, std::size_t offset);
+  void AddPiece(ShPiece::Kind kind, std::string_view text, std::size_t offset, bool unquoted = false);
   void FinishCommand(bool piped);
   void ExpandAlias(ShCommand* command) const;
   void RecordAliases(const ShCommand& command);
 
+  static constexpr int kMaxAliasDepth = 3;
+
   std::vector<List> lists_;
-  std::map<std::string, std::string, std::less<>> aliases_;  // name -> body, as `alias` defined them
+  int alias_depth_ = 0;
 };
 
 }  // namespace safesubst

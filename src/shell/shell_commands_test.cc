@@ -184,6 +184,30 @@ TEST_CASE("shell commands: a command named by an alias is read with the alias's 
                                                       {"alias", "e=echo"},
                                                       {"echo", "y"}});
   CHECK(commands[1].words[0].role == ShellWordRole::kCommandName);
+  // Chains, a blank at the end of a body, a list in a body, and aliases an eval string defines.
+  CHECK(WordTexts(NonEmptyCommands("alias a=b b=eval\na x\n")).back() == std::vector<std::string>{"eval", "x"});
+  CHECK(WordTexts(NonEmptyCommands("alias n='nice ' s=sh\nn s -c x\n")).back() ==
+        std::vector<std::string>{"nice", "sh", "-c", "x"});
+  CHECK(WordTexts(NonEmptyCommands("alias e='true; eval'\ne x\n")).back() == std::vector<std::string>{"eval", "x"});
+  CHECK(WordTexts(NonEmptyCommands("eval \"alias e=eval\"\ne x\n")).back() == std::vector<std::string>{"eval", "x"});
+  CHECK(WordTexts(NonEmptyCommands("alias a=a\na x\n")).back() == std::vector<std::string>{"a", "x"});
+}
+
+TEST_CASE("shell commands: a glob or brace expansion may make a word other words") {
+  CHECK(MayExpandToOtherWords(WordsOf("/bin/[s]h -c x").front()));
+  CHECK(MayExpandToOtherWords(WordsOf("/usr/bin/das* -c x").front()));
+  CHECK(HasBraceExpansion(WordsOf("{sh,-c,\"x\"}").front()));
+  CHECK(ProgramOf(WordsOf("{sh,-c,x}").front()).empty());
+  CHECK_FALSE(MayExpandToOtherWords(WordsOf("[ -n x ]").front()));
+  CHECK_FALSE(MayExpandToOtherWords(WordsOf("\"/bin/[s]h\" x").front()));
+  CHECK_FALSE(HasBraceExpansion(WordsOf("echo '{a,b}'").back()));
+  // getopt_long's prefixes of --command, and su's --session-command.
+  const std::vector<ShWord> words = WordsOf("su --comm a --co=b --session-command c --s d --shell e");
+  CHECK(ShellStringOption(words, 1)->text == "a");
+  CHECK(ShellStringOption(words, 3)->text == "b");
+  CHECK(ShellStringOption(words, 4)->text == "c");
+  CHECK_FALSE(ShellStringOption(words, 6).has_value());
+  CHECK_FALSE(ShellStringOption(words, 8).has_value());
 }
 
 }  // namespace

@@ -310,6 +310,10 @@ TEST_CASE("second-order sinks: every sink kind is found") {
       {"su app -c'echo ${V}'", "`su -c`", true},
       {"runuser --command='echo ${V}' app", "`runuser -c`", true},
       {"nohup su -c 'echo ${V}' app", "`su -c`", true},
+      {"su --comm 'echo ${V}' app", "`su -c`", true},  // getopt_long prefixes (A5, 15:00)
+      {"su --session-command='echo ${V}' app", "`su -c`", true},
+      {"runuser --co='echo ${V}' app", "`runuser -c`", true},
+      {"script -qc'echo ${V}' /dev/null", "`script -c`", true},
   };
   for (const Expect& c : cases) {
     CAPTURE(c.script);
@@ -647,10 +651,19 @@ TEST_CASE("second-order sinks: shells named by an expansion, functions, exec, al
       {"sh -c 'sh' <<'EOF'\n{B}\nEOF", "`sh -c`"},
       {"sh -c 'cat | sh' <<'EOF'\n{B}\nEOF", "`sh -c`"},
       {"eval 'sh' <<'EOF'\n{B}\nEOF", "`eval`"},
+      // The attacker's bypasses of these rules (A6, 15:10).
+      {"/bin/[s]h -c {Q}", "-c`"},
+      {"/usr/bin/das* -c {Q}", "-c`"},
+      {"printf '%s\\n' {Q} | sh /dev/fd/0", "piped into `sh`"},
+      {"printf '%s\\n' {Q} | xargs -I{} sh -c {}", "piped into `sh`"},
   };
   const std::vector<Shape> with_aliases = {
       {aliases + "alias e=eval\ne {Q}", "`eval`"},
       {aliases + "alias c='sh -c'\nc {Q}", "`sh -c`"},
+      {aliases + "alias a=b\nalias b=eval\na {Q}", "`eval`"},
+      {aliases + "alias n='nice '\nalias s='sh'\nn s -c {Q}", "`sh -c`"},
+      {aliases + "alias e='true; eval'\ne {Q}", "`eval`"},
+      {aliases + "eval \"alias e=eval\"\ne {Q}", "`eval`"},
   };
   std::vector<Shape> all = posix;
   all.insert(all.end(), with_aliases.begin(), with_aliases.end());
@@ -683,6 +696,9 @@ TEST_CASE("second-order sinks: bash's function, >(...), exec < <(...) and $'...'
       {"bash -c 'bash -s' <<< {Q}", "`bash -c`"},
       {"SH=bash; $SH <<< {Q}", "`$SH`"},
       {"a=(sh -c); \"${a[@]}\" {Q}", "`${a[@]}`"},
+      {"{sh,-c,{Q}}", "brace expansion"},
+      {"sh {-c,{Q}}", "brace expansion"},
+      {"exec 3>&1; coproc sh -c {Q} >&3; wait", "`sh -c`"},
       {"e$'v'al {Q}", "`eval`"},
       {"e\"v\"al {Q}", "`eval`"},
   };

@@ -50,6 +50,23 @@ struct ShellCall {
   bool reads_stdin = false;
 };
 
+// The paths of a process's standard input.
+bool IsStdinPath(std::string_view path) {
+  return path == "/dev/stdin" || path == "/dev/fd/0" || path == "/proc/self/fd/0";
+}
+
+// `xargs -I{} ...`, `-i`, `--replace`: xargs writes what it reads into the
+// words of the command, a shell's -c string among them.
+bool XargsReplaces(const std::vector<ShWord>& words) {
+  for (std::size_t i = 1; i < words.size() && words[i].text.starts_with("-"); ++i) {
+    const std::string& option = words[i].text;
+    if (option.starts_with("--replace") || (option[1] != '-' && option.find_first_of("Ii") != std::string::npos)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 ShellCall ReadShellCall(const std::vector<ShWord>& words, std::size_t shell) {
   const ShellOptions options = ReadShellOptions(
       shell, words.size(), [&](std::size_t i) { return words[i].text; }, [](std::size_t) { return true; });
@@ -58,9 +75,9 @@ ShellCall ReadShellCall(const std::vector<ShWord>& words, std::size_t shell) {
   const bool after_xargs = shell > 0 && ProgramBaseName(words[0].text) == "xargs";
   if (options.dash_c) {
     if (options.operand < words.size()) call.dash_c_string = options.operand;
-    call.reads_stdin = options.operand >= words.size() && after_xargs;
+    call.reads_stdin = after_xargs && (options.operand >= words.size() || XargsReplaces(words));
   } else {
-    call.reads_stdin = options.operand >= words.size() || options.dash_s || words[options.operand].text == "/dev/stdin";
+    call.reads_stdin = options.operand >= words.size() || options.dash_s || IsStdinPath(words[options.operand].text);
   }
   return call;
 }
@@ -392,9 +409,7 @@ class SinkReader : public CommandReader {
     }
     std::string_view first = ProgramBaseName(words[0].text);
     if ((first == "." || first == "source") &&
-        (words.size() == 2 ? words[1].text == "/dev/stdin" || words[1].text == "/dev/fd/0" ||
-                                 words[1].text == "/proc/self/fd/0"
-                           : words.size() == 1 && ReadsSubstitution(command))) {
+        (words.size() == 2 ? IsStdinPath(words[1].text) : words.size() == 1 && ReadsSubstitution(command))) {
       return Quoted(first);
     }
     std::size_t shell = FindShell(words);
@@ -483,9 +498,13 @@ class SinkReader : public CommandReader {
     if (shell != std::string_view::npos) {
       ShellCall call = ReadShellCall(words, shell);
       std::string shell_name(ProgramBaseName(ProgramOf(words[shell])));
+      RefuseBraceWords(words, shell + 1, Quoted(shell_name));
       if (call.dash_c_string != std::string_view::npos) {
         AddWordSink(Quoted(shell_name + " -c"), {&words[call.dash_c_string]});
-        return StdinShellInCode(words[call.dash_c_string].text, Quoted(shell_name + " -c"));
+        std::string runs_shell = StdinShellInCode(words[call.dash_c_string].text, Quoted(shell_name + " -c"));
+        if (!runs_shell.empty()) return runs_shell;
+        // (`xargs -I{} sh -c {}` writes its input into the string.)
+        return call.reads_stdin ? Quoted(shell_name) : std::string();
       }
       if (call.reads_stdin) return Quoted(shell_name);
     }
@@ -498,6 +517,12 @@ class SinkReader : public CommandReader {
         if (call.dash_c_string != std::string_view::npos) {
           AddWordSink(Quoted(words[expanded].text + " -c"), {&words[call.dash_c_string]});
           return {};
+        }
+        // `{sh,-c,CMD}`: brace expansion makes the word a command line.
+        if (MayExpandToOtherWords(words[expanded])) {
+          AddWordSink("a command word that expands to several words", {&words[expanded]},
+                      "in a command word that brace expansion or a glob makes into other words (bash, mksh, zsh: "
+                      "`{sh,-c,CMD}`), which may be a command line");
         }
         // `$cmd ARGS` with cmd="sh -c" or "eval", `"$@" ARGS`: what runs the
         // arguments is not known. A value is written only where it reads the
@@ -559,6 +584,17 @@ class SinkReader : public CommandReader {
         AddWordSink(Quoted(std::string(name) + " -c"), {&*string});
         if (option + 1 < words.size() && string->begin == words[option + 1].begin) ++option;  // the string itself
       }
+    }
+  }
+
+  // `sh {-c,CMD}` (bash, mksh, zsh): brace expansion makes a word several,
+  // which may be the shell's -c and its string; a placeholder in it is refused.
+  void RefuseBraceWords(const std::vector<ShWord>& words, std::size_t first, const std::string& shell) {
+    for (std::size_t i = first; i < words.size(); ++i) {
+      if (!HasBraceExpansion(words[i])) continue;
+      AddWordSink(shell, {&words[i]},
+                  "in a word that brace expansion makes into several (bash, mksh, zsh), which " + shell +
+                      " may read as options and a script");
     }
   }
 
@@ -774,17 +810,24 @@ void AddEvaluatedWordReadings(std::string_view script, const std::vector<std::si
   if (MayRunPrograms(script)) AddProgramReadings(script, offsets, contexts);
 }
 
-// A `$` or backtick that may begin a command word: at the start of a line
-// or after `;` `|` `&` `(` `{`, a reserved word or a runner (`exec "$@"`).
+// A `$`, backtick, glob or brace character in a word that may be a command
+// word: at the start of a line or after `;` `|` `&` `(` `{`, a reserved word
+// or a runner (`exec "$@"`, `/bin/[s]h`, `{sh,-c,...}`).
 bool MayNameProgramByExpansion(std::string_view script) {
-  for (std::size_t at = script.find_first_of("$`"); at != std::string_view::npos;
-       at = script.find_first_of("$`", at + 1)) {
-    std::size_t before = at;
+  constexpr std::string_view kDeciding = "$`*?[{";
+  constexpr std::string_view kEndsWord = " \t\n;|&()";
+  // Each word is looked at once, from its first such character (linear time).
+  for (std::size_t at = script.find_first_of(kDeciding); at != std::string_view::npos;
+       at = script.find_first_of(kDeciding, std::min(script.find_first_of(kEndsWord, at), script.size()))) {
+    std::size_t before = at;  // the start of the word holding `at`
+    while (before > 0 && kEndsWord.find(script[before - 1]) == std::string_view::npos) --before;
+    if (IsShellAssignment(script.substr(before, at - before))) continue;  // `X=$(...)` names no program
     while (before > 0 && std::string_view(" \t\"").find(script[before - 1]) != std::string_view::npos) --before;
     if (before == 0 || std::string_view("\n;|&({`").find(script[before - 1]) != std::string_view::npos) return true;
     std::size_t start = before;
-    while (start > 0 && (IsNameChar(script[start - 1]) || script[start - 1] == '/' || script[start - 1] == '!')) --start;
+    while (start > 0 && kEndsWord.find(script[start - 1]) == std::string_view::npos) --start;
     const std::string_view word = script.substr(start, before - start);
+    if (IsShellAssignment(word)) return true;  // `A=1 $cmd`
     for (std::string_view reserved : {"if", "then", "else", "elif", "do", "while", "until", "!", "time"}) {
       if (word == reserved) return true;
     }
