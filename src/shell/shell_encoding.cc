@@ -391,12 +391,25 @@ void AddBacktickLayer(bool in_double_quotes, std::string* text) {
   *text = std::move(escaped);
 }
 
+// A value that would be code in a string that a program named by an
+// expansion may run: the hint of `error` (how to change the quoting) does
+// not help there, the program's name does.
+std::string ReadAsCodeRefused(const ShellContext& context, const std::string& error) {
+  const std::string reason = error.substr(0, error.find("; put the placeholder"));
+  return "inside the string that " + context.sink + " runs, as code if that program is a shell: " + reason +
+         "; name the program literally (or assign it a literal in the script), or declare the variable `shell: "
+         "raw` if the value is meant to be shell code";
+}
+
 // Second-order code: the value is written for the inner reading first (the
 // string a shell runs again), and that text is what the outer script must
 // hand over, so it is then written for the outer reading.
 std::string AppendRereadEncoded(const ShellContext& context, std::string_view value, std::string* out) {
   std::string inner;
   std::string error = AppendShellEncoded(context.reread.front(), value, ShellMode::kSafe, &inner);
+  const bool maybe = std::any_of(context.other_readings.begin(), context.other_readings.end(),
+                                 [](const OtherShellReading& reading) { return reading.shells == kReadAsData; });
+  if (!error.empty() && maybe) return ReadAsCodeRefused(context, error);
   if (!error.empty()) return "inside the string that " + context.sink + " runs as code: " + error;
   ShellContext outer = context;
   outer.reread.clear();

@@ -635,10 +635,11 @@ TEST_CASE("second-order sinks: every runner and -c string runner under real shel
 TEST_CASE("second-order sinks: shells named by an expansion, functions, exec, aliases: no canary, values byte-exact") {
   const std::string aliases = "{ shopt -s expand_aliases; } 2>/dev/null\n";  // bash reads aliases only so
   const std::vector<Shape> posix = {
-      {"cmd='sh -c'; $cmd {Q}", "`$cmd`"},
+      {"cmd='sh -c'; $cmd {Q}", "`$cmd`"},  // a program the script assigns is that program, unless it runs code
       {"set -- sh -c; \"$@\" {Q}", "`$@`"},
       {"x=eval; $x {Q}", "`$x`"},
       {"SH=sh; \"$SH\" <<'EOF'\n{B}\nEOF", "`$SH`"},
+      {"cmd=echo; read -r cmd <<'X'\neval\nX\n$cmd {Q}", "`$cmd`"},  // one it also reads is unknown
       {"`echo sh` -c {Q}", "-c`"},
       {"$(command -v sh) -c {Q}", "`sh -c`"},
       {"`which sh` -c {Q}", "`sh -c`"},
@@ -717,6 +718,12 @@ TEST_CASE("second-order sinks: bash's function, >(...), exec < <(...) and $'...'
 // forwarding): there a value that reads alike as data and as code is
 // written as it is, byte for byte; one that would be code is refused.
 TEST_CASE("second-order sinks: after a program named by an expansion, plain values are written as they are") {
+  // A program the script assigns is that program (attacker, A7): any value the
+  // quoting takes is written, a URL with `&` and text with a blank too.
+  const std::string curl = "CURL=\"curl -fsS --retry 3\"\n$CURL \"${V}\" -o /tmp/items.json";
+  for (const std::string value : {"https://api.example.com/v1/items?a=1&b=2", "Hello, world"}) {
+    CHECK(Render(curl, value).script == "CURL=\"curl -fsS --retry 3\"\n$CURL \"" + value + "\" -o /tmp/items.json");
+  }
   const std::vector<std::string> scripts = {"$CURL -fsS \"https://${V}/health\"", "\"$@\" --image=${V}",
                                             "exec \"$@\" \"${V}\"", "${KUBECTL:-kubectl} -n ${V} get pods",
                                             "$cmd 'echo ${V}'"};

@@ -18,6 +18,7 @@
 
 #include "command_line.h"
 #include "interpreter_programs.h"
+#include "program_variables.h"
 #include "references.h"
 #include "shell_commands.h"
 #include "shell_operands.h"
@@ -446,6 +447,29 @@ class SinkReader : public CommandReader {
     return program < words.size() && ProgramOf(words[program]).empty() ? program : std::string_view::npos;
   }
 
+  // `CURL="curl -fsS"; $CURL URL`: the command word is the program the
+  // script assigned (ProgramVariables; the script is read for them once),
+  // when that program reads its arguments as data: one naming a shell, a
+  // sink, a runner, an interpreter or a command that evaluates its words
+  // stays a program named by an expansion (the other readers do not follow
+  // the variable).
+  void SubstituteProgramVariable(std::vector<ShWord>* words) {
+    const std::size_t run = CommandAfterRunners(*words, 0);
+    if (run >= words->size() || WholeWordVariable((*words)[run]).empty()) return;
+    if (!program_variables_) program_variables_.emplace(script_);
+    std::optional<std::vector<ShWord>> program = program_variables_->WordsOf((*words)[run]);
+    if (!program || program->empty()) return;
+    std::string literal;
+    for (const ShWord& word : *program) literal += word.text + " ";
+    const std::string_view first = program->front().text;
+    if (IsShellProgram(first) || IsRunner(first) || TakesCommandOption(first) || RunsOperandsAsString(first) ||
+        MayRunCodeAgain(literal) || MayEvaluateOperands(literal) || MayRunPrograms(literal)) {
+      return;
+    }
+    words->erase(words->begin() + static_cast<std::ptrdiff_t>(run));
+    words->insert(words->begin() + static_cast<std::ptrdiff_t>(run), program->begin(), program->end());
+  }
+
   // `env -S 'sh -c' STRING` (`--split-string`): env splits its option's
   // argument into words of the command line, with a quoting and a `${NAME}`
   // expansion of its own. A placeholder in it is refused; the words it names
@@ -485,6 +509,7 @@ class SinkReader : public CommandReader {
     stdin_shell_maybe_ = false;
     std::vector<ShWord>& words = command.words;
     SplitEnvStrings(&words);
+    SubstituteProgramVariable(&words);
     std::string_view name = ProgramBaseName(words[0].text);
     // The builtin behind prefix words (`command eval`, `builtin alias`), and
     // the variables `env` sets (`env PROMPT_COMMAND=... bash -i`, `find -exec env`).
@@ -670,6 +695,7 @@ class SinkReader : public CommandReader {
   bool stdin_shell_maybe_ = false;
   std::string_view script_;
   int depth_ = 0;
+  std::optional<ProgramVariables> program_variables_;
   std::map<std::string, std::string> stdin_functions_;  // a function in which a shell reads its input: that shell
   std::vector<std::size_t> exec_heredocs_;              // KeepExecInput: the `<<` of each
   std::vector<ShWord> exec_strings_;
