@@ -13,6 +13,7 @@
 
 #include "tokenizer.h"
 #include "text_checks.h"
+#include "utf8.h"
 #include "yaml_span_tree.h"
 
 namespace safesubst::detail {
@@ -61,6 +62,33 @@ std::size_t MaxDocumentCount(std::string_view text) {
 
 namespace {
 
+// yaml-cpp writes the escapes `\N` (U+0085) and `\_` (U+00A0) of a
+// double-quoted scalar as the single bytes 0x85 and 0xA0, not as UTF-8 (its
+// exp.cpp), so a value holding one was written out as invalid UTF-8, which
+// YAML readers refuse. The rest of what it reads is the UTF-8 it was given:
+// a 0x85 or 0xA0 that starts no UTF-8 sequence is one of those escapes.
+std::string RepairLatin1Escapes(const std::string& value) {
+  if (std::all_of(value.begin(), value.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; })) {
+    return value;
+  }
+  std::string repaired;
+  repaired.reserve(value.size() + 2);
+  for (std::size_t i = 0; i < value.size();) {
+    char32_t code_point = 0;
+    const std::size_t length = DecodeUtf8(value, i, &code_point);
+    const auto byte = static_cast<unsigned char>(value[i]);
+    if (length == 0 && (byte == 0x85 || byte == 0xA0)) {
+      repaired += '\xC2';
+      repaired += value[i++];
+    } else {
+      const std::size_t taken = length == 0 ? 1 : length;
+      repaired.append(value, i, taken);
+      i += taken;
+    }
+  }
+  return repaired;
+}
+
 // Builds the YamlStream arena from parser events. Collections are closed by
 // the matching End event, so a stack of open collections says where the next
 // node goes.
@@ -89,7 +117,7 @@ class TreeBuilder : public YAML::EventHandler {
   void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                 const std::string& value) override {
     std::uint32_t index = Add(YamlNode::Kind::kScalar, mark, anchor, tag);
-    stream_->nodes[index].text = value;
+    stream_->nodes[index].text = RepairLatin1Escapes(value);
   }
   void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                        YAML::EmitterStyle::value style) override {

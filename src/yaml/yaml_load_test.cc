@@ -21,6 +21,19 @@ TEST_CASE("yaml_load: the most documents a stream can hold is its marker lines p
   CHECK(MaxDocumentCount("  ---\n----\n---x\na: '---'\n") == 1);
 }
 
+TEST_CASE("yaml_load: yaml-cpp's \\N and \\_ come out as UTF-8, other text unchanged") {
+  YamlStream stream;
+  YamlParseError error;
+  REQUIRE(ParseYamlStreamWithYamlCpp("{a: \"x\\Ny\", \"k\\_\": \"\\u00e0 \\u2026 \\N\", b: \"\\xa0\"}\n", &stream, &error));
+  std::vector<std::string> texts;
+  for (const YamlNode& node : stream.nodes) {
+    if (node.kind == YamlNode::Kind::kScalar) texts.push_back(node.text);
+  }
+  // U+00E0 and U+2026 hold the bytes A0 and 85 inside their UTF-8; \xa0 is U+00A0 already.
+  CHECK(texts == std::vector<std::string>{"a", "x\xC2\x85y", "k\xC2\xA0", "\xC3\xA0 \xE2\x80\xA6 \xC2\x85", "b",
+                                          "\xC2\xA0"});
+}
+
 TEST_CASE("yaml_load: ordinary streams load like LoadAll") {
   std::vector<YAML::Node> documents = testing::LoadAllDocuments("a: 1\n---\n- x\n- y\n");
   REQUIRE(documents.size() == 2);
