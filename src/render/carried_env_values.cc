@@ -95,7 +95,8 @@ const CarriedEnvValues::Item* CarriedEnvValues::Find(std::uint32_t document, std
 }
 
 void CarriedEnvValues::AddCarried(std::uint32_t document, std::uint32_t owner, const Item& item,
-                                  std::vector<std::uint32_t>* out) const {
+                                  std::set<const Item*>* visited, std::vector<std::uint32_t>* out) const {
+  if (!visited->insert(&item).second) return;
   for (std::uint32_t value : item.values) {
     out->push_back(value);
     auto names = named_by_value_.find(value);
@@ -104,7 +105,7 @@ void CarriedEnvValues::AddCarried(std::uint32_t document, std::uint32_t owner, c
       const Item* earlier = Find(document, owner, name);
       // Only the items before it are in scope: the index falls at each step, so this ends.
       if (earlier != nullptr && earlier->list == item.list && earlier->index < item.index) {
-        AddCarried(document, owner, *earlier, out);
+        AddCarried(document, owner, *earlier, visited, out);
       }
     }
   }
@@ -112,10 +113,13 @@ void CarriedEnvValues::AddCarried(std::uint32_t document, std::uint32_t owner, c
 
 std::vector<std::uint32_t> CarriedEnvValues::Of(const Reference& reference) const {
   std::vector<std::uint32_t> carried;
+  std::set<const Item*> visited;
   if (reference.scalar == Reference::kNoScalar) return carried;
   const Scalar& scalar = tokens_.scalars[reference.scalar];
   for (std::uint32_t owner = scalar.path; owner != PathSegment::kRoot; owner = tokens_.paths[owner].parent) {
-    if (const Item* item = Find(scalar.document, owner, reference.name)) AddCarried(scalar.document, owner, *item, &carried);
+    if (const Item* item = Find(scalar.document, owner, reference.name)) {
+      AddCarried(scalar.document, owner, *item, &visited, &carried);
+    }
     auto env_from = env_from_.find({scalar.document, owner});
     if (env_from == env_from_.end()) continue;
     for (const std::string& prefix : env_from->second) {

@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -53,7 +54,11 @@ class CarriedEnvValues {
     std::vector<std::uint32_t> values;
   };
   const Item* Find(std::uint32_t document, std::uint32_t owner, std::string_view name) const;
-  void AddCarried(std::uint32_t document, std::uint32_t owner, const Item& item, std::vector<std::uint32_t>* out) const;
+  // Adds the values of `item` and of the earlier items they name, each item
+  // once (`visited`): `E2: $(E1)$(E1)`, `E3: $(E2)$(E2)`... would otherwise
+  // be followed 2^n times.
+  void AddCarried(std::uint32_t document, std::uint32_t owner, const Item& item, std::set<const Item*>* visited,
+                  std::vector<std::uint32_t>* out) const;
 
   const Tokens& tokens_;
   // By document, owner of the `env` list (a container's mapping), and name.

@@ -126,4 +126,20 @@ TEST_CASE("carried env values: through args, probes, interpreters and other env 
             .ok());
 }
 
+
+// Attacker A14 (s30): each item names the one before it twice, so following
+// every name would visit E0 2^60 times; each item is followed once.
+TEST_CASE("carried env values: a chain of items each naming the one before twice is read in linear time") {
+  std::string env = "    - {name: E0, value: \"${V}\"}\n";
+  for (int i = 1; i <= 60; ++i) {
+    const std::string before = "$(E" + std::to_string(i - 1) + ")";
+    env += "    - {name: E" + std::to_string(i) + ", value: \"" + before + before + "\"}\n";
+  }
+  const std::string pod = Pod("command: [sh, -c, \"echo $(E60)\"]", env);
+  const RenderResult plain = testing::RenderWithValues(pod, kManifest, {{"V", "abc"}});
+  CHECK(plain.ok());
+  const RenderResult hostile = testing::RenderWithValues(pod, kManifest, {{"V", ";touch canary"}});
+  CHECK_FALSE(hostile.ok());
+}
+
 }  // namespace safesubst
