@@ -535,7 +535,7 @@ constexpr Syntax kPerlSyntax{"#",
                              "print push unshift",
                              true,
                              false,
-                             "system exec qx readpipe open",
+                             "system exec qx readpipe open open2 open3",
                              "",
                              "`",
                              "eval"};
@@ -546,10 +546,11 @@ constexpr Syntax kPythonSyntax{"#",
                                "",
                                false,
                                true,
-                               "system popen subprocess getoutput getstatusoutput Popen pty commands",
+                               "system popen subprocess getoutput getstatusoutput Popen pty commands "
+                               "create_subprocess_shell create_subprocess_exec",
                                "exec spawn posix_spawn",
                                "",
-                               "eval exec compile execfile"};
+                               "eval exec compile execfile timeit runctx runsource runcode runeval"};
 constexpr Syntax kNodeSyntax{"//",
                              true,
                              {{'\'', "'\\\n", kLiteral},
