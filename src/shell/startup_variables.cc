@@ -7,16 +7,11 @@
 #include <vector>
 
 #include "object_paths.h"
+#include "shell.h"
 
 namespace safesubst {
 
 namespace {
-
-bool IsDecimalInteger(std::string_view value) {
-  if (value.starts_with('-')) value.remove_prefix(1);
-  return !value.empty() && value.size() <= 18 && (value == "0" || value.front() != '0') &&
-         std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
 
 bool IsOptionList(std::string_view value) {
   return std::all_of(value.begin(), value.end(), [](char c) {
@@ -135,7 +130,7 @@ std::string StartupValueProblem(StartupReading reading, std::string_view name, s
              ", which bash reads as its option names when it starts: only letters, digits, `_` and `:` are "
              "accepted; declare the variable `shell: raw` if the value is meant to be shell code";
     case StartupReading::kCode:
-      if (IsDecimalInteger(value)) return {};
+      if (IsShellInteger(value)) return {};
       return "the value becomes the environment variable " + variable +
              ", which bash runs as shell code (a prompt command, or an exported function): only a decimal integer "
              "is accepted (optional minus sign, no leading zero, at most 18 digits); declare the variable "
