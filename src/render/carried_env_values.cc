@@ -54,7 +54,9 @@ CarriedEnvValues::CarriedEnvValues(std::string_view text, const Tokens& tokens) 
   for (std::uint32_t index = 0; index < tokens.scalars.size(); ++index) {
     const Scalar& scalar = tokens.scalars[index];
     std::string_view key;
-    const std::uint32_t item = EnvItemOf(tokens, scalar, &key);
+    std::uint32_t item = EnvItemOf(tokens, scalar, &key);
+    const std::uint32_t key_ref = item == PathSegment::kRoot ? EnvItemOfKeyRef(tokens, scalar) : PathSegment::kRoot;
+    if (item == PathSegment::kRoot) item = key_ref;
     if (item == PathSegment::kRoot) continue;
     Found& found = by_path[{scalar.document, item}];
     found.document = scalar.document;
@@ -62,6 +64,7 @@ CarriedEnvValues::CarriedEnvValues(std::string_view text, const Tokens& tokens) 
     found.item.index = tokens.paths[item].index;
     if (key == "name") found.name = DecodeScalar(text, scalar);
     if (key == "value") found.item.values.push_back(index);
+    if (key_ref != PathSegment::kRoot) found.item.data_keys.push_back(DecodeScalar(text, scalar));
   }
   for (auto& [path, found] : by_path) {
     const std::uint32_t owner = tokens.paths[found.item.list].parent;
@@ -97,6 +100,7 @@ const CarriedEnvValues::Item* CarriedEnvValues::Find(std::uint32_t document, std
 void CarriedEnvValues::AddCarried(std::uint32_t document, std::uint32_t owner, const Item& item,
                                   std::set<const Item*>* visited, std::vector<std::uint32_t>* out) const {
   if (!visited->insert(&item).second) return;
+  for (const std::string& key : item.data_keys) AddDataEntries(key, out);
   for (std::uint32_t value : item.values) {
     out->push_back(value);
     auto names = named_by_value_.find(value);
@@ -109,6 +113,11 @@ void CarriedEnvValues::AddCarried(std::uint32_t document, std::uint32_t owner, c
       }
     }
   }
+}
+
+void CarriedEnvValues::AddDataEntries(std::string_view key, std::vector<std::uint32_t>* out) const {
+  auto entries = data_by_key_.find(key);
+  if (entries != data_by_key_.end()) out->insert(out->end(), entries->second.begin(), entries->second.end());
 }
 
 std::vector<std::uint32_t> CarriedEnvValues::Of(const Reference& reference) const {
@@ -124,8 +133,7 @@ std::vector<std::uint32_t> CarriedEnvValues::Of(const Reference& reference) cons
     if (env_from == env_from_.end()) continue;
     for (const std::string& prefix : env_from->second) {
       if (!reference.name.starts_with(prefix)) continue;
-      auto entries = data_by_key_.find(reference.name.substr(prefix.size()));
-      if (entries != data_by_key_.end()) carried.insert(carried.end(), entries->second.begin(), entries->second.end());
+      AddDataEntries(reference.name.substr(prefix.size()), &carried);
     }
   }
   return carried;

@@ -15,7 +15,11 @@
 // before it, so `$(MSG)` also carries the items MSG's own value names; and
 // `envFrom` makes each key of a ConfigMap or Secret (after its prefix) a
 // variable too, so `$(MSG)` carries every `data`/`stringData` entry of the
-// stream that such an item of the container could name MSG.
+// stream that such an item of the container could name MSG; and an item
+// whose `valueFrom` takes a ConfigMap's or Secret's key (`configMapKeyRef`,
+// `secretKeyRef`) carries every entry of the stream with that key. Which
+// ConfigMap or Secret is named is not followed (stricter, never looser);
+// one outside the stream is out of reach.
 #pragma once
 
 #include <cstdint>
@@ -52,6 +56,8 @@ class CarriedEnvValues {
     std::uint32_t list = 0;  // the `env` sequence
     std::int32_t index = -1;
     std::vector<std::uint32_t> values;
+    // The keys its `valueFrom` takes from a ConfigMap or Secret (`secretKeyRef: {name: s, key: msg}`).
+    std::vector<std::string> data_keys;
   };
   const Item* Find(std::uint32_t document, std::uint32_t owner, std::string_view name) const;
   // Adds the values of `item` and of the earlier items they name, each item
@@ -59,6 +65,9 @@ class CarriedEnvValues {
   // be followed 2^n times.
   void AddCarried(std::uint32_t document, std::uint32_t owner, const Item& item, std::set<const Item*>* visited,
                   std::vector<std::uint32_t>* out) const;
+
+  // Adds the `data`/`stringData` entries of the stream whose key is `key`.
+  void AddDataEntries(std::string_view key, std::vector<std::uint32_t>* out) const;
 
   const Tokens& tokens_;
   // By document, owner of the `env` list (a container's mapping), and name.

@@ -29,8 +29,9 @@ std::string Pod(std::string_view command, std::string_view env) {
 
 const std::string kMsg = "    - {name: MSG, value: \"${V}\"}\n";
 
-// The script item (the last of the command line) and the env item MSG of a rendered Pod, as kubelet
-// hands the script to the shell.
+// The script item (the last of the command line, args after command) and the env item MSG of a
+// rendered Pod, as kubelet hands the script to the shell. MSG is the `value` of the env item, or the entry `msg` of a Secret or
+// ConfigMap of the stream (its `valueFrom`), which kubelet hands over as it is.
 std::string ScriptAsRun(const std::string& rendered) {
   detail::YamlStream stream;
   detail::YamlParseError error;
@@ -41,8 +42,9 @@ std::string ScriptAsRun(const std::string& rendered) {
     for (std::size_t k = 0; k + 1 < node.children.size(); k += 2) {
       const std::string& key = stream.nodes[node.children[k]].text;
       const detail::YamlNode& value = stream.nodes[node.children[k + 1]];
-      if (key == "command" && !value.children.empty()) script = stream.nodes[value.children.back()].text;
+      if ((key == "command" || key == "args") && !value.children.empty()) script = stream.nodes[value.children.back()].text;
       if (key == "value") msg = testing::kubelet::Expand(value.text, {});
+      if (key == "msg") msg = value.text;
     }
   }
   return testing::kubelet::Expand(script, {{"MSG", msg}});
@@ -126,6 +128,65 @@ TEST_CASE("carried env values: through args, probes, interpreters and other env 
             .ok());
 }
 
+// Attacker A15 (s30): `valueFrom` gives MSG a Secret's or ConfigMap's entry, anywhere in the stream.
+TEST_CASE("carried env values: a Secret's or ConfigMap's entry that valueFrom takes") {
+  const std::string secret = "kind: Secret\nmetadata: {name: s}\nstringData:\n  msg: \"${V}\"\n";
+  const std::string config_map = "kind: ConfigMap\nmetadata: {name: c}\ndata: {msg: \"${V}\"}\n";
+  const std::string from_secret = "    - name: MSG\n      valueFrom:\n        secretKeyRef: {name: s, key: msg}\n";
+  const std::string from_map = "    - valueFrom: {configMapKeyRef: {key: msg, name: c}}\n      name: MSG\n";
+  const std::string script = R"y(command: [sh, -c, "echo $(MSG)"])y";
+  const std::string deployment = "kind: Deployment\nspec:\n  template:\n    spec:\n      initContainers:\n"
+                                 "      - name: a\n        " + script + "\n        env:\n        - name: MSG\n"
+                                 "          valueFrom: {secretKeyRef: {name: s, key: msg}}\n";
+  const std::string list = "kind: List\nitems:\n- kind: Secret\n  stringData: {msg: \"${V}\"}\n"
+                           "- kind: CronJob\n  spec:\n    jobTemplate:\n      spec:\n        template:\n"
+                           "          spec:\n            ephemeralContainers:\n            - " + script +
+                           "\n              env: [{name: MSG, valueFrom: {secretKeyRef: {name: s, key: msg}}}]\n";
+  const std::string streams[] = {
+      secret + "---\n" + Pod(script, from_secret),
+      Pod(script, from_map) + "---\n" + config_map,
+      // MSG names an earlier item that valueFrom fills.
+      secret + "---\n" + Pod(script, "    - {name: A, valueFrom: {secretKeyRef: {name: s, key: msg}}}\n"
+                                       "    - {name: MSG, value: \"$(A)\"}\n"),
+      Pod(R"y(command: [sh, -c]
+    args: ["echo $(MSG)"])y", from_secret) + "---\n" + secret,
+      deployment + "---\n" + secret,
+      list,
+  };
+  std::vector<std::string> scripts;
+  for (const std::string& stream : streams) {
+    CAPTURE(stream);
+    for (std::string_view value : {";touch canary", "$(touch canary)", "`touch canary`", "a b"}) {
+      CAPTURE(value);
+      const RenderResult result = testing::RenderWithValues(stream, kManifest, {{"V", value}});
+      REQUIRE_FALSE(result.ok());
+      CHECK(result.diagnostics.front().message.find("kubelet writes this env value") != std::string::npos);
+      CHECK(result.diagnostics.front().message.find(value) == std::string::npos);
+    }
+    const RenderResult result = testing::RenderWithValues(stream, kManifest, {{"V", "v1.2.3"}});
+    REQUIRE(result.ok());
+    if (stream != streams[2]) scripts.push_back(ScriptAsRun(result.output));
+  }
+  // A Secret's `data` (base64) is kubelet's to decode; its entry is checked all the same.
+  CHECK_FALSE(testing::RenderWithValues("kind: Secret\ndata:\n  msg: \"${V}\"\n---\n" + Pod(script, from_secret),
+                                        kManifest, {{"V", ";touch canary"}})
+                  .ok());
+  // A key no item takes, and a hook kubelet does not expand, are left alone.
+  CHECK(testing::RenderWithValues(secret + "---\n" + Pod(script, "    - {name: MSG, valueFrom: {secretKeyRef: "
+                                                                  "{name: s, key: other}}}\n"),
+                                  kManifest, {{"V", ";touch canary"}})
+            .ok());
+  testing::TempDir work;
+  for (std::string_view shell : {"dash", "bash"}) {
+    CHECK_MESSAGE(testing::HaveProgram(std::string(shell)), shell << " is not installed");
+    for (const std::string& run : scripts) {
+      CAPTURE(run);
+      const testing::CommandResult ran = testing::RunShell(
+          "cd " + testing::ShellQuote(work.path().string()) + " && " + std::string(shell) + " -c " + testing::ShellQuote(run));
+      CHECK(ran.out == "v1.2.3\n");
+    }
+  }
+}
 
 // Attacker A14 (s30): each item names the one before it twice, so following
 // every name would visit E0 2^60 times; each item is followed once.

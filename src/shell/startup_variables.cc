@@ -158,6 +158,7 @@ struct EnvItemScalars {
   std::string name;
   std::vector<std::uint32_t> values;  // indexes of its `value` scalars
   StartupReading reading = StartupReading::kNone;
+  std::vector<std::string> data_keys;  // the ConfigMap or Secret keys its `valueFrom` takes
 };
 
 // The `prefix` of each `envFrom` item: it is put before every key of the
@@ -205,6 +206,25 @@ void Propagate(const Tokens& tokens, std::vector<EnvItemScalars>* items) {
   }
 }
 
+// An item whose `valueFrom` takes a ConfigMap's or Secret's key gets that
+// entry's value: every `data`/`stringData` entry of the stream with that key
+// takes the item's reading (which object the item names is not followed).
+void MarkTakenDataEntries(const std::vector<EnvItemScalars>& items, Tokens* tokens) {
+  std::map<std::string_view, StartupReading> by_key;
+  for (const EnvItemScalars& item : items) {
+    if (item.reading == StartupReading::kNone) continue;
+    for (const std::string& key : item.data_keys) by_key[key] = std::max(by_key[key], item.reading);
+  }
+  if (by_key.empty()) return;
+  for (Scalar& scalar : tokens->scalars) {
+    if (!DataEntryMayBeVariable(*tokens, scalar)) continue;
+    auto taken = by_key.find(tokens->paths[scalar.path].key);
+    if (taken == by_key.end()) continue;
+    const auto reading = std::max(static_cast<StartupReading>(scalar.startup_variable), taken->second);
+    SetReading(reading, &scalar);
+  }
+}
+
 }  // namespace
 
 void MarkStartupVariables(std::string_view text, Tokens* tokens) {
@@ -215,12 +235,16 @@ void MarkStartupVariables(std::string_view text, Tokens* tokens) {
     Scalar& scalar = tokens->scalars[index];
     SetReading(DataEntryReading(*tokens, scalar, prefixes), &scalar);
     bool is_name = false;
-    const std::uint32_t item = EnvItem(*tokens, scalar, &is_name);
+    std::uint32_t item = EnvItem(*tokens, scalar, &is_name);
+    const std::uint32_t key_ref = item == PathSegment::kRoot ? EnvItemOfKeyRef(*tokens, scalar) : PathSegment::kRoot;
+    if (item == PathSegment::kRoot) item = key_ref;
     if (item == PathSegment::kRoot) continue;
     auto [found, inserted] = by_item.try_emplace({scalar.document, item}, items.size());
-    if (inserted) items.push_back({scalar.document, tokens->paths[item].parent, tokens->paths[item].index, {}, {}, {}});
+    if (inserted) items.push_back({scalar.document, tokens->paths[item].parent, tokens->paths[item].index, {}, {}, {}, {}});
     EnvItemScalars& env = items[found->second];
-    if (is_name) {
+    if (key_ref != PathSegment::kRoot) {
+      env.data_keys.push_back(DecodeScalar(text, scalar));
+    } else if (is_name) {
       env.reading = NameReading(text, &scalar);
       env.name = DecodeScalar(text, scalar);
     } else {
@@ -231,6 +255,7 @@ void MarkStartupVariables(std::string_view text, Tokens* tokens) {
   for (const EnvItemScalars& item : items) {
     for (std::uint32_t value : item.values) SetReading(item.reading, &tokens->scalars[value]);
   }
+  MarkTakenDataEntries(items, tokens);
 }
 
 std::string StartupVariableName(std::string_view text, const Tokens& tokens, std::uint32_t index) {
@@ -256,8 +281,9 @@ bool StartupVariablesAsRead::Mark(std::string_view text, const Tokens& tokens, S
   const bool after_its_name = item != PathSegment::kRoot && item == item_ && scalar->document == document_ &&
                               tokens.paths[item].index == index_;
   item_ = PathSegment::kRoot;
-  // A prefix composes names with keys read before it; the whole render reads them all.
-  if (IsEnvFromPrefix(tokens, *scalar)) return false;
+  // A prefix composes names with keys read before it, and a `valueFrom` key
+  // takes an entry that may have been read before it: the whole render reads them all.
+  if (IsEnvFromPrefix(tokens, *scalar) || EnvItemOfKeyRef(tokens, *scalar) != PathSegment::kRoot) return false;
   if (item == PathSegment::kRoot) return true;
   if (is_name) {
     document_ = scalar->document;

@@ -43,7 +43,9 @@
 // or, completing a JVM system property `-Dname=`, one word of any characters
 // but quotes and `\`.
 // The same holds for a ConfigMap's or Secret's entry of that name, which
-// `envFrom` turns into the variable. `shell: raw` lifts the rule.
+// `envFrom` turns into the variable, and for every entry of the stream whose
+// key such an item's `valueFrom` takes (`secretKeyRef: {name: s, key: k}`;
+// which object it names is not followed). `shell: raw` lifts the rule.
 #pragma once
 
 #include <cstdint>
@@ -84,7 +86,8 @@ constexpr std::uint8_t kStartupNameMark = 0x80;
 
 /// Sets Scalar::startup_variable on the `value` of each `env` item whose
 /// `name` is a start-up variable, on each `data` or `stringData` entry so
-/// named, and kStartupNameMark on each env item's `name` holding a `$`.
+/// named or whose key such an item's `valueFrom` takes, and
+/// kStartupNameMark on each env item's `name` holding a `$`.
 void MarkStartupVariables(std::string_view text, Tokens* tokens);
 
 /// The variable a scalar that MarkStartupVariables marked becomes: its

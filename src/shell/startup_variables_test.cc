@@ -189,20 +189,69 @@ TEST_CASE("startup variables: an env value that kubelet writes into one, or an e
   CHECK(RenderWith(prefixed, "app.env").ok());
 }
 
+// Attacker A15 (s30): `valueFrom` makes a Secret's or ConfigMap's entry the variable, wherever it stands.
+TEST_CASE("startup variables: an entry of a Secret or ConfigMap that an item's valueFrom takes") {
+  const std::string secret = "kind: Secret\nmetadata: {name: s}\nstringData:\n  msg: \"${V}\"\n";
+  const std::string pod = "kind: Pod\nspec:\n  containers:\n  - name: a\n    command: [bash, -c, \"echo hi\"]\n    env:\n";
+  const std::string streams[] = {
+      secret + "---\n" + pod + "    - name: BASH_ENV\n      valueFrom: {secretKeyRef: {name: s, key: msg}}\n",
+      pod + "    - valueFrom: {configMapKeyRef: {name: c, key: msg}}\n      name: PS1\n---\n"
+            "kind: ConfigMap\nmetadata: {name: c}\ndata:\n  msg: \"${V}\"\n",
+      // kubelet expands `$(A)` with A's value, which valueFrom takes.
+      secret + "---\n" + pod + "    - {name: A, valueFrom: {secretKeyRef: {name: s, key: msg}}}\n"
+                                "    - {name: BASH_ENV, value: \"$(A)\"}\n",
+      "kind: List\nitems:\n- kind: Secret\n  stringData: {msg: \"${V}\"}\n- " + pod.substr(0, pod.find("\n")) +
+          "\n  spec:\n    initContainers:\n    - env: [{name: ENV, valueFrom: {secretKeyRef: {key: msg}}}]\n",
+  };
+  for (const std::string& stream : streams) {
+    CAPTURE(stream);
+    const RenderResult hostile = RenderWith(stream, "$(touch canary)");
+    REQUIRE_FALSE(hostile.ok());
+    CHECK(hostile.diagnostics.front().message.find("touch") == std::string::npos);
+    CHECK(RenderWith(stream, "/etc/app.env").ok());
+    CHECK(RenderWith(stream, "$(touch canary)", true).ok());
+  }
+  // Another key, or an item that is no start-up variable, takes any value.
+  CHECK(RenderWith(secret + "---\n" + pod + "    - {name: BASH_ENV, valueFrom: {secretKeyRef: {key: other}}}\n",
+                   "$(touch canary)")
+            .ok());
+  CHECK(RenderWith(secret + "---\n" + pod + "    - {name: APP_ENV, valueFrom: {secretKeyRef: {key: msg}}}\n",
+                   "$(touch canary)")
+            .ok());
+  // bash, started with the rendered entry as BASH_ENV, runs nothing of a value taken.
+  CHECK_MESSAGE(testing::HaveProgram("bash"), "bash is not installed");
+  testing::TempDir work;
+  for (std::string_view taken : {"/etc/app.env", "a;touch canary", "a|touch canary"}) {
+    const RenderResult result = RenderWith(streams[0], taken);
+    REQUIRE(result.ok());
+    CHECK(result.output.find("msg: \"" + std::string(taken) + "\"") != std::string::npos);
+    testing::RunShell("cd " + testing::ShellQuote(work.path().string()) + " && env -i PATH=\"$PATH\" " +
+                          testing::ShellQuote("BASH_ENV=" + std::string(taken)) + " bash -c 'echo hi' >/dev/null 2>&1",
+                      "");
+    CHECK_FALSE(std::filesystem::exists(work.path() / "canary"));
+  }
+}
+
 TEST_CASE("startup variables: a streaming render gives way to the whole render, which checks them") {
   Result<Manifest> manifest = ParseManifest("variables:\n  V: string\n", "m.yaml");
   REQUIRE(manifest.ok());
   RenderOptions options;
   options.file_name = "t.yaml";
+  options.report_references = false;  // a report needs every reference at once: the render would not stream
   const std::string before = "kind: Pod\nspec:\n  containers:\n  - name: a\n    env:\n    - name: A\n      value: ${V}\n";
+  const std::string secret = "kind: Secret\nstringData:\n  msg: \"${V}\"\n---\n";
   for (const std::string& item : {std::string("    - name: PS4\n      value: \"${V}\"\n"),
-                                   std::string("    - value: \"${V}\"\n      name: BASH_ENV\n")}) {
+                                   std::string("    - value: \"${V}\"\n      name: BASH_ENV\n"),
+                                   std::string("    - {name: BASH_ENV, valueFrom: {secretKeyRef: {key: msg}}}\n"),
+                                   "    - name: BASH_ENV\n      valueFrom: {secretKeyRef: {key: msg}}\n---\n" + secret}) {
     CAPTURE(item);
     for (std::string_view value : {"$(touch canary)", "ok"}) {
       ValueSet values;
       values.Set("V", Value{std::string(value), ValueSource::kCommandLine, Location{"--set"}});
       bool streamed = true;
-      const RenderResult result = detail::RenderStreamingFrom(1, before + item, *manifest.value, values, options, &streamed);
+      const std::string text = (item.find("valueFrom") != std::string::npos && !item.ends_with(secret) ? secret : "") +
+                               before + item;
+      const RenderResult result = detail::RenderStreamingFrom(1, text, *manifest.value, values, options, &streamed);
       CHECK_FALSE(streamed);
       CHECK(result.ok() == (value == "ok"));
     }

@@ -63,6 +63,24 @@ std::uint32_t EnvItemOf(const Tokens& tokens, const Scalar& scalar, std::string_
   return entry.parent;
 }
 
+std::uint32_t EnvItemOfKeyRef(const Tokens& tokens, const Scalar& scalar) {
+  if (scalar.is_key || scalar.path == PathSegment::kRoot) return PathSegment::kRoot;
+  std::uint32_t at = scalar.path;
+  for (std::string_view key : {"key", "", "valueFrom"}) {  // "": either reference kind
+    const PathSegment& segment = tokens.paths[at];
+    const bool reference = segment.key == "configMapKeyRef" || segment.key == "secretKeyRef";
+    if (segment.index >= 0 || segment.parent == PathSegment::kRoot || (key.empty() ? !reference : segment.key != key)) {
+      return PathSegment::kRoot;
+    }
+    at = segment.parent;
+  }
+  const PathSegment& item = tokens.paths[at];
+  if (item.index < 0 || item.parent == PathSegment::kRoot || tokens.paths[item.parent].key != "env") {
+    return PathSegment::kRoot;
+  }
+  return at;
+}
+
 bool IsObjectKind(const Tokens& tokens, const Scalar& scalar) {
   if (scalar.path == PathSegment::kRoot) return false;
   const PathSegment& entry = tokens.paths[scalar.path];

@@ -51,6 +51,11 @@ bool IsDataEntry(const Tokens& tokens, std::uint32_t path);
 /// (the item's path), with `key` set to which; PathSegment::kRoot elsewhere.
 std::uint32_t EnvItemOf(const Tokens& tokens, const Scalar& scalar, std::string_view* key);
 
+/// The item of an `env` list whose `valueFrom` takes a ConfigMap's or
+/// Secret's entry (`configMapKeyRef` or `secretKeyRef`) that `scalar` is the
+/// `key` of (the item's path); PathSegment::kRoot elsewhere.
+std::uint32_t EnvItemOfKeyRef(const Tokens& tokens, const Scalar& scalar);
+
 /// True when `scalar` is the key or value of the `kind` of an object: its
 /// document's top-level `kind`, or that of an item of a top-level `items`.
 bool IsObjectKind(const Tokens& tokens, const Scalar& scalar);

@@ -100,5 +100,22 @@ TEST_CASE("object paths: the items of a top-level `items` are objects of a List"
   }
 }
 
+TEST_CASE("object paths: the `key` a `valueFrom` of an env item takes from a ConfigMap or Secret") {
+  const std::string text =
+      "spec:\n  containers:\n  - env:\n    - name: A\n      valueFrom: {secretKeyRef: {name: s, key: k1}}\n"
+      "    - {name: B, valueFrom: {configMapKeyRef: {key: k2, name: c}}}\n"
+      "    - {name: C, valueFrom: {fieldRef: {key: k3}}}\n  key: k4\n  secretKeyRef: {key: k5}\n";
+  const Tokens tokens = Tokenize(text);
+  REQUIRE(tokens.diagnostics.empty());
+  std::vector<std::string> taken;
+  for (const Scalar& scalar : tokens.scalars) {
+    const std::uint32_t item = EnvItemOfKeyRef(tokens, scalar);
+    if (item == PathSegment::kRoot) continue;
+    taken.push_back(DecodeScalar(text, scalar));
+    CHECK(tokens.paths[tokens.paths[item].parent].key == "env");
+  }
+  CHECK(taken == std::vector<std::string>{"k1", "k2"});
+}
+
 }  // namespace
 }  // namespace safesubst
