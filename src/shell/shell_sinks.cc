@@ -337,6 +337,19 @@ class SinkReader : public CommandReader {
       }
       if (ReadsSubstitution(command)) sink_lists_.back().feeds_next = why;
     }
+    // An interpreter that reads its program from its standard input (`echo "..." | python3`) or
+    // from a `<(...)` (`sed -f <(...)`): the text fed to it is program text nobody delimits.
+    // Its own here-documents and here-strings are read as its program (interpreter_programs.h).
+    const ProgramSource program = stdin_shell.empty() && !member.compound && !command.words.empty()
+                                      ? ProgramSourceOf(command.words)
+                                      : ProgramSource{};
+    if (!program.name.empty() && (program.from_stdin || program.from_file)) {
+      const std::string why = "inside text fed to " + program.name + ", which runs it as its program";
+      if (program.from_stdin) {
+        for (std::size_t before = 0; before < at; ++before) Refuse(pipeline[before], why);
+      }
+      if (ReadsSubstitution(command)) sink_lists_.back().feeds_next = why;
+    }
     bool fed_to_shell = false;  // a later command of the pipeline reads code from its input
     for (std::size_t after = at + 1; after < pipeline.size() && !fed_to_shell; ++after) {
       fed_to_shell = ReadsCodeFromStdin(pipeline[after]);
@@ -396,7 +409,8 @@ class SinkReader : public CommandReader {
 
   bool ReadsCodeFromStdin(const Member& member) const {
     if (member.compound) return !member.shell.empty();
-    return !member.command.words.empty() && !StdinShellName(member.command).empty();
+    return !member.command.words.empty() &&
+           (!StdinShellName(member.command).empty() || ProgramSourceOf(member.command.words).from_stdin);
   }
 
   // The name (quoted) of the shell that `command` runs on its standard
@@ -948,7 +962,10 @@ std::vector<ShellContext> ShellContextsAt(std::string_view script, const std::ve
                                           Diagnostics* problems, ScriptShells shells) {
   std::vector<ShellContext> contexts = ReadShellContexts(script, offsets, problems);
   // Only a script that names a sink pays for the second read (with events).
-  if (!offsets.empty() && MayRunCodeAgain(script)) AddSecondOrderReadings(script, offsets, &contexts);
+  // (An interpreter may read its program from a pipe: the sink reader refuses what is fed to it.)
+  if (!offsets.empty() && (MayRunCodeAgain(script) || MayRunPrograms(script))) {
+    AddSecondOrderReadings(script, offsets, &contexts);
+  }
   if (ShellsMayDiffer(script, shells)) AddOtherShellReadings(script, offsets, &contexts);
   if (!offsets.empty()) AddEvaluatedWordReadings(script, offsets, &contexts);
   return contexts;
