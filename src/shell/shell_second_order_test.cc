@@ -384,6 +384,117 @@ TEST_CASE("second-order sinks: a pipe into a compound command, a loop, xargs or 
   CHECK(ran_bash);
 }
 
+// Text an interpreter reads as its program from its standard input or a
+// `<(...)` (attacker A17, session 30): `echo "print('${V}')" | python3` ran
+// the value. Each shape, with a value of its language written where the
+// placeholder is and quoted for the outer shell only, runs it under dash,
+// bash and busybox sh; rendered, no value runs (each is refused or written
+// where it stays data) and a refusal never shows the value.
+struct FedProgram {
+  std::string script;
+  std::string_view hostile;  // ends the field it lands in and runs `touch canary`
+  bool bash_only = false;    // `<(...)`
+};
+
+constexpr std::string_view kPythonHostile = "'+__import__('os').system('touch canary')+'";
+constexpr std::string_view kPerlHostile = "';system('touch canary');'";
+constexpr std::string_view kSedHostile = "x/;w canary\n#";
+constexpr std::string_view kNodeHostile = "'+require('child_process').execSync('touch canary')+'";
+constexpr std::string_view kAwkHostile = "\"; system(\"touch canary\"); \"";
+
+const std::vector<FedProgram>& FedPrograms() {
+  static const std::vector<FedProgram> shapes = {
+      {"echo \"print('${V}')\" | python3", kPythonHostile},
+      {"echo \"print('${V}')\" | python3 -", kPythonHostile},
+      {"echo \"print('${V}')\" | env python3 /dev/stdin", kPythonHostile},
+      {"echo \"print '${V}';\" | perl", kPerlHostile},
+      {"echo \"s/X/${V}/\" | sed -f - /dev/null", kSedHostile},
+      {"echo \"s/X/${V}/\" | busybox sed -f - /dev/null", kSedHostile},
+      {"echo \"console.log('${V}')\" | node", kNodeHostile},
+      {"echo \"BEGIN { print \\\"${V}\\\" }\" | mawk -f /dev/stdin", kAwkHostile},
+      {"echo \"BEGIN { print \\\"${V}\\\" }\" | busybox awk -f -", kAwkHostile},
+      {"printf '%s\\n' \"print('${V}')\" | python3", kPythonHostile},
+      {"cat <<EOF | python3\nprint('${V}')\nEOF", kPythonHostile},
+      {"echo \"print('${V}')\" | tee /dev/null | python3", kPythonHostile},
+      {"echo \"print('${V}')\" | { python3; }", kPythonHostile},
+      {"echo \"print('${V}')\" | while true; do python3; break; done", kPythonHostile},
+      {"f() { python3; }\necho \"print('${V}')\" | f", kPythonHostile},
+      {"f() { perl; }\nf <<EOF\nprint '${V}';\nEOF", kPerlHostile},
+      {"{ python3; } <<EOF\nprint('${V}')\nEOF", kPythonHostile},
+      {"sh -c python3 <<EOF\nprint('${V}')\nEOF", kPythonHostile},
+      {"exec <<EOF\nprint('${V}')\nEOF\npython3", kPythonHostile},
+      {"env -S 'python3 -u' <<EOF\nprint('${V}')\nEOF", kPythonHostile},
+      {"echo \"print('${V}')\" | sh -c 'python3'", kPythonHostile},
+      {"sh -c \"echo \\\"print('${V}')\\\" | python3\"", kPythonHostile},
+      {"python3 <(echo \"print('${V}')\")", kPythonHostile, true},
+      {"python3 < <(echo \"print('${V}')\")", kPythonHostile, true},
+      {"sed -f <(echo \"s/X/${V}/\") /dev/null", kSedHostile, true},
+      {"mawk -f <(echo \"BEGIN { print \\\"${V}\\\" }\")", kAwkHostile, true},
+  };
+  return shapes;
+}
+
+// The context of the shape's placeholder with only the outer shell's reading (as envsubst-era renders wrote it).
+std::string WrittenForTheShellOnly(const std::string& script, std::string_view value) {
+  const std::size_t at = script.find(kPlaceholder);
+  ShellContext context = ShellContextsAt(script, {at}).front();
+  context.unsupported.clear();
+  context.sink.clear();
+  context.reread.clear();
+  context.operand = ShellOperand::kNone;
+  std::string encoded;
+  REQUIRE(AppendShellEncoded(context, value, ShellMode::kSafe, &encoded).empty());
+  return script.substr(0, at) + encoded + script.substr(at + kPlaceholder.size()) + "\n";
+}
+
+// dash, bash and busybox sh (the /bin/sh of Debian, RHEL and Alpine).
+std::vector<testing::RealShell> PipeShells(bool bash_only) {
+  std::vector<testing::RealShell> shells;
+  for (const testing::RealShell& shell : testing::InstalledShells()) {
+    if (shell.name == "bash" || (!bash_only && (shell.name == "dash" || shell.name == "busybox sh"))) {
+      shells.push_back(shell);
+    }
+  }
+  REQUIRE(shells.size() == (bash_only ? 1 : 3));
+  return shells;
+}
+
+// Runs `scripts` under `shells`: the list of scripts after which the canary was there, per shell.
+std::vector<std::string> Canaries(const std::vector<testing::RealShell>& shells, const std::vector<std::string>& scripts) {
+  TempDir work;
+  std::vector<std::string> canaries;
+  for (const std::filesystem::path& dir : testing::RunEachScriptUnderShells(work.path(), shells, scripts)) {
+    canaries.push_back(testing::ReadFile(dir / "canaries"));
+  }
+  return canaries;
+}
+
+TEST_CASE("second-order sinks: text an interpreter reads as its program, under dash, bash and busybox sh") {
+  for (const char* tool : {"python3", "perl", "node", "sed", "mawk", "busybox"}) {
+    CHECK_MESSAGE(testing::HaveProgram(tool), tool << " is not installed (packaging/debian-test-deps.txt)");
+  }
+  for (bool bash_only : {false, true}) {
+    std::vector<std::string> plain, rendered;
+    std::string all;
+    for (const FedProgram& shape : FedPrograms()) {
+      if (shape.bash_only != bash_only) continue;
+      CAPTURE(shape.script);
+      all += std::to_string(plain.size()) + "\n";
+      plain.push_back(WrittenForTheShellOnly(shape.script, shape.hostile));
+      const Rendered out = Render(shape.script, std::string(shape.hostile));
+      if (out.error.empty()) {
+        rendered.push_back(out.script + "\n");
+      } else {
+        CHECK(out.error.find(shape.hostile) == std::string::npos);
+      }
+    }
+    const std::vector<testing::RealShell> shells = PipeShells(bash_only);
+    // Every shape is a real sink: written for the shell only, the value runs, under each shell.
+    for (const std::string& canaries : Canaries(shells, plain)) CHECK(canaries == all);
+    for (const std::string& canaries : Canaries(shells, rendered)) CHECK(canaries.empty());
+  }
+}
+
 // Strings a script stores for later runs (session 29): an alias body, read
 // as code wherever the alias is used, and bash's PROMPT_COMMAND, run before
 // each prompt of an interactive bash; also `eval` behind a prefix word. Each

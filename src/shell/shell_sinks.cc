@@ -42,6 +42,11 @@ struct Sink {
   bool maybe = false;
 };
 
+// The sink reader has something to find: a sink word, or an interpreter,
+// which may read its program from a pipe (the sink reader refuses what is
+// fed to it: FindProgramFeeds).
+bool MayReadAgain(std::string_view script) { return MayRunCodeAgain(script) || MayRunPrograms(script); }
+
 std::string Quoted(std::string_view name) { return "`" + std::string(name) + "`"; }
 
 // How the shell `words[shell]` reads its code: the index of the -c string,
@@ -91,6 +96,7 @@ struct Member {
   bool compound = false;
   std::size_t begin = 0, end = 0;  // a compound command's text in the script
   std::string shell;               // a compound command: the first shell in it that reads its standard input
+  std::string program;             // a compound command: the first interpreter in it that reads its program there
 };
 
 bool OpensCompound(std::string_view word, ShellWordRole role) {
@@ -133,6 +139,7 @@ class SinkReader : public CommandReader {
   std::deque<ShWord> kept_words;  // copies of the words of every sink (stable addresses)
   std::vector<Sink> sinks;
   std::string any_stdin_shell;  // a shell that reads its standard input as code, if any
+  std::string any_stdin_program;  // an interpreter that reads its program from its standard input, if any
 
   void ListBegin() override {
     CommandReader::ListBegin();
@@ -195,6 +202,7 @@ class SinkReader : public CommandReader {
     bool array = false;        // the words of `NAME=(...)`
     std::vector<Member> outer;  // the pipeline it belongs to, up to it
     std::string shell;          // a shell in it that reads standard input
+    std::string program;        // an interpreter in it that reads its program from standard input
     std::string feeds;          // a subshell whose output a shell runs (`sh <(...)`): why
   };
 
@@ -237,10 +245,13 @@ class SinkReader : public CommandReader {
     if (compound.exec_feeds) exec_input_ranges_.emplace_back(compound.begin, end);
     if (!compound.function.empty() && !compound.shell.empty()) {
       stdin_functions_[compound.function] = compound.shell;
+    } else if (!compound.function.empty() && !compound.program.empty()) {
+      program_functions_[compound.function] = compound.program;
     }
-    if (!compound.writers.empty() && !compound.shell.empty()) {
-      const std::string why = "inside text written into a process substitution where " + compound.shell +
-                              " runs it as code";
+    if (!compound.writers.empty() && (!compound.shell.empty() || !compound.program.empty())) {
+      const std::string why = "inside text written into a process substitution where " +
+                              (compound.shell.empty() ? compound.program + " runs it as its program"
+                                                      : compound.shell + " runs it as code");
       for (const Member& writer : compound.writers) Refuse(writer, why);
     }
     Member member;
@@ -248,6 +259,7 @@ class SinkReader : public CommandReader {
     member.begin = compound.begin;
     member.end = end;
     member.shell = std::move(compound.shell);
+    member.program = std::move(compound.program);
     list.closed = std::move(member);
   }
 
@@ -319,6 +331,8 @@ class SinkReader : public CommandReader {
     Member& member = pipeline[at];
     ShCommand& command = member.command;
     // The name of the shell that reads its standard input as code.
+    string_runs_program_.clear();
+    words_rewritten_ = false;
     std::string stdin_shell = member.compound ? member.shell : command.words.empty() ? "" : FindWordSinks(command);
     const bool maybe_shell = !member.compound && !command.words.empty() && stdin_shell_maybe_;
     const bool exec_alone = !member.compound && command.words.size() == 1 && command.words[0].text == "exec";
@@ -327,32 +341,16 @@ class SinkReader : public CommandReader {
       any_stdin_shell = stdin_shell;
       GiveExecInputTo(stdin_shell);
       const std::string why = "inside text piped into " + stdin_shell + ", which runs it as code";
-      for (std::size_t before = 0; before < at; ++before) Refuse(pipeline[before], why);
+      RefuseEarlier(pipeline, at, why);
       // `{ sh; } <<EOF`, `a | while ...; do sh; done`: a compound command's input may reach it.
-      // (Innermost first: the enclosing ones of a marked compound command are marked.)
-      for (auto list = sink_lists_.rbegin(); list != sink_lists_.rend(); ++list) {
-        for (auto open = list->open.rbegin(); open != list->open.rend() && open->shell.empty(); ++open) {
-          open->shell = stdin_shell;
-        }
-      }
+      MarkOpenCompounds(&Compound::shell, stdin_shell);
       if (ReadsSubstitution(command)) sink_lists_.back().feeds_next = why;
     }
-    // An interpreter that reads its program from its standard input (`echo "..." | python3`) or
-    // from a `<(...)` (`sed -f <(...)`): the text fed to it is program text nobody delimits.
-    // Its own here-documents and here-strings are read as its program (interpreter_programs.h).
-    const ProgramSource program = stdin_shell.empty() && !member.compound && !command.words.empty()
-                                      ? ProgramSourceOf(command.words)
-                                      : ProgramSource{};
-    if (!program.name.empty() && (program.from_stdin || program.from_file)) {
-      const std::string why = "inside text fed to " + program.name + ", which runs it as its program";
-      if (program.from_stdin) {
-        for (std::size_t before = 0; before < at; ++before) Refuse(pipeline[before], why);
-      }
-      if (ReadsSubstitution(command)) sink_lists_.back().feeds_next = why;
-    }
-    bool fed_to_shell = false;  // a later command of the pipeline reads code from its input
-    for (std::size_t after = at + 1; after < pipeline.size() && !fed_to_shell; ++after) {
-      fed_to_shell = ReadsCodeFromStdin(pipeline[after]);
+    // Why the command's own here-documents and here-strings are refused, if they are.
+    const std::string own_input = stdin_shell.empty() ? FindProgramFeeds(pipeline, at) : std::string();
+    std::string_view fed_to;  // a later command of the pipeline reads code from its input: what it is
+    for (std::size_t after = at + 1; after < pipeline.size() && fed_to.empty(); ++after) {
+      fed_to = CodeReaderOfStdin(pipeline[after]);
     }
     for (ShRedirect& redirect : command.redirects) {
       if ((redirect.op == "<<" || redirect.op == "<<-") && !exec_alone) {
@@ -361,15 +359,20 @@ class SinkReader : public CommandReader {
           heredoc.sink.name = "the here-document that " + stdin_shell + (maybe_shell ? "" : " runs as code");
           heredoc.sink.maybe = maybe_shell;
         }
-        if (fed_to_shell) {
-          heredoc.sink.name = "a here-document piped into a shell";
-          heredoc.sink.refusal = "inside a here-document piped into a shell, which runs it as code";
+        if (!fed_to.empty()) {
+          heredoc.sink.name = "a here-document piped into " + std::string(fed_to);
+          heredoc.sink.refusal = "inside a here-document piped into " + std::string(fed_to) + ", which runs it as code";
+        } else if (!own_input.empty()) {
+          heredoc.sink.name = "a here-document read as a program";
+          heredoc.sink.refusal = own_input;
         }
         heredoc.decided = true;
         AddHeredocSink(redirect.begin);
       } else if (redirect.op == "<<<" && !stdin_shell.empty()) {
         AddWordSink("the here-string that " + stdin_shell + (maybe_shell ? "" : " runs as code"), {&redirect.target});
         sinks.back().maybe = maybe_shell;
+      } else if (redirect.op == "<<<" && !own_input.empty()) {
+        AddWordSink("a here-string read as a program", {&redirect.target}, own_input);
       }
     }
   }
@@ -385,19 +388,21 @@ class SinkReader : public CommandReader {
     if (ReadsSubstitution(exec)) sink_lists_.back().exec_feeds_next = true;
   }
 
-  void GiveExecInputTo(const std::string& shell) {
+  // `program`: an interpreter, not a shell, reads it as its program (then
+  // every placeholder in it is refused).
+  void GiveExecInputTo(const std::string& shell, bool program = false) {
     const std::string name = "the input `exec` gave the script, which " + shell + " reads";
+    const std::string why = "inside text that `exec` gave the script as its input, which " + shell +
+                            (program ? " runs as its program" : " runs as code");
     for (std::size_t op : std::exchange(exec_heredocs_, {})) {
       Heredoc& heredoc = heredocs_[op];
       heredoc.sink.name = name;
+      if (program) heredoc.sink.refusal = why;
       heredoc.decided = true;
       AddHeredocSink(op);
     }
-    for (const ShWord& string : std::exchange(exec_strings_, {})) AddWordSink(name, {&string});
-    for (const auto& [begin, end] : std::exchange(exec_input_ranges_, {})) {
-      AddRangeSink(begin, end, "inside text that `exec` gave the script as its input, which " + shell +
-                                   " runs as code");
-    }
+    for (const ShWord& string : std::exchange(exec_strings_, {})) AddWordSink(name, {&string}, program ? why : "");
+    for (const auto& [begin, end] : std::exchange(exec_input_ranges_, {})) AddRangeSink(begin, end, why);
   }
 
   void AddHeredocSink(std::size_t op) {
@@ -407,10 +412,79 @@ class SinkReader : public CommandReader {
     heredocs_.erase(heredoc);
   }
 
-  bool ReadsCodeFromStdin(const Member& member) const {
-    if (member.compound) return !member.shell.empty();
-    return !member.command.words.empty() &&
-           (!StdinShellName(member.command).empty() || ProgramSourceOf(member.command.words).from_stdin);
+  // "a shell" or "an interpreter" when `member` reads code from its standard input, else empty.
+  std::string_view CodeReaderOfStdin(const Member& member) const {
+    if (member.compound) {
+      return !member.shell.empty() ? "a shell" : !member.program.empty() ? "an interpreter" : "";
+    }
+    if (member.command.words.empty()) return {};
+    if (!StdinShellName(member.command).empty()) return "a shell";
+    return StdinProgramOf(member).source.from_stdin ? "an interpreter" : "";
+  }
+
+  // Refuses every placeholder in the commands of `pipeline` before `at`.
+  void RefuseEarlier(const std::vector<Member>& pipeline, std::size_t at, const std::string& why) {
+    for (std::size_t before = 0; before < at; ++before) Refuse(pipeline[before], why);
+  }
+
+  // Sets `field` (Compound::shell or ::program) of the open compound
+  // commands that have none: what reaches their input may reach `name`.
+  // (Innermost first: the enclosing ones of a marked compound command are marked.)
+  void MarkOpenCompounds(std::string Compound::*field, const std::string& name) {
+    for (auto list = sink_lists_.rbegin(); list != sink_lists_.rend(); ++list) {
+      for (auto open = list->open.rbegin(); open != list->open.rend() && ((*open).*field).empty(); ++open) {
+        (*open).*field = name;
+      }
+    }
+  }
+
+  // An interpreter (python3, perl, node, sed -f -, awk -f /dev/stdin, ...)
+  // a pipeline member runs: where it reads its program from
+  // (interpreter_programs.h), and whether its own here-documents and
+  // here-strings are read as that program by the program readings, which
+  // they are for a simple command naming the interpreter (not for a
+  // compound command or a function running it).
+  struct StdinProgram {
+    ProgramSource source;
+    bool own_input_read = false;
+  };
+  StdinProgram StdinProgramOf(const Member& member) const {
+    if (member.compound) return {{member.program, !member.program.empty(), false}, false};
+    const std::vector<ShWord>& words = member.command.words;
+    if (words.empty()) return {};
+    const std::size_t run = std::min(CommandAfterRunners(words, 0), words.size() - 1);
+    if (const auto function = program_functions_.find(ProgramOf(words[run])); function != program_functions_.end()) {
+      return {{Quoted(function->first) + " (a function in which " + function->second + " reads its program)", true,
+               false},
+              false};
+    }
+    return {ProgramSourceOf(words), true};
+  }
+
+  // An interpreter that reads its program from its standard input (`echo
+  // "..." | python3`, `| sed -f -`) or from a `<(...)` (`python3 <(...)`,
+  // `sed -f <(...)`): the text fed to it is program text nobody delimits,
+  // refused as text piped into a shell is. Returns why the command's own
+  // here-documents and here-strings are refused (when the program readings
+  // do not read them: StdinProgram::own_input_read), else empty.
+  std::string FindProgramFeeds(const std::vector<Member>& pipeline, std::size_t at) {
+    // (`sh -c python3`, `eval python3`: FindWordSinks read the string.)
+    const StdinProgram program = string_runs_program_.empty()
+                                     ? StdinProgramOf(pipeline[at])
+                                     : StdinProgram{{string_runs_program_, true, false}, false};
+    const ProgramSource& source = program.source;
+    if (source.name.empty() || (!source.from_stdin && !source.from_file)) return {};
+    const std::string why = "inside text fed to " + source.name + ", which runs it as its program";
+    if (source.from_stdin) {
+      any_stdin_program = source.name;
+      GiveExecInputTo(source.name, /*program=*/true);
+      RefuseEarlier(pipeline, at, why);
+      MarkOpenCompounds(&Compound::program, source.name);
+    }
+    if (ReadsSubstitution(pipeline[at].command)) sink_lists_.back().feeds_next = why;
+    // (The program readings read the words as written: after `env -S` or a
+    // program variable, the here-documents are not theirs.)
+    return source.from_stdin && (!program.own_input_read || words_rewritten_) ? why : std::string();
   }
 
   // The name (quoted) of the shell that `command` runs on its standard
@@ -482,6 +556,7 @@ class SinkReader : public CommandReader {
     }
     words->erase(words->begin() + static_cast<std::ptrdiff_t>(run));
     words->insert(words->begin() + static_cast<std::ptrdiff_t>(run), program->begin(), program->end());
+    words_rewritten_ = true;
   }
 
   // `env -S 'sh -c' STRING` (`--split-string`): env splits its option's
@@ -510,6 +585,7 @@ class SinkReader : public CommandReader {
         words->erase(words->begin() + static_cast<std::ptrdiff_t>(option),
                      words->begin() + static_cast<std::ptrdiff_t>(last + 1));
         words->insert(words->begin() + static_cast<std::ptrdiff_t>(option), split.begin(), split.end());
+        words_rewritten_ = true;
         option += split.size();
         --option;
       }
@@ -643,12 +719,19 @@ class SinkReader : public CommandReader {
   // (As deep as the readings of AddSecondOrderReadings: `eval eval ... sh`
   // would otherwise read its tail once per word. Deeper, a string that names
   // a sink is taken for one that runs a shell.)
-  std::string StdinShellInCode(const std::string& code, const std::string& runner) const {
-    if (!MayRunCodeAgain(code)) return {};
+  // A string that runs an interpreter reading its program from that input
+  // (`sh -c python3 <<EOF`) sets string_runs_program_ instead.
+  std::string StdinShellInCode(const std::string& code, const std::string& runner) {
+    if (!MayReadAgain(code)) return {};
     if (depth_ >= kMaxSinkDepth) return runner + " (whose string, nested too deep to be read, may run a shell)";
     SinkReader reader(code, depth_ + 1);
     ReadShell(code, &reader);
-    if (reader.any_stdin_shell.empty()) return {};
+    if (reader.any_stdin_shell.empty()) {
+      if (!reader.any_stdin_program.empty()) {
+        string_runs_program_ = runner + " (whose string runs " + reader.any_stdin_program + ")";
+      }
+      return {};
+    }
     return runner + " (whose string runs " + reader.any_stdin_shell + ")";
   }
 
@@ -707,10 +790,13 @@ class SinkReader : public CommandReader {
   std::map<std::size_t, Heredoc> heredocs_;    // by the offset of their `<<`, until both are known
   std::size_t word_begin_ = 0;
   bool stdin_shell_maybe_ = false;
+  std::string string_runs_program_;  // FindWordSinks: the command's -c or eval string runs a stdin interpreter
+  bool words_rewritten_ = false;     // FindWordSinks: `env -S` or a program variable changed the command's words
   std::string_view script_;
   int depth_ = 0;
   std::optional<ProgramVariables> program_variables_;
   std::map<std::string, std::string> stdin_functions_;  // a function in which a shell reads its input: that shell
+  std::map<std::string, std::string> program_functions_;  // a function in which an interpreter reads its program from its input
   std::vector<std::size_t> exec_heredocs_;              // KeepExecInput: the `<<` of each
   std::vector<ShWord> exec_strings_;
   std::vector<std::pair<std::size_t, std::size_t>> exec_input_ranges_;  // the shell FindWordSinks returned may be no shell (StdinShellName)
@@ -950,7 +1036,7 @@ void AddSecondOrderReadings(std::string_view script, const std::vector<std::size
                                   ? std::string(script.substr(sink.body_begin, sink.body_end - sink.body_begin))
                                   : JoinedText(sink);
     std::vector<ShellContext> inner_contexts = ReadShellContexts(inner, inner_offsets);
-    if (MayRunCodeAgain(inner)) AddSecondOrderReadings(inner, inner_offsets, &inner_contexts, depth + 1);
+    if (MayReadAgain(inner)) AddSecondOrderReadings(inner, inner_offsets, &inner_contexts, depth + 1);
     AddEvaluatedWordReadings(inner, inner_offsets, &inner_contexts);
     for (std::size_t k = 0; k < indexes.size(); ++k) {
       AttachReread(&(*contexts)[indexes[k]], std::move(inner_contexts[k]), sink.maybe);
@@ -962,10 +1048,7 @@ std::vector<ShellContext> ShellContextsAt(std::string_view script, const std::ve
                                           Diagnostics* problems, ScriptShells shells) {
   std::vector<ShellContext> contexts = ReadShellContexts(script, offsets, problems);
   // Only a script that names a sink pays for the second read (with events).
-  // (An interpreter may read its program from a pipe: the sink reader refuses what is fed to it.)
-  if (!offsets.empty() && (MayRunCodeAgain(script) || MayRunPrograms(script))) {
-    AddSecondOrderReadings(script, offsets, &contexts);
-  }
+  if (!offsets.empty() && MayReadAgain(script)) AddSecondOrderReadings(script, offsets, &contexts);
   if (ShellsMayDiffer(script, shells)) AddOtherShellReadings(script, offsets, &contexts);
   if (!offsets.empty()) AddEvaluatedWordReadings(script, offsets, &contexts);
   return contexts;

@@ -23,6 +23,12 @@
 // value that would be code there is refused. Followed by `-c`, it is taken
 // for a shell. Named so and reading its input (no operand: `$SH <<EOF`), its
 // here-document is read the same two ways; text piped into it is refused.
+// Text piped into an interpreter that reads its program from its standard
+// input (`echo "..." | python3`, `| sed -f -`; ProgramSourceOf,
+// interpreter_programs.h), or written by a `<(...)` it reads its program
+// from, is refused the same way; its own here-documents and here-strings
+// are its program, which the program readings read (not through a compound
+// command or a function, where they are refused).
 // For a placeholder inside such a string, the string is read as a script of
 // its own and the context there is attached to the outer one (reread), so
 // that the encoder writes the value for the inner reading first, then the
