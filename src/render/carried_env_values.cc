@@ -24,6 +24,14 @@ std::uint32_t EnvFromItemOf(const Tokens& tokens, const Scalar& scalar) {
 
 }  // namespace
 
+bool MayTakeOtherObjectsEntries(std::string_view text) {
+  auto has = [&](std::string_view what) { return text.find(what) != std::string_view::npos; };
+  if (has("envFrom") || has("KeyRef") || has("\\x") || has("\\u") || has("\\U")) return true;
+  // `? "envFr\<line break>om"`: an explicit key may span lines, an escaped break joins them.
+  const bool explicit_key = has("? ") || has("?\t") || has("?\n") || has("?\r");
+  return explicit_key && (has("\\\n") || has("\\\r"));
+}
+
 bool MayCarryEnvValues(std::string_view text, const Tokens& tokens) {
   std::set<std::string, std::less<>> names;
   bool env_from = false;  // then any name may be a ConfigMap's or Secret's key

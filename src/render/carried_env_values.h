@@ -40,6 +40,15 @@ namespace safesubst {
 /// render streaming scalar by scalar gives way to the whole render there.
 bool MayCarryEnvValues(std::string_view text, const Tokens& tokens);
 
+/// True when `text` may hold an `envFrom` item or a `configMapKeyRef` or
+/// `secretKeyRef` key, written plainly or spelled with a double-quoted
+/// escape (`\x`, `\u`, `\U`, or an escaped line break in an explicit `?`
+/// key). The values such an item takes are checked with every document of
+/// the stream, so a stream holding one is not rendered in pieces
+/// (parallel_render.h): a Secret in one piece and its Pod in another would
+/// each be checked alone.
+bool MayTakeOtherObjectsEntries(std::string_view text);
+
 /// The env items whose values each `$(NAME)` of a template stands for.
 class CarriedEnvValues {
  public:

@@ -188,6 +188,19 @@ TEST_CASE("carried env values: a Secret's or ConfigMap's entry that valueFrom ta
   }
 }
 
+TEST_CASE("carried env values: the text that may name an item taking other objects' entries") {
+  for (std::string_view text : {"envFrom: []", "valueFrom: {secretKeyRef: {}}", "{configMapKeyRef: x}",
+                                R"y("envFr\x6fm": [])y", R"y("env\u0046rom": [])y", "? \"envFr\\\n  om\"\n: []\n"}) {
+    CAPTURE(text);
+    CHECK(MayTakeOtherObjectsEntries(text));
+  }
+  for (std::string_view text : {"env: [{name: A, value: b}]", "args: [\"a \\\n b\"]", "url: https://x/?a=1",
+                                "data: {k: \"a\\tb\"}"}) {
+    CAPTURE(text);
+    CHECK_FALSE(MayTakeOtherObjectsEntries(text));
+  }
+}
+
 // Attacker A14 (s30): each item names the one before it twice, so following
 // every name would visit E0 2^60 times; each item is followed once.
 TEST_CASE("carried env values: a chain of items each naming the one before twice is read in linear time") {

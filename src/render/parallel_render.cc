@@ -7,6 +7,7 @@
 #include <optional>
 #include <thread>
 
+#include "carried_env_values.h"
 #include "huge_pages.h"
 #include "input_limits.h"
 #include "text_checks.h"
@@ -99,6 +100,7 @@ PieceFacts ReadPieceFacts(std::string_view text, std::size_t begin, std::size_t 
   });
   const std::string_view piece = text.substr(begin, end - begin);
   if (std::memchr(piece.data(), '*', piece.size()) != nullptr) facts.aliases = CountAliases(piece);
+  facts.other_objects = MayTakeOtherObjectsEntries(piece);
   return facts;
 }
 
@@ -153,7 +155,9 @@ bool PieceReader::Hold(std::size_t begin, std::size_t end) {
 void StreamFacts::Add(const PieceFacts& piece) {
   documents_ += piece.markers;
   aliases_ += piece.aliases;
-  if (piece.directive || documents_ > limits_.max_documents || aliases_ > limits_.max_aliases) whole_ = true;
+  if (piece.directive || piece.other_objects || documents_ > limits_.max_documents || aliases_ > limits_.max_aliases) {
+    whole_ = true;
+  }
 }
 
 RenderResult RenderPieces(std::string_view text, std::size_t target, unsigned threads, const Limits& limits,

@@ -63,6 +63,9 @@ struct PieceFacts {
   std::size_t markers = 0;  ///< document marker lines (`---`, `...`)
   std::uint32_t aliases = 0;  ///< as CountAliases counts them
   bool directive = false;  ///< a `%` line: it belongs to the document after it
+  /// an item that takes a ConfigMap's or Secret's entries, checked with every
+  /// document (MayTakeOtherObjectsEntries)
+  bool other_objects = false;
 };
 
 /// The facts of the lines of `text` that start in [begin, end), except the
@@ -112,8 +115,9 @@ class PieceReader {
 };
 
 /// Accumulates the pieces' facts; says when the stream must be rendered whole
-/// instead: a directive anywhere, or more documents or aliases in all than
-/// `limits` allow (the whole render reports those).
+/// instead: a directive anywhere, an item taking other objects' entries, or
+/// more documents or aliases in all than `limits` allow (the whole render
+/// reports those).
 class StreamFacts {
  public:
   explicit StreamFacts(const Limits& limits) : limits_(limits) {}

@@ -164,6 +164,36 @@ TEST_CASE("parallel render: a directive further on, or too many documents or ali
   CheckRenderedAsWhole(two_aliases + large + two_aliases, few_aliases);
 }
 
+// A Secret's entry in the first piece, the Pod whose envFrom makes it `$(MSG)` in the last: the checks
+// of carried values (carried_env_values.h) and start-up variables need both at once.
+TEST_CASE("parallel render: a stream with an item taking other objects' entries is rendered whole") {
+  const std::string secret = "kind: Secret\nmetadata: {name: s}\nstringData:\n  MSG: \"${TENANT}\"\n";
+  const std::string pod = "---\nkind: Pod\nspec:\n  containers:\n  - name: a\n    command: [sh, -c, \"echo $(MSG)\"]\n";
+  for (const std::string takes : {"    envFrom:\n    - secretRef: {name: s}\n",
+                                   "    \"envFr\\x6fm\": [{secretRef: {name: s}}]\n",
+                                   "    env: [{name: MSG, valueFrom: {secretKeyRef: {name: s, key: MSG}}}]\n"}) {
+    CAPTURE(takes);
+    const std::string text = secret + Stream(4000) + pod + takes;
+    RenderOptions options;
+    options.threads = 2;
+    REQUIRE(detail::RendersInPieces(text, StreamManifest(), options));
+    const std::vector<detail::PieceBounds> pieces = Pieces(text, detail::kChunkTarget);
+    REQUIRE(pieces.size() > 2);
+    CHECK(detail::ReadPieceFacts(text, pieces.back().begin, pieces.back().end).other_objects);
+    CHECK_FALSE(detail::ReadPieceFacts(text, pieces[1].begin, pieces[1].end).other_objects);
+    ValueSet values = StreamValues();
+    Value hostile;
+    hostile.text = ";touch canary";
+    values.Set("TENANT", hostile);
+    const RenderResult result = Render(text, StreamManifest(), values, options);
+    REQUIRE_FALSE(result.ok());
+    auto error = std::find_if(result.diagnostics.begin(), result.diagnostics.end(),
+                              [](const Diagnostic& d) { return d.severity == Severity::kError; });
+    REQUIRE(error != result.diagnostics.end());
+    CHECK(error->location.line == 4);
+  }
+}
+
 // Pieces that cover `text` in order, each but the first starting at a `---` line.
 void CheckCutAtDocumentStarts(const std::string& text, std::size_t target) {
   const std::vector<detail::PieceBounds> pieces = Pieces(text, target);
