@@ -63,6 +63,10 @@ struct RenderOptions {
   unsigned threads = 0;
   /// Run the manifest's steps after substitution.
   bool run_steps = true;
+  /// Fill RenderResult::sensitive_spans (for `render --diff`, which shows
+  /// the output around them). The render then neither streams nor renders a
+  /// large stream in parallel pieces.
+  bool report_sensitive_spans = false;
   /// Allow merge fragments outside the manifest's directory tree. Off by
   /// default: a manifest from one repository must not read another's files.
   bool allow_outside = false;
@@ -103,6 +107,13 @@ struct RenderResult {
   std::string output;  ///< the rendered stream; empty when the render failed
   Diagnostics diagnostics;
   std::vector<ReferenceReport> references;
+  /// With RenderOptions::report_sensitive_spans: the bytes [first, second)
+  /// of `output` that a sensitive variable's value was written into, as
+  /// written (quoted, escaped, re-indented), sorted and disjoint. A scalar
+  /// rewritten double-quoted around such a value is one span; after the
+  /// manifest's steps, the spans are where those written texts (and the
+  /// values as given) are found again.
+  std::vector<std::pair<std::size_t, std::size_t>> sensitive_spans;
 
   bool ok() const { return !HasErrors(diagnostics); }
 };

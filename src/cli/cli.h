@@ -150,18 +150,21 @@ struct OutputOptions {
   bool diff = false;   ///< --diff: print what -o, --in-place or --out-dir would change, write nothing
 };
 
-/// A file `render` would write, and the text it would get.
+/// A file `render` would write, the text it would get, and where that
+/// text holds sensitive values (RenderResult::sensitive_spans).
 struct RenderTarget {
   std::string path;
   std::string text;
+  std::vector<TextRange> sensitive_spans;
+  bool is_template = false;  ///< --in-place: the file is the template (redacted_diff.h)
 };
 
 /// `render --diff`: prints to stdout a unified diff from each target's
-/// current text (none when it does not exist) to the one it would get,
-/// passing every line through `redact` (sensitive values). Returns kExitOk
-/// when no target would change, kExitInputError when one would or a target
-/// cannot be read.
-int PrintTargetDiffs(const std::vector<RenderTarget>& targets, const std::function<std::string(std::string_view)>& redact);
+/// current text (none when it does not exist) to the one it would get, with
+/// its sensitive spans and what `redactor` masks masked (redacted_diff.h).
+/// Returns kExitOk when no target would change, kExitInputError when one
+/// would or a target cannot be read.
+int PrintTargetDiffs(const std::vector<RenderTarget>& targets, const Redactor& redactor);
 
 /// `safesubst lint`.
 struct LintCommand {

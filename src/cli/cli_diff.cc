@@ -8,7 +8,7 @@
 #include <cstring>
 
 #include "cli.h"
-#include "text_diff.h"
+#include "redacted_diff.h"
 
 namespace safesubst::cli {
 
@@ -45,8 +45,7 @@ bool ReadTarget(const std::string& path, std::string* text, bool* exists) {
 
 }  // namespace
 
-int PrintTargetDiffs(const std::vector<RenderTarget>& targets,
-                     const std::function<std::string(std::string_view)>& redact) {
+int PrintTargetDiffs(const std::vector<RenderTarget>& targets, const Redactor& redactor) {
   bool changes = false, unreadable = false;
   for (const RenderTarget& target : targets) {
     std::string current;
@@ -55,11 +54,12 @@ int PrintTargetDiffs(const std::vector<RenderTarget>& targets,
       unreadable = true;
       continue;
     }
-    const std::string diff = UnifiedDiff(current, target.text, exists ? target.path : "/dev/null", target.path);
+    const std::string diff = RedactedDiff(current, target.text, exists ? target.path : "/dev/null", target.path,
+                                          target.sensitive_spans, redactor, target.is_template);
     if (diff.empty()) continue;
     changes = true;
     std::string error;
-    if (!WriteStdout(redact(diff), &error)) {
+    if (!WriteStdout(diff, &error)) {
       std::fprintf(stderr, "<stdout>: error: cannot write: %s\n", error.c_str());
       return kExitInputError;
     }

@@ -223,6 +223,7 @@ struct Rendered {
   std::string file;
   std::string output;
   bool ok = false;
+  std::vector<TextRange> sensitive_spans;  // with --diff
 };
 
 // One template of a render: its text, and what rendering it gave.
@@ -367,12 +368,16 @@ class OutputWriters {
   std::vector<std::thread> writers_;
 };
 
-// Several templates rendered to one stream become one multi-document stream.
-std::string Concatenate(const std::vector<Rendered>& rendered) {
+// Several templates rendered to one stream become one multi-document stream;
+// `spans`, when given, gets their sensitive spans, moved to where they are in it.
+std::string Concatenate(const std::vector<Rendered>& rendered, std::vector<TextRange>* spans = nullptr) {
   std::string stream;
   for (const Rendered& one : rendered) {
     if (!stream.empty() && stream.back() != '\n') stream += '\n';
     if (!stream.empty() && one.output.rfind("---", 0) != 0) stream += "---\n";
+    for (const auto& [begin, end] : one.sensitive_spans) {
+      if (spans != nullptr) spans->emplace_back(stream.size() + begin, stream.size() + end);
+    }
     stream += one.output;
   }
   return stream;
@@ -381,10 +386,17 @@ std::string Concatenate(const std::vector<Rendered>& rendered) {
 // What `render --diff` compares: the file each rendered template would be
 // written to, or the one stream -o would get.
 std::vector<RenderTarget> DiffTargets(std::vector<Rendered> rendered, const OutputOptions& outputs) {
-  if (!outputs.output.empty()) return {{outputs.output, Concatenate(rendered)}};
+  if (!outputs.output.empty()) {
+    RenderTarget stream{outputs.output, {}, {}, false};
+    stream.text = Concatenate(rendered, &stream.sensitive_spans);
+    return {std::move(stream)};
+  }
   std::vector<RenderTarget> targets;
   for (Rendered& one : rendered) {
-    if (one.ok) targets.push_back({OutputPathFor(one.file, outputs), std::move(one.output)});
+    if (one.ok) {
+      targets.push_back({OutputPathFor(one.file, outputs), std::move(one.output), std::move(one.sensitive_spans),
+                         outputs.in_place});
+    }
   }
   return targets;
 }
@@ -560,6 +572,7 @@ int RunRender(const InputOptions& inputs, const OutputOptions& outputs) {
   options.full_structure_check = outputs.full_check;
   options.verbose = outputs.verbose;
   options.report_references = outputs.explain || list_environment;
+  options.report_sensitive_spans = outputs.diff && HasSensitiveValues(manifest, values);
   std::vector<Job> jobs = ReadTemplates(templates, inputs.limits.max_input_bytes);
   if (!inputs.set_from_filename.empty()) {
     if (!CheckNameFromFilename(inputs.set_from_filename, manifest)) return kExitUsage;
@@ -581,7 +594,7 @@ int RunRender(const InputOptions& inputs, const OutputOptions& outputs) {
   std::set<std::string> environment_names;
   bool all_ok = true;
   for (Job& job : jobs) {
-    Rendered one{job.file, {}, false};
+    Rendered one{job.file, {}, false, {}};
     PrintDiagnostics(job.problems, sources, color);
     if (job.result) {
       if (!job.result->diagnostics.empty() || outputs.lint) sources.Remember(job.file, std::string(job.text.view()));
@@ -594,6 +607,7 @@ int RunRender(const InputOptions& inputs, const OutputOptions& outputs) {
                               HasSensitiveValues(manifest, values));
       }
       one.output = std::move(job.result->output);
+      one.sensitive_spans = std::move(job.result->sensitive_spans);
     }
     job = Job{};  // the template's text is no longer needed
     all_ok = all_ok && one.ok;
@@ -606,8 +620,7 @@ int RunRender(const InputOptions& inputs, const OutputOptions& outputs) {
   bool per_file = !outputs.out_dir.empty();
   if (!all_ok && !per_file) return kExitInputError;
   if (outputs.diff) {
-    const int status = PrintTargetDiffs(DiffTargets(std::move(rendered), outputs),
-                                        [&](std::string_view text) { return RedactSensitive(text, manifest, values); });
+    const int status = PrintTargetDiffs(DiffTargets(std::move(rendered), outputs), sources.redactor());
     return all_ok ? status : kExitInputError;
   }
   if (outputs.in_place) return ReplaceTemplates(rendered) ? kExitOk : kExitInputError;

@@ -74,10 +74,11 @@ bool MarkedSensitive(const YamlStream& stream, const YamlNode& settings) {
   return false;
 }
 
-using Range = std::pair<std::size_t, std::size_t>;  // [begin, end)
+using Range = TextRange;
 
-// `ranges` sorted, overlapping and touching ones joined: each becomes one mask.
-std::vector<Range> Merged(std::vector<Range> ranges) {
+}  // namespace
+
+std::vector<TextRange> MergedRanges(std::vector<TextRange> ranges) {
   std::sort(ranges.begin(), ranges.end());
   std::vector<Range> merged;
   for (const Range& range : ranges) {
@@ -89,6 +90,8 @@ std::vector<Range> Merged(std::vector<Range> ranges) {
   }
   return merged;
 }
+
+namespace {
 
 // Where `word` is in `text` as a whole word: no word character on either side.
 bool IsWholeWord(std::string_view text, std::size_t at, std::size_t size) {
@@ -196,7 +199,7 @@ std::vector<Redactor::Range> Redactor::Matches(std::string_view text) const {
       }
     }
   }
-  return Merged(std::move(found));
+  return MergedRanges(std::move(found));
 }
 
 namespace {
@@ -223,6 +226,8 @@ std::string Replace(std::string_view text, const std::vector<Range>& ranges,
 }
 
 }  // namespace
+
+std::string MaskRanges(std::string_view text, const std::vector<TextRange>& ranges) { return Replace(text, ranges); }
 
 std::string Redactor::Mask(std::string_view text) const {
   if (pieces_.empty()) return std::string(text);
@@ -272,7 +277,7 @@ Redactor::ShownLine Redactor::Line(const std::string& file, const SourceText& so
       if (end <= indented || begin >= line_start + text.size()) continue;
       ranges.emplace_back(std::max(begin, indented) - line_start, std::min(end, line_start + text.size()) - line_start);
     }
-    ranges = Merged(std::move(ranges));
+    ranges = MergedRanges(std::move(ranges));
   }
   ShownLine shown{{}, column};
   shown.text = Replace(text, ranges, &shown.column);

@@ -29,6 +29,14 @@ namespace safesubst {
 /// What stands for a masked secret.
 inline constexpr std::string_view kMasked = "***";
 
+/// Bytes [first, second) of a text.
+using TextRange = std::pair<std::size_t, std::size_t>;
+
+/// `ranges` sorted, overlapping and touching ones joined: each becomes one mask.
+std::vector<TextRange> MergedRanges(std::vector<TextRange> ranges);
+/// `text` with `ranges` (sorted, disjoint, within it) each replaced by kMasked.
+std::string MaskRanges(std::string_view text, const std::vector<TextRange>& ranges);
+
 class Redactor {
  public:
   /// A sensitive value: masks its text and the pieces a message may quote
@@ -57,6 +65,8 @@ class Redactor {
   /// `text` with every secret and piece replaced by kMasked. A piece
   /// shorter than kMinSubstring is masked only as a whole word.
   std::string Mask(std::string_view text) const;
+  /// Where Mask masks `text`: its ranges that show a secret or a piece, sorted and merged.
+  std::vector<TextRange> Ranges(std::string_view text) const { return Matches(text); }
   /// Also masks every word of `text` (blank-separated, without surrounding
   /// quotes, parentheses and trailing punctuation) of 3 bytes or more that
   /// is part of a secret or piece: for text quoted from a
@@ -80,7 +90,7 @@ class Redactor {
   static constexpr std::size_t kMinSubstring = 4;
 
  private:
-  using Range = std::pair<std::size_t, std::size_t>;  // [begin, end)
+  using Range = TextRange;
   void AddPiece(std::string_view piece);
   void AddTextAndLines(std::string_view text);
   /// The ranges of `text` that show a piece, sorted and merged.

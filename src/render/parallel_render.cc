@@ -78,6 +78,7 @@ std::optional<PieceBounds> FindPieceIn(std::string_view held, std::size_t offset
 bool RendersInPieces(std::string_view text, const Manifest& manifest, const RenderOptions& options) {
   if (text.size() < kChunkingThreshold || text.size() > options.limits.max_input_bytes) return false;
   if (options.run_steps && !manifest.steps.empty()) return false;
+  if (options.report_sensitive_spans) return false;  // the pieces' spans would need moving: rare, not worth it
   return text.front() != '%';
 }
 

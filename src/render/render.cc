@@ -39,6 +39,7 @@
 #include "invariant.h"
 #include "references.h"
 #include "program_encoding.h"
+#include "redaction.h"
 #include "shell.h"
 #include "startup_variables.h"
 #include "safesubst/steps.h"
@@ -259,6 +260,10 @@ class Renderer {
   bool EncodeYamlVariable(std::uint32_t scalar_index, const ReferenceValue& substitution, const Variable& variable);
   void AddSplice(std::size_t offset, std::size_t length, std::string_view text);
   void EndSplice(std::size_t offset, std::size_t length, std::size_t text_begin);
+  bool WritesSecret(const ReferenceValue& value) const;
+  void NoteSecret(const ReferenceValue& value, std::size_t written);
+  void AddSecretsFound(std::string_view output, const std::vector<std::string>& written,
+                       std::vector<TextRange>* spans) const;
   // Where the splices stood: a scalar that is requoted takes back those of its values.
   struct SpliceMark {
     std::size_t splices, text;
@@ -268,7 +273,7 @@ class Renderer {
   std::uint32_t ParentColumn(std::uint32_t scalar_index) const;
   std::size_t LeastOutputSize() const;
   bool OutputWithinLimit(std::size_t size, const char* would_be);
-  std::ptrdiff_t WriteSplices(std::string* output, std::size_t* copied, std::size_t first) const;
+  std::ptrdiff_t WriteSplices(std::string* output, std::size_t* copied, std::size_t first);
   void CheckStructure(const std::string& output);
   std::vector<ExpectedValue> ExpectedValues();
   bool CheckStructureByTokens(const std::string& output);
@@ -314,6 +319,13 @@ class Renderer {
   // per splice: a placeholder-dense template makes millions of them.
   std::vector<TemplateEdit> splices_;
   std::string splice_text_;
+  // With options_.report_sensitive_spans: the ranges of splice_text_ that
+  // hold a sensitive value as written (NoteSecret), in order; WriteSplices
+  // moves them into result_.sensitive_spans.
+  std::vector<TextRange> secret_text_;
+  // The sensitive values as written in the merge fragments (RenderFragment),
+  // found again after the steps (RunSteps).
+  std::vector<std::string> fragment_secrets_;
   // Whether the next splice joins the last one (EndSplice): true after a
   // splice of the scalar being encoded, unless it holds an escape, whose own
   // splice must stay apart. A placeholder-dense scalar then makes one edit,
@@ -465,6 +477,7 @@ void Renderer::CheckDocumentCount() {
 // consumer that needs them all at once. The rest is found after tokenizing.
 bool Renderer::Streams() const {
   return streaming_from_ != detail::kNeverStreams && !options_.report_references &&
+         !options_.report_sensitive_spans &&
          !options_.full_structure_check && manifest_.mode != DeclarationMode::kFlux &&
          (!options_.run_steps || manifest_.steps.empty()) &&
          // Each `$` is a form of two bytes at least: most templates are not counted.
@@ -622,6 +635,7 @@ void Renderer::WriteScalars(std::string* output) {
     if (splices_.size() == first_splice) continue;
     WriteSplices(output, &copied, first_splice);
     splice_text_.clear();
+    secret_text_.clear();
     output->append(text_.substr(copied, scalar.offset + scalar.length - copied));
     copied = scalar.offset + scalar.length;
   }
@@ -1627,6 +1641,7 @@ void Renderer::EncodePlain(const Scalar& scalar, const Values& values) {
   if (!safe || PlainChangesType(rendered, values)) return Requote(scalar, values);
   values.ForEach([&](const ReferenceValue& substitution) {
     AddSplice(substitution.reference->offset, substitution.reference->length, substitution.value);
+    NoteSecret(substitution, substitution.value.size());
     return true;
   });
 }
@@ -1644,7 +1659,9 @@ void Renderer::EncodeQuoted(const Scalar& scalar, const Values& values) {
     } else {
       AppendDoubleQuotedBody(substitution.value, &splice_text_);
     }
+    const std::size_t written = splice_text_.size() - text_begin;
     EndSplice(substitution.reference->offset, substitution.reference->length, text_begin);
+    NoteSecret(substitution, written);
     return true;
   });
   if (fits) return;
@@ -1688,7 +1705,9 @@ void Renderer::EncodeBlock(const Scalar& scalar, const Values& values) {
     AppendBlockBody(value, scalar.indent, folded, &splice_text_, before, after);
     // A value's line breaks follow the file's: CRLF where the line ends in CRLF.
     if (line_end < text_.size() && text_[line_end] == '\r') UseCrlf(&splice_text_, text_begin);
+    const std::size_t written = splice_text_.size() - text_begin;
     EndSplice(reference.offset, reference.length, text_begin);
+    NoteSecret(substitution, written);
     return true;
   });
   if (fits) return;
@@ -1728,7 +1747,12 @@ void Renderer::Requote(const Scalar& scalar, std::span<const ReferenceValue> giv
   }
   std::string value;
   if (!ExpectedScalarValue(text_, scalar, values, &value)) return ReportSplitReference(*values[0].reference);
-  AddSplice(scalar.offset, scalar.length, DoubleQuoted(value));
+  const std::string quoted = DoubleQuoted(value);
+  AddSplice(scalar.offset, scalar.length, quoted);
+  // The values are not apart in the quoted text: all of it but the quotes is masked.
+  if (std::any_of(given.begin(), given.end(), [&](const ReferenceValue& one) { return WritesSecret(one); })) {
+    secret_text_.emplace_back(splice_text_.size() - quoted.size() + 1, splice_text_.size() - 1);
+  }
   requoted_.push_back(static_cast<std::uint32_t>(&scalar - tokens_.scalars.data()));
 }
 
@@ -1805,6 +1829,7 @@ bool Renderer::EncodeYamlVariable(std::uint32_t scalar_index, const ReferenceVal
     while (start > 0 && text_[start - 1] == ' ') --start;
   }
   AddSplice(start, scalar.offset + scalar.length - start, encoded);
+  NoteSecret(substitution, encoded.size());
   return true;
 }
 
@@ -1831,9 +1856,38 @@ void Renderer::EndSplice(std::size_t offset, std::size_t length, std::size_t tex
   joins_last_splice_ = scalar_joins_splices_;
 }
 
+// Whether `value` is a sensitive variable's and its place is to be reported
+// (RenderOptions::report_sensitive_spans).
+bool Renderer::WritesSecret(const ReferenceValue& value) const {
+  if (!options_.report_sensitive_spans || IsEscape(value.reference->kind)) return false;
+  const Variable* variable = manifest_.Find(value.reference->name);
+  return variable != nullptr && variable->sensitive;
+}
+
+// After the splice of `value`, whose text is the last `written` bytes of
+// splice_text_ (EndSplice may have put template bytes before it).
+void Renderer::NoteSecret(const ReferenceValue& value, std::size_t written) {
+  if (written == 0 || !WritesSecret(value)) return;
+  secret_text_.emplace_back(splice_text_.size() - written, splice_text_.size());
+}
+
+// Adds to `spans` where `output` shows one of the `written` texts (or its
+// lines), or a sensitive value as given: for values the steps moved after
+// they were written. (A sensitive value in a key is refused.)
+void Renderer::AddSecretsFound(std::string_view output, const std::vector<std::string>& written,
+                               std::vector<TextRange>* spans) const {
+  Redactor secrets;
+  secrets.AddValues(manifest_, values_);
+  for (const std::string& text : written) secrets.AddSecret(text);
+  const std::vector<TextRange> found = secrets.Ranges(output);
+  spans->insert(spans->end(), found.begin(), found.end());
+  *spans = MergedRanges(std::move(*spans));
+}
+
 void Renderer::DropSplicesSince(SpliceMark mark) {
   splices_.resize(mark.splices);
   splice_text_.resize(mark.text);
+  std::erase_if(secret_text_, [&](const TextRange& range) { return range.second > mark.text; });
   joins_last_splice_ = false;
 }
 
@@ -1861,11 +1915,18 @@ bool Renderer::OutputWithinLimit(std::size_t size, const char* would_be) {
 // Appends the template from `*copied` to the end of the last splice, with
 // the splices from the `first`th on (in offset order, from `*copied` on,
 // their texts in splice_text_) in place; returns how many bytes they added.
-std::ptrdiff_t Renderer::WriteSplices(std::string* output, std::size_t* copied, std::size_t first) const {
+std::ptrdiff_t Renderer::WriteSplices(std::string* output, std::size_t* copied, std::size_t first) {
   std::ptrdiff_t growth = 0;
   std::string_view texts = splice_text_;
+  auto secret = secret_text_.begin();
   for (const TemplateEdit& splice : std::span(splices_).subspan(first)) {
     output->append(text_.substr(*copied, splice.offset - *copied));
+    // The sensitive values in this splice's text, moved to where it lands (a range never spans two texts).
+    const std::size_t text_at = static_cast<std::size_t>(texts.data() - splice_text_.data());
+    for (; secret != secret_text_.end() && secret->first < text_at + splice.replacement_length; ++secret) {
+      result_.sensitive_spans.emplace_back(output->size() + secret->first - text_at,
+                                           output->size() + secret->second - text_at);
+    }
     output->append(texts.substr(0, splice.replacement_length));
     texts.remove_prefix(splice.replacement_length);
     *copied = splice.offset + splice.length;
@@ -2114,6 +2175,12 @@ void Renderer::RunSteps(std::string* output) {
   Result<std::string> stepped = ApplySteps(*output, manifest_.steps, context);
   Append(std::move(stepped.diagnostics));
   if (!stepped.value || HasErrors(result_.diagnostics)) return;
+  if (options_.report_sensitive_spans) {  // the steps moved the text: the written values are found again
+    std::vector<std::string> written = std::move(fragment_secrets_);
+    for (const auto& [begin, end] : result_.sensitive_spans) written.emplace_back(output->substr(begin, end - begin));
+    result_.sensitive_spans.clear();
+    AddSecretsFound(*stepped.value, written, &result_.sensitive_spans);
+  }
   encoded.insert(encoded.end(), std::make_move_iterator(fragment_scalars_.begin()),
                  std::make_move_iterator(fragment_scalars_.end()));
   Append(CheckScriptKindsKept(*stepped.value, manifest_, encoded, options_.file_name + " (after the steps)",
@@ -2149,6 +2216,7 @@ Result<std::string> Renderer::RenderFragment(const Step& step) {
   if (const detail::RenderedFragment* known = detail::FindRenderedFragment(key)) {
     result.value = known->output;
     result.diagnostics = known->diagnostics;
+    fragment_secrets_.insert(fragment_secrets_.end(), known->secrets.begin(), known->secrets.end());
     fragment_scalars_.insert(fragment_scalars_.end(), known->encoded.begin(), known->encoded.end());
     return result;
   }
@@ -2162,10 +2230,15 @@ Result<std::string> Renderer::RenderFragment(const Step& step) {
   result.diagnostics = std::move(rendered.diagnostics);
   if (HasErrors(result.diagnostics)) return result;
   result.value = std::move(rendered.output);
+  std::vector<std::string> secrets;
+  for (const auto& [begin, end] : rendered.sensitive_spans) {
+    secrets.emplace_back(result.value->substr(begin, end - begin));
+  }
+  fragment_secrets_.insert(fragment_secrets_.end(), secrets.begin(), secrets.end());
   // Its scripts were classified on their own: the check after the steps
   // looks at them again where they landed.
   std::vector<EncodedScalar> encoded = renderer.EncodedScalars();
-  detail::RememberRenderedFragment(key, {*result.value, result.diagnostics, encoded});
+  detail::RememberRenderedFragment(key, {*result.value, result.diagnostics, encoded, std::move(secrets)});
   fragment_scalars_.insert(fragment_scalars_.end(), std::make_move_iterator(encoded.begin()),
                            std::make_move_iterator(encoded.end()));
   return result;

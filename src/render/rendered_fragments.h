@@ -27,6 +27,7 @@ struct RenderedFragment {
   std::string output;
   Diagnostics diagnostics;              ///< warnings and notes only
   std::vector<EncodedScalar> encoded;   ///< its substituted scalars, for the check after the steps
+  std::vector<std::string> secrets;     ///< its sensitive values as written (RenderOptions::report_sensitive_spans)
 };
 
 /// What the render of fragment `file` with bytes `text`, merged into `path`,

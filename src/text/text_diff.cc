@@ -117,12 +117,6 @@ class EditScript {
   std::vector<bool> removed_, added_;
 };
 
-// One line of the diff: ' ' kept, '-' removed, '+' added.
-struct DiffLine {
-  char kind;
-  std::string_view text;
-};
-
 // "-start,count" as diff writes a hunk's range: an empty range names the
 // line before it, a range of one line has no count.
 std::string Range(char sign, std::size_t first, std::size_t count) {
@@ -132,16 +126,39 @@ std::string Range(char sign, std::size_t first, std::size_t count) {
   return range;
 }
 
-void AppendLine(std::string* out, const DiffLine& line) {
+void AppendLine(std::string* out, const DiffLine& line, const ShowDiffLine& show) {
   *out += line.kind;
-  out->append(line.text);
-  if (line.text.empty() || line.text.back() != '\n') *out += "\n\\ No newline at end of file\n";
+  const bool newline = !line.text.empty() && line.text.back() == '\n';
+  if (show) {
+    *out += show(line);
+    if (newline) *out += '\n';
+  } else {
+    out->append(line.text);
+  }
+  if (!newline) *out += "\n\\ No newline at end of file\n";
+}
+
+// Pairs the k-th removed line of each change with its k-th added line.
+void PairChanges(std::vector<DiffLine>* lines) {
+  for (std::size_t removed = 0; removed < lines->size();) {
+    if ((*lines)[removed].kind != '-') {
+      ++removed;
+      continue;
+    }
+    std::size_t added = removed;
+    while (added < lines->size() && (*lines)[added].kind == '-') ++added;
+    const std::size_t removed_end = added;
+    for (std::size_t k = removed; k < removed_end && added < lines->size() && (*lines)[added].kind == '+'; ++k) {
+      (*lines)[k].pair = (*lines)[added++].text;
+    }
+    removed = removed_end;
+  }
 }
 
 }  // namespace
 
 std::string UnifiedDiff(std::string_view before, std::string_view after, std::string_view before_name,
-                        std::string_view after_name, int context) {
+                        std::string_view after_name, int context, const ShowDiffLine& show) {
   if (before == after) return "";
   const std::vector<std::string_view> old_lines = SplitLines(before), new_lines = SplitLines(after);
   std::unordered_map<std::string_view, int> numbers;
@@ -158,14 +175,15 @@ std::string UnifiedDiff(std::string_view before, std::string_view after, std::st
   std::vector<DiffLine> lines;
   for (std::size_t i = 0, j = 0; i < old_lines.size() || j < new_lines.size();) {
     if (i < old_lines.size() && script.removed()[i]) {
-      lines.push_back({'-', old_lines[i++]});
+      lines.push_back({'-', old_lines[i++], {}});
     } else if (j < new_lines.size() && script.added()[j]) {
-      lines.push_back({'+', new_lines[j++]});
+      lines.push_back({'+', new_lines[j++], {}});
     } else {
-      lines.push_back({' ', old_lines[i++]});
-      ++j;
+      lines.push_back({' ', new_lines[j++], {}});
+      ++i;
     }
   }
+  PairChanges(&lines);
 
   std::string out = "--- " + std::string(before_name) + "\n+++ " + std::string(after_name) + "\n";
   const std::size_t reach = static_cast<std::size_t>(std::max(context, 0));
@@ -191,7 +209,7 @@ std::string UnifiedDiff(std::string_view before, std::string_view after, std::st
         std::count_if(lines.begin() + static_cast<long>(start), lines.begin() + static_cast<long>(end),
                       [](const DiffLine& line) { return line.kind != '-'; }));
     out += "@@ " + Range('-', old_line, old_count) + " " + Range('+', new_line, new_count) + " @@\n";
-    for (std::size_t i = start; i < end; ++i) AppendLine(&out, lines[i]);
+    for (std::size_t i = start; i < end; ++i) AppendLine(&out, lines[i], show);
     old_line += old_count;
     new_line += new_count;
     next = end;
