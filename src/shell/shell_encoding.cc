@@ -7,7 +7,10 @@
 // Why each unquoted-word character is refused (values are literal script
 // text there, so IFS and field splitting of expansions do not matter; the
 // shell's tokenizer, glob and expansions do):
-//   blank, newline    end the word: the value becomes several arguments
+//   blank, newline    end the word: the value becomes several arguments;
+//                     yash also ends it at the Unicode blanks of a UTF-8
+//                     locale (iswblank: U+1680, U+2000-2006, U+2008-200A,
+//                     U+205F, U+3000), and iswspace adds U+2028 and U+2029
 //   other controls    invisible; CR and friends confuse logs and some shells
 //   ; & |             end the command and start another one
 //   < >               add a redirection (create or overwrite a file)
@@ -22,7 +25,7 @@
 //   ~                 tilde expansion at a word start and after `=`/`:` in assignments
 //   leading #         starts a comment (only at a word start: `a#b` is one word)
 //   leading =         zsh's `=cmd` expands to the path of cmd
-// Accepted: letters, digits, non-ASCII bytes, and `% + , - . / : = @ ^ _`.
+// Accepted: letters, digits, other non-ASCII characters, and `% + , - . / : = @ ^ _`.
 // `^` was a pipe in the pre-POSIX Bourne shell and is a glob operator in zsh
 // with EXTENDED_GLOB; neither applies to `sh -c` on a current system.
 // Option injection (a value `-n` or `--help` where a command takes options)
@@ -36,6 +39,7 @@
 #include "references.h"
 #include "shell.h"
 #include "shell_lexer.h"
+#include "utf8.h"
 
 namespace safesubst {
 namespace {
@@ -79,6 +83,25 @@ std::string_view UnquotedProblem(char c) {
   return {};
 }
 
+// A character some shell splits words at in a UTF-8 locale: yash takes
+// iswblank() for blanks; the line separators of iswspace() are refused too,
+// should a shell use that one.
+bool IsUnicodeBlank(char32_t c) {
+  return c == 0x1680 || (c >= 0x2000 && c <= 0x200a && c != 0x2007) || c == 0x2028 || c == 0x2029 ||
+         c == 0x205f || c == 0x3000;
+}
+
+bool HasUnicodeBlank(std::string_view value) {
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    if (static_cast<unsigned char>(value[i]) < 0x80) continue;
+    char32_t code_point = 0;
+    const std::size_t length = detail::DecodeUtf8(value, i, &code_point);
+    if (length > 0 && IsUnicodeBlank(code_point)) return true;
+    if (length > 0) i += length - 1;
+  }
+  return false;
+}
+
 bool IsReservedWord(std::string_view word) {
   for (std::string_view reserved : {"if", "then", "else", "elif", "fi", "do", "done", "case", "esac", "while",
                                     "until", "for", "in", "function", "select", "time", "coproc"}) {
@@ -109,6 +132,11 @@ std::string CheckOrdinaryWord(const ShellContext& context, std::string_view valu
     std::string_view problem = UnquotedProblem(c);
     if (!problem.empty())
       return where + ", the value contains " + std::string(problem) + std::string(kQuoteAdvice);
+  }
+  if (HasUnicodeBlank(value)) {
+    return where + ", the value contains a Unicode space (such as U+3000), at which yash splits the word into "
+                   "several arguments in a UTF-8 locale" +
+           std::string(kQuoteAdvice);
   }
   if (context.word_start && !value.empty() && value[0] == '#') {
     return where + ", a value starting with a number sign would begin a comment" + std::string(kQuoteAdvice);

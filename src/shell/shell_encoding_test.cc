@@ -63,7 +63,8 @@ TEST_CASE("shell encoding: ordinary values pass in an unquoted word") {
   ShellContext context = ContextIn("[ \"$OCT3\" = ${P} ]");
   REQUIRE(context.state == ShellState::kUnquoted);
   for (std::string_view value : {"31", "10.0.1.10", "a=b", "50%", "fs-0123.efs.ap-northeast-2.amazonaws.com", "-n",
-                                 "--help", "a#b", "user@host:/path", "x+y,z^w", "\xE2\x80\x9Cq\xE2\x80\x9D"}) {
+                                 "--help", "a#b", "user@host:/path", "x+y,z^w", "\xE2\x80\x9Cq\xE2\x80\x9D",
+                                 "a\xC2\xA0" "b" /* U+00A0 is no blank to any shell */}) {
     CAPTURE(value);
     Encoded encoded = Encode(context, value);
     CHECK(encoded.error.empty());
@@ -83,7 +84,10 @@ TEST_CASE("shell encoding: values that would split, glob, redirect or run are re
            {"$HOME", "dollar sign"}, {"`id`", "backquote"},   {"a\\b", "backslash"},  {"a\"b", "quote"},
            {"it's", "quote"},        {"*.yaml", "glob"},      {"a?", "glob"},         {"[ab]", "glob"},
            {"{a,b}", "brace"},       {"!x", "exclamation"},   {"~root", "tilde"},     {"#x", "comment"},
-           {"=ls", "zsh"},           {"a\rb", "control"},     {"a\x7f", "control"}}) {
+           {"=ls", "zsh"},           {"a\rb", "control"},     {"a\x7f", "control"},
+           // yash splits at these in a UTF-8 locale (attacker B4)
+           {"x\xE3\x80\x80-delete", "Unicode space"}, {"a\xE1\x9A\x80" "b", "Unicode space"},
+           {"a\xE2\x80\x8A" "b", "Unicode space"}, {"a\xE2\x81\x9F" "b", "Unicode space"}}) {
     CAPTURE(c.value);
     Encoded encoded = Encode(context, c.value);
     CHECK(encoded.error.find(c.reason) != std::string::npos);
