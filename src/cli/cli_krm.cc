@@ -155,7 +155,7 @@ bool ReadResourceList(const Limits& limits, YamlStream* list) {
     return false;
   }
   detail::YamlParseError error;
-  if (!detail::ParseYamlStreamWithYamlCpp(text, list, &error)) {
+  if (!detail::ParseYamlStream(text, list, &error)) {
     std::fprintf(stderr, "<stdin>:%u:%u: error: the ResourceList is not YAML: %s\n", error.line + 1, error.column + 1,
                  error.message.c_str());
     return false;
@@ -232,8 +232,8 @@ std::optional<std::uint32_t> RenderItem(ListWriter& list, std::uint32_t item, st
   }
   YamlStream output;
   detail::YamlParseError error;
-  // The render proved the output's structure; yaml-cpp reads what it read.
-  if (!rendered.ok() || !detail::ParseYamlStreamWithYamlCpp(rendered.output, &output, &error) ||
+  // The render proved the output's structure; read with the tokenizer's decoding (yaml_load.h).
+  if (!rendered.ok() || !detail::ParseYamlStream(rendered.output, &output, &error) ||
       output.documents.empty()) {
     return std::nullopt;
   }

@@ -8,13 +8,16 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 
 #include "tokenizer.h"
 #include "text_checks.h"
 #include "utf8.h"
+#include "yaml_encoding.h"
 #include "yaml_span_tree.h"
+#include "yaml_spans.h"
 
 namespace safesubst::detail {
 namespace {
@@ -227,17 +230,91 @@ RememberLoadedText::~RememberLoadedText() {
 
 namespace {
 
+// Where the node the tokenizer read as `span` starts: at its first property,
+// or at its own text. yaml-cpp marks it there.
+std::size_t FirstByte(const NodeSpan& span) { return std::min({span.begin, span.anchor.begin, span.tag.begin}); }
+
+// What yaml-cpp's offsets leave out: a byte order mark at the start.
+std::size_t UncountedPrefix(std::string_view text) { return text.starts_with("\xEF\xBB\xBF") ? 3 : 0; }
+
+// Whether yaml-cpp's `node` is the node the tokenizer read as `span`: the
+// same kind, a null only for an empty or null-looking plain scalar, and a
+// scalar with text where yaml-cpp marks it (empty scalars and collections
+// are not compared by place: yaml-cpp marks them elsewhere).
+bool SameNode(std::string_view text, const YamlNode& node, const NodeSpan& span, const Tokens& tokens) {
+  switch (node.kind) {
+    case YamlNode::Kind::kNull:
+      return span.kind == NodeKind::kScalar &&
+             (span.begin == span.end || span.tag.present() ||
+              (tokens.scalars[span.scalar].style == ScalarStyle::kPlain &&
+               ResolvePlain(text.substr(span.begin, span.end - span.begin)) == PlainKind::kNull));
+    case YamlNode::Kind::kScalar:
+      return span.kind == NodeKind::kScalar &&
+             (span.begin == span.end || node.offset + UncountedPrefix(text) == FirstByte(span));
+    case YamlNode::Kind::kAlias:
+      return span.kind == NodeKind::kAlias;
+    case YamlNode::Kind::kMapping:
+      return span.kind == NodeKind::kMapping;
+    case YamlNode::Kind::kSequence:
+      return span.kind == NodeKind::kSequence;
+  }
+  return false;
+}
+
+// The arena index of each node's parent (kNoParent for a document's root).
+constexpr std::uint32_t kNoParent = 0xffffffffu;
+std::vector<std::uint32_t> ParentsOf(const YamlStream& stream) {
+  std::vector<std::uint32_t> parents(stream.nodes.size(), kNoParent);
+  for (std::uint32_t i = 0; i < stream.nodes.size(); ++i) {
+    for (std::uint32_t child : stream.nodes[i].children) parents[child] = i;
+  }
+  return parents;
+}
+
+}  // namespace
+
+std::optional<std::size_t> TakeTokenizerDecoding(std::string_view text, YamlStream* stream) {
+  NodeSpans spans;
+  const Tokens tokens = TokenizeWithSpans(text, &spans, {}, SpanReading::kNoReferences);
+  if (HasErrors(tokens.diagnostics)) return std::nullopt;
+  const std::vector<std::uint32_t> parents = ParentsOf(*stream);
+  std::vector<std::uint32_t> node_of_span(spans.nodes.size(), kNoParent);
+  std::uint32_t next = 0;  // both are in event order: the next arena node pairs with the next span
+  for (std::uint32_t i = 0; i < spans.nodes.size(); ++i) {
+    const NodeSpan& span = spans.nodes[i];
+    if (span.kind == NodeKind::kDocument) continue;
+    const std::size_t place = FirstByte(span);
+    if (next == stream->nodes.size()) return place;
+    YamlNode& node = stream->nodes[next];
+    const bool root = spans.nodes[span.parent].kind == NodeKind::kDocument;
+    if (!SameNode(text, node, span, tokens) || parents[next] != (root ? kNoParent : node_of_span[span.parent])) {
+      return place;
+    }
+    node_of_span[i] = next++;
+    if (node.kind == YamlNode::Kind::kScalar) node.text = DecodeScalar(text, tokens.scalars[span.scalar]);
+  }
+  if (next != stream->nodes.size()) return stream->nodes[next].offset + UncountedPrefix(text);
+  return std::nullopt;
+}
+
+namespace {
+
+// yaml-cpp's mark (0-based) for `offset` in `text`.
+YAML::Mark MarkAt(std::string_view text, std::size_t offset) {
+  YAML::Mark mark;
+  mark.pos = static_cast<int>(offset);
+  const Location at = LocateOffset(text, offset);
+  mark.line = static_cast<int>(at.line) - 1;
+  mark.column = static_cast<int>(at.column) - 1;
+  return mark;
+}
+
 // The valid YAML yaml-cpp misreads (Tokens::yaml_cpp_misreads): its error
 // there would call the text invalid, which it is not.
 [[noreturn]] void ThrowMisread(std::string_view text, const YAML::ParserException& error) {
   const Tokens tokens = Tokenize(text);
   if (tokens.yaml_cpp_misreads.empty() || HasErrors(tokens.diagnostics)) throw error;
-  YAML::Mark mark;
-  mark.pos = static_cast<int>(tokens.yaml_cpp_misreads.front());
-  const Location at = LocateOffset(text, tokens.yaml_cpp_misreads.front());
-  mark.line = static_cast<int>(at.line) - 1;
-  mark.column = static_cast<int>(at.column) - 1;
-  throw YAML::ParserException(mark, std::string(kMisreadMessage));
+  throw YAML::ParserException(MarkAt(text, tokens.yaml_cpp_misreads.front()), std::string(kMisreadMessage));
 }
 
 }  // namespace
@@ -277,12 +354,23 @@ std::shared_ptr<const YamlStream> LoadYamlStream(std::string_view text) {
   auto stream = std::make_shared<YamlStream>();
   TreeBuilder builder(stream.get());
   ParseGuarded(text, builder);
+  if (const std::optional<std::size_t> place = TakeTokenizerDecoding(text, stream.get())) {
+    throw YAML::ParserException(MarkAt(text, *place), std::string(kOtherNodesMessage));
+  }
   RememberLoaded(text, stream);
   return stream;
 }
 
 bool ParseYamlStream(std::string_view text, YamlStream* stream, YamlParseError* error) {
-  return ReadYamlStreamFromSpans(text, stream) || ParseYamlStreamWithYamlCpp(text, stream, error);
+  if (ReadYamlStreamFromSpans(text, stream)) return true;
+  if (!ParseYamlStreamWithYamlCpp(text, stream, error)) return false;
+  const std::optional<std::size_t> place = TakeTokenizerDecoding(text, stream);
+  if (!place) return true;
+  const YAML::Mark mark = MarkAt(text, *place);
+  *error = YamlParseError{std::string(kOtherNodesMessage), static_cast<std::uint32_t>(mark.line),
+                          static_cast<std::uint32_t>(mark.column), *place};
+  *stream = YamlStream{};
+  return false;
 }
 
 bool ParseYamlStreamWithYamlCpp(std::string_view text, YamlStream* stream, YamlParseError* error) {

@@ -15,6 +15,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +34,12 @@ inline constexpr std::string_view kMisreadMessage =
     "yaml-cpp, the parser this needs, misreads this valid YAML (a line not indented past its anchor or tag); "
     "indent the scalar's lines past its anchor or tag";
 
+/// The error's message where yaml-cpp and the tokenizer read a valid text
+/// into different nodes (TakeTokenizerDecoding).
+inline constexpr std::string_view kOtherNodesMessage =
+    "yaml-cpp, the parser this needs, reads the nodes here otherwise than YAML does; "
+    "write this part in another style (block or flow, other quoting)";
+
 /// yaml-cpp's message for `error`, except where it misleads: its depth
 /// guard says "bad file".
 std::string DescribeParseError(const YAML::Exception& error);
@@ -41,19 +48,35 @@ std::string DescribeParseError(const YAML::Exception& error);
 std::size_t MaxDocumentCount(std::string_view text);
 
 /// yaml-cpp's reading of every document of `text` as a YamlStream (the tree
-/// of ParseYamlStreamWithYamlCpp, marks included), guarded: throws
-/// YAML::ParserException (mark at the runaway document, message
-/// kRunawayDocumentMessage) instead of looping, with kMisreadMessage where it
-/// fails on valid YAML it misreads, and like LoadAll for every ordinary
-/// syntax error.
+/// of ParseYamlStreamWithYamlCpp, marks included) with the tokenizer's
+/// decoding (TakeTokenizerDecoding), guarded: throws YAML::ParserException
+/// (mark at the runaway document, message kRunawayDocumentMessage) instead of
+/// looping, with kMisreadMessage where it fails on valid YAML it misreads,
+/// kOtherNodesMessage where it reads other nodes than the tokenizer, and like
+/// LoadAll for every ordinary syntax error.
 std::shared_ptr<const YamlStream> LoadYamlStream(std::string_view text);
 
-/// Parses `text` (every document of the stream). Returns false and fills
-/// `error` when yaml-cpp rejects it. Never throws.
+/// yaml-cpp 0.7 decodes some scalars otherwise than YAML and every other
+/// reader (PyYAML, libfyaml): a kept folded block followed by blank lines
+/// loses them (`k: >+\n  x\n\nl: 1` is "x\n", not "x\n\n"), a quoted
+/// scalar of blank lines reads as "" (yaml-test-suite NAT4). A tree that is
+/// written out again (a `type: yaml` value, a fragment, a `set` value) must
+/// say what readers read: this gives each scalar of `stream`, yaml-cpp's
+/// reading of `text`, the tokenizer's decoding of the same node (the
+/// tokenizer passes the suite). Returns where the two read different nodes
+/// (kind, place or parent), or nothing; where the tokenizer refuses the
+/// text, which yaml-cpp took, the tree is left as yaml-cpp read it.
+std::optional<std::size_t> TakeTokenizerDecoding(std::string_view text, YamlStream* stream);
+
+/// Parses `text` (every document of the stream), with the tokenizer's
+/// decoding. Returns false and fills `error` when yaml-cpp rejects it or
+/// reads other nodes. Never throws.
 bool ParseYamlStream(std::string_view text, YamlStream* stream, YamlParseError* error);
 
-/// The same, always with yaml-cpp; ParseYamlStream first tries the faster
-/// ReadYamlStreamFromSpans (yaml_span_tree.h), which builds the same tree or declines.
+/// yaml-cpp's own reading, for where it is the independent witness (the
+/// structure invariant): no tokenizer decoding. ParseYamlStream first tries
+/// the faster ReadYamlStreamFromSpans (yaml_span_tree.h), which builds the
+/// same tree or declines.
 bool ParseYamlStreamWithYamlCpp(std::string_view text, YamlStream* stream, YamlParseError* error);
 
 /// Throws as LoadYamlStream does, without building the documents: for a

@@ -3,9 +3,12 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <functional>
 #include <string>
 
+#include "test_support.h"
 #include "tree_oracle.h"
 
 namespace safesubst::detail {
@@ -163,6 +166,65 @@ TEST_CASE("yaml_load: a text loaded once is answered again, and only that text")
       CHECK(ValueOf(*LoadYamlStream("k: " + std::to_string(i) + "\n"), "k").Scalar() == std::to_string(i));
     }
   }
+}
+
+TEST_CASE("yaml_load: yaml-cpp's tree takes the tokenizer's decoding") {
+  // A13: a kept folded block before blank lines, quoted scalars of blank lines.
+  const std::shared_ptr<const YamlStream> stream = LoadYamlStream("k: >+\n  x\n\nl: 1\ne: '\n\n  '\ng: \"\n\n  \"\n");
+  CHECK(ValueOf(*stream, "k").Scalar() == "x\n\n");
+  CHECK(ValueOf(*stream, "e").Scalar() == "\n");
+  CHECK(ValueOf(*stream, "g").Scalar() == "\n");
+  YamlStream parsed;
+  YamlParseError error;
+  REQUIRE(ParseYamlStream("- >+\n  x\n\n- '\n\n  '\n", &parsed, &error));
+  CHECK(YamlRef(parsed, parsed.documents[0]).Items()[0].Scalar() == "x\n\n");
+}
+
+// Over the valid cases of the YAML test suite that yaml-cpp reads, where
+// its tree holds other nodes than the tokenizer's (LoadYamlStream refuses
+// those), and where it decodes a scalar otherwise (the tokenizer's decoding
+// is taken). Each is yaml-cpp's misreading:
+//  FP8R: a folded block on the `---` line with its text at column 0 (yaml-cpp: two documents);
+//  HWV9, QT73: a stream of only `...` (and a comment) has no document (yaml-cpp: a null one);
+//  W4TN: a `---` document holding a comment before `...` (yaml-cpp: one more null document);
+//  M7A3: a block scalar after `...` of the previous document (yaml-cpp: empty);
+//  NAT4: quoted scalars of blank lines (yaml-cpp: "").
+TEST_CASE("yaml_load: yaml-test-suite: yaml-cpp and the tokenizer read the same nodes, two cases' scalars otherwise") {
+  const std::filesystem::path suite = testing::YamlTestSuiteOrSkip();
+  std::vector<std::string> other_nodes, other_scalars;
+  std::size_t compared = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(suite)) {
+    if (!entry.is_directory() || std::filesystem::exists(entry.path() / "error")) continue;
+    const std::string text = testing::ReadFile(entry.path() / "in.yaml");
+    YamlStream yaml_cpp;
+    YamlParseError error;
+    if (!ParseYamlStreamWithYamlCpp(text, &yaml_cpp, &error)) continue;
+    ++compared;
+    YamlStream decoded = yaml_cpp;
+    const std::string name = entry.path().filename().string();
+    if (TakeTokenizerDecoding(text, &decoded)) {
+      other_nodes.push_back(name);
+    } else if (!(decoded == yaml_cpp)) {
+      other_scalars.push_back(name);
+    }
+  }
+  std::sort(other_nodes.begin(), other_nodes.end());
+  std::sort(other_scalars.begin(), other_scalars.end());
+  CHECK(compared > 250);
+  CHECK(other_nodes == std::vector<std::string>{"FP8R", "HWV9", "QT73", "W4TN"});
+  CHECK(other_scalars == std::vector<std::string>{"M7A3", "NAT4"});
+}
+
+TEST_CASE("yaml_load: where yaml-cpp reads other nodes, LoadYamlStream and ParseYamlStream refuse, located") {
+  const std::string text = "--- >\nline1\nline2\n";  // FP8R: yaml-cpp reads a second document at line1
+  CHECK(ErrorOf(LoadYamlStream, text) == std::string(kOtherNodesMessage) + " at 1:0");
+  YamlStream stream;
+  YamlParseError error;
+  CHECK_FALSE(ParseYamlStream(text, &stream, &error));
+  CHECK(error.message == kOtherNodesMessage);
+  CHECK(error.line == 1);
+  CHECK(error.column == 0);
+  CHECK(stream.nodes.empty());
 }
 
 }  // namespace safesubst::detail

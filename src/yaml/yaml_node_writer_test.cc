@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <exception>
 #include <filesystem>
 #include <memory>
@@ -206,12 +207,9 @@ std::string ReadBackByPyYaml(const std::string& records) {
 // is given (yaml-cpp's), the read-back cannot agree; none is the writer's:
 //  Y2GN: PyYAML ends an anchor name at `:` (`&an:chor`), the spec does not;
 //  S4JQ: PyYAML resolves `! 12` as an int, where the non-specific `!` makes
-//        it a string (yaml-cpp, libfyaml);
-//  NAT4: yaml-cpp reads `'\n\n  '` (a quoted scalar of blank lines) as "",
-//        the spec and PyYAML as "\n": a pre-existing misreading that a step
-//        turning such a flow collection into block style writes out.
+//        it a string (yaml-cpp, libfyaml).
 bool KnownReaderDifference(const std::string& line) {
-  for (const char* known : {"Y2GN 0 ", "S4JQ 0 ", "NAT4 0 "}) {
+  for (const char* known : {"Y2GN 0 ", "S4JQ 0 "}) {
     if (line.starts_with(known)) return true;
   }
   return false;
@@ -232,7 +230,10 @@ TEST_CASE("yaml node writer, EmitSlotText: yaml-test-suite documents read back t
   MESSAGE(documents.written, " documents written, ", documents.refused, " refused; PyYAML:\n", read_back);
   CHECK(documents.written > 240);
   CHECK(documents.refused < 30);
-  CHECK(documents.yaml_cpp_differences.empty());
+  // Where yaml-cpp decodes a scalar otherwise than YAML (yaml_load_test:
+  // M7A3, NAT4), the tree written is the tokenizer's decoding.
+  std::sort(documents.yaml_cpp_differences.begin(), documents.yaml_cpp_differences.end());
+  CHECK(documents.yaml_cpp_differences == std::vector<std::string>{"M7A3 document 1", "NAT4 document 0"});
   std::size_t compared = 0;
   std::istringstream lines(read_back);
   for (std::string line; std::getline(lines, line);) {
