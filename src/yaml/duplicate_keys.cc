@@ -2,9 +2,14 @@
 #include "duplicate_keys.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cctype>
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <iterator>
+#include <numeric>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -12,6 +17,105 @@
 #include "yaml_encoding.h"
 
 namespace safesubst {
+
+namespace {
+
+// The JSON name go-yaml v2 gives the integer `text` (YAML 1.1: `0x`, `0o`,
+// `0b`, a leading `0` for octal, `_` ignored); none past 64 bits.
+std::optional<std::string> IntegerName(std::string_view text) {
+  std::string digits;
+  std::copy_if(text.begin(), text.end(), std::back_inserter(digits), [](char c) { return c != '_'; });
+  std::string_view rest = digits;
+  const bool negative = rest.starts_with('-');
+  if (negative || rest.starts_with('+')) rest.remove_prefix(1);
+  int base = 10;
+  if (rest.size() > 1 && rest[0] == '0') {
+    const char letter = static_cast<char>(std::tolower(static_cast<unsigned char>(rest[1])));
+    base = letter == 'x' ? 16 : letter == 'b' ? 2 : 8;
+    rest.remove_prefix(letter == 'x' || letter == 'b' || letter == 'o' ? 2 : 1);
+  }
+  unsigned long long value = 0;
+  const auto [end, error] = std::from_chars(rest.data(), rest.data() + rest.size(), value, base);
+  if (error != std::errc() || end != rest.data() + rest.size()) return std::nullopt;
+  return (negative && value != 0 ? "-" : "") + std::to_string(value);
+}
+
+// The JSON name of the float `text`: an integral one is named as that
+// integer (`1.0` is "1", as in Python and sigs.k8s.io/yaml), others by their
+// shortest form; none where it does not parse (a sexagesimal `1:30.5`).
+std::optional<std::string> FloatName(std::string_view text) {
+  std::string digits;
+  std::copy_if(text.begin(), text.end(), std::back_inserter(digits), [](char c) { return c != '_'; });
+  for (char& c : digits) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (digits.ends_with(".nan")) return "NaN";
+  if (digits.ends_with(".inf")) return digits.starts_with('-') ? "-Inf" : "+Inf";
+  std::string_view rest = digits;
+  if (rest.starts_with('+')) rest.remove_prefix(1);
+  double value = 0;
+  const auto [end, error] = std::from_chars(rest.data(), rest.data() + rest.size(), value);
+  if (error != std::errc() || end != rest.data() + rest.size()) return std::nullopt;
+  if (value == std::trunc(value) && std::fabs(value) < 1e15) return std::to_string(static_cast<long long>(value));
+  char shortest[32];
+  return std::string(shortest, std::to_chars(shortest, shortest + sizeof shortest, value).ptr);
+}
+
+// The string order of a key by its text, or by its name.
+using KeyOrder = std::string_view (*)(const KeyIdentity&);
+constexpr KeyOrder kByText = [](const KeyIdentity& key) { return key.text; };
+constexpr KeyOrder kByName = [](const KeyIdentity& key) { return key.name(); };
+
+}  // namespace
+
+KeyIdentity IdentifyKey(std::string_view text, bool plain) {
+  KeyIdentity identity{text, std::nullopt};
+  if (!plain) return identity;
+  switch (ResolvePlain(text)) {
+    case PlainKind::kNull:
+      identity.resolved = "null";
+      break;
+    case PlainKind::kBool: {
+      const char first = static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
+      // `t`rue, `y`es, `y`, `on`; `off` is false.
+      identity.resolved = first == 't' || first == 'y' || (first == 'o' && text.size() == 2) ? "true" : "false";
+      break;
+    }
+    case PlainKind::kInt:
+      identity.resolved = IntegerName(text);
+      break;
+    case PlainKind::kFloat:
+      identity.resolved = FloatName(text);
+      break;
+    default:
+      break;
+  }
+  return identity;
+}
+
+std::vector<std::pair<std::uint32_t, std::uint32_t>> FindRepeatedKeys(const std::vector<GroupedKey>& keys) {
+  constexpr std::uint32_t kNone = ~std::uint32_t{0};
+  std::vector<std::uint32_t> first(keys.size(), kNone);  // of each key, the earliest one it is
+  std::vector<std::uint32_t> order(keys.size());
+  for (const KeyOrder by : {kByText, kByName}) {
+    // Sorted so that the same keys are adjacent, in source order.
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return std::make_pair(keys[a].group, by(keys[a].key)) < std::make_pair(keys[b].group, by(keys[b].key));
+    });
+    for (std::size_t i = 1, run = 0; i < order.size(); ++i) {
+      const GroupedKey &earliest = keys[order[run]], &key = keys[order[i]];
+      if (earliest.group != key.group || by(earliest.key) != by(key.key)) {
+        run = i;
+      } else {
+        first[order[i]] = std::min(first[order[i]], order[run]);
+      }
+    }
+  }
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> repeated;
+  for (std::uint32_t i = 0; i < keys.size(); ++i) {
+    if (first[i] != kNone) repeated.emplace_back(i, first[i]);
+  }
+  return repeated;
+}
 
 namespace {
 
@@ -81,12 +185,9 @@ std::vector<AliasKey> AliasKeys(std::string_view text, const Tokens& tokens) {
   return keys;
 }
 
-// Keys as YAML readers compare them: by value (PathSegment::key, the
-// tokenizer's decoded key: `a`, "a", 'a' and "\x61" alike; no decoding for
-// a plain key) and by type: a plain key that some reader takes for a null,
-// bool, number or timestamp (`1`, `true`) is not the quoted string of the
-// same text (`"1"`). Plain keys of the same value are the same key
-// (`1`/`01` and `~`/`null` are told apart, as the text of each differs).
+// The keys' values: PathSegment::key, the tokenizer's decoded key (`a`,
+// "a", 'a' and "\x61" alike; no decoding for a plain key), or an alias
+// key's anchored scalar.
 class KeyValues {
  public:
   KeyValues(std::string_view text, const Tokens& tokens)
@@ -97,11 +198,15 @@ class KeyValues {
     const AliasKey* alias = AliasOf(key);
     return alias ? alias->value : tokens_.paths[tokens_.scalars[key.scalar].path].key;
   }
-  bool Same(const Key& a, const Key& b) const {
-    return a.parent == b.parent && (*this)(a) == (*this)(b) && (Plain(a) == Plain(b) || (IsString(a) && IsString(b)));
+  // The same text in the same mapping: the whole rule unless a key Resolves.
+  bool Same(const Key& a, const Key& b) const { return a.parent == b.parent && (*this)(a) == (*this)(b); }
+  // A plain key that other texts may name (`1` and `0x1`).
+  bool Resolves(const Key& key) const {
+    if (!Plain(key)) return false;
+    const PlainKind kind = ResolvePlain((*this)(key));
+    return kind == PlainKind::kNull || kind == PlainKind::kBool || kind == PlainKind::kInt || kind == PlainKind::kFloat;
   }
-  // Apart from their parent and value, Same keys have the same IsString.
-  bool IsString(const Key& key) const { return !Plain(key) || ResolvePlain((*this)(key)) == PlainKind::kString; }
+  KeyIdentity Identity(const Key& key) const { return IdentifyKey((*this)(key), Plain(key)); }
   // Where the key is written.
   std::size_t Offset(const Key& key) const {
     const AliasKey* alias = AliasOf(key);
@@ -204,20 +309,13 @@ class KeyTable {
   std::vector<std::uint32_t> slots_;
 };
 
-// KeyTable's fallback, in O(n log n) whatever the keys: sorted so that the
-// same keys are adjacent, in source order.
-void FindDuplicatesBySorting(std::vector<Key> keys, const KeyValues& values, Duplicates* duplicates) {
-  std::sort(keys.begin(), keys.end(), [&](const Key& a, const Key& b) {
-    return std::make_tuple(a.parent, values(a), values.IsString(a), values.Offset(a)) <
-           std::make_tuple(b.parent, values(b), values.IsString(b), values.Offset(b));
-  });
-  for (std::size_t i = 1, first = 0; i < keys.size(); ++i) {
-    if (!values.Same(keys[first], keys[i])) {
-      first = i;
-    } else {
-      duplicates->emplace_back(keys[i], keys[first]);
-    }
-  }
+// The rule in full (FindRepeatedKeys), where a key resolves, and KeyTable's
+// fallback: n log n whatever the keys.
+void FindDuplicatesBySorting(const std::vector<Key>& keys, const KeyValues& values, Duplicates* duplicates) {
+  std::vector<GroupedKey> grouped;
+  grouped.reserve(keys.size());
+  for (const Key& key : keys) grouped.push_back({key.parent, values.Identity(key)});
+  for (const auto& [repeated, first] : FindRepeatedKeys(grouped)) duplicates->emplace_back(keys[repeated], keys[first]);
 }
 
 // Mixes `value` into `hash` (as boost::hash_combine: `a` under `a` and `b`
@@ -230,12 +328,13 @@ std::uint64_t Mix(std::uint64_t hash, std::uint64_t value) {
 
 bool KeyRepeats::New(const Tokens& tokens, const Scalar& key) {
   if (key.path == PathSegment::kRoot) return true;  // not compared (CheckDuplicateKeys)
+  if (key.style == ScalarStyle::kPlain && IdentifyKey(tokens.paths[key.path].key, true).resolved) return false;
   if (key.document != document_) {  // the keys of one document at a time
     document_ = key.document;
     slots_.assign(16, 0);
     used_ = 0;
   }
-  // By value, as KeyValues compares keys (`1` and `"1"` share a hash).
+  // By value, as KeyValues compares keys.
   const std::hash<std::string_view> hash_text;
   std::uint64_t hash = hash_text(tokens.paths[key.path].key);
   for (std::uint32_t segment = tokens.paths[key.path].parent; segment != PathSegment::kRoot;) {
@@ -278,7 +377,8 @@ Diagnostics CheckDuplicateKeys(std::string_view text, const Tokens& tokens, cons
   KeyTable table(values);
   Duplicates duplicates;
   auto check_document = [&] {
-    if (!table.FindDuplicates(keys, &duplicates)) FindDuplicatesBySorting(keys, values, &duplicates);
+    const bool resolving = std::any_of(keys.begin(), keys.end(), [&](const Key& key) { return values.Resolves(key); });
+    if (resolving || !table.FindDuplicates(keys, &duplicates)) FindDuplicatesBySorting(keys, values, &duplicates);
     keys.clear();
   };
   std::uint32_t document = 0;

@@ -11,6 +11,8 @@
 
 #include "test_support.h"
 #include "yaml_encoding.h"
+#include "yaml_load.h"
+#include "yaml_tree.h"
 
 using namespace safesubst;
 
@@ -19,11 +21,11 @@ namespace {
 // Random documents of nested block and flow mappings with few distinct keys,
 // so that many repeat, among siblings and elsewhere, written several ways.
 // The two long keys differ only in the middle: the same first and last eight
-// bytes and length. With `typed`, also `1` and `"1"`: two keys of one text.
+// bytes and length. With `typed`, also `1`, `"1"`, `0x1` and `+1`: one key.
 void AppendMapping(std::mt19937& random, std::size_t indent, int depth, bool typed, std::string* text) {
   static const char* const kKeys[] = {"a",  "b", "ab", "\"a\"", "'b'", "\"\\x61\"", "'a''b'", "\"a'b\"", "c",
-                                      "long-key-a-same-end", "long-key-b-same-end", "1", "\"1\""};
-  auto key = [&] { return std::string(kKeys[random() % (std::size(kKeys) - (typed ? 0 : 2))]); };
+                                      "long-key-a-same-end", "long-key-b-same-end", "1", "\"1\"", "0x1", "+1"};
+  auto key = [&] { return std::string(kKeys[random() % (std::size(kKeys) - (typed ? 0 : 4))]); };
   for (unsigned entry = 0, entries = 1 + random() % 6; entry < entries; ++entry) {
     *text += std::string(indent, ' ') + key() + ":";
     switch (depth < 3 ? random() % 3 : 0) {
@@ -38,14 +40,13 @@ void AppendMapping(std::mt19937& random, std::size_t indent, int depth, bool typ
 
 // What the checker must report, found the slow way: each key that has an
 // earlier key of the same parent in its document with the same decoded
-// value, both strings or both not (a plain `1` is a number, `"1"` a string).
+// value, or the same number (the typed keys all name 1).
 std::vector<std::string> ExpectedDuplicates(std::string_view text, const Tokens& tokens) {
-  auto same = [&](const Scalar& a, const Scalar& b) {
-    auto is_string = [&](const Scalar& key) {
-      return key.style != ScalarStyle::kPlain || ResolvePlain(DecodeScalar(text, key)) == PlainKind::kString;
-    };
-    return DecodeScalar(text, a) == DecodeScalar(text, b) && is_string(a) == is_string(b);
+  auto name = [&](const Scalar& key) {
+    const std::string value = DecodeScalar(text, key);
+    return key.style == ScalarStyle::kPlain && (value == "0x1" || value == "+1") ? std::string("1") : value;
   };
+  auto same = [&](const Scalar& a, const Scalar& b) { return name(a) == name(b); };
   std::vector<std::pair<std::size_t, std::string>> found;
   for (std::size_t i = 0; i < tokens.scalars.size(); ++i) {
     const Scalar& key = tokens.scalars[i];
@@ -183,52 +184,84 @@ TEST_CASE("duplicate keys: read one at a time, the first repeat is the first dup
   CHECK(repeated < 290);
 }
 
-TEST_CASE("duplicate keys: one key however it is written, as PyYAML reads it") {
-  // Each document a mapping of `entries` entries, two of which PyYAML may
-  // take for one key; CheckDuplicateKeys must agree.
-  const std::vector<std::pair<std::string, std::size_t>> documents = {
-      {"a: 1\n\"a\": 2\n", 2},
-      {"a: 1\n'a': 2\n", 2},
-      {"a: 1\n\"\\x61\": 2\n", 2},
-      {"\"a b\": 1\n'a b': 2\n", 2},
-      {"'it''s': 1\n\"it's\": 2\n", 2},
-      {"\"1\": 1\n'1': 2\n", 2},
-      {"{a: 1, \"a\": 2}\n", 2},
-      {"? a\n  b\n: 1\n\"a b\": 2\n", 2},              // a plain key folded over lines
-      {"? |\n  a\n: 1\n\"a\\n\": 2\n", 2},           // a block scalar key
-      {"&k a: 1\n*k : 2\n", 2},                        // an alias of a key
-      {"x: &k a\n*k : 2\na: 3\n", 3},                  // an alias of a value
-      {"x: &k \"a\"\ny: *k\n*k : 2\n'a': 3\n", 4},
-      {"a: 1\nb: 2\n\"c\": 3\n", 3},                   // not the same
-      {"1: a\n\"1\": b\n", 2},                          // a number and a string
-      {"true: a\n\"true\": b\n", 2},
-      {"~: a\n'~': b\n", 2},
-      {"2001-12-14: a\n\"2001-12-14\": b\n", 2},
-      {"x: &k 1\n*k : 2\n\"1\": 3\n", 3},              // an alias of a number
-      {"a: 1\nb: {a: 2, \"b\": 3}\n", 2},               // other mappings
+TEST_CASE("duplicate keys: one key however it is written, as some reader reads it") {
+  // Each document a mapping of `entries` entries, two of which some reader
+  // takes for one key (KeyIdentity), or none.
+  struct Case {
+    std::string document;
+    std::size_t entries;
+    bool one_key;
+  };
+  const std::vector<Case> cases = {
+      {"a: 1\n\"a\": 2\n", 2, true},
+      {"a: 1\n'a': 2\n", 2, true},
+      {"a: 1\n\"\\x61\": 2\n", 2, true},
+      {"\"a b\": 1\n'a b': 2\n", 2, true},
+      {"'it''s': 1\n\"it's\": 2\n", 2, true},
+      {"\"1\": 1\n'1': 2\n", 2, true},
+      {"{a: 1, \"a\": 2}\n", 2, true},
+      {"? a\n  b\n: 1\n\"a b\": 2\n", 2, true},              // a plain key folded over lines
+      {"? |\n  a\n: 1\n\"a\\n\": 2\n", 2, true},           // a block scalar key
+      {"&k a: 1\n*k : 2\n", 2, true},                        // an alias of a key
+      {"x: &k a\n*k : 2\na: 3\n", 3, true},                  // an alias of a value
+      {"x: &k \"a\"\ny: *k\n*k : 2\n'a': 3\n", 4, true},
+      {"a: 1\nb: 2\n\"c\": 3\n", 3, false},                 // not the same
+      {"1: a\n\"1\": b\n", 2, true},                          // a number and a string: go-yaml v3, Kubernetes
+      {"true: a\n\"true\": b\n", 2, true},
+      {"~: a\n'~': b\n", 2, true},
+      {"2001-12-14: a\n\"2001-12-14\": b\n", 2, true},
+      {"x: &k 1\n*k : 2\n\"1\": 3\n", 3, true},              // an alias of a number
+      {"a: 1\nb: {a: 2, \"b\": 3}\n", 2, false},               // other mappings
+      {"1: a\n0x1: b\n", 2, true},                            // one value: PyYAML, go-yaml v2
+      {"1: a\n01: b\n", 2, true},
+      {"1: a\n1.0: b\n", 2, true},
+      {"+1: a\n\"1\": b\n", 2, true},                         // Kubernetes names both "1"
+      {"True: a\ntrue: b\n", 2, true},
+      {"yes: a\non: b\n", 2, true},                           // YAML 1.1 bools
+      {"yes: a\n\"yes\": b\n", 2, true},                      // one text (YAML 1.2)
+      {"~: a\nnull: b\n", 2, true},
+      {"\"\": a\n~: b\n", 2, false},                          // "" and null
+      {"1: a\n2: b\n0x3: c\n", 3, false},
+      {"on: a\noff: b\n", 2, false},
   };
   std::string stream;
   std::vector<std::size_t> entries;
-  for (const auto& [document, count] : documents) {
-    stream += "---\n" + document;
-    entries.push_back(count);
+  std::vector<bool> expected;
+  for (const Case& one : cases) {
+    stream += "---\n" + one.document;
+    entries.push_back(one.entries);
+    expected.push_back(one.one_key);
   }
   CAPTURE(stream);
-  const std::vector<bool> found = DocumentsWithDuplicates(stream, documents.size());
-  CHECK(found == PyYamlMerges(stream, entries));
-  CHECK(std::count(found.begin(), found.end(), true) == 12);
-
-  // The decision where PyYAML differs: plain keys are compared by value as
-  // text, not as the numbers and nulls YAML 1.1 makes of them (`01` is 1,
-  // `1.0` equals 1 in Python, `~` is null); a collection as a key is not
-  // compared (PyYAML refuses it as unhashable).
-  const std::string resolved = "---\n1: a\n01: b\n---\n1: a\n1.0: b\n---\n~: a\nnull: b\n";
-  CHECK(DocumentsWithDuplicates(resolved, 3) == std::vector<bool>{false, false, false});
-  CHECK(PyYamlMerges(resolved, {2, 2, 2}) == std::vector<bool>{true, true, true});
+  const std::vector<bool> found = DocumentsWithDuplicates(stream, cases.size());
+  CHECK(found == expected);
+  // Every pair PyYAML (YAML 1.1) merges is found.
+  const std::vector<bool> merged = PyYamlMerges(stream, entries);
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    CAPTURE(cases[i].document);
+    CHECK((!merged[i] || found[i]));
+  }
   // Valid YAML that PyYAML cannot read: a plain key folded over lines in a flow mapping.
   CHECK(DocumentsWithDuplicates("{a\n  b: 1, \"a b\": 2}\n", 1) == std::vector<bool>{true});
   CHECK(DocumentsWithDuplicates("---\n[a]: 1\n[a]: 2\n---\nx: &m {k: v}\n*m : 1\n*m : 2\n", 2) ==
         std::vector<bool>{false, false});
+}
+
+// The other check (values, fragments, `type: yaml` values) on yaml-cpp's
+// tree follows the same rule.
+TEST_CASE("duplicate keys: CheckUniqueKeys on a tree finds the same keys") {
+  for (const char* mapping : {"{a: 1, \"a\": 2}", "{1: a, 0x1: b}", "{True: a, true: b}", "{1: a, \"1\": b}",
+                              "{yes: a, on: b}", "{~: a, null: b}", "{1: a, 1.0: b}", "{!!int 0x1: a, 1: b}",
+                              "{a: 1, b: 2}", "{\"\": a, ~: b}", "{on: a, off: b}", "{!!str 1: a, 0x1: b}"}) {
+    CAPTURE(mapping);
+    const std::string text = std::string(mapping) + "\n";
+    const bool in_template = !CheckDuplicateKeys(text, Tokenize(text), "t.yaml").empty();
+    const std::shared_ptr<const detail::YamlStream> stream = detail::LoadYamlStream(text);
+    std::string problem;
+    const bool in_tree = !detail::CheckUniqueKeys(detail::YamlRef(*stream, stream->documents[0]), &problem);
+    CHECK(in_tree == in_template);
+    if (in_tree) CHECK(problem.ends_with("' twice"));
+  }
 }
 
 TEST_CASE("duplicate keys: an alias key is reported where it is written") {

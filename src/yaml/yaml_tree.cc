@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "yaml_tree.h"
 
-#include <algorithm>
-#include <array>
-#include <cctype>
-#include <charconv>
+#include <string>
+#include <vector>
 
-#include "yaml_encoding.h"
+#include "duplicate_keys.h"
 
 namespace safesubst::detail {
 
@@ -60,53 +58,25 @@ Location YamlRef::At(const std::string& file) const {
 
 namespace {
 
-// A scalar key as a YAML reader compares it: its resolved tag and value, so
-// that `a` and "a" are equal and `1` and "1" are not. Integers are compared
-// by value (`1`, `0x1`, `+1`), booleans without case, other values by their text.
-std::pair<std::string, std::string> KeyIdentity(const YamlNode& key) {
+// A scalar or null key (duplicate_keys.h): plain, or tagged with a core
+// type other than str, is resolved.
+KeyIdentity IdentifyNodeKey(const YamlNode& key) {
   constexpr std::string_view kCore = "tag:yaml.org,2002:";
-  if (key.kind == YamlNode::Kind::kNull) return {"null", ""};
-  std::string tag = key.tag;
-  if (tag == "!") tag = "str";
-  if (tag.rfind(kCore, 0) == 0) tag.erase(0, kCore.size());
-  if (tag == "?") {
-    static constexpr std::array<const char*, 7> kKinds = {"str", "null", "bool", "int", "float", "timestamp", "merge"};
-    tag = kKinds[static_cast<std::size_t>(ResolvePlain(key.text))];
-  }
-  if (tag == "null") return {tag, ""};
-  if (tag == "bool") {  // `True` and `true` are one key; `yes` and `on` are left apart
-    std::string lower = key.text;
-    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return {tag, lower};
-  }
-  if (tag == "int") {
-    std::string_view text = key.text;
-    if (!text.empty() && text[0] == '+') text.remove_prefix(1);
-    int base = 10;
-    if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'o')) {
-      base = text[1] == 'x' ? 16 : 8;
-      text.remove_prefix(2);
-    }
-    long long value = 0;
-    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value, base);
-    if (error == std::errc() && end == text.data() + text.size()) return {tag, std::to_string(value)};
-  }
-  return {tag, key.text};
+  if (key.kind == YamlNode::Kind::kNull) return IdentifyKey("null", true);
+  const bool resolved = key.tag == "?" || (key.tag.starts_with(kCore) && key.tag != std::string(kCore) + "str");
+  return IdentifyKey(key.text, resolved);
 }
 
 }  // namespace
 
 bool CheckUniqueKeys(const YamlRef& node, std::string* problem) {
-  std::vector<std::pair<std::pair<std::string, std::string>, std::string_view>> keys;  // identity, as shown
+  std::vector<GroupedKey> keys;
   for (const auto& [key, value] : node.Entries()) {
-    if (key.IsScalar()) keys.emplace_back(KeyIdentity(key.node()), key.Scalar());
-    if (key.IsNull()) keys.emplace_back(KeyIdentity(key.node()), "null");
+    if (key.IsScalar() || key.IsNull()) keys.push_back({0, IdentifyNodeKey(key.node())});
   }
-  std::sort(keys.begin(), keys.end());
-  const auto repeated = std::adjacent_find(keys.begin(), keys.end(),
-                                           [](const auto& a, const auto& b) { return a.first == b.first; });
-  if (repeated == keys.end()) return true;
-  *problem = "has the key '" + std::string(repeated->second) + "' twice";
+  const auto repeated = FindRepeatedKeys(keys);
+  if (repeated.empty()) return true;
+  *problem = "has the key '" + std::string(keys[repeated.front().first].key.text) + "' twice";
   return false;
 }
 

@@ -108,9 +108,9 @@ class YamlRef {
 };
 
 /// False, with `*problem` set ("has the key 'a' twice"), when mapping `node`
-/// has two equal scalar keys: the same resolved tag and value, so `a` and
-/// "a" are equal, `1` and "1" are not. YAML forbids it and yaml-cpp reads
-/// it; written out, readers keep one of them.
+/// has two scalar keys that are one key for some reader (KeyIdentity,
+/// duplicate_keys.h: `a` and "a", `1` and `0x1`, `True` and `true`). YAML
+/// forbids it and yaml-cpp reads it; written out, readers keep one of them.
 bool CheckUniqueKeys(const YamlRef& node, std::string* problem);
 
 /// Bounds writing nodes out with their aliases expanded: the nodes written
