@@ -163,31 +163,16 @@ class SpanTreeReader {
   }
 
   // yaml-cpp refuses a `?` in a flow plain scalar (and, below, a flow key
-  // whose `:` is on a later line), folds blank lines of quoted scalars
-  // differently, and ends kept (`|+`) block scalars, block scalars at the
-  // end of the text and block scalars on a `---` line differently.
+  // whose `:` is on a later line) and reads block scalars on a `---` line
+  // otherwise. Where it only decodes a scalar otherwise (blank lines of
+  // quoted and kept block scalars, escapes), the tree takes the tokenizer's
+  // decoding anyway (TakeTokenizerDecoding, yaml_load.h).
   bool YamlCppReadsScalar(const NodeSpan& span, const Scalar& scalar) const {
-    const bool block = scalar.style == ScalarStyle::kLiteral || scalar.style == ScalarStyle::kFolded;
-    if (block) {
-      return scalar.chomping != Chomping::kKeep && spans_[span.parent].kind != NodeKind::kDocument &&
-             text_.find_first_not_of(" \n", span.end) != std::string_view::npos;
+    if (scalar.style == ScalarStyle::kLiteral || scalar.style == ScalarStyle::kFolded) {
+      return spans_[span.parent].kind != NodeKind::kDocument;
     }
-    const std::string_view written = text_.substr(span.begin, span.end - span.begin);
-    if (scalar.style == ScalarStyle::kDoubleQuoted && !PlainEscapesOnly(written)) return false;
-    if (scalar.style != ScalarStyle::kPlain) return written.find('\n') == std::string_view::npos;
-    return !scalar.in_flow || written.find('?') == std::string_view::npos;
-  }
-
-  // Only the escapes of ASCII text (`\t \n \" \\ \/`): the others may decode
-  // to what yaml-cpp reads otherwise (`"\N"`, a NEL in a key, found by the
-  // manifest fuzzer), so they are left to yaml-cpp.
-  static bool PlainEscapesOnly(std::string_view written) {
-    for (std::size_t at = written.find('\\'); at != std::string_view::npos; at = written.find('\\', at + 2)) {
-      if (at + 1 >= written.size() || std::string_view("tn\"\\/").find(written[at + 1]) == std::string_view::npos) {
-        return false;
-      }
-    }
-    return true;
+    return scalar.style != ScalarStyle::kPlain || !scalar.in_flow ||
+           text_.substr(span.begin, span.end - span.begin).find('?') == std::string_view::npos;
   }
 
   // An explicit `? key`: yaml-cpp marks the nulls around it elsewhere.

@@ -17,7 +17,8 @@
 
 namespace safesubst::detail {
 
-/// Reads `text` into the tree yaml-cpp would build, marks included. False
+/// Reads `text` into the tree yaml-cpp would build, marks included, with the
+/// tokenizer's decoding of each scalar (TakeTokenizerDecoding). False
 /// when it cannot be sure of that (`*stream` is then cleared): never an error
 /// of its own, only "ask yaml-cpp".
 bool ReadYamlStreamFromSpans(std::string_view text, YamlStream* stream);
