@@ -20,43 +20,37 @@ namespace safesubst {
 
 namespace {
 
-// The JSON name go-yaml v2 gives the integer `text` (YAML 1.1: `0x`, `0o`,
-// `0b`, a leading `0` for octal, `_` ignored); none past 64 bits.
-std::optional<std::string> IntegerName(std::string_view text) {
+// The JSON name of the number `text` (`_` ignored): an integer as YAML 1.1
+// writes it (`0x`, `0o`, `0b`, a leading `0` for octal), a float by its
+// shortest form, or as an integer when integral (`1.0` is "1", as in Python
+// and sigs.k8s.io/yaml); none where it does not parse (past 64 bits, a
+// sexagesimal `1:30`).
+std::optional<std::string> NumberName(std::string_view text, bool integer) {
   std::string digits;
-  std::copy_if(text.begin(), text.end(), std::back_inserter(digits), [](char c) { return c != '_'; });
+  for (char c : text) {
+    if (c != '_') digits += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  if (!integer && digits.ends_with(".nan")) return "NaN";
+  if (!integer && digits.ends_with(".inf")) return digits.starts_with('-') ? "-Inf" : "+Inf";
   std::string_view rest = digits;
   const bool negative = rest.starts_with('-');
   if (negative || rest.starts_with('+')) rest.remove_prefix(1);
   int base = 10;
-  if (rest.size() > 1 && rest[0] == '0') {
-    const char letter = static_cast<char>(std::tolower(static_cast<unsigned char>(rest[1])));
-    base = letter == 'x' ? 16 : letter == 'b' ? 2 : 8;
-    rest.remove_prefix(letter == 'x' || letter == 'b' || letter == 'o' ? 2 : 1);
+  if (integer && rest.size() > 1 && rest[0] == '0') {
+    base = rest[1] == 'x' ? 16 : rest[1] == 'b' ? 2 : 8;
+    rest.remove_prefix(std::string_view("xbo").find(rest[1]) == std::string_view::npos ? 1 : 2);
   }
-  unsigned long long value = 0;
-  const auto [end, error] = std::from_chars(rest.data(), rest.data() + rest.size(), value, base);
-  if (error != std::errc() || end != rest.data() + rest.size()) return std::nullopt;
-  return (negative && value != 0 ? "-" : "") + std::to_string(value);
-}
-
-// The JSON name of the float `text`: an integral one is named as that
-// integer (`1.0` is "1", as in Python and sigs.k8s.io/yaml), others by their
-// shortest form; none where it does not parse (a sexagesimal `1:30.5`).
-std::optional<std::string> FloatName(std::string_view text) {
-  std::string digits;
-  std::copy_if(text.begin(), text.end(), std::back_inserter(digits), [](char c) { return c != '_'; });
-  for (char& c : digits) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (digits.ends_with(".nan")) return "NaN";
-  if (digits.ends_with(".inf")) return digits.starts_with('-') ? "-Inf" : "+Inf";
-  std::string_view rest = digits;
-  if (rest.starts_with('+')) rest.remove_prefix(1);
+  unsigned long long whole = 0;
   double value = 0;
-  const auto [end, error] = std::from_chars(rest.data(), rest.data() + rest.size(), value);
+  const auto [end, error] = integer ? std::from_chars(rest.data(), rest.data() + rest.size(), whole, base)
+                                    : std::from_chars(rest.data(), rest.data() + rest.size(), value);
   if (error != std::errc() || end != rest.data() + rest.size()) return std::nullopt;
-  if (value == std::trunc(value) && std::fabs(value) < 1e15) return std::to_string(static_cast<long long>(value));
+  if (!integer && value == std::trunc(value) && value < 1e15) whole = static_cast<unsigned long long>(value);
+  if (integer || value == static_cast<double>(whole)) {
+    return (negative && whole != 0 ? "-" : "") + std::to_string(whole);
+  }
   char shortest[32];
-  return std::string(shortest, std::to_chars(shortest, shortest + sizeof shortest, value).ptr);
+  return (negative ? "-" : "") + std::string(shortest, std::to_chars(shortest, shortest + sizeof shortest, value).ptr);
 }
 
 // The string order of a key by its text, or by its name.
@@ -69,7 +63,8 @@ constexpr KeyOrder kByName = [](const KeyIdentity& key) { return key.name(); };
 KeyIdentity IdentifyKey(std::string_view text, bool plain) {
   KeyIdentity identity{text, std::nullopt};
   if (!plain) return identity;
-  switch (ResolvePlain(text)) {
+  const PlainKind kind = ResolvePlain(text);
+  switch (kind) {
     case PlainKind::kNull:
       identity.resolved = "null";
       break;
@@ -80,10 +75,8 @@ KeyIdentity IdentifyKey(std::string_view text, bool plain) {
       break;
     }
     case PlainKind::kInt:
-      identity.resolved = IntegerName(text);
-      break;
     case PlainKind::kFloat:
-      identity.resolved = FloatName(text);
+      identity.resolved = NumberName(text, kind == PlainKind::kInt);
       break;
     default:
       break;
