@@ -62,8 +62,9 @@ struct ExecProgramContexts::Line {
     std::size_t length = 0;                // of the form in the decoded item
     std::optional<std::string_view> value;  // when substituted
   };
-  std::vector<std::string> argv;
+  std::vector<std::string> argv;  // a program file: its one text
   std::vector<Place> places;  // in item, then offset order
+  bool program_file = false;  // a scalar whose `#!` line names the interpreter
 
   // The contexts of the places `read` (indexes into `places`) with the
   // values of `put_in` written in their places, and after the value of
@@ -94,7 +95,13 @@ struct ExecProgramContexts::Line {
     for (std::size_t p : read) read_at.push_back(at[p]);
     if (probed != std::string::npos) read_at.push_back(probe);
     std::vector<ShellContext> contexts(read_at.size());
-    AddArgvProgramReadings(items, read_at, &contexts);
+    if (program_file) {
+      std::vector<std::size_t> offsets;
+      for (const ArgvPlace& place : read_at) offsets.push_back(place.offset);
+      AddProgramFileReadings(items[0], offsets, &contexts);
+    } else {
+      AddArgvProgramReadings(items, read_at, &contexts);
+    }
     return contexts;
   }
 
@@ -147,34 +154,46 @@ void ExecProgramContexts::Read(std::string_view text, const Tokens& tokens,
   for (const ReferenceValue& substitution : substitutions) {
     values.emplace(static_cast<std::size_t>(substitution.reference - tokens.references.data()), substitution.value);
   }
+  // Item `item` of `line`: the scalar's decoded text, and its references placed in it.
+  auto add_item = [&](std::uint32_t scalar, Line* line) {
+    const std::size_t item = line->argv.size();
+    std::vector<std::size_t> source_offsets;
+    line->argv.push_back(DecodeScalar(text, tokens.scalars[scalar], &source_offsets));
+    auto range = ranges.find(scalar);
+    if (range == ranges.end()) return;
+    for (std::size_t r = range->second.first; r < range->second.second; ++r) {
+      const Reference& reference = tokens.references[r];
+      auto begin = std::lower_bound(source_offsets.begin(), source_offsets.end(), reference.offset);
+      auto end = std::lower_bound(begin, source_offsets.end(), reference.offset + reference.length);
+      if (begin == source_offsets.end() || *begin != reference.offset ||
+          static_cast<std::size_t>(end - begin) != reference.length) {
+        Keep(r, Unplaced());
+        continue;
+      }
+      Line::Place place{r, {item, static_cast<std::size_t>(begin - source_offsets.begin())}, reference.length, {}};
+      if (auto value = values.find(r); value != values.end()) place.value = value->second;
+      line->places.push_back(place);
+    }
+  };
   const CommandLines lines = CollectCommandLines(tokens);
   for (const CommandLine& command_line : lines.lines) {
     auto has_references = [&](std::uint32_t scalar) { return ranges.count(scalar) != 0; };
     if (std::none_of(command_line.items.begin(), command_line.items.end(), has_references)) continue;
     Line line;
-    for (std::size_t item = 0; item < command_line.items.size(); ++item) {
-      std::vector<std::size_t> source_offsets;
-      line.argv.push_back(DecodeScalar(text, tokens.scalars[command_line.items[item]], &source_offsets));
-      auto range = ranges.find(command_line.items[item]);
-      if (range == ranges.end()) continue;
-      for (std::size_t r = range->second.first; r < range->second.second; ++r) {
-        const Reference& reference = tokens.references[r];
-        auto begin = std::lower_bound(source_offsets.begin(), source_offsets.end(), reference.offset);
-        auto end = std::lower_bound(begin, source_offsets.end(), reference.offset + reference.length);
-        if (begin == source_offsets.end() || *begin != reference.offset ||
-            static_cast<std::size_t>(end - begin) != reference.length) {
-          Keep(r, Unplaced());
-          continue;
-        }
-        Line::Place place{r, {item, static_cast<std::size_t>(begin - source_offsets.begin())}, reference.length, {}};
-        if (auto value = values.find(r); value != values.end()) place.value = value->second;
-        line.places.push_back(place);
-      }
-    }
+    for (std::uint32_t item : command_line.items) add_item(item, &line);
     const std::size_t split = EnvSplitStringItem(line.argv);
     for (const Line::Place& place : line.places) {
       if (place.at.item == split) Keep(place.reference, SplitByEnv());
     }
+    ReadLine(line);
+  }
+  // Program files (`#!/usr/bin/env python3`): read as a line of one item; a value on the `#!` line that
+  // names the interpreter is put in like any value outside program text.
+  for (const auto& [scalar, range] : ranges) {
+    if (IsCommandLineItem(tokens, tokens.scalars[scalar])) continue;
+    Line line;
+    line.program_file = true;
+    add_item(scalar, &line);
     ReadLine(line);
   }
 }

@@ -11,6 +11,11 @@
 // placed by the same program readers that read `python3 -c` inside a shell
 // script (interpreter_programs.h): field-aware, else decimal only.
 //
+// A scalar whose `#!` line names an interpreter (`migrate.py: |` with
+// `#!/usr/bin/env python3`, a Tekton step's `script`, an Argo `source`) is
+// that interpreter's program file, run as a whole (attacker s30 A16): it is
+// read as a command line of one item, the program (AddProgramFileReadings).
+//
 // A value can also decide which item is the program: `[python3, "${F}",
 // "print('${V}')"]` with F=`-c`, `[sed, -e, p, "${F}"]` with
 // F=`--expression=1e touch X` (GNU sed reads options after operands). So
@@ -41,7 +46,7 @@ namespace safesubst {
 class ExecProgramContexts {
  public:
   /// Reads every command line of `tokens` holding a reference in an
-  /// exec_program scalar, with `substitutions` (the values decided for
+  /// exec_program scalar, and every such program file, with `substitutions` (the values decided for
   /// references of `tokens`, in source order) put in as above.
   void Read(std::string_view text, const Tokens& tokens, std::span<const ReferenceValue> substitutions);
 

@@ -119,6 +119,7 @@ constexpr std::string_view kHostile[] = {
 struct Run {
   std::vector<std::string> argv;
   std::string value;
+  std::string program_file;  // written as the executable `./prog` when not empty
 };
 
 // Runs each command line in a directory of its own; returns the directories.
@@ -131,6 +132,10 @@ std::vector<std::filesystem::path> RunAll(const std::filesystem::path& work, con
     testing::WriteFile(directory / "f.txt", "hello\n");
     testing::WriteFile(directory / "entrypoint.sh", "#!/bin/sh\nexec \"$@\"\n");  // as images' entrypoints do
     std::filesystem::permissions(directory / "entrypoint.sh", std::filesystem::perms::owner_all);
+    if (!runs[i].program_file.empty()) {
+      testing::WriteFile(directory / "prog", runs[i].program_file);
+      std::filesystem::permissions(directory / "prog", std::filesystem::perms::owner_all);
+    }
     std::string words;
     for (const std::string& word : runs[i].argv) words += " " + testing::ShellQuote(word);
     script += "(cd " + testing::ShellQuote(directory.string()) + " &&" + words + " >out 2>err </dev/null) &\n";
@@ -141,7 +146,140 @@ std::vector<std::filesystem::path> RunAll(const std::filesystem::path& work, con
   return directories;
 }
 
+// Runs each of `runs`: none touches the canary, each prints its value.
+void CheckPrintedAsData(const std::vector<Run>& runs) {
+  testing::TempDir work;
+  const std::vector<std::filesystem::path> directories = RunAll(work.path(), runs);
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    CAPTURE(runs[i].argv);
+    CAPTURE(runs[i].program_file);
+    CHECK_FALSE(std::filesystem::exists(directories[i] / "canary"));
+    CHECK(testing::ReadFile(directories[i] / "out") == runs[i].value + "\n");
+  }
+}
+
+// The first scalar of `yaml` whose text starts with `#!`: a program file as its interpreter reads it.
+std::string ProgramFileOf(const std::string& yaml) {
+  detail::YamlStream stream;
+  detail::YamlParseError error;
+  REQUIRE(detail::ParseYamlStream(yaml, &stream, &error));
+  for (const detail::YamlNode& node : stream.nodes) {
+    if (node.kind == detail::YamlNode::Kind::kScalar && node.text.starts_with("#!")) return node.text;
+  }
+  FAIL("no #! scalar in the output");
+  return {};
+}
+
+// Program files, each printing the value as its own line (sed: `hello` of f.txt replaced), in the
+// objects that hold them: a ConfigMap's file, a Tekton step's script, an Argo template's source.
+constexpr std::string_view kProgramFiles[] = {
+    "#!/usr/bin/env python3\nprint('${V}')",
+    "#!/usr/bin/python3\nimport sys\nsys.stdout.write(\"%s\\n\" % \"${V}\")",
+    "#!/usr/bin/perl -w\nprint \"${V}\\n\";",
+    "#!/usr/bin/env -S perl -l\nprint '${V}';",
+    "#!/usr/bin/env node\nconsole.log('${V}');",
+    "#!/usr/bin/mawk -f\nBEGIN { print \"${V}\" }",
+    "#!/bin/sed -f\ns/hello/${V}/",
+};
+
+std::string InObject(std::size_t shape, std::string_view program) {
+  auto block = [&](std::string_view indent) {
+    std::string text;
+    for (std::size_t at = 0; at < program.size();) {
+      const std::size_t end = std::min(program.find('\n', at), program.size());
+      text += std::string(indent) + std::string(program.substr(at, end - at)) + "\n";
+      at = end + 1;
+    }
+    return text;
+  };
+  switch (shape % 3) {
+    case 0: return "kind: ConfigMap\ndata:\n  prog: |\n" + block("    ");
+    case 1: return "kind: Task\nspec:\n  steps:\n  - name: a\n    image: x\n    script: |\n" + block("      ");
+    default: return "kind: WorkflowTemplate\nspec:\n  templates:\n  - name: a\n    script:\n      source: |\n" +
+                    block("        ");
+  }
+}
+
 }  // namespace
+
+TEST_CASE("program files: a #! line naming an interpreter makes the scalar its program (attacker s30 A16)") {
+  for (const char* tool : {"sed", "mawk", "perl", "python3", "node"}) {
+    CHECK_MESSAGE(testing::HaveProgram(tool), tool << " is not installed (packaging/debian-test-deps.txt)");
+  }
+  std::vector<Run> runs;
+  for (std::size_t i = 0; i < std::size(kProgramFiles); ++i) {
+    const std::string text = InObject(i, kProgramFiles[i]);
+    CAPTURE(text);
+    using Values = std::span<const std::string_view>;
+    for (Values values : {Values(kBenign), Values(kOrdinary), Values(kHostile)}) {
+      for (std::string_view value : values) {
+        CAPTURE(value);
+        const RenderResult result = RenderWith(text, value);
+        if (!result.ok()) {
+          CHECK(values.data() != kBenign);
+          CHECK(result.diagnostics.front().message.find(value) == std::string::npos);
+          CHECK(result.diagnostics.front().location.line > 3);
+          continue;
+        }
+        runs.push_back({{"./prog", "f.txt"}, std::string(value), ProgramFileOf(result.output)});
+        // A benign value is written as it is, but for sed's escapes (`\.` is `.` in a replacement).
+        std::string expected = text;
+        expected.replace(expected.find("${V}"), 4, value);
+        if (values.data() == kBenign && text.find("sed") == std::string::npos) CHECK(result.output == expected);
+      }
+    }
+  }
+  CheckPrintedAsData(runs);
+}
+
+TEST_CASE("program files: written as is (shell: raw), the attacker's values run") {
+  const std::pair<std::string_view, std::string_view> cases[] = {
+      {"#!/usr/bin/env python3\nprint('migrating ${V}')", "'+__import__('os').system('touch canary')+'"},
+      {"#!/usr/bin/perl\nprint \"checking ${V}\\n\";", "\";system(\"touch canary\");\""},
+      {"#!/usr/bin/env node\nconsole.log('${V}');", "'); require('child_process').execSync('touch canary'); ('"},
+      {"#!/usr/bin/mawk -f\nBEGIN { print \"${V}\" }", "\"; system(\"touch canary\"); \""},
+      // (sed's plain replacement escapes any value; the e flag makes it code.)
+      {"#!/bin/sed -f\ns/hello/${V}/e", "touch canary"},
+  };
+  std::vector<Run> runs;
+  for (std::size_t i = 0; i < std::size(cases); ++i) {
+    const std::string text = InObject(i, cases[i].first);
+    CAPTURE(text);
+    CHECK_FALSE(RenderWith(text, cases[i].second).ok());
+    const RenderResult raw = RenderWith(text, cases[i].second, /*raw=*/true);
+    REQUIRE(raw.ok());
+    runs.push_back({{"./prog", "f.txt"}, std::string(cases[i].second), ProgramFileOf(raw.output)});
+  }
+  testing::TempDir work;
+  for (const std::filesystem::path& directory : RunAll(work.path(), runs)) {
+    CHECK(std::filesystem::exists(directory / "canary"));
+  }
+}
+
+TEST_CASE("program files: which interpreter, and what is left alone") {
+  // A value naming the interpreter: the program is read with it in.
+  CHECK_FALSE(RenderWithF("kind: ConfigMap\ndata:\n  p: |\n    #!/usr/bin/${F}\n    print('${V}')\n", "python3",
+                          "x'+__import__('os').system('touch canary')+'").ok());
+  CHECK(RenderWithF("kind: ConfigMap\ndata:\n  p: |\n    #!/usr/bin/${F}\n    print('${V}')\n", "python3",
+                    "Hello, world").ok());
+  // A value that makes the `#!` line.
+  const std::string_view formed = "kind: ConfigMap\ndata:\n  p: |\n    ${F}\n    print('${V}')\n";
+  CHECK_FALSE(RenderWithF(formed, "#!/usr/bin/python3", "x'+__import__('os').system('touch canary')+'").ok());
+  CHECK(RenderWithF(formed, "#!/usr/bin/python3", "Hello, world").ok());
+  CHECK(RenderWithF(formed, "# a comment", "x'+__import__('os').system('touch canary')+'").ok());
+  // Languages without a scanner (ruby): only a decimal integer.
+  CHECK_FALSE(RenderWith("kind: ConfigMap\ndata:\n  p: |\n    #!/usr/bin/env ruby\n    puts '${V}'\n", "hello").ok());
+  CHECK(RenderWith("kind: ConfigMap\ndata:\n  p: |\n    #!/usr/bin/env ruby\n    puts '${V}'\n", "42").ok());
+  // No interpreter named, or not on the first line: opaque text, as before.
+  for (std::string_view text : {"kind: ConfigMap\ndata:\n  p: |\n    #!/app/run\n    '${V}'\n",
+                                "kind: ConfigMap\ndata:\n  p: |\n    # python3\n    #!/usr/bin/python3\n    '${V}'\n",
+                                "kind: ConfigMap\ndata:\n  p: |\n    print('${V}')\n"}) {
+    CAPTURE(text);
+    CHECK(RenderWith(text, "x'+__import__('os').system('touch canary')+'").ok());
+  }
+  // A flow scalar is a program file too.
+  CHECK_FALSE(RenderWith("kind: ConfigMap\ndata:\n  p: \"#!/usr/bin/python3\\nprint('${V}')\"\n", "x'y").ok());
+}
 
 TEST_CASE("exec-form programs: under the real interpreters, a value written lands as data and none runs") {
   for (const char* tool : {"sed", "busybox", "awk", "perl", "python3", "node", "jq"}) {
@@ -157,7 +295,7 @@ TEST_CASE("exec-form programs: under the real interpreters, a value written land
         CHECK(result.diagnostics.front().location.line == (line.find('\n') == std::string_view::npos ? 5 : 6));
         return false;
       }
-      runs.push_back({ArgvOf(result.output), std::string(value)});
+      runs.push_back({ArgvOf(result.output), std::string(value), {}});
       return true;
     };
     // Every benign value is written; the others may be refused.
@@ -170,13 +308,7 @@ TEST_CASE("exec-form programs: under the real interpreters, a value written land
       }
     }
   }
-  testing::TempDir work;
-  const std::vector<std::filesystem::path> directories = RunAll(work.path(), runs);
-  for (std::size_t i = 0; i < runs.size(); ++i) {
-    CAPTURE(runs[i].argv);
-    CHECK_FALSE(std::filesystem::exists(directories[i] / "canary"));
-    CHECK(testing::ReadFile(directories[i] / "out") == runs[i].value + "\n");
-  }
+  CheckPrintedAsData(runs);
 }
 
 TEST_CASE("exec-form programs: written as is (shell: raw), the attacker's values run") {
@@ -196,7 +328,7 @@ TEST_CASE("exec-form programs: written as is (shell: raw), the attacker's values
     CHECK_FALSE(RenderWith(Pod(line), value).ok());
     const RenderResult raw = RenderWith(Pod(line), value, /*raw=*/true);
     REQUIRE(raw.ok());
-    runs.push_back({ArgvOf(raw.output), std::string(value)});
+    runs.push_back({ArgvOf(raw.output), std::string(value), {}});
   }
   testing::TempDir work;
   for (const std::filesystem::path& directory : RunAll(work.path(), runs)) {

@@ -1089,19 +1089,28 @@ ProgramSource ProgramSourceOf(const std::vector<ShWord>& words) {
   return {call.name, call.programs.reads_stdin, call.programs.names_file};
 }
 
+namespace {
+
+// `text` as a word at `offset` of a text: one piece of text, placeholders still in it.
+ShWord TextWord(const std::string& text, std::size_t offset) {
+  ShWord word;
+  word.begin = offset;
+  word.end = offset + text.size();
+  word.text = text;
+  word.pieces.push_back(ShPiece{ShPiece::kText, 0, offset, text.size()});
+  return word;
+}
+
+}  // namespace
+
 void AddArgvProgramReadings(const std::vector<std::string>& argv, const std::vector<ArgvPlace>& places,
                             std::vector<ShellContext>* contexts) {
-  // The items as words of one text, each its own piece, one blank apart.
+  // The items as words of one text, one blank apart.
   Call call;
   std::vector<std::size_t> starts;
   std::size_t offset = 0;
   for (const std::string& item : argv) {
-    ShWord word;
-    word.begin = offset;
-    word.end = offset + item.size();
-    word.text = item;
-    word.pieces.push_back(ShPiece{ShPiece::kText, 0, offset, item.size()});
-    call.command.words.push_back(std::move(word));
+    call.command.words.push_back(TextWord(item, offset));
     starts.push_back(offset);
     offset += item.size() + 1;
   }
@@ -1109,6 +1118,19 @@ void AddArgvProgramReadings(const std::vector<std::string>& argv, const std::vec
   if (!ReadCall(0, /*after_any=*/true, &call)) return;
   std::vector<std::size_t> offsets;
   for (const ArgvPlace& place : places) offsets.push_back(starts.at(place.item) + place.offset);
+  MarkProgramWords(call, SortedPlaceholders(offsets), contexts);
+}
+
+void AddProgramFileReadings(const std::string& program, const std::vector<std::size_t>& offsets,
+                            std::vector<ShellContext>* contexts) {
+  const std::string_view named = ShebangProgram(program);
+  Call call;
+  call.interpreter = InterpreterNamed(named);
+  if (call.interpreter == nullptr) return;
+  call.name = ProgramName(named);
+  // The whole text is the program: each language reads the `#!` line as a comment (node skips it).
+  call.command.words.push_back(TextWord(program, 0));
+  call.programs.words.push_back({0, 0});
   MarkProgramWords(call, SortedPlaceholders(offsets), contexts);
 }
 

@@ -63,8 +63,10 @@
 // input (`python3 <<< "..."`). The operands of `perl -n`, `-p` or a `<>`
 // loop are file names perl opens with the two-argument open, where `cmd|`
 // runs cmd: a value there takes no `|`, `<` or `>`.
-// Out of reach: a program the script builds at run time (`p="s/x/${V}/"; sed
-// "$p"`), a program file. Text piped into an interpreter that reads its
+// A scalar whose `#!` line names one of these interpreters is its program
+// file (AddProgramFileReadings). Out of reach: a program the script builds
+// at run time (`p="s/x/${V}/"; sed "$p"`), a program file without a `#!`
+// line (`python3 /scripts/migrate.py` with the file in a ConfigMap). Text piped into an interpreter that reads its
 // program from its standard input, and a `<(...)` it reads, are refused by
 // the sink reader (ProgramSourceOf, shell_sinks.cc).
 #pragma once
@@ -119,6 +121,17 @@ struct ArgvPlace {
 /// operand is kNone. Write values there with AppendProgramEncoded
 /// (program_encoding.h), which adds no shell quoting.
 void AddArgvProgramReadings(const std::vector<std::string>& argv, const std::vector<ArgvPlace>& places,
+                            std::vector<ShellContext>* contexts);
+
+/// AddArgvProgramReadings for a program file: a text whose `#!` line names
+/// an interpreter (ShebangProgram: `#!/usr/bin/env python3`,
+/// `#!/usr/bin/perl -w`, `#!/usr/bin/awk -f`, `#!/bin/sed -f`), which runs
+/// the whole text as its program (a ConfigMap's `migrate.py: |`, a Tekton
+/// step's `script`, an Argo template's `source`). `offsets`: the `$` of each
+/// placeholder in `program`; contexts[i] belongs to offsets[i], set as
+/// AddArgvProgramReadings sets them. A text whose `#!` line names no
+/// interpreter read here (a shell, `/app/run`) is left alone.
+void AddProgramFileReadings(const std::string& program, const std::vector<std::size_t>& offsets,
                             std::vector<ShellContext>* contexts);
 
 }  // namespace safesubst

@@ -493,5 +493,38 @@ TEST_CASE("interpreter programs: an exec-form argv (no shell) is read as the int
   CHECK(contexts[2].evaluated_by == "`python3` (a comment)");
 }
 
+TEST_CASE("interpreter programs: a text whose #! line names an interpreter is its program file") {
+  using O = ShellOperand;
+  struct FileMark {
+    std::string program;
+    O operand;
+    std::string_view by;
+  };
+  const FileMark marks[] = {
+      {"#!/usr/bin/env python3\nprint('${V}')\n", O::kProgramText, "`python3` (a string literal)"},
+      {"#!/usr/bin/env python3\nimport os\nos.system('echo ${V}')\n", O::kProgramShellText,
+       "`python3` (a string literal, in a program that starts commands (system, exec, backticks, a pipe))"},
+      {"#!/usr/bin/env python3\nx = ${V}\n", O::kProgramCode, "`python3`"},
+      {"#!/usr/bin/perl -w\nprint \"${V}\\n\";\n", O::kProgramText, "`perl` (a double-quoted string)"},
+      {"#!/usr/bin/node\n// ${V}\n", O::kProgramText, "`node` (a comment)"},
+      {"#!/usr/bin/awk -f\nBEGIN { print \"${V}\" }\n", O::kProgramText, "`awk` (a string literal)"},
+      {"#!/bin/sed -f\ns/x/${V}/\n", O::kProgramEscaped, "`sed` (the replacement of an s command)"},
+      {"#!/usr/bin/jq -f\n.a + \"${V}\"\n", O::kProgramText, "`jq` (a string literal)"},
+      {"#!/usr/bin/env ruby\nputs '${V}'\n", O::kProgramCode, "`ruby`"},
+      // The `#!` line itself is a comment to the language (its argument is the render's #!-line rule).
+      {"#!/usr/bin/python3 ${V}\n", O::kProgramText, "`python3` (a comment)"},
+      {"#!/bin/sh\necho '${V}'\n", O::kNone, ""},
+      {"#!/app/run\nprint('${V}')\n", O::kNone, ""},
+      {"print('${V}')\n", O::kNone, ""},
+  };
+  for (const FileMark& mark : marks) {
+    CAPTURE(mark.program);
+    std::vector<ShellContext> contexts(1);
+    AddProgramFileReadings(mark.program, {mark.program.find(kPlaceholder)}, &contexts);
+    CHECK(contexts[0].operand == mark.operand);
+    CHECK(contexts[0].evaluated_by == mark.by);
+  }
+}
+
 }  // namespace
 }  // namespace safesubst

@@ -59,24 +59,28 @@ std::vector<std::string_view> Words(std::string_view line) {
 
 }  // namespace
 
-std::string_view ShebangShell(std::string_view text) {
+std::string_view ShebangProgram(std::string_view text) {
   if (text.substr(0, 2) != "#!") return {};
   std::size_t end = std::min(text.find('\n'), text.size());
   std::string_view line = text.substr(2, end - 2);
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   std::vector<std::string_view> words = Words(line);
   if (words.empty()) return {};
-  if (IsShellProgram(words[0])) return words[0];
-  // `#!/usr/bin/env bash`, `#!/usr/bin/env -S bash -e`, `#!/bin/busybox sh`:
+  // `#!/usr/bin/env bash`, `#!/usr/bin/env -S python3 -u`, `#!/bin/busybox sh`:
   // the program is the first word after the launcher's own options.
   std::string_view launcher = ProgramBaseName(words[0]);
-  if (launcher != "env" && launcher != "busybox") return {};
+  if (launcher != "env" && launcher != "busybox") return words[0];
   for (std::size_t i = 1; i < words.size(); ++i) {
     if (words[i].front() == '-') continue;
     if (launcher == "env" && words[i].find('=') != std::string_view::npos) continue;  // env NAME=value
-    return IsShellProgram(words[i]) ? words[i] : std::string_view();
+    return words[i];
   }
   return {};
+}
+
+std::string_view ShebangShell(std::string_view text) {
+  const std::string_view program = ShebangProgram(text);
+  return IsShellProgram(program) ? program : std::string_view();
 }
 
 ScriptShells ShellsRunning(std::string_view program) {

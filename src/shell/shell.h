@@ -239,6 +239,12 @@ std::string_view ShellStateName(ShellState state);
 /// "double-quoted, inside $(...), in a case pattern".
 std::string DescribeShellContext(const ShellContext& context);
 
+/// The program the first line of `text` runs when it is a `#!` line: its
+/// first word, or, after `env` or `busybox`, the first word after their
+/// options (`#!/usr/bin/env -S python3 -u` runs "python3"). Empty when the
+/// text has no `#!` line or the line names no program.
+std::string_view ShebangProgram(std::string_view text);
+
 /// The shell the first line of `text` runs when it is a `#!` naming a shell
 /// (sh, bash, dash, ash, zsh, ksh and their kin), directly, as in
 /// `#!/bin/sh -e`, or through `env` or `busybox`, as in `#!/usr/bin/env

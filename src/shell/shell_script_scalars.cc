@@ -26,19 +26,24 @@ bool EndsWithIgnoringCase(std::string_view text, std::string_view suffix) {
   return true;
 }
 
-// Whether the value of `scalar` may start with `-` or `+`, read from its
-// first byte (after the quote or the block header), so that a script is
-// never decoded just to see that it is not an option.
-bool MayBeOption(std::string_view text, const Scalar& scalar) {
+// The first byte of the value of `scalar` as written (after the quote or
+// the block header), or '\0', so that a script is never decoded just to see
+// how it starts. A double-quoted escape (`"\x2de"`) may hide any character.
+char FirstWrittenByte(std::string_view text, const Scalar& scalar) {
   std::size_t first = scalar.offset;
   if (scalar.style == ScalarStyle::kSingleQuoted || scalar.style == ScalarStyle::kDoubleQuoted) ++first;
   if (scalar.style == ScalarStyle::kLiteral || scalar.style == ScalarStyle::kFolded) {
     first = text.find('\n', scalar.offset);
-    if (first == std::string_view::npos) return false;
+    if (first == std::string_view::npos) return '\0';
     first = text.find_first_not_of(" \r\n", first);
   }
-  // A double-quoted escape (`"\x2de"`) may hide a `-`: such a word is decoded.
-  return first < text.size() && (text[first] == '-' || text[first] == '+' || text[first] == '\\');
+  return first < text.size() ? text[first] : '\0';
+}
+
+// Whether the value of `scalar` may start with `-` or `+`.
+bool MayBeOption(std::string_view text, const Scalar& scalar) {
+  const char first = FirstWrittenByte(text, scalar);
+  return first == '-' || first == '+' || first == '\\';
 }
 
 // A shell script is a script context too (SPEC Rule 2): its references are
@@ -183,13 +188,39 @@ bool IsKubeadmCommand(const Tokens& tokens, const Scalar& scalar) {
   return sequence == "preKubeadmCommands" || sequence == "postKubeadmCommands";
 }
 
+// Whether a value may make or change the `#!` line of a text that goes on
+// after that line (`${SHEBANG}` or `#!/usr/bin/${PY}` above `print('${V}')`):
+// the first line starts with `#` or `$` and holds a `$`.
+bool ValueMayNameInterpreter(std::string_view decoded) {
+  const std::size_t line_end = decoded.find('\n');
+  if (line_end == std::string_view::npos || line_end + 1 == decoded.size()) return false;
+  if (decoded[0] != '#' && decoded[0] != '$') return false;
+  return decoded.substr(0, line_end).find('$') != std::string_view::npos;
+}
+
+// A program file (`#!/usr/bin/env python3`, `#!/usr/bin/perl -w`): its
+// `#!` line names an interpreter, or a value may name one; the render reads
+// where each value lands in it (AddProgramFileReadings) with the values of
+// its first line put in. A command line's item is its line's to decide.
+// `decoded`: the value, when its first byte may be `#` (else empty).
+void MarkIfProgramFile(std::string_view text, const Tokens& tokens, std::string decoded, Scalar* scalar) {
+  if (scalar->is_shell || scalar->exec_program || IsCommandLineItem(tokens, *scalar)) return;
+  if (decoded.empty() && FirstWrittenByte(text, *scalar) == '$') decoded = DecodeScalar(text, *scalar);
+  if (ValueMayNameInterpreter(decoded) || MayRunPrograms(ProgramBaseName(ShebangProgram(decoded)))) {
+    scalar->exec_program = true;
+  }
+}
+
 // `script_file()`: IsScriptFileEntry, asked only when there is no `#!`.
 template <typename ScriptFile>
 void MarkIfItSaysShell(std::string_view text, const Tokens& tokens, const ScriptFile& script_file, Scalar* scalar) {
   std::string decoded;
   if (MayStartWithShebang(text, *scalar)) decoded = DecodeScalar(text, *scalar);
   const std::string_view shebang = ShebangShell(decoded);
-  if (shebang.empty() && !script_file() && !IsKubeadmCommand(tokens, *scalar)) return;
+  if (shebang.empty() && !script_file() && !IsKubeadmCommand(tokens, *scalar)) {
+    MarkIfProgramFile(text, tokens, std::move(decoded), scalar);
+    return;
+  }
   if (!scalar->is_shell) scalar->bash_script = !shebang.empty() && ShellsRunning(shebang) == ScriptShells::kBash;
   MarkShell(scalar);
 }

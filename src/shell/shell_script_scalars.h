@@ -40,8 +40,8 @@ namespace safesubst {
 /// (a path the manifest lists under `shell:`) stay marked; the command line
 /// that runs one decides its shells before its `#!` does. Also marks the
 /// values that a shell reads as code at start-up (MarkStartupVariables), and
-/// the items of a command line run without a shell that runs an interpreter
-/// (Scalar::exec_program).
+/// the items of a command line run without a shell that runs an interpreter,
+/// and a scalar whose `#!` line names one (a program file; Scalar::exec_program).
 void MarkShellScripts(std::string_view text, Tokens* tokens);
 
 /// MarkShellScripts for scalars handed over one at a time as they are read

@@ -98,6 +98,37 @@ TEST_CASE("shell script scalars: a #! line naming a shell, in any style, decides
   CHECK(ShellScripts("command: [bash, -c, \"#!/bin/sh\\necho\"]\n") == Scripts{{"#!/bin/sh", "bash"}});
 }
 
+// The first line of each scalar of `text` marked as an interpreter's program (Scalar::exec_program).
+std::vector<std::string> ProgramScalars(const std::string& text) {
+  Tokens tokens = Tokenize(text);
+  REQUIRE(tokens.diagnostics.empty());
+  Classify(text, Manifest{}, &tokens);
+  std::vector<std::string> programs;
+  for (const Scalar& scalar : tokens.scalars) {
+    if (!scalar.exec_program) continue;
+    CHECK_FALSE(scalar.is_shell);
+    const std::string value = DecodeScalar(text, scalar);
+    programs.push_back(value.substr(0, value.find('\n')));
+  }
+  return programs;
+}
+
+TEST_CASE("shell script scalars: a #! line naming another interpreter makes a program file") {
+  using Programs = std::vector<std::string>;
+  CHECK(ProgramScalars("a: |\n  #!/usr/bin/env python3\n  print()\n") == Programs{"#!/usr/bin/env python3"});
+  CHECK(ProgramScalars("a: \"#!/usr/bin/perl -w\\nprint 1\"\n") == Programs{"#!/usr/bin/perl -w"});
+  // A value may name one, or make the `#!` line.
+  CHECK(ProgramScalars("a: \"#!/usr/bin/env ${PY}\\nprint()\"\n") == Programs{"#!/usr/bin/env ${PY}"});
+  CHECK(ProgramScalars("a: |\n  ${SHEBANG}\n  print()\n") == Programs{"${SHEBANG}"});
+  CHECK(ProgramScalars("a: |\n  ${X}\n").empty());  // the value is the whole text
+  CHECK(ProgramScalars("a: \"${X}\"\n").empty());
+  CHECK(ProgramScalars("a: |\n  #!/app/run\n  x\n").empty());
+  CHECK(ProgramScalars("a: |\n  #!/bin/sh\n  x\n").empty());
+  // A shell script file stays one; so does a shell's script operand.
+  CHECK(ProgramScalars("kind: ConfigMap\ndata:\n  x.sh: |\n    #!/usr/bin/python3\n    x\n").empty());
+  CHECK(ProgramScalars("command: [sh, -c, \"#!/usr/bin/python3\\nprint()\"]\n").empty());
+}
+
 // A hostile value in the places the rule newly covers is quoted for the
 // shell or refused, never written raw: each rendered script is run under the
 // shells that may run it, and must print the value back and touch nothing.

@@ -305,5 +305,15 @@ TEST_CASE("ShellsRunning and ShebangShell") {
   CHECK(ShebangShell("#!/usr/bin/python3\n").empty());
 }
 
+TEST_CASE("ShebangProgram: the program a `#!` line runs, after env's or busybox's options") {
+  CHECK(ShebangProgram("#!/usr/bin/python3 -u\nprint(1)\n") == "/usr/bin/python3");
+  CHECK(ShebangProgram("#! /usr/bin/perl -w\r\n") == "/usr/bin/perl");
+  CHECK(ShebangProgram("#!/usr/bin/env -S A=1 node --no-warnings\n") == "node");
+  CHECK(ShebangProgram("#!/bin/busybox awk -f\n") == "awk");
+  CHECK(ShebangProgram("#!/usr/bin/env\n").empty());
+  CHECK(ShebangProgram("# !/usr/bin/python3\n").empty());
+  CHECK(ShebangProgram("print(1)\n#!/usr/bin/python3\n").empty());
+}
+
 }  // namespace
 }  // namespace safesubst

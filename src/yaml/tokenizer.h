@@ -56,7 +56,8 @@ struct Scalar {
   /// zsh or ksh), not whatever /bin/sh is (ScriptShells in shell.h).
   bool bash_script = false;
   /// Set by MarkShellScripts: an item of a command line run without a shell
-  /// that runs an interpreter (`[python3, -c, ...]`), whose values the render
+  /// that runs an interpreter (`[python3, -c, ...]`), or a program file whose
+  /// `#!` line names one (`#!/usr/bin/env python3`), whose values the render
   /// checks as program text (exec_program_contexts.h). Never with is_shell.
   bool exec_program = false;
   /// Set by MarkStartupVariables: the value of a container `env` item (or a
