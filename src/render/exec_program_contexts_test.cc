@@ -340,6 +340,8 @@ TEST_CASE("exec-form programs: ordinary command lines render byte for byte") {
   for (auto [line, value] : std::vector<std::pair<std::string_view, std::string_view>>{
            {R"y(command: [python3, -c, "print('hello')"])y", "1.2.3"},
            {R"y(command: [python3, -c, "print('${V}')"])y", "1.2.3"},
+           {R"y(command: ["perl", "-e", "print qq{${V}\n}"])y", "Hello, world"},
+           {R"y(command: ["perl", "-le", "print q{${V}}"])y", "https://x.example/a?b=1&c=2"},
            {R"y(command: [python3, /app/main.py, --url, "${V}"])y", "https://x.example/a?b=1&c=2"},
            {R"y(command: [python3, /app/main.py, "${V}"])y", "--verbose"},
            {R"y(command: [sed, -i, "s/VERSION/${V}/", /etc/app.conf])y", "v1.2.3"},

@@ -669,8 +669,9 @@ class StringScanner : private ProgramScanner {
     return Step::kGoOn;
   }
 
-  // perl: `$'` and `$#` are variables; s/a/b/, m//, y///, tr/// are read,
-  // the other quote-like operators and here-documents are not followed.
+  // perl: `$'` and `$#` are variables; s/a/b/, m//, y///, tr/// with a
+  // punctuation delimiter, and q, qq, qw with any, are read; qx, the others
+  // and here-documents are not followed.
   Step PerlConstruct() {
     const char c = p_[i_];
     if ((c == '$' || c == '@') && i_ + 1 < p_.size() && std::string_view("'\"#`").find(p_[i_ + 1]) != kNone) {
@@ -695,9 +696,9 @@ class StringScanner : private ProgramScanner {
       return Step::kGoOn;  // a name: `s => 1`, `$h{s}`
     }
     const char delimiter = p_[i_];
-    if (i_ > end || Listed("q qq qw qx", word) || std::string_view("{([<").find(delimiter) != kNone) {
-      return Step::kLost;
-    }
+    if (i_ > end) return Step::kLost;
+    if (Listed("q qq qw", word)) return PerlQuoted(word == "qq");
+    if (word == "qx" || std::string_view("{([<").find(delimiter) != kNone) return Step::kLost;
     ++i_;
     const bool interpolates = word == "s" || word == "m";
     const Step step = Delimited(delimiter, false, true, Stops(delimiter, interpolates ? "\\$@(" : "\\"),
@@ -709,8 +710,79 @@ class StringScanner : private ProgramScanner {
                        "msixpodualngcer", "an s operator with the e flag");
   }
 
+  // q{...}, qq(...), qw[...], q!...!: a string to its closing delimiter (a
+  // bracket pair nests, as perl counts it); qq interpolates like "...".
+  Step PerlQuoted(bool interpolates) {
+    const char open = p_[i_];
+    const std::size_t pair = std::string_view("{([<").find(open);
+    const char close = pair == kNone ? open : std::string_view("})]>")[pair];
+    const std::string stops = Stops(close, std::string(interpolates ? "\\$@" : "\\") + open);
+    const std::string_view what = interpolates ? "a qq string" : "a q or qw string";
+    std::size_t depth = 0;
+    for (std::size_t j = ++i_; j < p_.size(); ++j) {
+      const char c = p_[j];
+      if (c == '\\') {
+        ++j;
+      } else if (c == open && close != open) {
+        ++depth;
+      } else if (c == close) {
+        if (depth > 0) {
+          --depth;
+          continue;
+        }
+        Record(i_, j, Text(stops, what));
+        i_ = j + 1;
+        return Step::kGoOn;
+      }
+    }
+    Record(i_, p_.size(), Text(stops, what));
+    return Step::kLost;
+  }
+
   const Syntax& syntax_;
 };
+
+// Where perl's interpolation starts code in [begin, end) of `program`: a
+// `${ ... }` or `@{ ... }` block (`"@{[ system ... ]}"`), or a subscript or
+// arrow after a variable (`"$a[...]"`, `"$h{...}"`, `"$r->[...]"`), whose
+// expression perl evaluates; npos when there is none. (`${name}` is a name.)
+std::size_t PerlInterpolatedCode(std::string_view program, std::size_t begin, std::size_t end) {
+  for (std::size_t j = begin; j < end; ++j) {
+    if (program[j] == '\\') {
+      ++j;
+      continue;
+    }
+    if (program[j] != '$' && program[j] != '@') continue;
+    std::size_t k = j + 1;
+    if (k < end && program[k] == '{') {
+      while (++k < end && IsWordChar(program[k])) {
+      }
+      if (k == j + 2 || k >= end || program[k] != '}') return j;
+      ++k;
+    } else {
+      while (k < end && (IsWordChar(program[k]) || program[k] == ':')) ++k;
+      if (k == j + 1) continue;
+    }
+    if (k < end && (program[k] == '[' || program[k] == '{' || program.substr(k, 2) == "->")) return k;
+    j = k - 1;
+  }
+  return kNone;
+}
+
+// perl: the first interpolating field (its stops hold `$`) where the
+// template's own text starts code ends there, and every later place is code,
+// as when a scanner is lost.
+void CutAtInterpolatedCode(std::string_view program, std::vector<Span>* spans) {
+  for (std::size_t s = 0; s < spans->size(); ++s) {
+    Span& span = (*spans)[s];
+    if (span.field.stops.find('$') == kNone) continue;
+    const std::size_t code = PerlInterpolatedCode(program, span.begin, span.end);
+    if (code == kNone) continue;
+    span.end = code;
+    spans->resize(span.begin < code ? s + 1 : s);
+    return;
+  }
+}
 
 // What a program may do with its strings beyond reading them as data.
 enum class Runs : std::uint8_t { kNothing, kCommands, kCode };
@@ -789,6 +861,7 @@ Runs WhatItRuns(const Syntax& syntax, std::string_view program, const std::vecto
 std::vector<Span> ScanStrings(const Syntax& syntax, std::string_view program) {
   StringScanner scanner(syntax, program);
   scanner.Scan();
+  if (syntax.perl) CutAtInterpolatedCode(program, &scanner.spans);
   const Runs runs = WhatItRuns(syntax, program, scanner.spans);
   return Restricted(std::move(scanner.spans), runs);
 }

@@ -85,7 +85,23 @@ TEST_CASE("interpreter programs: the field of each placeholder, through each way
        "/\\$@"},
       {"perl -lne \"print '${V}'\"", O::kProgramText, "`perl` (a single-quoted string)", "'\\"},
       {"perl -E \"say \\\"${V}\\\"\"", O::kProgramText, "`perl` (a double-quoted string)", "\"\\$@"},
-      {"perl -e \"print qq{${V}}\"", O::kProgramCode, "`perl`", ""},
+      // q, qq, qw with a bracket pair (nesting) or any punctuation; qx and a blank before the delimiter: not followed.
+      {"perl -e \"print qq{${V}\\n}\"", O::kProgramText, "`perl` (a qq string)", "}\\$@{"},
+      {"perl -e \"print qq{a {b} ${V}}\"", O::kProgramText, "`perl` (a qq string)", "}\\$@{"},
+      {"perl -e \"print q(${V})\"", O::kProgramText, "`perl` (a q or qw string)", ")\\("},
+      {"perl -e \"print qq!${V}!\"", O::kProgramText, "`perl` (a qq string)", "!\\$@"},
+      {"perl -e \"print join ',', qw[a ${V}]\"", O::kProgramText, "`perl` (a q or qw string)", "]\\["},
+      {"perl -e \"print q(a), '${V}'\"", O::kProgramText, "`perl` (a single-quoted string)", "'\\"},
+      {"perl -e \"print qx{echo ${V}}\"", O::kProgramCode, "`perl`", ""},
+      {"perl -e \"print q {${V}}\"", O::kProgramCode, "`perl`", ""},
+      // perl's interpolation evaluates `@{[ ]}`, `${ }` and a variable's subscripts: code.
+      {"perl -e \"print \\\"@{[ ${V} ]}\\\"\"", O::kProgramCode, "`perl`", ""},
+      {"perl -e \"my @a; print \\\"\\$a[${V}]\\\"\"", O::kProgramCode, "`perl`", ""},
+      {"perl -e \"print qq{\\$h{${V}}}\"", O::kProgramCode, "`perl`", ""},
+      {"perl -e \"print \\\"\\$r->[0] ${V}\\\"\"", O::kProgramCode, "`perl`", ""},
+      {"perl -e \"print \\\"\\${name} \\$x @y ${V}\\\"\"", O::kProgramText, "`perl` (a double-quoted string)",
+       "\"\\$@"},
+      {"perl -pe \"s/\\$x[0]/${V}/\"", O::kProgramCode, "`perl`", ""},
       {"perl -pe \"s/a/${V}/e\"", O::kProgramCode, "`perl` (an s operator with the e flag)", ""},
       {"python3 -c \"print('${V}')\"", O::kProgramText, "`python3` (a string literal)", "'\\\n"},
       {"python3 -Ic \"print(f'${V}')\"", O::kProgramText, "`python3` (a string literal)", "'\\\n{}"},
@@ -205,6 +221,9 @@ constexpr std::string_view kLines[] = {
     "perl -le \"print \\\"${V}\\\"\"",
     "perl -pe \"s/hello/${V}/\" f.txt",
     "perl -Mstrict -le \"print '${V}'\"",
+    "perl -le \"print qq{${V}}\"",
+    "perl -le \"print q(${V})\"",
+    "perl -le \"print qq!${V}!\"",
     "python3 -c \"print('${V}')\"",
     "python3 -Sc \"print('${V}')\"",
     "python3 -c \"print(\\\"${V}\\\")\"",
@@ -379,7 +398,9 @@ TEST_CASE("interpreter programs: the plain substitution of the attacker's lines 
            {"python3 -c \"import os; os.system('echo ${V}')\"", "$(touch canary)"},
            {"sed \"s/hello/${V}/;s/^/echo /e\" f.txt", "x; touch canary"},
            // perl -n opened its operand with the two-argument open.
-           {"perl -ne 'print' \"${V}\"", "touch canary|"}}) {
+           {"perl -ne 'print' \"${V}\"", "touch canary|"},
+           // perl's "..." evaluated its `@{[ ... ]}` (read as string text before).
+           {"perl -e \"print \\\"@{[ ${V} ]}\\\"\"", "system q(touch canary)"}}) {
     // Written for the shell only, as 773501a wrote it.
     ShellContext context = ShellContextsAt(line, {line.find(kPlaceholder)}).front();
     REQUIRE(context.operand != ShellOperand::kNone);
@@ -390,7 +411,7 @@ TEST_CASE("interpreter programs: the plain substitution of the attacker's lines 
   }
   testing::TempDir work;
   const std::filesystem::path directory = testing::RunEachScriptUnderShells(work.path(), shells, scripts).front();
-  CHECK(testing::ReadFile(directory / "canaries") == "0\n1\n2\n3\n4\n5\n6\n7\n8\n");
+  CHECK(testing::ReadFile(directory / "canaries") == "0\n1\n2\n3\n4\n5\n6\n7\n8\n9\n");
 }
 
 template <typename Work>
