@@ -522,11 +522,16 @@ struct Syntax {
   std::string_view command_prefixes;  // python's os.execv..., os.spawnl...
   std::string_view command_chars;
   std::string_view eval_words;
+  // Modules whose import makes a program run strings as code, named by words
+  // too common to list alone (python's `code`, `profile`): a word of an
+  // import statement (`import os, code`, `from profile import run`,
+  // `__import__('code')`).
+  std::string_view eval_modules;
 };
 
 constexpr std::string_view kLiteral = "a string literal";
 constexpr Syntax kAwkSyntax{"#", false, {{'"', "\"\\\n", kLiteral}}, "/\\\n[", "print printf return in getline",
-                            false, false, "system", "", "|", ""};
+                            false, false, "system", "", "|", "", ""};
 constexpr Syntax kPerlSyntax{"#",
                              false,
                              {{'\'', "'\\", "a single-quoted string"}, {'"', "\"\\$@", "a double-quoted string"}},
@@ -535,10 +540,12 @@ constexpr Syntax kPerlSyntax{"#",
                              "print push unshift",
                              true,
                              false,
-                             "system exec qx readpipe open open2 open3",
+                             // IPC::Run, IPC::Run3, IPC::Cmd, IPC::System::Simple: run, start, capture, systemx...
+                             "system exec qx readpipe open open2 open3 IPC",
                              "",
                              "`",
-                             "eval"};
+                             "eval",
+                             ""};
 constexpr Syntax kPythonSyntax{"#",
                                false,
                                {{'\'', "'\\\n", kLiteral}, {'"', "\"\\\n", kLiteral}},
@@ -550,7 +557,9 @@ constexpr Syntax kPythonSyntax{"#",
                                "create_subprocess_shell create_subprocess_exec",
                                "exec spawn posix_spawn",
                                "",
-                               "eval exec compile execfile timeit runctx runsource runcode runeval"};
+                               "eval exec compile execfile timeit runctx runsource runcode runeval cProfile pdb "
+                               "InteractiveConsole InteractiveInterpreter",
+                               "code profile"};
 constexpr Syntax kNodeSyntax{"//",
                              true,
                              {{'\'', "'\\\n", kLiteral},
@@ -560,11 +569,12 @@ constexpr Syntax kNodeSyntax{"//",
                              "return typeof instanceof in of new delete void throw case do else yield await",
                              false,
                              false,
-                             "child_process exec execSync execFile execFileSync spawn spawnSync fork",
+                             "child_process exec execSync execFile execFileSync spawn spawnSync fork shelljs zx",
+                             "execa",  // execa, execaSync, execaCommand, execaNode
                              "",
-                             "",
-                             "eval Function vm runInThisContext runInNewContext runInContext compileFunction"};
-constexpr Syntax kJqSyntax{"#", false, {{'"', "\"\\", kLiteral}}, "", "", false, false, "", "", "", ""};
+                             "eval Function vm runInThisContext runInNewContext runInContext compileFunction",
+                             ""};
+constexpr Syntax kJqSyntax{"#", false, {{'"', "\"\\", kLiteral}}, "", "", false, false, "", "", "", "", ""};
 
 // The string literals, comments and regular expression literals of awk,
 // perl, python, node and jq; what lies between them is code.
@@ -836,20 +846,34 @@ bool CommandCharInCode(const Syntax& syntax, std::string_view program, const std
   return search(program.size());
 }
 
-Runs WhatItRuns(const Syntax& syntax, std::string_view program, const std::vector<Span>& spans) {
-  Runs runs = CommandCharInCode(syntax, program, spans) ? Runs::kCommands : Runs::kNothing;
-  for (std::size_t i = 0; i < program.size();) {
+// The statement of `text` around `at`: from the `;` or line break before to the one after.
+std::string_view StatementAround(std::string_view text, std::size_t at) {
+  const std::size_t before = text.find_last_of(";\n", at);
+  const std::size_t begin = before == kNone ? 0 : before + 1;
+  return text.substr(begin, std::min(text.find_first_of(";\n", at), text.size()) - begin);
+}
+
+// What the words of `text` make a program do: `syntax`'s words anywhere,
+// its eval_modules in an import statement.
+Runs WordsRun(const Syntax& syntax, std::string_view text) {
+  Runs runs = Runs::kNothing;
+  for (std::size_t i = 0; i < text.size();) {
     std::size_t end = i;
-    while (end < program.size() && IsWordChar(program[end])) ++end;
+    while (end < text.size() && IsWordChar(text[end])) ++end;
     if (end == i) {
       ++i;
       continue;
     }
-    const std::string_view word = program.substr(i, end - i);
+    const std::string_view word = text.substr(i, end - i);
+    const std::size_t begin = i;
     i = end;
     // perl's `eval { ... }` catches errors; `eval $string` runs code.
-    const std::size_t next = program.find_first_not_of(" \t\n", end);
-    if (Listed(syntax.eval_words, word) && (next == kNone || program[next] != '{')) return Runs::kCode;
+    const std::size_t next = text.find_first_not_of(" \t\n", end);
+    if (Listed(syntax.eval_words, word) && (next == kNone || text[next] != '{')) return Runs::kCode;
+    if (!syntax.eval_modules.empty() && Listed(syntax.eval_modules, word) &&
+        StatementAround(text, begin).find("import") != kNone) {
+      return Runs::kCode;
+    }
     if (Listed(syntax.command_words, word) || (!syntax.command_prefixes.empty() &&
                                                StartsWithListed(syntax.command_prefixes, word))) {
       runs = Runs::kCommands;
@@ -858,16 +882,25 @@ Runs WhatItRuns(const Syntax& syntax, std::string_view program, const std::vecto
   return runs;
 }
 
-std::vector<Span> ScanStrings(const Syntax& syntax, std::string_view program) {
+// What a program does with its strings: its words, and the words `beside` it
+// on its command line (perl's `-MIPC::Run`, node's `-r child_process`).
+Runs WhatItRuns(const Syntax& syntax, std::string_view program, std::string_view beside,
+                const std::vector<Span>& spans) {
+  const Runs runs = std::max(WordsRun(syntax, program), WordsRun(syntax, beside));
+  return runs == Runs::kNothing && CommandCharInCode(syntax, program, spans) ? Runs::kCommands : runs;
+}
+
+std::vector<Span> ScanStrings(const Syntax& syntax, std::string_view program, std::string_view beside) {
   StringScanner scanner(syntax, program);
   scanner.Scan();
   if (syntax.perl) CutAtInterpolatedCode(program, &scanner.spans);
-  const Runs runs = WhatItRuns(syntax, program, scanner.spans);
+  const Runs runs = WhatItRuns(syntax, program, beside, scanner.spans);
   return Restricted(std::move(scanner.spans), runs);
 }
 
-// The fields of a program of `language`, in text order.
-std::vector<Span> FieldsOf(Language language, std::string_view program) {
+// The fields of a program of `language`, in text order; `beside`: the other
+// words of its command line.
+std::vector<Span> FieldsOf(Language language, std::string_view program, std::string_view beside) {
   switch (language) {
     case Language::kSed: {
       SedScanner scanner(program);
@@ -876,11 +909,11 @@ std::vector<Span> FieldsOf(Language language, std::string_view program) {
       const bool commands = scanner.runs_commands || scanner.evaluates_replacement;
       return Restricted(std::move(scanner.spans), commands ? Runs::kCommands : Runs::kNothing);
     }
-    case Language::kAwk: return ScanStrings(kAwkSyntax, program);
-    case Language::kPerl: return ScanStrings(kPerlSyntax, program);
-    case Language::kPython: return ScanStrings(kPythonSyntax, program);
-    case Language::kNode: return ScanStrings(kNodeSyntax, program);
-    case Language::kJq: return ScanStrings(kJqSyntax, program);
+    case Language::kAwk: return ScanStrings(kAwkSyntax, program, beside);
+    case Language::kPerl: return ScanStrings(kPerlSyntax, program, beside);
+    case Language::kPython: return ScanStrings(kPythonSyntax, program, beside);
+    case Language::kNode: return ScanStrings(kNodeSyntax, program, beside);
+    case Language::kJq: return ScanStrings(kJqSyntax, program, beside);
     case Language::kUnknown: return {};
   }
   return {};
@@ -993,9 +1026,27 @@ std::string ProgramName(std::string_view word) { return "`" + std::string(Progra
 struct Call {
   ShCommand command;
   const Interpreter* interpreter = nullptr;
+  std::size_t interpreter_word = 0;  // the word naming it
   std::string name;  // "`sed`"
   Programs programs;
 };
+
+// The words of `call` after the interpreter's name that are no program text,
+// one blank apart: what the command line loads beside its program (perl's
+// `-MIPC::Run`, node's `-r child_process`). A word `-` and a letter lose
+// those two characters, so that the module's name is a word of its own.
+std::string WordsBeside(const Call& call) {
+  std::string beside;
+  const std::vector<ShWord>& words = call.command.words;
+  for (std::size_t i = call.interpreter_word + 1; i < words.size(); ++i) {
+    auto is_program = [&](const ProgramWord& program) { return program.word == i; };
+    if (std::any_of(call.programs.words.begin(), call.programs.words.end(), is_program)) continue;
+    std::string_view word = words[i].text;
+    if (word.size() > 2 && word[0] == '-' && std::isalpha(static_cast<unsigned char>(word[1]))) word.remove_prefix(2);
+    beside.append(word).push_back(' ');
+  }
+  return beside;
+}
 
 // Fills `call` from its command's words when the command (from word `name`
 // on) runs an interpreter, itself or behind runners (`env`, `xargs`,
@@ -1006,6 +1057,7 @@ bool ReadCall(std::size_t name, bool after_any, Call* call) {
   while (program < words.size() && !InterpreterNamed(words[program].text)) ++program;
   if (program == words.size() || (program != name && !after_any && !IsRunner(words[name].text))) return false;
   call->interpreter = InterpreterNamed(words[program].text);
+  call->interpreter_word = program;
   call->name = ProgramName(words[program].text);
   call->programs = OptionReader(*call->interpreter, words).Read(program + 1);
   return true;
@@ -1021,12 +1073,11 @@ PlaceholderList SortedPlaceholders(const std::vector<std::size_t>& offsets) {
 // Marks each placeholder in [range.first, range.second) of the script (not
 // yet marked otherwise) with where it lands in `program`: one scan of the
 // program for all of them.
-void MarkPlaces(const Interpreter& interpreter, const std::string& name, const PlaceholderList& placeholders,
-                std::pair<std::size_t, std::size_t> range, const StandIn& program,
-                std::vector<ShellContext>* contexts) {
+void MarkPlaces(const Call& call, const PlaceholderList& placeholders, std::pair<std::size_t, std::size_t> range,
+                const StandIn& program, std::vector<ShellContext>* contexts) {
   auto first = std::lower_bound(placeholders.begin(), placeholders.end(), std::make_pair(range.first, std::size_t{0}));
   if (first == placeholders.end() || first->first >= range.second) return;
-  const std::vector<Span> fields = FieldsOf(interpreter.language, program.text);
+  const std::vector<Span> fields = FieldsOf(call.interpreter->language, program.text, WordsBeside(call));
   std::vector<std::pair<std::size_t, std::size_t>> places = program.places;  // by index
   std::sort(places.begin(), places.end());
   for (auto at = first; at != placeholders.end() && at->first < range.second; ++at) {
@@ -1037,7 +1088,7 @@ void MarkPlaces(const Interpreter& interpreter, const std::string& name, const P
     const bool stands = place != places.end() && place->first == at->second;
     const Field field = stands ? FieldAt(fields, program.text, place->second) : Field{};
     context.operand = field.kind;
-    context.evaluated_by = name;
+    context.evaluated_by = call.name;
     if (!field.what.empty()) {
       context.evaluated_by += " (" + std::string(field.what) + (field.runs.empty() ? "" : ", ") +
                               std::string(field.runs) + ")";
@@ -1051,7 +1102,7 @@ void MarkProgramWords(const Call& call, const PlaceholderList& placeholders, std
     const ShWord& word = call.command.words[text.word];
     StandIn program(placeholders);
     program.Read(word, text.start);
-    MarkPlaces(*call.interpreter, call.name, placeholders, {word.begin, word.end}, program, contexts);
+    MarkPlaces(call, placeholders, {word.begin, word.end}, program, contexts);
   }
   // `perl -ne '...' "${F}"`: a file name `touch X|` runs `touch X`; `<`, `>` open otherwise.
   for (std::size_t file : call.programs.opened_files) {
@@ -1151,7 +1202,7 @@ void AddProgramReadings(std::string_view script, const std::vector<std::size_t>&
   for (const ProgramReader::Body& body : reader.bodies) {
     StandIn program(placeholders);
     program.ReadBody(script, body.begin, body.end, body.expanding);
-    MarkPlaces(*body.call->interpreter, body.call->name, placeholders, {body.begin, body.end}, program, contexts);
+    MarkPlaces(*body.call, placeholders, {body.begin, body.end}, program, contexts);
   }
 }
 

@@ -30,18 +30,25 @@
 // A program that runs its strings changes the rule for all of its fields but
 // comments, since a value may flow from any literal into the call
 // (`x = '${V}'; os.system('echo ' + x)`) and the scanners follow no data:
-//   it starts commands (the words system, exec, qx, readpipe, open and
-//     backticks in perl; system, popen, subprocess, getoutput, Popen, pty,
-//     commands and os.exec*/os.spawn* in python; child_process, exec,
-//     execSync, execFile, spawn, fork in node; system and a `|` pipe in awk
-//     code; sed's `e` command or `e` flag): a field takes only shell-inert
-//     values (ASCII letters, digits, `_ . / : @ % + , -`, or empty), and
-//     none of its own stops;
+//   it starts commands (the words system, exec, qx, readpipe, open,
+//     open2, open3, the IPC:: modules (IPC::Run, IPC::Cmd,
+//     IPC::System::Simple: run, start, capture) and backticks in perl;
+//     system, popen, subprocess, getoutput, Popen, pty, commands,
+//     create_subprocess_* and os.exec*/os.spawn* in python; child_process,
+//     exec, execSync, execFile, spawn, fork, execa*, shelljs, zx in node;
+//     system and a `|` pipe in awk code; sed's `e` command or `e` flag): a
+//     field takes only shell-inert values (ASCII letters, digits,
+//     `_ . / : @ % + , -`, or empty), and none of its own stops;
 //   it runs strings as its own code (eval in perl, but not `eval { }`;
-//     eval, exec, compile in python; eval, Function, vm in node): every
-//     field is code (only a decimal integer).
+//     eval, exec, compile, timeit, runctx, runsource, runcode, runeval,
+//     cProfile, pdb, InteractiveConsole, InteractiveInterpreter, and an
+//     import of `code` or `profile` (whose run() evaluates; a bare run, as
+//     in subprocess.run, does not) in python; eval, Function, vm in node):
+//     every field is code (only a decimal integer).
 // The words count anywhere in the program, quoted too (`require(
-// 'child_process')`); a mention in a comment restricts more than needed.
+// 'child_process')`), and on its command line beside it (perl's
+// `-MIPC::Run`, node's `-r child_process`); a mention in a comment
+// restricts more than needed.
 // An awk file name after `>` or `>>` is data.
 // The placeholders are marked (ShellContext::operand: kProgramText with the
 // characters refused, kProgramEscaped, kProgramShellText, or kProgramCode);

@@ -102,6 +102,27 @@ TEST_CASE("interpreter programs: the field of each placeholder, through each way
       {"perl -e \"print \\\"\\${name} \\$x @y ${V}\\\"\"", O::kProgramText, "`perl` (a double-quoted string)",
        "\"\\$@"},
       {"perl -pe \"s/\\$x[0]/${V}/\"", O::kProgramCode, "`perl`", ""},
+      // Modules that run strings; where one is not installed here, read only (said in the line).
+      {"python3 -c \"import pdb; pdb.run('print(${V})')\"", O::kProgramCode,
+       "`python3` (a string literal, in a program that runs strings as code (eval))", ""},
+      {"python3 -c \"import os, code as c; print('${V}')\"", O::kProgramCode,
+       "`python3` (a string literal, in a program that runs strings as code (eval))", ""},
+      {"python3 -c \"code = 1; print('${V}')\"", O::kProgramText, "`python3` (a string literal)", "'\\\n"},
+      {"python3 -c \"import subprocess; subprocess.run(['echo', '${V}'])\"", O::kProgramShellText,
+       "`python3` (a string literal, in a program that starts commands (system, exec, backticks, a pipe))", "'\\\n"},
+      {"perl -MIPC::Run=run -e \"run ['echo', '${V}']\"  # IPC::Run: not installed, reading only", O::kProgramShellText,
+       "`perl` (a single-quoted string, in a program that starts commands (system, exec, backticks, a pipe))", "'\\"},
+      {"perl -e \"use IPC::System::Simple qw(run); run('echo ${V}')\"  # not installed, reading only",
+       O::kProgramShellText,
+       "`perl` (a single-quoted string, in a program that starts commands (system, exec, backticks, a pipe))", "'\\"},
+      {"node -e \"require('execa').execaSync('echo', ['${V}'])\"  # execa: not installed, reading only",
+       O::kProgramShellText,
+       "`node` (a string literal, in a program that starts commands (system, exec, backticks, a pipe))", "'\\\n"},
+      {"node -e \"require('shelljs').echo('${V}')\"  # shelljs: not installed, reading only", O::kProgramShellText,
+       "`node` (a string literal, in a program that starts commands (system, exec, backticks, a pipe))", "'\\\n"},
+      {"node -r child_process -e \"console.log('${V}')\"", O::kProgramShellText,
+       "`node` (a string literal, in a program that starts commands (system, exec, backticks, a pipe))", "'\\\n"},
+      {"exec node -e \"console.log('${V}')\"", O::kProgramText, "`node` (a string literal)", "'\\\n"},
       {"perl -pe \"s/a/${V}/e\"", O::kProgramCode, "`perl` (an s operator with the e flag)", ""},
       {"python3 -c \"print('${V}')\"", O::kProgramText, "`python3` (a string literal)", "'\\\n"},
       {"python3 -Ic \"print(f'${V}')\"", O::kProgramText, "`python3` (a string literal)", "'\\\n{}"},
@@ -229,6 +250,8 @@ constexpr std::string_view kLines[] = {
     "python3 -c \"print(\\\"${V}\\\")\"",
     "python3 -c \"print(f'${V}')\"",
     "python3 -c \"print('''${V}''')\"",
+    "python3 -c \"import asyncio; asyncio.run(asyncio.sleep(0)); print('${V}')\"",
+    "python3 -c \"import codecs; print('${V}')\"",
     "node -e \"console.log('${V}')\"",
     "node -p \"\\`${V}\\`\"",
     "node -pe \"'${V}'\"",
@@ -356,6 +379,8 @@ constexpr std::string_view kShellBoundLines[] = {
     "perl -e \"my \\$x = '${V}'; print \\`echo \\$x\\`\"",
     "perl -e \"open(my \\$f, 'echo ${V} |'); print <\\$f>\"",
     "perl -MIPC::Open2 -e \"my \\$p = open2(my \\$o, my \\$i, 'echo ${V}'); print <\\$o>\"",
+    "perl -MIPC::Cmd=run -e \"my (\\$ok, \\$e, \\$out) = run(command => 'echo ${V}'); print @\\$out\"",
+    "python3 -c \"import subprocess; subprocess.run(['echo', '${V}'])\"",
     "python3 -c \"import os; os.system('echo ${V}')\"",
     "python3 -c \"import subprocess; subprocess.run('echo ${V}', shell=True)\"",
     "python3 -c \"x = '${V}'; import os; print(os.popen('echo ' + x).read(), end='')\"",
@@ -399,6 +424,17 @@ TEST_CASE("interpreter programs: the plain substitution of the attacker's lines 
            {"sed \"s/hello/${V}/;s/^/echo /e\" f.txt", "x; touch canary"},
            // perl -n opened its operand with the two-argument open.
            {"perl -ne 'print' \"${V}\"", "touch canary|"},
+           // python's profilers and the code module run a string as python (attacker s30 A10 c, s31 17:32).
+           {"python3 -c \"import cProfile; cProfile.run('print(\\\"${V}\\\")')\"",
+            "\"+__import__(\"os\").system(\"touch canary\")+\""},
+           {"python3 -c \"import profile; profile.run('print(\\\"${V}\\\")')\"",
+            "\"+__import__(\"os\").system(\"touch canary\")+\""},
+           {"python3 -c \"import code; code.InteractiveInterpreter().runsource('print(\\\"${V}\\\")')\"",
+            "\"+__import__(\"os\").system(\"touch canary\")+\""},
+           {"python3 -c \"from code import InteractiveConsole as C; C().push('print(\\\"${V}\\\")')\"",
+            "\"+__import__(\"os\").system(\"touch canary\")+\""},
+           // IPC::Cmd's run hands its command to a shell.
+           {"perl -MIPC::Cmd=run -e \"run(command => 'echo ${V}')\"", "x; touch canary"},
            // perl's "..." evaluated its `@{[ ... ]}` (read as string text before).
            {"perl -e \"print \\\"@{[ ${V} ]}\\\"\"", "system q(touch canary)"}}) {
     // Written for the shell only, as 773501a wrote it.
@@ -411,7 +447,7 @@ TEST_CASE("interpreter programs: the plain substitution of the attacker's lines 
   }
   testing::TempDir work;
   const std::filesystem::path directory = testing::RunEachScriptUnderShells(work.path(), shells, scripts).front();
-  CHECK(testing::ReadFile(directory / "canaries") == "0\n1\n2\n3\n4\n5\n6\n7\n8\n9\n");
+  CHECK(testing::ReadFile(directory / "canaries") == "0\n1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n");
 }
 
 template <typename Work>
