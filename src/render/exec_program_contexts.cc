@@ -64,7 +64,8 @@ struct ExecProgramContexts::Line {
   };
   std::vector<std::string> argv;  // a program file: its one text
   std::vector<Place> places;  // in item, then offset order
-  bool program_file = false;  // a scalar whose `#!` line names the interpreter
+  bool program_file = false;  // a scalar whose `#!` line (or else its file name) names the interpreter
+  std::string_view file_name;  // of a program file: its key in a ConfigMap's `data`, or empty
 
   // The contexts of the places `read` (indexes into `places`) with the
   // values of `put_in` written in their places, and after the value of
@@ -98,7 +99,7 @@ struct ExecProgramContexts::Line {
     if (program_file) {
       std::vector<std::size_t> offsets;
       for (const ArgvPlace& place : read_at) offsets.push_back(place.offset);
-      AddProgramFileReadings(items[0], offsets, &contexts);
+      AddProgramFileReadings(items[0], file_name, offsets, &contexts);
     } else {
       AddArgvProgramReadings(items, read_at, &contexts);
     }
@@ -190,9 +191,11 @@ void ExecProgramContexts::Read(std::string_view text, const Tokens& tokens,
   // Program files (`#!/usr/bin/env python3`): read as a line of one item; a value on the `#!` line that
   // names the interpreter is put in like any value outside program text.
   for (const auto& [scalar, range] : ranges) {
+    const std::uint32_t path = tokens.scalars[scalar].path;
     if (IsCommandLineItem(tokens, tokens.scalars[scalar])) continue;
     Line line;
     line.program_file = true;
+    if (IsDataEntry(tokens, path)) line.file_name = tokens.paths[path].key;
     add_item(scalar, &line);
     ReadLine(line);
   }

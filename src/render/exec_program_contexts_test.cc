@@ -158,21 +158,35 @@ void CheckPrintedAsData(const std::vector<Run>& runs) {
   }
 }
 
-// The first scalar of `yaml` whose text starts with `#!`: a program file as its interpreter reads it.
+// The program file of `yaml`: the value of its `prog.py`, `script` or `source`.
 std::string ProgramFileOf(const std::string& yaml) {
   detail::YamlStream stream;
   detail::YamlParseError error;
   REQUIRE(detail::ParseYamlStream(yaml, &stream, &error));
   for (const detail::YamlNode& node : stream.nodes) {
-    if (node.kind == detail::YamlNode::Kind::kScalar && node.text.starts_with("#!")) return node.text;
+    if (node.kind != detail::YamlNode::Kind::kMapping) continue;
+    for (std::size_t k = 0; k + 1 < node.children.size(); k += 2) {
+      const std::string& key = stream.nodes[node.children[k]].text;
+      const detail::YamlNode& value = stream.nodes[node.children[k + 1]];
+      const bool named = key == "prog.py" || key == "script" || key == "source";
+      if (named && value.kind == detail::YamlNode::Kind::kScalar) return value.text;
+    }
   }
-  FAIL("no #! scalar in the output");
+  FAIL("no program file in the output");
   return {};
+}
+
+// How the program file is run: by its `#!` line, else by the interpreter its name says.
+std::vector<std::string> ProgramArgv(std::string_view program) {
+  if (program.starts_with("#!")) return {"./prog", "f.txt"};
+  return {"python3", "./prog", "f.txt"};
 }
 
 // Program files, each printing the value as its own line (sed: `hello` of f.txt replaced), in the
 // objects that hold them: a ConfigMap's file, a Tekton step's script, an Argo template's source.
+// A ConfigMap's file `prog.py` without a `#!` line is run as `python3 prog.py` (ProgramArgv).
 constexpr std::string_view kProgramFiles[] = {
+    "import sys\nsys.stdout.write('${V}' + chr(10))",
     "#!/usr/bin/env python3\nprint('${V}')",
     "#!/usr/bin/python3\nimport sys\nsys.stdout.write(\"%s\\n\" % \"${V}\")",
     "#!/usr/bin/perl -w\nprint \"${V}\\n\";",
@@ -193,7 +207,7 @@ std::string InObject(std::size_t shape, std::string_view program) {
     return text;
   };
   switch (shape % 3) {
-    case 0: return "kind: ConfigMap\ndata:\n  prog: |\n" + block("    ");
+    case 0: return "kind: ConfigMap\ndata:\n  prog.py: |\n" + block("    ");  // a `#!` line wins over the name
     case 1: return "kind: Task\nspec:\n  steps:\n  - name: a\n    image: x\n    script: |\n" + block("      ");
     default: return "kind: WorkflowTemplate\nspec:\n  templates:\n  - name: a\n    script:\n      source: |\n" +
                     block("        ");
@@ -202,7 +216,7 @@ std::string InObject(std::size_t shape, std::string_view program) {
 
 }  // namespace
 
-TEST_CASE("program files: a #! line naming an interpreter makes the scalar its program (attacker s30 A16)") {
+TEST_CASE("program files: a #! line naming an interpreter, or a ConfigMap file name, makes the scalar its program (attacker s30 A16)") {
   for (const char* tool : {"sed", "mawk", "perl", "python3", "node"}) {
     CHECK_MESSAGE(testing::HaveProgram(tool), tool << " is not installed (packaging/debian-test-deps.txt)");
   }
@@ -221,7 +235,7 @@ TEST_CASE("program files: a #! line naming an interpreter makes the scalar its p
           CHECK(result.diagnostics.front().location.line > 3);
           continue;
         }
-        runs.push_back({{"./prog", "f.txt"}, std::string(value), ProgramFileOf(result.output)});
+        runs.push_back({ProgramArgv(kProgramFiles[i]), std::string(value), ProgramFileOf(result.output)});
         // A benign value is written as it is, but for sed's escapes (`\.` is `.` in a replacement).
         std::string expected = text;
         expected.replace(expected.find("${V}"), 4, value);
@@ -277,6 +291,11 @@ TEST_CASE("program files: which interpreter, and what is left alone") {
     CAPTURE(text);
     CHECK(RenderWith(text, "x'+__import__('os').system('touch canary')+'").ok());
   }
+  // A ConfigMap's file named for its language, without a `#!` line.
+  const std::string_view migrate = "kind: ConfigMap\ndata:\n  migrate.py: |\n    print('migrating ${V}')\n";
+  CHECK_FALSE(RenderWith(migrate, "'+__import__('os').system('touch canary')+'").ok());
+  CHECK(RenderWith(migrate, "Hello, world").ok());
+  CHECK(RenderWith("kind: ConfigMap\ndata:\n  wp-config.php: |\n    define('DB_HOST', '${V}');\n", "db:3306").ok());
   // A flow scalar is a program file too.
   CHECK_FALSE(RenderWith("kind: ConfigMap\ndata:\n  p: \"#!/usr/bin/python3\\nprint('${V}')\"\n", "x'y").ok());
 }

@@ -632,14 +632,45 @@ class StringScanner : private ProgramScanner {
         Record(i_, j, Text(stops, quote.what));
         i_ = j + (triple ? 3 : 1);
         return Step::kGoOn;
-      } else if ((c == '\n' && !multiline) || (braces && c == '{') ||
-                 (quote.open == '`' && p_.substr(j, 2) == "${")) {
+      } else if (braces && p_.substr(j, 2) == "{{") {
+        ++j;  // a literal brace
+      } else if ((braces && c == '{') || (quote.open == '`' && p_.substr(j, 2) == "${")) {
+        // An f-string's or a template's expression: code, and the string goes on after it.
         Record(i_, j, Text(stops, quote.what));
-        return Step::kLost;  // an f-string's or a template's code, or an unterminated string
+        const std::size_t end = ExpressionEnd(p_.find('{', j), quote.open, multiline);
+        if (end == kNone) return Step::kLost;
+        i_ = end + 1;
+        j = end;
+      } else if (c == '\n' && !multiline) {
+        Record(i_, j, Text(stops, quote.what));
+        return Step::kLost;  // an unterminated string
       }
     }
     Record(i_, p_.size(), Text(stops, quote.what));
     return Step::kLost;
+  }
+
+  // The `}` closing the expression whose `{` is at `open`, inside a string
+  // quoted with `quote`; npos where the scanner does not follow it: the
+  // string's own quote or a line break (when it may not hold one) before it,
+  // a backslash, a template literal inside. Brackets nest; a string of the
+  // other quote is stepped over.
+  std::size_t ExpressionEnd(std::size_t open, char quote, bool multiline) const {
+    std::size_t depth = 0;
+    for (std::size_t k = open + 1; k < p_.size(); ++k) {
+      const char c = p_[k];
+      if (c == quote || c == '\\' || c == '`' || (c == '\n' && !multiline)) return kNone;
+      if (c == '\'' || c == '"') {
+        k = p_.find_first_of(std::string{c, '\\', '\n'}, k + 1);
+        if (k == kNone || p_[k] != c) return kNone;
+      } else if (c == '{' || c == '[' || c == '(') {
+        ++depth;
+      } else if (c == '}' || c == ']' || c == ')') {
+        if (depth == 0) return c == '}' ? k : kNone;
+        --depth;
+      }
+    }
+    return kNone;
   }
 
   // Python's string prefix before i_ (`f`, `rb`...), or "".
@@ -1245,9 +1276,21 @@ void AddArgvProgramReadings(const std::vector<std::string>& argv, const std::vec
   MarkProgramWords(call, SortedPlaceholders(offsets), contexts);
 }
 
-void AddProgramFileReadings(const std::string& program, const std::vector<std::size_t>& offsets,
-                            std::vector<ShellContext>* contexts) {
-  const std::string_view named = ShebangProgram(program);
+std::string_view InterpreterOfFileName(std::string_view file_name) {
+  const std::size_t dot = file_name.rfind('.');
+  if (dot == std::string_view::npos) return {};
+  const std::string_view extension = file_name.substr(dot + 1);
+  if (extension == "py") return "python3";
+  if (extension == "pl" || extension == "pm") return "perl";
+  if (extension == "js" || extension == "mjs" || extension == "cjs") return "node";
+  if (extension == "awk" || extension == "sed" || extension == "jq") return extension;
+  return {};
+}
+
+void AddProgramFileReadings(const std::string& program, std::string_view file_name,
+                            const std::vector<std::size_t>& offsets, std::vector<ShellContext>* contexts) {
+  std::string_view named = ShebangProgram(program);
+  if (InterpreterNamed(named) == nullptr) named = InterpreterOfFileName(file_name);
   Call call;
   call.interpreter = InterpreterNamed(named);
   if (call.interpreter == nullptr) return;

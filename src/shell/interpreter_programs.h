@@ -130,15 +130,24 @@ struct ArgvPlace {
 void AddArgvProgramReadings(const std::vector<std::string>& argv, const std::vector<ArgvPlace>& places,
                             std::vector<ShellContext>* contexts);
 
+/// The interpreter that runs a program file named `file_name` (a ConfigMap
+/// key) when it has no `#!` line: "python3" for `.py`, "perl" for `.pl` and
+/// `.pm`, "node" for `.js`, `.mjs`, `.cjs`, "awk", "sed" and "jq" for
+/// `.awk`, `.sed`, `.jq`; empty otherwise. (Ruby's and PHP's files are left
+/// out: without a scanner every value in them would be code, and a
+/// `wp-config.php` with `define('DB_HOST', '${DB_HOST}')` must render.)
+std::string_view InterpreterOfFileName(std::string_view file_name);
+
 /// AddArgvProgramReadings for a program file: a text whose `#!` line names
 /// an interpreter (ShebangProgram: `#!/usr/bin/env python3`,
-/// `#!/usr/bin/perl -w`, `#!/usr/bin/awk -f`, `#!/bin/sed -f`), which runs
-/// the whole text as its program (a ConfigMap's `migrate.py: |`, a Tekton
-/// step's `script`, an Argo template's `source`). `offsets`: the `$` of each
-/// placeholder in `program`; contexts[i] belongs to offsets[i], set as
-/// AddArgvProgramReadings sets them. A text whose `#!` line names no
+/// `#!/usr/bin/perl -w`, `#!/usr/bin/awk -f`, `#!/bin/sed -f`), or else
+/// whose `file_name` does (InterpreterOfFileName), which runs the whole text
+/// as its program (a ConfigMap's `migrate.py: |`, a Tekton step's `script`,
+/// an Argo template's `source`). `offsets`: the `$` of each placeholder in
+/// `program`; contexts[i] belongs to offsets[i], set as
+/// AddArgvProgramReadings sets them. A text for which neither names an
 /// interpreter read here (a shell, `/app/run`) is left alone.
-void AddProgramFileReadings(const std::string& program, const std::vector<std::size_t>& offsets,
-                            std::vector<ShellContext>* contexts);
+void AddProgramFileReadings(const std::string& program, std::string_view file_name,
+                            const std::vector<std::size_t>& offsets, std::vector<ShellContext>* contexts);
 
 }  // namespace safesubst

@@ -126,6 +126,17 @@ TEST_CASE("interpreter programs: the field of each placeholder, through each way
       {"perl -pe \"s/a/${V}/e\"", O::kProgramCode, "`perl` (an s operator with the e flag)", ""},
       {"python3 -c \"print('${V}')\"", O::kProgramText, "`python3` (a string literal)", "'\\\n"},
       {"python3 -Ic \"print(f'${V}')\"", O::kProgramText, "`python3` (a string literal)", "'\\\n{}"},
+      // An f-string's or a template literal's expression is code; the string goes on after it.
+      {"python3 -c \"print(f'{x} ${V}')\"", O::kProgramText, "`python3` (a string literal)", "'\\\n{}"},
+      {"python3 -c \"print(f'{x:>{w}} {d[0]!r} {{ ${V}')\"", O::kProgramText, "`python3` (a string literal)",
+       "'\\\n{}"},
+      {"python3 -c \"print(f'{d[\\\"k\\\"]} ${V}')\"", O::kProgramText, "`python3` (a string literal)", "'\\\n{}"},
+      {"python3 -c \"print(f'{${V}}')\"", O::kProgramCode, "`python3`", ""},
+      {"python3 -c \"print(f'{x!r}' '${V}')\"", O::kProgramText, "`python3` (a string literal)", "'\\\n"},
+      {"python3 -c \"print(f'{x + \\\"}\\\"}' + '${V}')\"", O::kProgramText, "`python3` (a string literal)",
+       "'\\\n"},
+      {"node -e \"console.log(\\`\\${a} ${V}\\`)\"", O::kProgramText, "`node` (a template literal)", "`\\$"},
+      {"node -e \"console.log(\\`\\${${V}}\\`)\"", O::kProgramCode, "`node`", ""},
       {"/usr/bin/python3.11 -c \"print('''${V}''')\"", O::kProgramText, "`python3.11` (a string literal)", "'\\"},
       {"python3 -c \"import sys; sys.exit(${V})\"", O::kProgramCode, "`python3`", ""},
       {"node -e \"console.log('${V}')\"", O::kProgramText, "`node` (a string literal)", "'\\\n"},
@@ -577,10 +588,31 @@ TEST_CASE("interpreter programs: a text whose #! line names an interpreter is it
   for (const FileMark& mark : marks) {
     CAPTURE(mark.program);
     std::vector<ShellContext> contexts(1);
-    AddProgramFileReadings(mark.program, {mark.program.find(kPlaceholder)}, &contexts);
+    AddProgramFileReadings(mark.program, "", {mark.program.find(kPlaceholder)}, &contexts);
     CHECK(contexts[0].operand == mark.operand);
     CHECK(contexts[0].evaluated_by == mark.by);
   }
+  // Without a `#!` line naming an interpreter, the file's name may say its language.
+  const std::pair<std::string_view, std::string_view> names[] = {
+      {"migrate.py", "`python3` (a string literal)"}, {"check.pl", "`perl` (a single-quoted string)"},
+      {"Lib.pm", "`perl` (a single-quoted string)"},  {"app.js", "`node` (a string literal)"},
+      {"app.mjs", "`node` (a string literal)"},       {"app.cjs", "`node` (a string literal)"},
+      {"config.php", ""},                              {"app.rb", ""},
+      {"settings.py.bak", ""},                         {"py", ""},
+  };
+  for (auto [name, by] : names) {
+    CAPTURE(name);
+    const std::string program = "x = '${V}'\n";
+    std::vector<ShellContext> contexts(1);
+    AddProgramFileReadings(program, name, {program.find(kPlaceholder)}, &contexts);
+    CHECK(contexts[0].evaluated_by == by);
+    std::vector<ShellContext> run_by_shebang(1);
+    AddProgramFileReadings("#!/usr/bin/env node\n" + program, name, {20 + program.find(kPlaceholder)}, &run_by_shebang);
+    CHECK(run_by_shebang[0].evaluated_by == "`node` (a string literal)");
+  }
+  CHECK(InterpreterOfFileName("f.awk") == "awk");
+  CHECK(InterpreterOfFileName("f.sed") == "sed");
+  CHECK(InterpreterOfFileName("f.jq") == "jq");
 }
 
 }  // namespace

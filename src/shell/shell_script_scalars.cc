@@ -138,10 +138,14 @@ class ObjectKinds {
   std::unordered_map<std::uint32_t, std::string> items_;
 };
 
-// An entry of a `data` or `stringData` whose key names a shell script file:
-// a script when it is a ConfigMap's `data` or a Secret's `stringData` (ScriptFileIn).
+// An entry of a `data` or `stringData` whose key names a shell script file
+// or another interpreter's program file (InterpreterOfFileName): a script
+// or a program when it is a ConfigMap's `data` or a Secret's `stringData`
+// (ScriptFileIn).
 bool NamesScriptFile(const Tokens& tokens, const Scalar& scalar) {
-  return IsDataEntry(tokens, scalar.path) && IsShellScriptFileName(tokens.paths[scalar.path].key);
+  if (!IsDataEntry(tokens, scalar.path)) return false;
+  const std::string_view key = tokens.paths[scalar.path].key;
+  return IsShellScriptFileName(key) || !InterpreterOfFileName(key).empty();
 }
 
 // `map`: the `data` or `stringData` of an object of `kind`.
@@ -202,11 +206,15 @@ bool ValueMayNameInterpreter(std::string_view decoded) {
 // `#!` line names an interpreter, or a value may name one; the render reads
 // where each value lands in it (AddProgramFileReadings) with the values of
 // its first line put in. A command line's item is its line's to decide.
-// `decoded`: the value, when its first byte may be `#` (else empty).
-void MarkIfProgramFile(std::string_view text, const Tokens& tokens, std::string decoded, Scalar* scalar) {
+// `decoded`: the value, when its first byte may be `#` (else empty);
+// `program_file_entry`: a ConfigMap's or Secret's file whose name says its
+// language (`migrate.py`).
+void MarkIfProgramFile(std::string_view text, const Tokens& tokens, std::string decoded, bool program_file_entry,
+                       Scalar* scalar) {
   if (scalar->is_shell || scalar->exec_program || IsCommandLineItem(tokens, *scalar)) return;
   if (decoded.empty() && FirstWrittenByte(text, *scalar) == '$') decoded = DecodeScalar(text, *scalar);
-  if (ValueMayNameInterpreter(decoded) || MayRunPrograms(ProgramBaseName(ShebangProgram(decoded)))) {
+  if (program_file_entry || ValueMayNameInterpreter(decoded) ||
+      MayRunPrograms(ProgramBaseName(ShebangProgram(decoded)))) {
     scalar->exec_program = true;
   }
 }
@@ -217,8 +225,10 @@ void MarkIfItSaysShell(std::string_view text, const Tokens& tokens, const Script
   std::string decoded;
   if (MayStartWithShebang(text, *scalar)) decoded = DecodeScalar(text, *scalar);
   const std::string_view shebang = ShebangShell(decoded);
-  if (shebang.empty() && !script_file() && !IsKubeadmCommand(tokens, *scalar)) {
-    MarkIfProgramFile(text, tokens, std::move(decoded), scalar);
+  const bool file = shebang.empty() && script_file();
+  const bool shell_file = file && IsShellScriptFileName(tokens.paths[scalar->path].key);
+  if (shebang.empty() && !shell_file && !IsKubeadmCommand(tokens, *scalar)) {
+    MarkIfProgramFile(text, tokens, std::move(decoded), file, scalar);
     return;
   }
   if (!scalar->is_shell) scalar->bash_script = !shebang.empty() && ShellsRunning(shebang) == ScriptShells::kBash;

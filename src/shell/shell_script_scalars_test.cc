@@ -127,6 +127,13 @@ TEST_CASE("shell script scalars: a #! line naming another interpreter makes a pr
   // A shell script file stays one; so does a shell's script operand.
   CHECK(ProgramScalars("kind: ConfigMap\ndata:\n  x.sh: |\n    #!/usr/bin/python3\n    x\n").empty());
   CHECK(ProgramScalars("command: [sh, -c, \"#!/usr/bin/python3\\nprint()\"]\n").empty());
+  // A ConfigMap's or Secret's file named for its language, with no `#!` line; not a Secret's base64 `data`.
+  CHECK(ProgramScalars("kind: ConfigMap\ndata:\n  migrate.py: |\n    import os\n") == Programs{"import os"});
+  CHECK(ProgramScalars("kind: Secret\nstringData:\n  app.js: \"x()\"\n") == Programs{"x()"});
+  CHECK(ProgramScalars("kind: Secret\ndata:\n  app.js: eCgp\n").empty());
+  CHECK(ProgramScalars("kind: Deployment\ndata:\n  app.js: x\n").empty());
+  CHECK(ProgramScalars("kind: ConfigMap\ndata:\n  wp-config.php: x\n  app.py.tmpl: x\n").empty());
+  CHECK(ProgramScalars("kind: ConfigMap\ndata:\n  run.py: |\n    #!/bin/sh\n    echo\n").empty());  // a shell script
 }
 
 // A hostile value in the places the rule newly covers is quoted for the
