@@ -13,6 +13,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "shell.h"
@@ -909,6 +910,37 @@ TEST_CASE("second-order sinks: many sinks and placeholders are read in linear ti
     std::string encoded;
     CHECK(AppendShellEncoded(contexts[i], "x'; touch canary", ShellMode::kSafe, &encoded).empty());
     CHECK(encoded.find("touch canary") != std::string::npos);
+  }
+}
+
+// The attacker's A18 (session 30): each command of a pipeline looked at
+// every later one (whether it reads code) and every shell refused every
+// earlier command again: 10,000 members took 7 to 30 s. 20,000 members, with
+// a shell first, last or everywhere, now take well under a second of CPU;
+// quadratic, they would take more than 20 s, so the bound is generous.
+TEST_CASE("second-order sinks: a long pipeline is read in linear time") {
+  std::string echoes = "echo \"${V}\"";
+  for (int i = 1; i < 20000; ++i) echoes += " | echo \"${V}\"";
+  const std::vector<std::pair<std::string, bool>> pipelines = {  // and whether a shell or python3 reads the echoes
+      {"sh -c 'echo' | " + echoes, false},
+      {echoes + " | sh", true},
+      {echoes + " | cat | python3", true},
+      {echoes + " | sh | " + echoes + " | sh", true},
+  };
+  for (const auto& [script, refused] : pipelines) {
+    std::vector<std::size_t> offsets;
+    for (std::size_t at = script.find(kPlaceholder); at != std::string::npos; at = script.find(kPlaceholder, at + 1)) {
+      offsets.push_back(at);
+    }
+    const std::clock_t start = std::clock();
+    const std::vector<ShellContext> contexts = ShellContextsAt(script, offsets);
+    const double seconds = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
+    MESSAGE(offsets.size() << " placeholders in a pipeline of " << script.size() << " bytes read in " << seconds
+                           << " s of CPU");
+    CHECK(seconds < 5);
+    for (const ShellContext& context : {contexts.front(), contexts[contexts.size() / 2], contexts.back()}) {
+      CHECK(context.unsupported.empty() != refused);
+    }
   }
 }
 

@@ -291,9 +291,18 @@ class SinkReader : public CommandReader {
     EndPipeline();
   }
 
+  // Linear in the pipeline's length (attacker A18: a pipeline of 10,000
+  // members took seconds when each looked at every later one).
   void EndPipeline() {
     std::vector<Member> ended = std::exchange(sink_lists_.back().pipeline, {});
-    for (std::size_t i = 0; i < ended.size(); ++i) FindSinks(ended, i);
+    // For each member, what reads code from the input of the nearest later member that does.
+    std::vector<std::string_view> fed_to(ended.size());
+    for (std::size_t i = ended.size(); i-- > 1;) {
+      const std::string_view reader = CodeReaderOfStdin(ended[i]);
+      fed_to[i - 1] = reader.empty() ? fed_to[i] : reader;
+    }
+    refused_before_ = 0;
+    for (std::size_t i = 0; i < ended.size(); ++i) FindSinks(ended, i, fed_to[i]);
     sink_lists_.back().last_pipeline = std::move(ended);
   }
 
@@ -326,8 +335,10 @@ class SinkReader : public CommandReader {
   }
 
   // The sinks of command `at` of a pipeline, and whether a shell reads the
-  // here-documents its redirections bring.
-  void FindSinks(std::vector<Member>& pipeline, std::size_t at) {
+  // here-documents its redirections bring; `fed_to`: what reads code from
+  // the output of the command, through the pipeline (a shell, an
+  // interpreter), if anything does.
+  void FindSinks(std::vector<Member>& pipeline, std::size_t at, std::string_view fed_to) {
     Member& member = pipeline[at];
     ShCommand& command = member.command;
     // The name of the shell that reads its standard input as code.
@@ -348,10 +359,6 @@ class SinkReader : public CommandReader {
     }
     // Why the command's own here-documents and here-strings are refused, if they are.
     const std::string own_input = stdin_shell.empty() ? FindProgramFeeds(pipeline, at) : std::string();
-    std::string_view fed_to;  // a later command of the pipeline reads code from its input: what it is
-    for (std::size_t after = at + 1; after < pipeline.size() && fed_to.empty(); ++after) {
-      fed_to = CodeReaderOfStdin(pipeline[after]);
-    }
     for (ShRedirect& redirect : command.redirects) {
       if ((redirect.op == "<<" || redirect.op == "<<-") && !exec_alone) {
         Heredoc& heredoc = heredocs_[redirect.begin];
@@ -422,9 +429,10 @@ class SinkReader : public CommandReader {
     return StdinProgramOf(member).source.from_stdin ? "an interpreter" : "";
   }
 
-  // Refuses every placeholder in the commands of `pipeline` before `at`.
+  // Refuses every placeholder in the commands of `pipeline` before `at`
+  // (each command once: `sh | sh | ... | sh`).
   void RefuseEarlier(const std::vector<Member>& pipeline, std::size_t at, const std::string& why) {
-    for (std::size_t before = 0; before < at; ++before) Refuse(pipeline[before], why);
+    for (; refused_before_ < at; ++refused_before_) Refuse(pipeline[refused_before_], why);
   }
 
   // Sets `field` (Compound::shell or ::program) of the open compound
@@ -791,7 +799,8 @@ class SinkReader : public CommandReader {
   std::size_t word_begin_ = 0;
   bool stdin_shell_maybe_ = false;
   std::string string_runs_program_;  // FindWordSinks: the command's -c or eval string runs a stdin interpreter
-  bool words_rewritten_ = false;     // FindWordSinks: `env -S` or a program variable changed the command's words
+  bool words_rewritten_ = false;
+  std::size_t refused_before_ = 0;  // EndPipeline: the commands before it are refused (RefuseEarlier)     // FindWordSinks: `env -S` or a program variable changed the command's words
   std::string_view script_;
   int depth_ = 0;
   std::optional<ProgramVariables> program_variables_;
