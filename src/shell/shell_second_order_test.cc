@@ -402,6 +402,7 @@ constexpr std::string_view kPerlHostile = "';system('touch canary');'";
 constexpr std::string_view kSedHostile = "x/;w canary\n#";
 constexpr std::string_view kNodeHostile = "'+require('child_process').execSync('touch canary')+'";
 constexpr std::string_view kAwkHostile = "\"; system(\"touch canary\"); \"";
+constexpr std::string_view kShellHostile = "x; touch canary";
 
 const std::vector<FedProgram>& FedPrograms() {
   static const std::vector<FedProgram> shapes = {
@@ -431,6 +432,15 @@ const std::vector<FedProgram>& FedPrograms() {
       {"python3 < <(echo \"print('${V}')\")", kPythonHostile, true},
       {"sed -f <(echo \"s/X/${V}/\") /dev/null", kSedHostile, true},
       {"mawk -f <(echo \"BEGIN { print \\\"${V}\\\" }\")", kAwkHostile, true},
+      // Programs that read commands from their input, no shell or interpreter named (attacker B6).
+      {"echo \"print('${V}')\" | su -c python3", kPythonHostile},
+      {"echo \"echo ${V}\" | su -c sh", kShellHostile},
+      {"echo \"echo ${V}\" | su", kShellHostile},
+      {"touch f\nprintf '%s\\n' 1i \"${V}\" . w q | ed -s f", "x\n.\n!touch canary"},
+      {"echo \":!echo ${V}\" | vim -es -u NONE", kShellHostile},
+      {"echo \"echo ${V}\" | gdb -q", "x\nshell touch canary"},
+      {"echo \"puts {${V}}\" | tclsh", "x}; exec touch canary; puts {"},
+      {"coproc python3\necho \"print('${V}')\" >&${COPROC[1]}\nexec {COPROC[1]}>&-\nwait", kPythonHostile, true},
   };
   return shapes;
 }
@@ -471,7 +481,8 @@ std::vector<std::string> Canaries(const std::vector<testing::RealShell>& shells,
 }
 
 TEST_CASE("second-order sinks: text an interpreter reads as its program, under dash, bash and busybox sh") {
-  for (const char* tool : {"python3", "perl", "node", "sed", "mawk", "busybox"}) {
+  for (const char* tool : {"python3", "perl", "node", "sed", "mawk", "busybox", "su", "chroot", "ed", "vim", "gdb",
+                           "tclsh"}) {
     CHECK_MESSAGE(testing::HaveProgram(tool), tool << " is not installed (packaging/debian-test-deps.txt)");
   }
   for (bool bash_only : {false, true}) {

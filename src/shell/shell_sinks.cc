@@ -22,6 +22,7 @@
 #include "references.h"
 #include "shell_commands.h"
 #include "shell_operands.h"
+#include "stdin_readers.h"
 
 namespace safesubst {
 namespace {
@@ -42,10 +43,12 @@ struct Sink {
   bool maybe = false;
 };
 
-// The sink reader has something to find: a sink word, or an interpreter,
-// which may read its program from a pipe (the sink reader refuses what is
-// fed to it: FindProgramFeeds).
-bool MayReadAgain(std::string_view script) { return MayRunCodeAgain(script) || MayRunPrograms(script); }
+// The sink reader has something to find: a sink word, or an interpreter or
+// a program reading commands, which may read its program from a pipe (the
+// sink reader refuses what is fed to it: FindProgramFeeds).
+bool MayReadAgain(std::string_view script) {
+  return MayRunCodeAgain(script) || MayRunPrograms(script) || MayReadInput(script);
+}
 
 std::string Quoted(std::string_view name) { return "`" + std::string(name) + "`"; }
 
@@ -359,6 +362,10 @@ class SinkReader : public CommandReader {
     }
     // Why the command's own here-documents and here-strings are refused, if they are.
     const std::string own_input = stdin_shell.empty() ? FindProgramFeeds(pipeline, at) : std::string();
+    if (!member.compound && !command.words.empty() && command.words[0].text == "coproc") {
+      const std::string_view reader = CodeReaderOfStdin(member);
+      if (!reader.empty()) RefuseAfterCoprocess(command, reader);
+    }
     for (ShRedirect& redirect : command.redirects) {
       if ((redirect.op == "<<" || redirect.op == "<<-") && !exec_alone) {
         Heredoc& heredoc = heredocs_[redirect.begin];
@@ -429,6 +436,17 @@ class SinkReader : public CommandReader {
     return StdinProgramOf(member).source.from_stdin ? "an interpreter" : "";
   }
 
+  // `coproc sh`, `coproc python3` (bash): what later commands write to the
+  // coprocess (`>&${COPROC[1]}`) is read as code; every placeholder after it
+  // is refused.
+  void RefuseAfterCoprocess(const ShCommand& command, std::string_view reader) {
+    std::size_t end = command.words.back().end;
+    for (const ShRedirect& redirect : command.redirects) end = std::max(end, redirect.target.end);
+    AddRangeSink(end, script_.size(),
+                 "after `coproc` runs " + std::string(reader) +
+                     " that reads code from its input, which any later command may write to");
+  }
+
   // Refuses every placeholder in the commands of `pipeline` before `at`
   // (each command once: `sh | sh | ... | sh`).
   void RefuseEarlier(const std::vector<Member>& pipeline, std::size_t at, const std::string& why) {
@@ -466,7 +484,11 @@ class SinkReader : public CommandReader {
                false},
               false};
     }
-    return {ProgramSourceOf(words), true};
+    ProgramSource source = ProgramSourceOf(words);
+    if (!source.name.empty()) return {std::move(source), true};
+    // `ed`, `vim -es`, `m4`, ...: commands of their own, read from the input.
+    const std::string reader = CommandReaderOfInput(words);
+    return {{reader, !reader.empty(), false}, false};
   }
 
   // An interpreter that reads its program from its standard input (`echo
@@ -504,6 +526,8 @@ class SinkReader : public CommandReader {
     if (const auto function = stdin_functions_.find(ProgramOf(words[run])); function != stdin_functions_.end()) {
       return Quoted(function->first) + " (a function in which " + function->second + " reads its input)";
     }
+    // `ssh HOST`, `su USER`, `sudo -s`, `at now`: a shell no word names.
+    if (std::string reader = ShellReadingInput(words); !reader.empty()) return reader;
     std::string_view first = ProgramBaseName(words[0].text);
     if ((first == "." || first == "source") &&
         (words.size() == 2 ? IsStdinPath(words[1].text) : words.size() == 1 && ReadsSubstitution(command))) {
@@ -662,7 +686,7 @@ class SinkReader : public CommandReader {
     }
     std::string stdin_source = StdinShellName(command);
     if (!stdin_source.empty()) return stdin_source;
-    FindRunnerStrings(words, run);
+    std::string runner_stdin = FindRunnerStrings(words, run);
     if (run < words.size()) name = ProgramBaseName(words[run].text);
     if (name == "eval") {
       AddWordSink("`eval`", Operands(words, run + 1));
@@ -684,12 +708,15 @@ class SinkReader : public CommandReader {
                     "inside the command `ssh` sends to the remote login shell, which runs it as code");
       }
     }
-    return {};
+    return runner_stdin;
   }
 
   // The strings that the runners up to word `run` (the command they run)
   // hand to a shell: `su -c STRING`, `nohup flock FILE -c STRING`, `watch ARGS`.
-  void FindRunnerStrings(const std::vector<ShWord>& words, std::size_t run) {
+  // Returns the name of a shell that a -c string runs on the command's input
+  // (`su -c sh`; StdinShellInCode), or empty.
+  std::string FindRunnerStrings(const std::vector<ShWord>& words, std::size_t run) {
+    std::string stdin_shell;
     for (std::size_t runner = 0; runner <= run && runner < words.size(); ++runner) {
       const std::string_view name = ProgramBaseName(words[runner].text);
       if (RunsOperandsAsString(name)) {
@@ -705,9 +732,11 @@ class SinkReader : public CommandReader {
         const std::optional<ShWord> string = ShellStringOption(words, option);
         if (!string) continue;
         AddWordSink(Quoted(std::string(name) + " -c"), {&*string});
+        if (stdin_shell.empty()) stdin_shell = StdinShellInCode(string->text, Quoted(std::string(name) + " -c"));
         if (option + 1 < words.size() && string->begin == words[option + 1].begin) ++option;  // the string itself
       }
     }
+    return stdin_shell;
   }
 
   // `sh {-c,CMD}` (bash, mksh, zsh): brace expansion makes a word several,
@@ -1068,7 +1097,7 @@ void TakeShellContextsAt(std::string_view script, const std::vector<std::size_t>
   // The second-order and the other shells' readings, the words commands
   // evaluate and other interpreters' programs are added to all the contexts at once, after they are read.
   if (ShellsMayDiffer(script, shells) ||
-      (!offsets.empty() && (MayRunCodeAgain(script) || MayEvaluateOperands(script) || MayRunPrograms(script)))) {
+      (!offsets.empty() && (MayReadAgain(script) || MayEvaluateOperands(script)))) {
     std::vector<ShellContext> contexts = ShellContextsAt(script, offsets, nullptr, shells);
     for (std::size_t i = 0; i < contexts.size(); ++i) take(i, std::move(contexts[i]));
     return;
