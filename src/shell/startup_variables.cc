@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -181,27 +182,39 @@ StartupReading DataEntryReading(const Tokens& tokens, const Scalar& scalar, cons
 }
 
 // kubelet expands `$(NAME)` in an env value with the items before it: an
-// item whose value lands in a start-up variable's takes that reading too.
+// item whose value lands in a start-up variable's takes that reading too,
+// and so on down a chain. The items are read from the last of each list to
+// the first, each once: only the items after an item name it, so its
+// reading is final when it is reached. (A fixpoint moved one link of a
+// chain per round over every reference and item: a 2,000-link chain took
+// 5 s, 4,000 links 70 s.)
 void Propagate(const Tokens& tokens, std::vector<EnvItemScalars>* items) {
   std::map<std::uint32_t, std::size_t> item_of_scalar;
   for (std::size_t i = 0; i < items->size(); ++i) {
     for (std::uint32_t value : (*items)[i].values) item_of_scalar[value] = i;
   }
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (const Reference& reference : tokens.references) {
-      if (reference.kind != RefKind::kKubernetes || reference.scalar == Reference::kNoScalar) continue;
-      auto user = item_of_scalar.find(reference.scalar);
-      if (user == item_of_scalar.end() || (*items)[user->second].reading == StartupReading::kNone) continue;
-      const EnvItemScalars& from = (*items)[user->second];
-      for (EnvItemScalars& item : *items) {
-        if (item.document != from.document || item.list != from.list || item.index >= from.index ||
-            item.name != reference.name || item.reading >= from.reading) {
-          continue;
-        }
-        item.reading = from.reading;
-        changed = true;
-      }
+  std::vector<std::vector<std::string_view>> named(items->size());  // the `$(NAME)`s of each item's values
+  for (const Reference& reference : tokens.references) {
+    if (reference.kind != RefKind::kKubernetes || reference.scalar == Reference::kNoScalar) continue;
+    auto user = item_of_scalar.find(reference.scalar);
+    if (user != item_of_scalar.end()) named[user->second].push_back(reference.name);
+  }
+  std::vector<std::size_t> order(items->size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const EnvItemScalars &x = (*items)[a], &y = (*items)[b];
+    return std::tie(x.document, x.list, x.index) > std::tie(y.document, y.list, y.index);
+  });
+  // The strictest reading the items read so far hand to a name of their list.
+  std::map<std::tuple<std::uint32_t, std::uint32_t, std::string_view>, StartupReading> handed;
+  for (std::size_t i : order) {
+    EnvItemScalars& item = (*items)[i];
+    auto given = handed.find({item.document, item.list, item.name});
+    if (given != handed.end()) item.reading = std::max(item.reading, given->second);
+    if (item.reading == StartupReading::kNone) continue;
+    for (std::string_view name : named[i]) {
+      StartupReading& reading = handed[{item.document, item.list, name}];
+      reading = std::max(reading, item.reading);
     }
   }
 }
