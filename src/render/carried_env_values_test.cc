@@ -201,6 +201,24 @@ TEST_CASE("carried env values: the text that may name an item taking other objec
   }
 }
 
+// Each `$(BIG)` carries BIG and every item it names: 1,500 of them make 2.25 million checks, over the limit.
+TEST_CASE("carried env values: past a million carried values the render refuses, at the reference") {
+  auto pod = [](int references, int items) {
+    std::string script, big, env;
+    for (int i = 0; i < references; ++i) script += "echo $(BIG); ";
+    for (int i = 0; i < items; ++i) {
+      env += "    - {name: E" + std::to_string(i) + ", value: \"${V}\"}\n";
+      big += "$(E" + std::to_string(i) + ")";
+    }
+    return Pod("command: [sh, -c, \"" + script + "\"]", env + "    - {name: BIG, value: \"" + big + "\"}\n");
+  };
+  const RenderResult many = testing::RenderWithValues(pod(1500, 1500), kManifest, {{"V", "abc"}});
+  REQUIRE_FALSE(many.ok());
+  CHECK(many.diagnostics.front().message.find("more than 1000000 times") != std::string::npos);
+  CHECK(many.diagnostics.front().location.line == 5);
+  CHECK(testing::RenderWithValues(pod(100, 100), kManifest, {{"V", "abc"}}).ok());
+}
+
 // Attacker A14 (s30): each item names the one before it twice, so following
 // every name would visit E0 2^60 times; each item is followed once.
 TEST_CASE("carried env values: a chain of items each naming the one before twice is read in linear time") {

@@ -1401,8 +1401,19 @@ void Renderer::CheckCarriedEnvValues() {
   }
   if (carriers.empty() || substitutions_.empty()) return;
   const CarriedEnvValues carried(text_, tokens_);
+  std::size_t looked_at = 0;
   for (std::size_t carrier : carriers) {
-    for (std::uint32_t scalar : carried.Of(tokens_.references[carrier])) {
+    const std::vector<std::uint32_t> carried_values = carried.Of(tokens_.references[carrier]);
+    looked_at += carried_values.size();
+    if (looked_at > kMaxCarriedEnvValues) {
+      Error(At(tokens_.references[carrier]),
+            "kubelet writes env values into this template's command lines through `$(NAME)` more than " +
+                std::to_string(kMaxCarriedEnvValues) +
+                " times (each `$(NAME)` with every env item its value names): too many to check each where it lands",
+            "name fewer env items through `$(NAME)` in command lines, or split the template");
+      return;
+    }
+    for (std::uint32_t scalar : carried_values) {
       auto first = std::lower_bound(substitutions_.begin(), substitutions_.end(), scalar,
                                     [](const ReferenceValue& value, std::uint32_t s) { return value.reference->scalar < s; });
       for (auto value = first; value != substitutions_.end() && value->reference->scalar == scalar; ++value) {
