@@ -78,10 +78,12 @@ CarriedEnvValues::CarriedEnvValues(std::string_view text, const Tokens& tokens) 
     const std::uint32_t owner = tokens.paths[found.item.list].parent;
     items_.emplace(std::make_tuple(found.document, owner, std::move(found.name)), std::move(found.item));
   }
+  const ObjectKinds kinds(text, tokens);
   for (std::uint32_t index = 0; index < tokens.scalars.size(); ++index) {
     const Scalar& scalar = tokens.scalars[index];
     if (!scalar.is_key && IsDataEntry(tokens, scalar.path)) {
       data_by_key_[std::string(tokens.paths[scalar.path].key)].push_back(index);
+      if (IsBase64DataEntry(tokens, kinds, scalar)) base64_entries_.insert(index);
     }
     const std::uint32_t item = EnvFromItemOf(tokens, scalar);
     if (item == PathSegment::kRoot) continue;

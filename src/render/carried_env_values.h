@@ -68,6 +68,10 @@ class CarriedEnvValues {
   /// holding `scalar`, and, transitively, of the earlier items its value names.
   std::vector<std::uint32_t> Of(const Reference& reference) const;
 
+  /// True when `scalar`, which Of gave, is a base64 `data` entry (a
+  /// Secret's): kubelet writes its decoding.
+  bool IsBase64Entry(std::uint32_t scalar) const { return base64_entries_.count(scalar) > 0; }
+
  private:
   struct Item {
     std::uint32_t list = 0;  // the `env` sequence
@@ -96,6 +100,7 @@ class CarriedEnvValues {
   // which ConfigMap or Secret an item names is not followed.
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::string>> env_from_;
   std::map<std::string, std::vector<std::uint32_t>, std::less<>> data_by_key_;
+  std::set<std::uint32_t> base64_entries_;  // among those
 };
 
 }  // namespace safesubst

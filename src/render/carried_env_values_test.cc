@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base64.h"
 #include "kubelet_oracle.h"
 #include "render_support.h"
 #include "test_support.h"
@@ -167,7 +168,7 @@ TEST_CASE("carried env values: a Secret's or ConfigMap's entry that valueFrom ta
     REQUIRE(result.ok());
     if (stream != streams[2]) scripts.push_back(ScriptAsRun(result.output));
   }
-  // A Secret's `data` (base64) is kubelet's to decode; its entry is checked all the same.
+  // A Secret's `data` is base64, which kubelet decodes: no base64, refused (B8 checks the decoded text).
   CHECK_FALSE(testing::RenderWithValues("kind: Secret\ndata:\n  msg: \"${V}\"\n---\n" + Pod(script, from_secret),
                                         kManifest, {{"V", ";touch canary"}})
                   .ok());
@@ -199,6 +200,43 @@ TEST_CASE("carried env values: the text that may name an item taking other objec
     CAPTURE(text);
     CHECK_FALSE(MayTakeOtherObjectsEntries(text));
   }
+}
+
+// Attacker s31 B8 (a): a Secret's `data` entry is base64; kubelet decodes it before `$(MSG)` takes it.
+TEST_CASE("carried env values: a Secret's base64 data entry is checked decoded") {
+  const std::string script = R"y(command: [sh, -c, "echo $(MSG)"])y";
+  const std::string secret = "kind: Secret\nmetadata: {name: s}\ndata:\n  msg: ${V}\n  MSG: ${V}\n---\n";
+  const std::string streams[] = {
+      secret + Pod(script, "    - {name: MSG, valueFrom: {secretKeyRef: {name: s, key: msg}}}\n"),
+      secret + "kind: Pod\nspec:\n  containers:\n  - name: a\n    " + script + "\n    envFrom: [{secretRef: {name: s}}]\n",
+  };
+  for (const std::string& stream : streams) {
+    CAPTURE(stream);
+    // `$(touch canary)`, `;touch canary`, and text that is no base64.
+    for (std::string_view value : {"JCh0b3VjaCBjYW5hcnkp", "O3RvdWNoIGNhbmFyeQ==", "v1.2.3"}) {
+      CAPTURE(value);
+      const RenderResult result = testing::RenderWithValues(stream, kManifest, {{"V", value}});
+      REQUIRE_FALSE(result.ok());
+      CHECK(result.diagnostics.front().location.line == (&stream == &streams[0] ? 4 : 5));  // msg, MSG
+      CHECK(result.diagnostics.front().message.find(value) == std::string::npos);
+    }
+    CHECK(testing::RenderWithValues(stream, kManifest, {{"V", "djEuMi4z"}}).ok());  // v1.2.3
+  }
+  // A ConfigMap's `data` is text: as written.
+  CHECK(testing::RenderWithValues("kind: ConfigMap\ndata: {msg: \"${V}\"}\n---\n" +
+                                      Pod(script, "    - {name: MSG, valueFrom: {configMapKeyRef: {key: msg}}}\n"),
+                                  kManifest, {{"V", "v1.2.3"}})
+            .ok());
+  // As kubelet runs it: the rendered entry, decoded, written at `$(MSG)`, prints itself under dash.
+  const RenderResult taken = testing::RenderWithValues(streams[0], kManifest, {{"V", "djEuMi4z"}});
+  REQUIRE(taken.ok());
+  const std::size_t entry = taken.output.find("msg: ") + 5;
+  std::string msg;
+  REQUIRE(DecodeBase64(taken.output.substr(entry, taken.output.find('\n', entry) - entry), &msg));
+  CHECK_MESSAGE(testing::HaveProgram("dash"), "dash is not installed");
+  const testing::CommandResult ran =
+      testing::RunShell("dash -c " + testing::ShellQuote(testing::kubelet::Expand("echo $(MSG)", {{"MSG", msg}})));
+  CHECK(ran.out == "v1.2.3\n");
 }
 
 // Each `$(BIG)` carries BIG and every item it names: 1,500 of them make 2.25 million checks, over the limit.

@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "base64.h"
 #include "bounded_read.h"
 #include "carried_env_values.h"
 #include "classify.h"
@@ -31,6 +32,7 @@
 #include "input_limits.h"
 #include "key_bytes.h"
 #include "kubelet_expansion.h"
+#include "object_paths.h"
 #include "parallel_render.h"
 #include "render_detail.h"
 #include "rendered_fragments.h"
@@ -233,8 +235,9 @@ class Renderer {
   bool ShellEncode(ScalarSubstitutions substitutions);
   bool ProgramEncode(ScalarSubstitutions substitutions);
   void CheckCarriedEnvValues();
-  bool CarriedValueReads(const Reference& at, const ReferenceValue& value, const Variable* variable);
+  bool CarriedValueReads(const Reference& at, const ReferenceValue& value, const Variable* variable, bool base64);
   bool CheckStartupVariable(std::uint32_t scalar_index, ScalarSubstitutions substitutions);
+  bool HandedOver(const ReferenceValue& value, bool base64, std::string* text) const;
   bool CheckShebangLine(const Scalar& scalar, ScalarSubstitutions substitutions);
   bool ReportEncodingProblem(const Reference& reference, const std::string& problem);
   bool KubeletEscape(const Scalar& scalar, ScalarSubstitutions substitutions);
@@ -361,6 +364,7 @@ class Renderer {
   // Where each reference of an exec-form interpreter's command line lands in its program.
   ExecProgramContexts exec_programs_;
   std::optional<bool> may_carry_env_values_;  // MayCarryEnvValues, asked once by a streaming render
+  std::optional<ObjectKinds> object_kinds_;   // read once, for a start-up variable in a `data` entry
   // The first value of the scalar a streaming render is at, as written.
   std::string_view streamed_first_value_;
   const Variable* streamed_first_variable_ = nullptr;
@@ -1418,30 +1422,59 @@ void Renderer::CheckCarriedEnvValues() {
                                     [](const ReferenceValue& value, std::uint32_t s) { return value.reference->scalar < s; });
       for (auto value = first; value != substitutions_.end() && value->reference->scalar == scalar; ++value) {
         CarriedValueReads(tokens_.references[carrier], *value,
-                          substituted_variables_[static_cast<std::size_t>(value - substitutions_.begin())]);
+                          substituted_variables_[static_cast<std::size_t>(value - substitutions_.begin())],
+                          carried.IsBase64Entry(scalar));
       }
     }
   }
 }
 
+// The text kubelet hands a container for `value`: the value itself or, in
+// a base64 `data` entry (a Secret's) that is the value alone, its decoding.
+// False when that cannot be told: the value is part of such an entry, or is
+// no base64 (attacker s31 B8: `data: {msg: ${V}}` with V the base64 of
+// `$(touch PWN)` ran it in `$(MSG)`).
+bool Renderer::HandedOver(const ReferenceValue& value, bool base64, std::string* text) const {
+  if (!base64) {
+    *text = value.value;
+    return true;
+  }
+  const Scalar& scalar = tokens_.scalars[value.reference->scalar];
+  const bool quoted = scalar.style == ScalarStyle::kSingleQuoted || scalar.style == ScalarStyle::kDoubleQuoted;
+  const std::size_t quotes = quoted ? 2 : 0;
+  const bool alone = value.reference->offset == scalar.offset + quotes / 2 &&
+                     value.reference->length + quotes == scalar.length;
+  return alone && DecodeBase64(value.value, text);
+}
+
+constexpr std::string_view kNotDecodable =
+    "the value is base64 in a Secret's `data` entry (or one of an object of unknown kind), which kubelet decodes "
+    "before the container reads it: it is checked decoded, so it must be the entry's whole text and standard, padded "
+    "base64; or write the value in `stringData`";
+
 // Whether `value`, written as it is at `at` (a `$(NAME)`), reads as itself
 // there, in the script's or the program's reading; reported where it is not.
-bool Renderer::CarriedValueReads(const Reference& at, const ReferenceValue& value, const Variable* variable) {
+// `base64`: its scalar is a base64 `data` entry, whose decoding lands there.
+bool Renderer::CarriedValueReads(const Reference& at, const ReferenceValue& value, const Variable* variable,
+                                 bool base64) {
   const ShellMode mode = variable ? variable->shell : ShellMode::kSafe;
   if (mode == ShellMode::kRaw) return true;
   const std::size_t index = static_cast<std::size_t>(&at - tokens_.references.data());
   std::string problem;
+  std::string landing;
+  if (!HandedOver(value, base64, &landing)) problem = kNotDecodable;
   auto check = [&](const std::string& error, const std::string& encoded) {
     if (problem.empty() && !error.empty()) problem = error;
-    if (problem.empty() && encoded != value.value) problem = "it would need quoting there, which an env value cannot have";
+    if (problem.empty() && encoded != landing) problem = "it would need quoting there, which an env value cannot have";
   };
-  if (const ShellContext* context = ShellContextOf(index)) {
-    const ShellEncoding& encoding = EncodeForShell(*context, value.value, mode);
+  if (const ShellContext* context = problem.empty() ? ShellContextOf(index) : nullptr) {
+    const ShellEncoding& encoding = EncodeForShell(*context, landing, mode);
     check(encoding.problem, encoding.encoded);
   }
   for (const ShellContext* context : exec_programs_.At(index)) {
+    if (!problem.empty()) break;
     std::string encoded;
-    const std::string error = AppendProgramEncoded(*context, value.value, mode, &encoded);
+    const std::string error = AppendProgramEncoded(*context, landing, mode, &encoded);
     check(error, encoded);
   }
   if (problem.empty()) return true;
@@ -1512,13 +1545,18 @@ bool Renderer::CheckStartupVariable(std::uint32_t scalar_index, ScalarSubstituti
   }
   const auto reading = static_cast<StartupReading>(scalar.startup_variable);
   const std::string name = StartupVariableName(text_, tokens_, scalar_index);
+  if (!object_kinds_) object_kinds_.emplace(text_, tokens_);
+  const bool base64 = IsBase64DataEntry(tokens_, *object_kinds_, scalar);
   bool ok = true;
   for (std::size_t i = 0; i < substitutions.values.size(); ++i) {
     if (raw(i)) continue;
     const ReferenceValue& value = substitutions.values[i];
-    ok = ReportEncodingProblem(*value.reference,
-                               StartupValueProblem(reading, name, value.value, WordBefore(text_, scalar, *value.reference))) &&
-         ok;
+    std::string landing;
+    const std::string problem =
+        HandedOver(value, base64, &landing)
+            ? StartupValueProblem(reading, name, landing, WordBefore(text_, scalar, *value.reference))
+            : std::string(kNotDecodable);
+    ok = ReportEncodingProblem(*value.reference, problem) && ok;
   }
   return ok;
 }

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "object_paths.h"
@@ -105,38 +104,6 @@ void MarkShellCommandLines(std::string_view text, Tokens* tokens) {
     }
   }
 }
-
-// The objects whose `kind` says what their `data` holds: each document's
-// root (by document index) and the items of a `kind: List` (by the path of
-// the item), with the decoded value of their `kind`.
-class ObjectKinds {
- public:
-  ObjectKinds(std::string_view text, const Tokens& tokens) {
-    for (std::size_t i = 0; i + 1 < tokens.scalars.size(); ++i) {
-      const Scalar& key = tokens.scalars[i];
-      const Scalar& value = tokens.scalars[i + 1];
-      if (!key.is_key || value.is_key || key.path != value.path || !IsObjectKind(tokens, key)) continue;
-      const std::uint32_t object = tokens.paths[key.path].parent;
-      if (object == PathSegment::kRoot) {
-        if (roots_.size() <= key.document) roots_.resize(key.document + 1);
-        roots_[key.document] = DecodeScalar(text, value);
-      } else {
-        items_[object] = DecodeScalar(text, value);
-      }
-    }
-  }
-
-  // The kind of `object` (a List item's path, or kRoot for the root of `document`).
-  std::string_view Of(std::uint32_t object, std::uint32_t document) const {
-    if (object == PathSegment::kRoot) return document < roots_.size() ? roots_[document] : std::string_view();
-    auto found = items_.find(object);
-    return found == items_.end() ? std::string_view() : found->second;
-  }
-
- private:
-  std::vector<std::string> roots_;
-  std::unordered_map<std::uint32_t, std::string> items_;
-};
 
 // An entry of a `data` or `stringData` whose key names a shell script file
 // or another interpreter's program file (InterpreterOfFileName): a script

@@ -212,6 +212,12 @@ TEST_CASE("startup variables: an entry of a Secret or ConfigMap that an item's v
     CHECK(RenderWith(stream, "/etc/app.env").ok());
     CHECK(RenderWith(stream, "$(touch canary)", true).ok());
   }
+  // (attacker s31 B8) A Secret's `data` is base64: checked as kubelet hands it over, decoded.
+  const std::string encoded = "kind: Secret\ndata:\n  msg: ${V}\n---\n" + pod +
+                              "    - {name: BASH_ENV, valueFrom: {secretKeyRef: {key: msg}}}\n";
+  CHECK_FALSE(RenderWith(encoded, "JCh0b3VjaCBjYW5hcnkp").ok());  // $(touch canary)
+  CHECK_FALSE(RenderWith(encoded, "/etc/app.env").ok());          // no base64
+  CHECK(RenderWith(encoded, "L2V0Yy9hcHAuZW52").ok());            // /etc/app.env
   // Another key, or an item that is no start-up variable, takes any value.
   CHECK(RenderWith(secret + "---\n" + pod + "    - {name: BASH_ENV, valueFrom: {secretKeyRef: {key: other}}}\n",
                    "$(touch canary)")

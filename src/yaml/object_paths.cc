@@ -81,6 +81,33 @@ std::uint32_t EnvItemOfKeyRef(const Tokens& tokens, const Scalar& scalar) {
   return at;
 }
 
+ObjectKinds::ObjectKinds(std::string_view text, const Tokens& tokens) {
+  for (std::size_t i = 0; i + 1 < tokens.scalars.size(); ++i) {
+    const Scalar& key = tokens.scalars[i];
+    const Scalar& value = tokens.scalars[i + 1];
+    if (!key.is_key || value.is_key || key.path != value.path || !IsObjectKind(tokens, key)) continue;
+    const std::uint32_t object = tokens.paths[key.path].parent;
+    if (object == PathSegment::kRoot) {
+      if (roots_.size() <= key.document) roots_.resize(key.document + 1);
+      roots_[key.document] = DecodeScalar(text, value);
+    } else {
+      items_[object] = DecodeScalar(text, value);
+    }
+  }
+}
+
+std::string_view ObjectKinds::Of(std::uint32_t object, std::uint32_t document) const {
+  if (object == PathSegment::kRoot) return document < roots_.size() ? roots_[document] : std::string_view();
+  auto found = items_.find(object);
+  return found == items_.end() ? std::string_view() : found->second;
+}
+
+bool IsBase64DataEntry(const Tokens& tokens, const ObjectKinds& kinds, const Scalar& scalar) {
+  if (scalar.is_key || !IsDataEntry(tokens, scalar.path)) return false;
+  const PathSegment& map = tokens.paths[tokens.paths[scalar.path].parent];
+  return map.key == "data" && kinds.Of(map.parent, scalar.document) != "ConfigMap";
+}
+
 bool IsObjectKind(const Tokens& tokens, const Scalar& scalar) {
   if (scalar.path == PathSegment::kRoot) return false;
   const PathSegment& entry = tokens.paths[scalar.path];

@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "tokenizer.h"
@@ -55,6 +56,26 @@ std::uint32_t EnvItemOf(const Tokens& tokens, const Scalar& scalar, std::string_
 /// Secret's entry (`configMapKeyRef` or `secretKeyRef`) that `scalar` is the
 /// `key` of (the item's path); PathSegment::kRoot elsewhere.
 std::uint32_t EnvItemOfKeyRef(const Tokens& tokens, const Scalar& scalar);
+
+/// The objects whose `kind` says what their `data` holds: each document's
+/// root (by document index) and the items of a `kind: List` (by the path of
+/// the item), with the decoded value of their `kind`.
+class ObjectKinds {
+ public:
+  ObjectKinds(std::string_view text, const Tokens& tokens);
+
+  /// The kind of `object` (a List item's path, or kRoot for the root of `document`).
+  std::string_view Of(std::uint32_t object, std::uint32_t document) const;
+
+ private:
+  std::vector<std::string> roots_;
+  std::unordered_map<std::uint32_t, std::string> items_;
+};
+
+/// True when `scalar` is an entry of the `data` of an object that is no
+/// ConfigMap (a Secret's, or of an unknown kind): base64, which kubelet
+/// decodes before a container reads it.
+bool IsBase64DataEntry(const Tokens& tokens, const ObjectKinds& kinds, const Scalar& scalar);
 
 /// True when `scalar` is the key or value of the `kind` of an object: its
 /// document's top-level `kind`, or that of an item of a top-level `items`.
