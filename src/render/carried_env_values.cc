@@ -64,7 +64,8 @@ CarriedEnvValues::CarriedEnvValues(std::string_view text, const Tokens& tokens) 
     std::string_view key;
     std::uint32_t item = EnvItemOf(tokens, scalar, &key);
     const std::uint32_t key_ref = item == PathSegment::kRoot ? EnvItemOfKeyRef(tokens, scalar) : PathSegment::kRoot;
-    if (item == PathSegment::kRoot) item = key_ref;
+    const std::uint32_t field_ref = item == PathSegment::kRoot ? EnvItemOfFieldRef(tokens, scalar) : PathSegment::kRoot;
+    if (item == PathSegment::kRoot) item = key_ref != PathSegment::kRoot ? key_ref : field_ref;
     if (item == PathSegment::kRoot) continue;
     Found& found = by_path[{scalar.document, item}];
     found.document = scalar.document;
@@ -73,6 +74,8 @@ CarriedEnvValues::CarriedEnvValues(std::string_view text, const Tokens& tokens) 
     if (key == "name") found.name = DecodeScalar(text, scalar);
     if (key == "value") found.item.values.push_back(index);
     if (key_ref != PathSegment::kRoot) found.item.data_keys.push_back(DecodeScalar(text, scalar));
+    std::string annotation = field_ref != PathSegment::kRoot ? AnnotationOfFieldPath(DecodeScalar(text, scalar)) : "";
+    if (!annotation.empty()) found.item.annotations.push_back(std::move(annotation));
   }
   for (auto& [path, found] : by_path) {
     const std::uint32_t owner = tokens.paths[found.item.list].parent;
@@ -84,6 +87,9 @@ CarriedEnvValues::CarriedEnvValues(std::string_view text, const Tokens& tokens) 
     if (!scalar.is_key && IsDataEntry(tokens, scalar.path)) {
       data_by_key_[std::string(tokens.paths[scalar.path].key)].push_back(index);
       if (IsBase64DataEntry(tokens, kinds, scalar)) base64_entries_.insert(index);
+    }
+    if (IsAnnotationEntry(tokens, scalar)) {
+      annotations_[{scalar.document, std::string(tokens.paths[scalar.path].key)}].push_back(index);
     }
     const std::uint32_t item = EnvFromItemOf(tokens, scalar);
     if (item == PathSegment::kRoot) continue;
@@ -111,6 +117,10 @@ void CarriedEnvValues::AddCarried(std::uint32_t document, std::uint32_t owner, c
                                   std::set<const Item*>* visited, std::vector<std::uint32_t>* out) const {
   if (!visited->insert(&item).second) return;
   for (const std::string& key : item.data_keys) AddDataEntries(key, out);
+  for (const std::string& key : item.annotations) {
+    auto entries = annotations_.find({document, key});
+    if (entries != annotations_.end()) out->insert(out->end(), entries->second.begin(), entries->second.end());
+  }
   for (std::uint32_t value : item.values) {
     out->push_back(value);
     auto names = named_by_value_.find(value);

@@ -19,7 +19,9 @@
 // whose `valueFrom` takes a ConfigMap's or Secret's key (`configMapKeyRef`,
 // `secretKeyRef`) carries every entry of the stream with that key. Which
 // ConfigMap or Secret is named is not followed (stricter, never looser);
-// one outside the stream is out of reach.
+// one outside the stream is out of reach. An item whose `valueFrom.fieldRef`
+// names an annotation (`metadata.annotations['note']`) carries every
+// annotation `note` of its document (the pod template's, and any other).
 #pragma once
 
 #include <cstddef>
@@ -79,6 +81,8 @@ class CarriedEnvValues {
     std::vector<std::uint32_t> values;
     // The keys its `valueFrom` takes from a ConfigMap or Secret (`secretKeyRef: {name: s, key: msg}`).
     std::vector<std::string> data_keys;
+    // The annotations its `valueFrom.fieldRef` takes (the Downward API: `metadata.annotations['note']`).
+    std::vector<std::string> annotations;
   };
   const Item* Find(std::uint32_t document, std::uint32_t owner, std::string_view name) const;
   // Adds the values of `item` and of the earlier items they name, each item
@@ -101,6 +105,9 @@ class CarriedEnvValues {
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::string>> env_from_;
   std::map<std::string, std::vector<std::uint32_t>, std::less<>> data_by_key_;
   std::set<std::uint32_t> base64_entries_;  // among those
+  // The entries of the `annotations` mappings of each document, by key: any
+  // object's of the document (which the Downward API reads is not followed).
+  std::map<std::pair<std::uint32_t, std::string>, std::vector<std::uint32_t>> annotations_;
 };
 
 }  // namespace safesubst

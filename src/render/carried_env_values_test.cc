@@ -239,6 +239,28 @@ TEST_CASE("carried env values: a Secret's base64 data entry is checked decoded")
   CHECK(ran.out == "v1.2.3\n");
 }
 
+// Attacker s31 B8 (b): the Downward API hands the pod's annotation to MSG; the API server takes any text there.
+TEST_CASE("carried env values: an annotation that a fieldRef takes") {
+  const std::string deployment =
+      "kind: Deployment\nspec:\n  template:\n    metadata:\n      annotations: {note: \"${V}\"}\n    spec:\n"
+      "      containers:\n      - name: a\n        command: [sh, -c, \"echo $(MSG)\"]\n        env:\n"
+      "        - name: MSG\n          valueFrom: {fieldRef: {fieldPath: \"metadata.annotations['note']\"}}\n";
+  for (std::string_view value : {";touch canary", "$(touch canary)"}) {
+    CAPTURE(value);
+    const RenderResult result = testing::RenderWithValues(deployment, kManifest, {{"V", value}});
+    REQUIRE_FALSE(result.ok());
+    CHECK(result.diagnostics.front().location.line == 5);
+  }
+  CHECK(testing::RenderWithValues(deployment, kManifest, {{"V", "v1.2.3"}}).ok());
+  // Another annotation, a label, or the pod's name: as written.
+  for (std::string_view path : {"metadata.annotations['other']", "metadata.labels['note']", "metadata.name"}) {
+    std::string other = deployment;
+    other.replace(other.find("metadata.annotations['note']"), 28, path);
+    CAPTURE(other);
+    CHECK(testing::RenderWithValues(other, kManifest, {{"V", ";touch canary"}}).ok());
+  }
+}
+
 // Each `$(BIG)` carries BIG and every item it names: 1,500 of them make 2.25 million checks, over the limit.
 TEST_CASE("carried env values: past a million carried values the render refuses, at the reference") {
   auto pod = [](int references, int items) {

@@ -160,6 +160,7 @@ struct EnvItemScalars {
   std::vector<std::uint32_t> values;  // indexes of its `value` scalars
   StartupReading reading = StartupReading::kNone;
   std::vector<std::string> data_keys;  // the ConfigMap or Secret keys its `valueFrom` takes
+  std::vector<std::string> annotations;  // the annotations its `valueFrom.fieldRef` takes
 };
 
 // The `prefix` of each `envFrom` item: it is put before every key of the
@@ -221,20 +222,30 @@ void Propagate(const Tokens& tokens, std::vector<EnvItemScalars>* items) {
 
 // An item whose `valueFrom` takes a ConfigMap's or Secret's key gets that
 // entry's value: every `data`/`stringData` entry of the stream with that key
-// takes the item's reading (which object the item names is not followed).
+// takes the item's reading (which object the item names is not followed);
+// so does every annotation of its document that its `fieldRef` names.
 void MarkTakenDataEntries(const std::vector<EnvItemScalars>& items, Tokens* tokens) {
   std::map<std::string_view, StartupReading> by_key;
+  std::map<std::pair<std::uint32_t, std::string_view>, StartupReading> by_annotation;
   for (const EnvItemScalars& item : items) {
     if (item.reading == StartupReading::kNone) continue;
     for (const std::string& key : item.data_keys) by_key[key] = std::max(by_key[key], item.reading);
+    for (const std::string& key : item.annotations) {
+      StartupReading& reading = by_annotation[{item.document, key}];
+      reading = std::max(reading, item.reading);
+    }
   }
-  if (by_key.empty()) return;
+  if (by_key.empty() && by_annotation.empty()) return;
   for (Scalar& scalar : tokens->scalars) {
-    if (!DataEntryMayBeVariable(*tokens, scalar)) continue;
-    auto taken = by_key.find(tokens->paths[scalar.path].key);
-    if (taken == by_key.end()) continue;
-    const auto reading = std::max(static_cast<StartupReading>(scalar.startup_variable), taken->second);
-    SetReading(reading, &scalar);
+    StartupReading taken = StartupReading::kNone;
+    if (DataEntryMayBeVariable(*tokens, scalar)) {
+      auto found = by_key.find(tokens->paths[scalar.path].key);
+      if (found != by_key.end()) taken = found->second;
+    } else if (IsAnnotationEntry(*tokens, scalar)) {
+      auto found = by_annotation.find({scalar.document, tokens->paths[scalar.path].key});
+      if (found != by_annotation.end()) taken = found->second;
+    }
+    SetReading(std::max(static_cast<StartupReading>(scalar.startup_variable), taken), &scalar);
   }
 }
 
@@ -250,13 +261,19 @@ void MarkStartupVariables(std::string_view text, Tokens* tokens) {
     bool is_name = false;
     std::uint32_t item = EnvItem(*tokens, scalar, &is_name);
     const std::uint32_t key_ref = item == PathSegment::kRoot ? EnvItemOfKeyRef(*tokens, scalar) : PathSegment::kRoot;
-    if (item == PathSegment::kRoot) item = key_ref;
+    const std::uint32_t field_ref = item == PathSegment::kRoot ? EnvItemOfFieldRef(*tokens, scalar) : PathSegment::kRoot;
+    if (item == PathSegment::kRoot) item = key_ref != PathSegment::kRoot ? key_ref : field_ref;
     if (item == PathSegment::kRoot) continue;
     auto [found, inserted] = by_item.try_emplace({scalar.document, item}, items.size());
-    if (inserted) items.push_back({scalar.document, tokens->paths[item].parent, tokens->paths[item].index, {}, {}, {}, {}});
+    if (inserted) {
+      items.push_back({scalar.document, tokens->paths[item].parent, tokens->paths[item].index, {}, {}, {}, {}, {}});
+    }
     EnvItemScalars& env = items[found->second];
     if (key_ref != PathSegment::kRoot) {
       env.data_keys.push_back(DecodeScalar(text, scalar));
+    } else if (field_ref != PathSegment::kRoot) {
+      std::string annotation = AnnotationOfFieldPath(DecodeScalar(text, scalar));
+      if (!annotation.empty()) env.annotations.push_back(std::move(annotation));
     } else if (is_name) {
       env.reading = NameReading(text, &scalar);
       env.name = DecodeScalar(text, scalar);
@@ -295,8 +312,11 @@ bool StartupVariablesAsRead::Mark(std::string_view text, const Tokens& tokens, S
                               tokens.paths[item].index == index_;
   item_ = PathSegment::kRoot;
   // A prefix composes names with keys read before it, and a `valueFrom` key
-  // takes an entry that may have been read before it: the whole render reads them all.
+  // or annotation takes an entry that may have been read before it: the whole render reads them all.
   if (IsEnvFromPrefix(tokens, *scalar) || EnvItemOfKeyRef(tokens, *scalar) != PathSegment::kRoot) return false;
+  if (EnvItemOfFieldRef(tokens, *scalar) != PathSegment::kRoot && !AnnotationOfFieldPath(DecodeScalar(text, *scalar)).empty()) {
+    return false;
+  }
   if (item == PathSegment::kRoot) return true;
   if (is_name) {
     document_ = scalar->document;

@@ -218,6 +218,12 @@ TEST_CASE("startup variables: an entry of a Secret or ConfigMap that an item's v
   CHECK_FALSE(RenderWith(encoded, "JCh0b3VjaCBjYW5hcnkp").ok());  // $(touch canary)
   CHECK_FALSE(RenderWith(encoded, "/etc/app.env").ok());          // no base64
   CHECK(RenderWith(encoded, "L2V0Yy9hcHAuZW52").ok());            // /etc/app.env
+  // (attacker s31 B8) The Downward API: an annotation that BASH_ENV's fieldRef names.
+  const std::string annotated = "kind: Pod\nmetadata:\n  annotations:\n    note: \"${V}\"\nspec:\n  containers:\n"
+                                "  - env: [{name: BASH_ENV, valueFrom: {fieldRef: "
+                                "{fieldPath: \"metadata.annotations['note']\"}}}]\n";
+  CHECK_FALSE(RenderWith(annotated, "$(touch canary)").ok());
+  CHECK(RenderWith(annotated, "/etc/app.env").ok());
   // Another key, or an item that is no start-up variable, takes any value.
   CHECK(RenderWith(secret + "---\n" + pod + "    - {name: BASH_ENV, valueFrom: {secretKeyRef: {key: other}}}\n",
                    "$(touch canary)")

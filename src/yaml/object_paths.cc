@@ -2,6 +2,7 @@
 #include "object_paths.h"
 
 #include <algorithm>
+#include <initializer_list>
 
 namespace safesubst {
 
@@ -63,15 +64,19 @@ std::uint32_t EnvItemOf(const Tokens& tokens, const Scalar& scalar, std::string_
   return entry.parent;
 }
 
-std::uint32_t EnvItemOfKeyRef(const Tokens& tokens, const Scalar& scalar) {
+namespace {
+
+// The env item under `scalar` whose path, from the scalar up, is `keys`
+// (each a mapping key; "" for either of `either`), or kRoot.
+std::uint32_t EnvItemBelow(const Tokens& tokens, const Scalar& scalar, std::initializer_list<std::string_view> keys,
+                           std::initializer_list<std::string_view> either) {
   if (scalar.is_key || scalar.path == PathSegment::kRoot) return PathSegment::kRoot;
   std::uint32_t at = scalar.path;
-  for (std::string_view key : {"key", "", "valueFrom"}) {  // "": either reference kind
+  for (std::string_view key : keys) {
     const PathSegment& segment = tokens.paths[at];
-    const bool reference = segment.key == "configMapKeyRef" || segment.key == "secretKeyRef";
-    if (segment.index >= 0 || segment.parent == PathSegment::kRoot || (key.empty() ? !reference : segment.key != key)) {
-      return PathSegment::kRoot;
-    }
+    const bool named = key.empty() ? std::find(either.begin(), either.end(), segment.key) != either.end()
+                                   : segment.key == key;
+    if (segment.index >= 0 || segment.parent == PathSegment::kRoot || !named) return PathSegment::kRoot;
     at = segment.parent;
   }
   const PathSegment& item = tokens.paths[at];
@@ -79,6 +84,32 @@ std::uint32_t EnvItemOfKeyRef(const Tokens& tokens, const Scalar& scalar) {
     return PathSegment::kRoot;
   }
   return at;
+}
+
+}  // namespace
+
+std::uint32_t EnvItemOfKeyRef(const Tokens& tokens, const Scalar& scalar) {
+  return EnvItemBelow(tokens, scalar, {"key", "", "valueFrom"}, {"configMapKeyRef", "secretKeyRef"});
+}
+
+std::uint32_t EnvItemOfFieldRef(const Tokens& tokens, const Scalar& scalar) {
+  return EnvItemBelow(tokens, scalar, {"fieldPath", "fieldRef", "valueFrom"}, {});
+}
+
+std::string AnnotationOfFieldPath(std::string_view field_path) {
+  constexpr std::string_view kStart = "metadata.annotations[";
+  if (!field_path.starts_with(kStart) || field_path.size() < kStart.size() + 3 || !field_path.ends_with("]")) return {};
+  const std::string_view quoted = field_path.substr(kStart.size(), field_path.size() - kStart.size() - 1);
+  const char quote = quoted.front();
+  if ((quote != '\'' && quote != '"') || quoted.back() != quote) return {};
+  return std::string(quoted.substr(1, quoted.size() - 2));
+}
+
+bool IsAnnotationEntry(const Tokens& tokens, const Scalar& scalar) {
+  if (scalar.is_key || scalar.path == PathSegment::kRoot) return false;
+  const PathSegment& entry = tokens.paths[scalar.path];
+  return entry.index < 0 && entry.parent != PathSegment::kRoot && tokens.paths[entry.parent].key == "annotations" &&
+         tokens.paths[entry.parent].index < 0;
 }
 
 ObjectKinds::ObjectKinds(std::string_view text, const Tokens& tokens) {

@@ -57,6 +57,18 @@ std::uint32_t EnvItemOf(const Tokens& tokens, const Scalar& scalar, std::string_
 /// `key` of (the item's path); PathSegment::kRoot elsewhere.
 std::uint32_t EnvItemOfKeyRef(const Tokens& tokens, const Scalar& scalar);
 
+/// The item of an `env` list whose `valueFrom.fieldRef` (the Downward API)
+/// `scalar` is the `fieldPath` of; PathSegment::kRoot elsewhere.
+std::uint32_t EnvItemOfFieldRef(const Tokens& tokens, const Scalar& scalar);
+
+/// The annotation a Downward API `fieldPath` names
+/// (`metadata.annotations['note']`: `note`), or empty. Labels, names and
+/// namespaces are left out: the API server takes no shell syntax in them.
+std::string AnnotationOfFieldPath(std::string_view field_path);
+
+/// True when `scalar` is the value of an entry of an `annotations` mapping.
+bool IsAnnotationEntry(const Tokens& tokens, const Scalar& scalar);
+
 /// The objects whose `kind` says what their `data` holds: each document's
 /// root (by document index) and the items of a `kind: List` (by the path of
 /// the item), with the decoded value of their `kind`.

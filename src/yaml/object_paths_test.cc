@@ -117,5 +117,24 @@ TEST_CASE("object paths: the `key` a `valueFrom` of an env item takes from a Con
   CHECK(taken == std::vector<std::string>{"k1", "k2"});
 }
 
+TEST_CASE("object paths: the annotation a Downward API fieldPath names") {
+  CHECK(AnnotationOfFieldPath("metadata.annotations['note']") == "note");
+  CHECK(AnnotationOfFieldPath("metadata.annotations[\"a.b/c\"]") == "a.b/c");
+  for (std::string_view other : {"metadata.labels['note']", "metadata.name", "metadata.annotations", "metadata.annotations['x\"]",
+                                 "metadata.annotations[]"}) {
+    CAPTURE(other);
+    CHECK(AnnotationOfFieldPath(other).empty());
+  }
+  const std::string text = "spec:\n  containers:\n  - env:\n    - {name: A, valueFrom: {fieldRef: {fieldPath: x}}}\n"
+                           "metadata:\n  annotations: {note: y}\n  labels: {note: z}\n";
+  const Tokens tokens = Tokenize(text);
+  REQUIRE(tokens.diagnostics.empty());
+  for (const Scalar& scalar : tokens.scalars) {
+    const std::string value = DecodeScalar(text, scalar);
+    CHECK((EnvItemOfFieldRef(tokens, scalar) != PathSegment::kRoot) == (value == "x"));
+    CHECK(IsAnnotationEntry(tokens, scalar) == (value == "y"));
+  }
+}
+
 }  // namespace
 }  // namespace safesubst
