@@ -2,14 +2,17 @@
 #include "command_line.h"
 
 #include <algorithm>
+#include <cctype>
+#include <iterator>
 #include <span>
 
 namespace safesubst {
 
 namespace {
 
-constexpr std::string_view kShells[] = {"sh",  "bash",  "dash", "ash",  "zsh",  "ksh",   "mksh", "rbash", "rzsh",
-                                        "yash", "posh", "lksh", "ksh93", "pdksh", "oksh", "loksh", "hush"};
+// The restricted (rbash, rksh), static and versioned names of these are read by ShellName.
+constexpr std::string_view kShells[] = {"sh",   "bash", "dash", "ash",   "zsh",   "ksh",  "mksh",  "yash",
+                                        "posh", "lksh", "ksh93", "pdksh", "oksh", "loksh", "hush"};
 constexpr std::string_view kWrappers[] = {"tini",  "tini-static", "dumb-init", "catatonit", "env",    "busybox",
                                           "timeout", "su-exec",   "gosu",      "nice",      "ionice", "nohup",
                                           "chroot",  "setsid",    "stdbuf",    "runuser",   "setpriv", "chpst",
@@ -29,7 +32,41 @@ std::string_view ProgramBaseName(std::string_view program) {
   return slash == std::string_view::npos ? program : program.substr(slash + 1);
 }
 
-bool IsShellProgram(std::string_view program) { return IsOneOf(program, kShells); }
+namespace {
+
+// `mksh-static`, `bash.static`, `bash5`, `bash-5.2`, `zsh-5.9`: the same
+// shell built or installed under another name (Debian's mksh-static, the
+// versioned names that images and package managers leave beside the plain one).
+std::string_view WithoutBuildSuffix(std::string_view name) {
+  for (std::string_view suffix : {"-static", ".static"}) {
+    if (name.ends_with(suffix)) name.remove_suffix(suffix.size());
+  }
+  std::size_t end = name.size();
+  while (end > 0 && (std::isdigit(static_cast<unsigned char>(name[end - 1])) != 0 || name[end - 1] == '.')) --end;
+  if (end < name.size() && end > 0 && name[end - 1] == '-') --end;
+  return end > 0 && end < name.size() && std::isdigit(static_cast<unsigned char>(name[name.size() - 1])) != 0
+             ? name.substr(0, end)
+             : name;
+}
+
+std::string_view KnownShell(std::string_view name) {
+  const auto found = std::find(std::begin(kShells), std::end(kShells), name);
+  return found == std::end(kShells) ? std::string_view() : *found;
+}
+
+}  // namespace
+
+std::string_view ShellName(std::string_view program) {
+  const std::string_view name = ProgramBaseName(program);
+  if (const std::string_view shell = KnownShell(name); !shell.empty()) return shell;  // ksh93 is a name of its own
+  const std::string_view built = WithoutBuildSuffix(name);
+  if (const std::string_view shell = KnownShell(built); !shell.empty()) return shell;
+  // The restricted shells: rbash, rksh, rzsh, rmksh. (Not `rsh`, the remote shell, which runs no -c string.)
+  if (built.size() > 3 && built[0] == 'r') return KnownShell(built.substr(1));
+  return {};
+}
+
+bool IsShellProgram(std::string_view program) { return !ShellName(program).empty(); }
 
 bool IsCommandWrapper(std::string_view program) { return IsOneOf(program, kWrappers); }
 

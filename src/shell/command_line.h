@@ -19,8 +19,12 @@ namespace safesubst {
 /// The last component of a program's path: "/usr/bin/tee" -> "tee".
 std::string_view ProgramBaseName(std::string_view program);
 
-/// True for a shell (sh, bash, dash, ash, zsh, ksh and their kin), named or
-/// given as a path (`/bin/sh`).
+/// The shell `program` names (`sh`, `bash`, `mksh`, ...), also given as a
+/// path (`/bin/sh`), restricted (`rbash`, `rksh`), static (`mksh-static`) or
+/// versioned (`bash5`, `bash-5.2`); empty for any other program.
+std::string_view ShellName(std::string_view program);
+
+/// True for a shell (sh, bash, dash, ash, zsh, ksh and their kin): ShellName.
 bool IsShellProgram(std::string_view program);
 
 /// True for a program that runs a command given after its own options and
@@ -106,33 +110,50 @@ std::size_t CommandOptionOperand(std::size_t program, std::size_t size, Word wor
   return std::string_view::npos;
 }
 
+/// The first word of a command line of `size` words that names a shell, or
+/// `size`: word 0, or, after any other program, the first word naming one. A
+/// wrapper (`tini --`, `env`, `timeout 10`) or an entrypoint script runs its
+/// arguments (`docker-entrypoint.sh sh -c ...`, `flock /l sh -c`, `nsenter
+/// -t 1 sh -c`, `strace -f sh -c`); the words before the shell count as that
+/// program's own, which can only make more text be quoted as shell, never
+/// less. `may_be_program(i)` may answer false for a word too long to name a
+/// program (PATH_MAX), so that a script is not decoded just to see that it is none.
+template <typename Word, typename MayBeProgram>
+std::size_t FirstShellWord(std::size_t size, Word word, MayBeProgram may_be_program) {
+  for (std::size_t i = 0; i < size; ++i) {
+    if ((i == 0 || may_be_program(i)) && IsShellProgram(word(i))) return i;
+  }
+  return size;
+}
+
+/// The command string that a program among the first `shell` words hands to
+/// a shell with its `-c` option (`su app -c CMD`, `strace -f su -c CMD`,
+/// CommandOptionOperand), or std::string_view::npos.
+template <typename Word, typename MayBeOption, typename MayBeProgram>
+std::size_t CommandOptionBefore(std::size_t shell, std::size_t size, Word word, MayBeOption may_be_option,
+                                MayBeProgram may_be_program) {
+  for (std::size_t program = 0; program < shell; ++program) {
+    if (!may_be_program(program)) continue;
+    const std::size_t command = CommandOptionOperand(program, size, word, may_be_option);
+    if (command != std::string_view::npos) return command;
+  }
+  return std::string_view::npos;
+}
+
 /// The index of the script in a command line of `size` words, as the shell
 /// reads it (`sh -c SCRIPT`, `bash -euo pipefail -c SCRIPT`, `sh -c -e
 /// SCRIPT`, `sh -c - SCRIPT`, `tini -- sh -c SCRIPT`, `su app -c SCRIPT`), or
 /// std::string_view::npos. `word(i)` is word i, decoded; `may_be_option(i)`
 /// may answer false for a word known not to start with `-` or `+`, and
-/// `may_be_program(i)` for one too long to name a program (PATH_MAX), so
-/// that a script is not decoded just to see that it is neither. After any other program,
-/// the first shell is taken for the program: a wrapper (`tini --`, `env`,
-/// `timeout 10`) or an entrypoint script that runs its arguments
-/// (`docker-entrypoint.sh sh -c ...`, `flock /l sh -c`, `nsenter -t 1 sh
-/// -c`); the words before it count as that program's own, which can only
-/// make more text be quoted as shell, never less.
+/// `may_be_program(i)` as FirstShellWord's.
 template <typename Word, typename MayBeOption, typename MayBeProgram>
 std::size_t ShellScriptOperand(std::size_t size, Word word, MayBeOption may_be_option, MayBeProgram may_be_program) {
   constexpr std::size_t kNone = std::string_view::npos;
   if (size == 0) return kNone;
-  std::size_t shell = 0;
-  if (!IsShellProgram(word(0))) {
-    for (shell = 1; shell < size && !(may_be_program(shell) && IsShellProgram(word(shell))); ++shell) {
-    }
-    for (std::size_t program = 0; program < shell; ++program) {
-      if (!may_be_program(program)) continue;
-      const std::size_t command = CommandOptionOperand(program, size, word, may_be_option);
-      if (command != kNone) return command;
-    }
-    if (shell == size) return kNone;
-  }
+  const std::size_t shell = FirstShellWord(size, word, may_be_program);
+  const std::size_t command = CommandOptionBefore(shell, size, word, may_be_option, may_be_program);
+  if (command != kNone) return command;
+  if (shell == size) return kNone;
   const ShellOptions options = ReadShellOptions(shell, size, word, may_be_option);
   return options.dash_c && options.operand < size ? options.operand : kNone;
 }

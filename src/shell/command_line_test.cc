@@ -113,6 +113,20 @@ TEST_CASE("command line: shells, wrappers and shell options") {
   }
   CHECK_FALSE(IsShellProgram("python3"));
   CHECK_FALSE(IsShellProgram("/bin/shx"));
+  // Restricted, static and versioned names (attacker B1, session 31): `rksh -c`, `mksh-static -c` ran the value.
+  CHECK(ShellName("/usr/bin/rksh") == "ksh");
+  CHECK(ShellName("rbash") == "bash");
+  CHECK(ShellName("rzsh") == "zsh");
+  CHECK(ShellName("mksh-static") == "mksh");
+  CHECK(ShellName("/bin/bash.static") == "bash");
+  CHECK(ShellName("bash5") == "bash");
+  CHECK(ShellName("bash-5.2") == "bash");
+  CHECK(ShellName("zsh-5.9") == "zsh");
+  CHECK(ShellName("ksh93") == "ksh93");
+  for (const char* other : {"rsh", "ssh", "python3", "ssh-keygen", "bash-completion", "shx5", "r", "-static", "5"}) {
+    CAPTURE(other);
+    CHECK(ShellName(other).empty());
+  }
   CHECK(IsCommandWrapper("/sbin/tini"));
   CHECK(IsCommandWrapper("env"));
   CHECK_FALSE(IsCommandWrapper("sh"));

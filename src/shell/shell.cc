@@ -84,8 +84,8 @@ std::string_view ShebangShell(std::string_view text) {
 }
 
 ScriptShells ShellsRunning(std::string_view program) {
-  std::string_view name = ProgramBaseName(program);
-  for (std::string_view bash_like : {"bash", "rbash", "zsh", "ksh", "ksh93", "mksh"}) {
+  std::string_view name = ShellName(program);
+  for (std::string_view bash_like : {"bash", "zsh", "ksh", "ksh93", "mksh"}) {
     if (name == bash_like) return ScriptShells::kBash;
   }
   return ScriptShells::kSh;

@@ -2,6 +2,7 @@
 #include "shell_commands.h"
 
 #include <algorithm>
+#include <iterator>
 #include <set>
 #include <utility>
 
@@ -41,6 +42,19 @@ const Runner* FindRunner(std::string_view program) {
   }
   return nullptr;
 }
+
+// Programs that read their words as data (ReadsWordsAsData): printing,
+// searching and looking up names, package managers and user tools, which
+// take a shell's name as an argument (`-s /bin/bash`) and have a `-c` of their own.
+constexpr std::string_view kDataReaders[] = {
+    "echo",   "printf",   "print",    "grep",     "egrep",  "fgrep",   "rg",       "which",     "whereis",
+    "type",   "hash",     "test",     "[",        "ls",     "stat",    "file",     "ln",        "cp",
+    "mv",     "rm",       "install",  "chmod",    "chown",  "readlink", "realpath", "basename", "dirname",
+    "touch",  "cat",      "head",     "tail",     "wc",     "sort",    "uniq",     "cut",       "tr",
+    "useradd", "usermod", "adduser",  "deluser",  "userdel", "chsh",   "update-alternatives", "dpkg",
+    "dpkg-divert", "apt", "apt-get",  "apt-cache", "apk",   "yum",     "dnf",      "microdnf",  "rpm",
+    "zypper", "pacman",   "pip",      "pip3",     "ps",     "pgrep",   "pkill",    "killall",   "pidof",
+    "logger", "getent",   "id",       "du",       "df",     "chattr",  "setfacl"};
 
 // A runner's own word: an option, an assignment (`env A=1`) or a number (`nice -n 5`, `timeout 5s`).
 bool IsRunnerWord(const ShWord& word) {
@@ -195,6 +209,48 @@ bool IsRunner(std::string_view program) {
   if (IsCommandWrapper(program)) return true;
   const Runner* runner = FindRunner(program);
   return runner != nullptr && runner->runs_command;
+}
+
+bool ReadsWordsAsData(std::string_view program) {
+  const std::string_view name = ProgramBaseName(program);
+  return std::find(std::begin(kDataReaders), std::end(kDataReaders), name) != std::end(kDataReaders);
+}
+
+namespace {
+
+// A program that joins its operands into a string another shell reads
+// (`ssh HOST sh -c X`, `watch sh -c X`, `eval sh -c X`, the string of
+// `trap` and `alias`): a shell among them is not run as written, and the
+// sink of the program itself reads it.
+bool JoinsOperands(std::string_view program) {
+  const std::string_view name = ProgramBaseName(program);
+  return RunsOperandsAsString(program) || name == "ssh" || name == "eval" || name == "trap" || name == "alias";
+}
+
+}  // namespace
+
+std::size_t ShellOfCommand(const std::vector<ShWord>& words) {
+  constexpr std::size_t kNone = std::string_view::npos;
+  if (words.empty()) return kNone;
+  const std::string first = ProgramOf(words[0]);
+  if (IsShellProgram(first)) return 0;
+  if (ReadsWordsAsData(first) || first.empty() || JoinsOperands(first)) return kNone;
+  const auto word = [&](std::size_t i) { return ProgramOf(words[i]); };
+  // Behind runners, up to the first shell; after any other program too (FirstShellWord), but not past one that joins or reads its words.
+  const std::size_t run = CommandAfterRunners(words, 0);
+  const std::size_t shell = FirstShellWord(words.size(), word, [](std::size_t) { return true; });
+  if (shell == words.size()) return kNone;
+  for (std::size_t i = run; i < shell; ++i) {
+    const std::string program = ProgramOf(words[i]);
+    if (ReadsWordsAsData(program) || JoinsOperands(program)) return kNone;
+  }
+  return shell;
+}
+
+std::size_t LastPossibleProgram(const std::vector<ShWord>& words, std::size_t run) {
+  if (run >= words.size() || words.empty()) return run;
+  const std::string program = ProgramOf(words[run]);
+  return program.empty() || ReadsWordsAsData(program) || JoinsOperands(program) ? run : words.size() - 1;
 }
 
 bool RunsOperandsAsString(std::string_view program) {

@@ -117,6 +117,30 @@ std::string ProgramOf(const ShWord& word);
 /// `time`, `xargs`, `find`, `kubectl`, ... (a shell's prefix words among them).
 bool IsRunner(std::string_view program);
 
+/// True for a program that reads its words as data, never as a command line
+/// it runs: `echo`, `printf`, `grep`, `which`, `apt-get`, `useradd` (`echo sh
+/// -c X`, `grep -c sh F`, `apt-get install -y bash`, `useradd -s /bin/bash -c
+/// COMMENT` name a shell that nothing runs).
+bool ReadsWordsAsData(std::string_view program);
+
+/// The index of the shell that a command runs, or std::string_view::npos:
+/// word 0, the first shell behind runners (`nice -n 5 sh`), or, as
+/// command_line.h's FirstShellWord reads a container's command line, the
+/// first word naming a shell after any other program (`strace -f sh -c`,
+/// `fakeroot -- sh`, `/docker-entrypoint.sh bash -c`, `prlimit --nofile=100
+/// sh`), unless that program ReadsWordsAsData or joins its operands into a
+/// string that another shell reads first (`ssh HOST sh -c X`, `watch sh -c
+/// X`: their own sinks). A shell is named as ProgramOf reads a command word
+/// (`$(command -v sh)`).
+std::size_t ShellOfCommand(const std::vector<ShWord>& words);
+
+/// The last word of a command that may be a program it runs, given `run`,
+/// the command behind its runners (CommandAfterRunners): `run`, or, after a
+/// program that may run its operands as a command (any but those that
+/// ReadsWordsAsData), the last word, so that `strace -f su app -c X` is
+/// found as `su app -c X` is.
+std::size_t LastPossibleProgram(const std::vector<ShWord>& words, std::size_t run);
+
 /// True for a program whose operands, joined with blanks, a shell runs:
 /// `watch`, GNU `parallel`.
 bool RunsOperandsAsString(std::string_view program);

@@ -115,6 +115,39 @@ TEST_CASE("shell commands: the command behind prefix words and runners") {
   CHECK(CommandAfterRunners(NonEmptyCommands("command -v")[0].words, 0) == 2);
 }
 
+TEST_CASE("shell commands: the shell a command runs, after runners and after any program") {
+  constexpr std::size_t kNone = std::string_view::npos;
+  for (const auto& [script, shell] : std::vector<std::pair<std::string_view, std::size_t>>{
+           {"sh -c x", 0},
+           {"nice -n 5 bash -c x", 3},
+           {"strace -f -o /dev/null sh -c x", 4},  // B1: any program, as command_line.h reads the exec form
+           {"fakeroot -- sh", 2},
+           {"/docker-entrypoint.sh mksh-static -c x", 1},
+           {"$(command -v sh) -c x", 0},
+           {"echo sh -c x", kNone},  // programs that read a shell's name as data
+           {"grep -c sh file", kNone},
+           {"apt-get install -y bash", kNone},
+           {"useradd -s /bin/bash -c comment app", kNone},
+           {"env echo sh -c x", kNone},
+           {"ssh host sh -c x", kNone},  // joined into one string: `ssh`'s own sink
+           {"watch sh -c x", kNone},
+           {"\"$X\" sh -c x", kNone},  // a program named by an expansion: read as possibly a shell elsewhere
+           {"cp a b", kNone}}) {
+    CAPTURE(script);
+    CHECK(ShellOfCommand(NonEmptyCommands(script).back().words) == shell);
+  }
+  CHECK(ShellOfCommand({}) == kNone);
+}
+
+TEST_CASE("shell commands: the last word that may be a program a command runs") {
+  const std::vector<ShWord> strace = NonEmptyCommands("strace -f su app -c x").back().words;
+  CHECK(LastPossibleProgram(strace, CommandAfterRunners(strace, 0)) == 5);
+  const std::vector<ShWord> echo = NonEmptyCommands("nice echo su -c x").back().words;
+  CHECK(LastPossibleProgram(echo, CommandAfterRunners(echo, 0)) == 1);
+  CHECK(ReadsWordsAsData("/usr/bin/grep"));
+  CHECK_FALSE(ReadsWordsAsData("strace"));
+}
+
 }  // namespace
 }  // namespace safesubst
 

@@ -315,6 +315,17 @@ TEST_CASE("second-order sinks: every sink kind is found") {
       {"su --session-command='echo ${V}' app", "`su -c`", true},
       {"runuser --co='echo ${V}' app", "`runuser -c`", true},
       {"script -qc'echo ${V}' /dev/null", "`script -c`", true},
+      // After a program no table lists, as in the exec form (attacker B1, session 31).
+      {"valgrind -q sh -c 'echo ${V}'", "`sh -c`", true},
+      {"/docker-entrypoint.sh sh -c \"echo ${V}\"", "`sh -c`", true},
+      {"wait-for-it.sh db:5432 -- sh -c 'echo ${V}'", "`sh -c`", true},
+      {"aws-vault exec prof -- bash -c 'echo ${V}'", "`bash -c`", true},
+      {"dockerize -wait tcp://db:5432 sh -c 'echo ${V}'", "`sh -c`", true},
+      {"strace -f su app -c 'echo ${V}'", "`su -c`", true},
+      {"fakeroot sh <<EOF\necho ${V}\nEOF\n", "the here-document that `sh` runs as code", true},
+      {"bash5 -c 'echo ${V}'", "`bash5 -c`", true},
+      {"/usr/local/bin/zsh-5.9 -c 'echo ${V}'", "`zsh-5.9 -c`", true},
+      {"ssh host sh -c 'echo ${V}'", "`ssh`", false},  // the login shell reads the joined command first
   };
   for (const Expect& c : cases) {
     CAPTURE(c.script);
@@ -330,6 +341,10 @@ TEST_CASE("second-order sinks: every sink kind is found") {
       "\"$DIR/tool\" -f '${V}'", "\"$SH\" -c 'echo $1' _ ${V}", "echo alias p='${V}'", "alias ${V}",
       "PROMPT_COMMAND_X='${V}'", "command echo eval '${V}'", "parallel echo ::: '${V}'", "su app -s /bin/sh '${V}'",
       "flock ./lock echo '${V}'",
+      // Programs that read a shell's name as data (B1's over-refusal guard).
+      "echo sh -c \"${V}\"", "grep -c sh \"${V}\"", "apt-get install -y bash \"${V}\"",
+      "useradd -m -s /bin/bash -c \"${V}\" app", "which bash \"${V}\"", "printf '%s' sh -c \"${V}\"",
+      "echo \"${V}\" | grep -q bash", "ln -sf /bin/bash /bin/sh; echo \"${V}\"",
       // A pipe, then a shell reading its own input later (session 28: refused as piped into it).
       "sh <(echo hi)\necho \"${V}\"", "echo \"${V}\" | (cat)\nsh -s <<'EOF'\ntrue\nEOF\n",
       "echo \"${V}\"\nfor i in 1; do echo; done | cat\nsh -s <<'EOF'\ntrue\nEOF\n",
@@ -749,6 +764,30 @@ TEST_CASE("second-order sinks: every runner and -c string runner under real shel
   const std::string counts = RunEncoded(encoded, testing::InstalledShells());
   MESSAGE("runners: " << shapes.size() << " shapes, " << encoded.scripts.size() << " scripts encoded, "
                       << encoded.refused << " refused;" << counts);
+}
+
+// A shell after a program no table lists (attacker B1, session 31: strace,
+// fakeroot, prlimit and entrypoint scripts ran the value in scripts while the
+// exec form refused it), and shells under restricted, static or versioned
+// names. Each is RUN under the real shells: the programs must be installed
+// (a missing one prints nothing, and the case fails).
+TEST_CASE("second-order sinks: a shell after any program, and shells by other names, under real shells") {
+  const std::vector<Shape> shapes = {
+      {"strace -f -o /dev/null sh -c {Q}", "`sh -c`"},
+      {"fakeroot -- sh -c {Q}", "`sh -c`"},
+      {"fakeroot sh -c {Q}", "`sh -c`"},
+      {"prlimit --nofile=100 sh -c {Q}", "`sh -c`"},
+      {"strace -o /dev/null -f sh <<'EOF'\n{B}\nEOF", "the here-document that `sh` runs as code"},
+      {"rksh -c {Q}", "`rksh -c`"},
+      {"mksh-static -c {Q}", "`mksh-static -c`"},
+      {"rbash -c {Q}", "`rbash -c`"},
+  };
+  CheckPlainlyWrittenRunsTheValue(shapes);
+  const EncodedShapes encoded = EncodeShapes(shapes);
+  CHECK(encoded.scripts.size() >= shapes.size() * 6);
+  const std::string counts = RunEncoded(encoded, testing::InstalledShells());
+  MESSAGE("after any program: " << shapes.size() << " shapes, " << encoded.scripts.size() << " scripts encoded, "
+                                << encoded.refused << " refused;" << counts);
 }
 
 // Shells named indirectly, input that reaches a shell, aliases of the sinks

@@ -550,16 +550,8 @@ class SinkReader : public CommandReader {
     if (const std::optional<ShWord> value = AssignedValue(word)) AddWordSink("`PROMPT_COMMAND`", {&*value});
   }
 
-  // The index of the shell a command runs (itself or behind runners), or npos.
-  // (`$(command -v sh)` and `` `which sh` `` name a shell too: ProgramOf.)
-  static std::size_t FindShell(const std::vector<ShWord>& words) {
-    if (IsShellProgram(ProgramOf(words[0]))) return 0;
-    if (!IsRunner(words[0].text)) return std::string_view::npos;
-    for (std::size_t i = 1; i < words.size(); ++i) {
-      if (IsShellProgram(ProgramOf(words[i]))) return i;
-    }
-    return std::string_view::npos;
-  }
+  // The index of the shell a command runs, or npos (ShellOfCommand).
+  static std::size_t FindShell(const std::vector<ShWord>& words) { return ShellOfCommand(words); }
 
   // The index of a program named by an expansion (itself or behind runners), or npos.
   static std::size_t FindExpandedProgram(const std::vector<ShWord>& words) {
@@ -636,6 +628,8 @@ class SinkReader : public CommandReader {
     // The builtin behind prefix words (`command eval`, `builtin alias`), and
     // the variables `env` sets (`env PROMPT_COMMAND=... bash -i`, `find -exec env`).
     const std::size_t run = CommandAfterRunners(words, 0);
+    // After a program no table lists (`strace -f su app -c X`), its words may run too: their -c strings.
+    if (const std::size_t last = LastPossibleProgram(words, run); last > run) FindRunnerStrings(words, last);
     for (std::size_t env = 0; env < words.size(); ++env) {
       if (ProgramBaseName(words[env].text) != "env") continue;
       const std::size_t runs = EnvCommand(words, env);
@@ -1014,12 +1008,16 @@ bool MayRunCodeAgain(std::string_view script) {
   }
   // A shell (or ssh) named as a word: `sh`, `/bin/bash`, followed by what
   // may follow a command name.
+  // (`mksh-static`, `bash5`: ShellName's suffixes follow the `sh`.)
+  const auto in_name = [](char c) { return IsNameChar(c) || c == '-' || c == '.'; };
   for (std::size_t at = script.find("sh"); at != std::string_view::npos; at = script.find("sh", at + 2)) {
-    char next = at + 2 < script.size() ? script[at + 2] : '\n';
+    std::size_t end = at + 2;
+    while (end < script.size() && in_name(script[end])) ++end;
+    char next = end < script.size() ? script[end] : '\n';
     if (std::string_view(" \t\n<;|)'\"").find(next) == std::string_view::npos) continue;
     std::size_t start = at;
-    while (start > 0 && (IsNameChar(script[start - 1]) || script[start - 1] == '/')) --start;
-    std::string_view word = script.substr(start, at + 2 - start);
+    while (start > 0 && (in_name(script[start - 1]) || script[start - 1] == '/')) --start;
+    std::string_view word = script.substr(start, end - start);
     if (IsShellProgram(word) || ProgramBaseName(word) == "ssh") return true;
   }
   // A program named by an expansion may be a shell or `eval` (`$cmd ARGS`).

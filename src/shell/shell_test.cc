@@ -23,13 +23,13 @@ TEST_CASE("ShebangShell: a `#!` line naming a shell") {
        {"#!/bin/sh\necho", "#!/bin/sh -e\n", "#! /bin/bash\n", "#!/usr/bin/env bash\n",
         "#!/usr/bin/env -S bash -eu\n", "#!/usr/bin/env LC_ALL=C sh\n", "#!/bin/dash", "#!/sbin/ash\n",
         "#!/usr/local/bin/zsh -f\n", "#!/bin/busybox sh\n", "#!/bin/sh\r\necho\r\n", "#!/bin/ksh\n",
-        "#!/bin/mksh\n", "#!/usr/bin/env yash\n"}) {
+        "#!/bin/mksh\n", "#!/usr/bin/env yash\n", "#!/bin/bash5\n", "#!/usr/bin/mksh-static\n"}) {
     CAPTURE(script);
     CHECK_FALSE(ShebangShell(script).empty());
   }
   for (std::string_view script :
        {"", "#", "#!", "#!\n", "echo\n#!/bin/sh\n", " #!/bin/sh\n", "#!/usr/bin/python3\n",
-        "#!/usr/bin/env python3\n", "#!/usr/bin/env\n", "#!/bin/shell\n", "#!/bin/bash5\n", "# !/bin/sh\n",
+        "#!/usr/bin/env python3\n", "#!/usr/bin/env\n", "#!/bin/shell\n", "# !/bin/sh\n",
         "#!/usr/bin/env -S\n", "#!/bin/busybox awk\n"}) {
     CAPTURE(script);
     CHECK(ShebangShell(script).empty());
