@@ -9,25 +9,12 @@
 #include <vector>
 
 #include "command_line.h"
+#include "shell_command_support.h"
 
 namespace safesubst {
 namespace {
 
-// Every command the reader hands on, empty ones included.
-struct Collector : CommandReader {
-  std::vector<ShCommand> commands;
-  void CommandEnded(ShCommand command) override { commands.push_back(std::move(command)); }
-};
-
-std::vector<ShCommand> NonEmptyCommands(std::string_view script) {
-  Collector collector;
-  ReadShell(script, &collector);
-  std::vector<ShCommand> commands;
-  for (ShCommand& command : collector.commands) {
-    if (!command.words.empty() || !command.redirects.empty()) commands.push_back(std::move(command));
-  }
-  return commands;
-}
+using testing::NonEmptyCommands;
 
 // The text of each word of each command.
 std::vector<std::vector<std::string>> WordTexts(const std::vector<ShCommand>& commands) {

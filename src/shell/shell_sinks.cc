@@ -18,6 +18,7 @@
 
 #include "command_line.h"
 #include "interpreter_programs.h"
+#include "option_shell_strings.h"
 #include "program_variables.h"
 #include "references.h"
 #include "shell_commands.h"
@@ -629,7 +630,13 @@ class SinkReader : public CommandReader {
     // the variables `env` sets (`env PROMPT_COMMAND=... bash -i`, `find -exec env`).
     const std::size_t run = CommandAfterRunners(words, 0);
     // After a program no table lists (`strace -f su app -c X`), its words may run too: their -c strings.
-    if (const std::size_t last = LastPossibleProgram(words, run); last > run) FindRunnerStrings(words, last);
+    const std::size_t last = LastPossibleProgram(words, run);
+    if (last > run) FindRunnerStrings(words, last);
+    for (OptionShellString& option : OptionShellStrings(words, run, last)) {
+      std::vector<const ShWord*> value;
+      for (const ShWord& word : option.words) value.push_back(&word);
+      AddWordSink(std::move(option.name), std::move(value), std::move(option.refusal));
+    }
     for (std::size_t env = 0; env < words.size(); ++env) {
       if (ProgramBaseName(words[env].text) != "env") continue;
       const std::size_t runs = EnvCommand(words, env);
@@ -1022,6 +1029,7 @@ bool MayRunCodeAgain(std::string_view script) {
   }
   // A program named by an expansion may be a shell or `eval` (`$cmd ARGS`).
   if (MayNameProgramByExpansion(script)) return true;
+  if (MayNameOptionRunner(script)) return true;  // `git -c core.sshCommand=...`, `ssh -o ProxyCommand=...`
   // A -c option (or a bundle with c) after a `$` on its line: the program may
   // be named by an expansion (`"$SH" -c`).
   for (std::size_t at = script.find('-'); at != std::string_view::npos; at = script.find('-', at + 1)) {
