@@ -21,13 +21,14 @@
 #include "command_line.h"
 #include "references.h"
 #include "shell_commands.h"
+#include "sql_programs.h"
 
 namespace safesubst {
 namespace {
 
 constexpr std::size_t kNone = std::string_view::npos;
 
-enum class Language : std::uint8_t { kSed, kAwk, kPerl, kPython, kNode, kJq, kUnknown };
+enum class Language : std::uint8_t { kSed, kAwk, kPerl, kPython, kNode, kJq, kSql, kUnknown };
 
 // How an interpreter's command line names its program.
 struct OptionLetters {
@@ -42,18 +43,25 @@ struct LongOptions {
   std::string_view file;
   std::string_view argument;  // long options taking the next word (without `=`)
 };
-enum Reading : std::uint8_t {
+enum Reading : std::uint16_t {
   kOperandIsProgram = 1,  // without a code option, the first operand is the program
   kOptionsAnywhere = 2,   // GNU getopt: options may follow the operands
   kAbbreviations = 4,     // GNU getopt_long: any prefix of a long option names it (`--expr`)
   kAttachedCode = 8,      // a code letter takes the rest of its word (`-e'...'`); node's do not
   kMagicOpen = 16,        // perl: -n, -p and `<>` open the operands with the two-argument open
+  // SQL clients (sql_programs.h): the operands are a database, a host or a command, no script file;
+  // without a code or file option the program is the standard input (`psql <<EOF`).
+  kDataOperands = 32,
+  kLaterOperandsAreCode = 64,  // sqlite3 DB SQL...: each operand after the first is a program
+  kSingleDashLongs = 128,      // sqlite3's `-cmd`, as `--cmd`
+  kEvalOperand = 256,          // redis-cli's EVAL SCRIPT (EVAL_RO, SCRIPT LOAD): SCRIPT is a program
 };
 struct Interpreter {
   Language language;
   OptionLetters letters;
   LongOptions longs;
   unsigned reading;  // Reading flags
+  SqlDialect sql = SqlDialect::kNone;  // Language::kSql
 
   bool Reads(Reading flag) const { return (reading & flag) != 0; }
 };
@@ -85,6 +93,48 @@ constexpr Interpreter kRuby{
 constexpr Interpreter kPhp{Language::kUnknown, {"rBRE", "fF", "dcz", "", ""}, {}, kAttachedCode};
 constexpr Interpreter kLua{Language::kUnknown, {"e", "", "l", "", ""}, {}, kAttachedCode};
 constexpr Interpreter kR{Language::kUnknown, {"e", "f", "", "", ""}, {"", "--file", ""}, 0};
+// SQL clients (and mongosh's JavaScript, redis-cli's Lua); only options that require an argument are listed.
+constexpr Interpreter kPsql{Language::kSql,
+                            {"c", "f", "dhpUvPoLTFR", "", ""},
+                            {"--command", "--file",
+                             "--dbname --host --port --username --set --variable --pset --output --log-file "
+                             "--table-attr --field-separator --record-separator"},
+                            kOptionsAnywhere | kAbbreviations | kAttachedCode | kDataOperands,
+                            SqlDialect::kPostgres};
+constexpr Interpreter kMysql{Language::kSql,
+                             {"e", "", "uhPDS", "p", ""},
+                             {"--execute --init-command", "",
+                              "--user --host --port --database --socket --default-character-set --protocol "
+                              "--ssl-ca --ssl-cert --ssl-key --ssl-mode --connect-timeout --delimiter --tee"},
+                             kOptionsAnywhere | kAbbreviations | kAttachedCode | kDataOperands, SqlDialect::kMysql};
+constexpr Interpreter kSqlite{Language::kSql,
+                              {"", "", "", "", ""},
+                              {"-cmd --cmd", "-init --init",
+                               "-separator --separator -newline --newline -nullvalue --nullvalue -vfs --vfs "
+                               "-mmap --mmap -maxsize --maxsize -nonce --nonce -escape --escape"},
+                              kOptionsAnywhere | kDataOperands | kLaterOperandsAreCode | kSingleDashLongs,
+                              SqlDialect::kSqlite};
+constexpr Interpreter kClickhouse{Language::kSql,
+                                  {"q", "", "hudfC", "", ""},
+                                  {"--query", "--queries-file", "--host --port --user --database --format"},
+                                  kOptionsAnywhere | kAbbreviations | kAttachedCode | kDataOperands,
+                                  SqlDialect::kClickhouse};
+constexpr Interpreter kCqlsh{Language::kSql,
+                             {"e", "f", "upk", "", ""},
+                             {"--execute", "--file",
+                              "--username --password --keyspace --cqlversion --encoding --request-timeout "
+                              "--connect-timeout --cqlshrc --protocol-version"},
+                             kOptionsAnywhere | kAbbreviations | kAttachedCode | kDataOperands, SqlDialect::kCql};
+constexpr Interpreter kMongosh{Language::kNode,
+                               {"", "f", "uph", "", ""},
+                               {"--eval", "--file",
+                                "--host --port --username --password --authenticationDatabase "
+                                "--authenticationMechanism --tlsCAFile --tlsCertificateKeyFile --apiVersion"},
+                               kOptionsAnywhere | kDataOperands};
+constexpr Interpreter kRedisCli{Language::kUnknown,
+                                {"", "", "hpanusridD", "", ""},
+                                {"", "--eval", "--user --pass --cacert --cacertdir --cert --key --sni"},
+                                kDataOperands | kEvalOperand};
 
 // The interpreter `program` names (`sed`, `/usr/bin/python3.11`, `pypy3`), or null.
 const Interpreter* InterpreterNamed(std::string_view program) {
@@ -103,6 +153,13 @@ const Interpreter* InterpreterNamed(std::string_view program) {
   if (versioned("php")) return &kPhp;
   if (versioned("lua") || name == "luajit") return &kLua;
   if (name == "Rscript" || name == "R") return &kR;
+  if (name == "psql") return &kPsql;
+  if (name == "mysql" || name == "mariadb") return &kMysql;
+  if (versioned("sqlite")) return &kSqlite;
+  if (name == "clickhouse-client") return &kClickhouse;
+  if (name == "cqlsh") return &kCqlsh;
+  if (name == "mongosh" || name == "mongo") return &kMongosh;
+  if (name == "redis-cli") return &kRedisCli;
   return nullptr;
 }
 
@@ -159,13 +216,17 @@ class OptionReader {
         if (std::exchange(maybe_argument_, false)) continue;
         if (first_operand_ == kNone) first_operand_ = i_;
         if (!interpreter_.Reads(kOptionsAnywhere)) options_ = false;
+        if (interpreter_.Reads(kDataOperands)) {
+          DataOperand();
+          continue;
+        }
         if (!interpreter_.Reads(kOperandIsProgram)) break;  // the script file: the rest are its arguments
         continue;
       }
       maybe_argument_ = false;
       if (word == "--") {
         options_ = false;
-      } else if (word.starts_with("--")) {
+      } else if (word.starts_with("--") || interpreter_.Reads(kSingleDashLongs)) {
         LongOption(word);
       } else {
         Letters(word);
@@ -174,9 +235,11 @@ class OptionReader {
     if (found_.words.empty() && !named_file_ && interpreter_.Reads(kOperandIsProgram) && first_operand_ != kNone) {
       found_.words.push_back({first_operand_, 0});
     }
-    const bool script_operand = found_.words.empty() && !named_file_ && !interpreter_.Reads(kOperandIsProgram);
+    const bool script_operand = found_.words.empty() && !named_file_ &&
+                                !interpreter_.Reads(kOperandIsProgram) && !interpreter_.Reads(kDataOperands);
     found_.reads_stdin = found_.reads_stdin ||
-                         (script_operand && (first_operand_ == kNone || IsStandardInput(words_[first_operand_].text)));
+                         (script_operand && (first_operand_ == kNone || IsStandardInput(words_[first_operand_].text))) ||
+                         (interpreter_.Reads(kDataOperands) && ClientReadsStdin());
     found_.names_file = named_file_ || (script_operand && first_operand_ != kNone);
     if (interpreter_.Reads(kMagicOpen) && !found_.words.empty() && (loops_ || ReadsDiamond())) {
       for (std::size_t i = first_operand_; i < words_.size(); ++i) found_.opened_files.push_back(i);
@@ -202,8 +265,38 @@ class OptionReader {
     } else {
       // An option not listed may take the next word (`node --input-type module -e ...`): that word
       // is not yet the script file. (The first operand of sed or awk is still the program.)
-      maybe_argument_ = !attached && !interpreter_.Reads(kOperandIsProgram);
+      maybe_argument_ = !attached && !interpreter_.Reads(kOperandIsProgram) && !interpreter_.Reads(kLaterOperandsAreCode);
     }
+  }
+
+  // An operand of an SQL client: sqlite3's SQL after the database, the script after redis-cli's EVAL.
+  void DataOperand() {
+    if (InterpreterNamed(words_[i_].text) == &interpreter_) {
+      // The first was a container named after the client (`docker exec mysql mysql -e`,
+      // `kubectl exec deploy/mysql -- mysql -e`): its options start again here.
+      options_ = true;
+      first_operand_ = last_operand_ = kNone;
+      return;
+    }
+    const bool sql = interpreter_.Reads(kLaterOperandsAreCode) && i_ != first_operand_;
+    if (sql || (interpreter_.Reads(kEvalOperand) && last_operand_ != kNone && NamesEval(words_[last_operand_].text))) {
+      found_.words.push_back({i_, 0});
+    }
+    program_operands_ = program_operands_ || sql;
+    last_operand_ = i_;
+  }
+
+  static bool NamesEval(std::string_view command) {
+    std::string lower(command);
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return Listed("eval eval_ro load", lower);
+  }
+
+  // An SQL client with no program word or file reads its standard input (sqlite3 does also after -cmd).
+  bool ClientReadsStdin() const {
+    if (interpreter_.Reads(kLaterOperandsAreCode)) return !program_operands_;
+    if (named_file_) return false;
+    return interpreter_.Reads(kEvalOperand) ? first_operand_ == kNone : found_.words.empty();
   }
 
   // A program word holds perl's `<>` or `<ARGV>` (not the safe `<<>>`).
@@ -259,6 +352,8 @@ class OptionReader {
   bool options_ = true;
   bool maybe_argument_ = false;  // the word after an option not listed may be its argument
   bool loops_ = false;           // -n or -p
+  std::size_t last_operand_ = kNone;
+  bool program_operands_ = false;  // sqlite3's SQL operands
 };
 
 // ---- where a place of a program lands --------------------------------------
@@ -929,10 +1024,19 @@ std::vector<Span> ScanStrings(const Syntax& syntax, std::string_view program, st
   return Restricted(std::move(scanner.spans), runs);
 }
 
-// The fields of a program of `language`, in text order; `beside`: the other
-// words of its command line.
-std::vector<Span> FieldsOf(Language language, std::string_view program, std::string_view beside) {
-  switch (language) {
+// sql_programs.h's fields as spans.
+std::vector<Span> SqlSpans(SqlDialect dialect, std::string_view program) {
+  std::vector<Span> spans;
+  for (SqlField& field : SqlFields(dialect, program)) {
+    spans.push_back(Span{field.begin, field.end, Field{field.kind, std::move(field.stops), field.what, field.runs}});
+  }
+  return spans;
+}
+
+// The fields of a program of `interpreter`, in text order; `beside`: the
+// other words of its command line.
+std::vector<Span> FieldsOf(const Interpreter& interpreter, std::string_view program, std::string_view beside) {
+  switch (interpreter.language) {
     case Language::kSed: {
       SedScanner scanner(program);
       scanner.Scan();
@@ -945,6 +1049,7 @@ std::vector<Span> FieldsOf(Language language, std::string_view program, std::str
     case Language::kPython: return ScanStrings(kPythonSyntax, program, beside);
     case Language::kNode: return ScanStrings(kNodeSyntax, program, beside);
     case Language::kJq: return ScanStrings(kJqSyntax, program, beside);
+    case Language::kSql: return SqlSpans(interpreter.sql, program);
     case Language::kUnknown: return {};
   }
   return {};
@@ -1108,7 +1213,7 @@ void MarkPlaces(const Call& call, const PlaceholderList& placeholders, std::pair
                 const StandIn& program, std::vector<ShellContext>* contexts) {
   auto first = std::lower_bound(placeholders.begin(), placeholders.end(), std::make_pair(range.first, std::size_t{0}));
   if (first == placeholders.end() || first->first >= range.second) return;
-  const std::vector<Span> fields = FieldsOf(call.interpreter->language, program.text, WordsBeside(call));
+  const std::vector<Span> fields = FieldsOf(*call.interpreter, program.text, WordsBeside(call));
   std::vector<std::pair<std::size_t, std::size_t>> places = program.places;  // by index
   std::sort(places.begin(), places.end());
   for (auto at = first; at != placeholders.end() && at->first < range.second; ++at) {
@@ -1213,7 +1318,8 @@ bool MayRunPrograms(std::string_view script) {
   std::string unquoted;
   script = NamesAsRead(script, &unquoted);  // `s''ed` is `sed`
   for (std::string_view name : {"sed", "awk", "perl", "python", "pypy", "node", "bun", "jq", "ruby", "php", "lua",
-                                 "luajit", "Rscript", "R"}) {
+                                 "luajit", "Rscript", "R", "psql", "mysql", "mariadb", "sqlite", "clickhouse",
+                                 "cqlsh", "mongosh", "mongo", "redis"}) {
     for (std::size_t at = script.find(name); at != kNone; at = script.find(name, at + 1)) {
       const std::size_t end = at + name.size();
       const bool starts = at == 0 || !std::isalpha(static_cast<unsigned char>(script[at - 1])) ||

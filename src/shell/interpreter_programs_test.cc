@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "program_places.h"
 #include "real_shells.h"
 #include "shell.h"
 #include "shell_commands.h"
@@ -23,31 +24,10 @@
 namespace safesubst {
 namespace {
 
-constexpr std::string_view kPlaceholder = "${V}";
-
-ShellContext PlaceOf(std::string_view script) {
-  const std::size_t at = script.find(kPlaceholder);
-  REQUIRE(at != std::string_view::npos);
-  const ShellContext context = ShellContextsAt(script, {at}, nullptr, ScriptShells::kSh).front();
-  return context.reread.empty() ? context : context.reread.front();
-}
-
-struct Mark {
-  std::string_view script;
-  ShellOperand operand;
-  std::string_view by;
-  std::string_view stops;
-};
-
-void CheckMarks(const std::vector<Mark>& marks) {
-  for (const Mark& mark : marks) {
-    CAPTURE(mark.script);
-    const ShellContext place = PlaceOf(mark.script);
-    CHECK(place.operand == mark.operand);
-    CHECK(place.evaluated_by == mark.by);
-    CHECK(place.program_stops == mark.stops);
-  }
-}
+using testing::CheckMarks;
+using testing::kPlaceholder;
+using testing::Mark;
+using testing::PlaceOf;
 
 TEST_CASE("interpreter programs: the field of each placeholder, through each way of naming the program") {
   using O = ShellOperand;

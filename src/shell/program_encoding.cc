@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The interpreter's layer of a value in program text: a field takes a value
 // without the characters that would end it or make it code (the set is
-// ShellContext::program_stops); code takes only a decimal integer.
+// ShellContext::program_stops), or with them escaped (sed's `\&`, SQL's
+// `''`); code takes only a decimal integer.
 #include "program_encoding.h"
 
 namespace safesubst {
@@ -21,11 +22,11 @@ std::string ProgramStopList(std::string_view stops) {
   return list;
 }
 
-std::string CheckProgramText(const ShellContext& context, std::string_view value) {
+// `stops`: the characters refused in the field.
+std::string CheckProgramText(const ShellContext& context, std::string_view stops, std::string_view value) {
   // The set, not the character found: no piece of a sensitive value is ever printed.
-  if (value.find_first_of(context.program_stops) == std::string_view::npos) return {};
-  return "the value lands in the program text of " + context.evaluated_by + ", where " +
-         ProgramStopList(context.program_stops) +
+  if (value.find_first_of(stops) == std::string_view::npos) return {};
+  return "the value lands in the program text of " + context.evaluated_by + ", where " + ProgramStopList(stops) +
          " would end that part or turn it into code, and the value holds one of them; declare the variable "
          "`shell: raw` if the value is meant to be code";
 }
@@ -60,6 +61,18 @@ void AppendEscaped(const ShellContext& context, std::string_view value, std::str
   }
 }
 
+// SQL's literals: the quote, the first stop, twice (`it''s`); the other stops refused.
+std::string AppendDoubled(const ShellContext& context, std::string_view value, std::string* out) {
+  const std::string_view stops = context.program_stops;
+  if (stops.empty()) return CheckProgramCode(context, value);
+  if (std::string error = CheckProgramText(context, stops.substr(1), value); !error.empty()) return error;
+  for (char c : value) {
+    if (c == stops[0]) *out += c;
+    *out += c;
+  }
+  return {};
+}
+
 }  // namespace
 
 std::string AppendProgramEncoded(const ShellContext& context, std::string_view value, ShellMode mode,
@@ -69,8 +82,11 @@ std::string AppendProgramEncoded(const ShellContext& context, std::string_view v
     return {};
   }
   std::string error;
+  if (mode == ShellMode::kSafe && context.operand == ShellOperand::kProgramDoubled) {
+    return AppendDoubled(context, value, out);
+  }
   if (mode == ShellMode::kSafe && context.operand == ShellOperand::kProgramText) {
-    error = CheckProgramText(context, value);
+    error = CheckProgramText(context, context.program_stops, value);
   } else if (mode == ShellMode::kSafe && context.operand == ShellOperand::kProgramCode) {
     error = CheckProgramCode(context, value);
   } else if (mode == ShellMode::kSafe && context.operand == ShellOperand::kProgramShellText) {

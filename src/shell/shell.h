@@ -95,6 +95,10 @@ enum class ShellOperand : std::uint8_t {
   /// reach a shell from there, so it takes only shell-inert characters, and
   /// none of ShellContext::program_stops.
   kProgramShellText,
+  /// In an SQL literal or quoted identifier (sql_programs.h): the first of
+  /// ShellContext::program_stops, its quote, is written twice (`''`), which
+  /// keeps it inside; a value holding any other of them is refused.
+  kProgramDoubled,
 };
 
 /// The quoting state at one position of a script, and what else the encoder

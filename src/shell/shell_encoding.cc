@@ -404,7 +404,8 @@ std::string CheckEvaluatedOperand(const ShellContext& context, std::string_view 
     case ShellOperand::kProgramText:
     case ShellOperand::kProgramCode:
     case ShellOperand::kProgramEscaped:
-    case ShellOperand::kProgramShellText: return {};  // AppendProgramEncoded, before the shell's layer
+    case ShellOperand::kProgramShellText:
+    case ShellOperand::kProgramDoubled: return {};  // AppendProgramEncoded, before the shell's layer
   }
   return {};
 }
