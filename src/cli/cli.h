@@ -128,6 +128,11 @@ bool WriteStdout(std::string_view data, std::string* error);
 /// (a values file, a --set or a value failing its check), or not even the manifest.
 enum class Loaded { kAll, kManifestOnly, kNothing };
 
+/// What the input options ask of every render (`render`, `explain`, `vars`,
+/// the KRM function): --strict, --allow-undeclared, --allow-outside and the
+/// --max-* limits, so that they explain what render would do.
+RenderOptions RenderOptionsFor(const InputOptions& inputs, std::string file_name);
+
 /// Loads the manifest the options name (or builds the SHELL-FORMAT or environment one)
 /// and collects the values; each problem is added to `diagnostics`, a
 /// required variable without a value only when `report_missing`.

@@ -208,12 +208,8 @@ std::optional<std::uint32_t> RenderItem(ListWriter& list, std::uint32_t item, st
                                         const Manifest& manifest, const ValueSet& values, const InputOptions& inputs,
                                         Sources& sources, std::uint32_t results) {
   const std::string path = ItemPath(list.At(item));
-  RenderOptions options;
-  options.file_name = "items[" + std::to_string(index) + "]" + (path.empty() ? "" : " (" + path + ")");
-  options.strict = inputs.strict;
-  options.allow_undeclared = inputs.allow_undeclared;
-  options.allow_outside = inputs.allow_outside;
-  options.limits = inputs.limits;
+  RenderOptions options =
+      RenderOptionsFor(inputs, "items[" + std::to_string(index) + "]" + (path.empty() ? "" : " (" + path + ")"));
   options.report_references = false;
   std::string text;
   try {

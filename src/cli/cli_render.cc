@@ -512,6 +512,16 @@ bool ReplaceTemplates(const std::vector<Rendered>& rendered) {
 
 }  // namespace
 
+RenderOptions RenderOptionsFor(const InputOptions& inputs, std::string file_name) {
+  RenderOptions options;
+  options.file_name = std::move(file_name);
+  options.strict = inputs.strict;
+  options.allow_undeclared = inputs.allow_undeclared;
+  options.limits = inputs.limits;
+  options.allow_outside = inputs.allow_outside;
+  return options;
+}
+
 Loaded LoadInputs(const InputOptions& options, Manifest* manifest, ValueSet* values, Diagnostics* diagnostics,
                   Sources* sources, bool report_missing) {
   *manifest = ChooseManifest(options, diagnostics);
@@ -564,11 +574,7 @@ int RunRender(const InputOptions& inputs, const OutputOptions& outputs) {
   PrintDiagnostics(diagnostics, sources, color);  // warnings
   // Without a manifest every environment variable is declared: say which the templates used.
   const bool list_environment = manifest.mode == DeclarationMode::kEnvironment && !inputs.quiet;
-  RenderOptions options;
-  options.strict = inputs.strict;
-  options.allow_undeclared = inputs.allow_undeclared;
-  options.limits = inputs.limits;
-  options.allow_outside = inputs.allow_outside;
+  RenderOptions options = RenderOptionsFor(inputs, {});  // each job's file name is its own
   options.full_structure_check = outputs.full_check;
   options.verbose = outputs.verbose;
   options.report_references = outputs.explain || list_environment;
@@ -671,8 +677,8 @@ int RunExplain(const InputOptions& inputs, ExplainFormat format, bool only_varia
       status = kExitInputError;
       continue;
     }
-    RenderOptions options;
-    options.file_name = path == "-" ? "<stdin>" : path;
+    // As render would, but for what explains no reference: the structure check and the steps.
+    RenderOptions options = RenderOptionsFor(inputs, path == "-" ? "<stdin>" : path);
     options.check_structure = false;
     options.run_steps = false;
     options.report_references = true;

@@ -87,5 +87,33 @@ TEST_CASE("vars json: a file name that is not UTF-8 still gives valid JSON") {
   CHECK(Json::parse(run.out)[0]["file"] == "caf\xef\xbf\xbd.yaml");
 }
 
+TEST_CASE("explain and vars take render's options: what they call an error is what render refuses") {
+  Project project;
+  WriteFile(project.dir / "u.yaml", "a: $LOOSE\nb: ${UNDECLARED}\nc: \"${APP}\"\n");
+  auto action = [&](const std::string& arguments, const std::string& text) {
+    const CommandResult run = project.Vars(arguments + " u.yaml");
+    const Json references = Json::parse(run.out);
+    const Json* reference = Find(references, text);
+    REQUIRE(reference != nullptr);
+    return (*reference)["action"].get<std::string>();
+  };
+  auto render = [&](const std::string& arguments) {
+    return RunShell("cd " + ShellQuote(project.dir.path().string()) + " && " + Safesubst() + " render -m m.yaml " +
+                    arguments + " u.yaml").code;
+  };
+  CHECK(action("--set APP=a", "$LOOSE") == "keep (undeclared)");
+  CHECK(action("--set APP=a --strict", "$LOOSE") == "error");
+  CHECK(render("--set APP=a --strict --allow-undeclared") == 1);
+  CHECK(action("--set APP=a", "${UNDECLARED}") == "error");
+  CHECK(action("--set APP=a --allow-undeclared", "${UNDECLARED}") == "keep (undeclared)");
+  CHECK(render("--set APP=a --allow-undeclared") == 0);
+  CHECK(project.Vars("--set APP=a --allow-undeclared u.yaml").code == 0);
+  CHECK(project.Vars("--set APP=a --allow-undeclared --strict u.yaml").code == 1);
+  // A limit: a value over --max-value-size fails render and explain alike.
+  CHECK(render("--set APP=abcdef --allow-undeclared --max-value-size 3") == 1);
+  const CommandResult limited = project.Vars("--set APP=abcdef --allow-undeclared --max-value-size 3 u.yaml");
+  CHECK(limited.code == 1);
+}
+
 }  // namespace
 }  // namespace safesubst
