@@ -268,15 +268,17 @@ int RunKrm(const InputOptions& given) {
   bool ok = loaded == Loaded::kAll;
   if (const std::optional<YamlRef> items = list.Root().Find("items"); ok && items) {
     const std::uint32_t sequence = items->index();
+    std::vector<std::uint32_t> rendered_items;
     for (std::size_t i = 0; i < list.At(sequence).node().children.size(); ++i) {
       const std::uint32_t item = list.At(sequence).node().children[i];
       const std::optional<std::uint32_t> rendered = RenderItem(list, item, i, manifest, values, inputs, sources, results);
-      if (rendered) {
-        list.Replace(sequence, i, *rendered);
-      } else {
-        ok = false;
-      }
+      if (rendered) rendered_items.push_back(*rendered);
+      ok = ok && rendered;
     }
+    // As render writes nothing when a template fails, the items go back as
+    // they came when one fails: none is written half rendered, with values
+    // (perhaps sensitive) in some items and not in the others.
+    for (std::size_t i = 0; ok && i < rendered_items.size(); ++i) list.Replace(sequence, i, rendered_items[i]);
   }
   if (!list.At(results).node().children.empty()) list.Set(list.Root().index(), "results", results);
   std::string written, error;

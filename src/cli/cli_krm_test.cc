@@ -112,6 +112,21 @@ TEST_CASE("krm: a diagnostic becomes a result naming the resource and its file, 
   CHECK(result["file"]["path"].as<std::string>() == "service.yaml");
 }
 
+TEST_CASE("krm: when an item fails, every item goes back as it came, none half rendered") {
+  const std::string rendered = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: a-${TENANT_ID}\nspec:\n  replicas: 1\n";
+  const std::string failing = "apiVersion: v1\nkind: Service\nmetadata:\n  name: b\nspec:\n  type: ${SERVICE_TYPE}\n";
+  const std::string input = ResourceList(Item(rendered, "a.yaml", 0) + Item(failing, "b.yaml", 1),
+                                         ReadFile(kExample / "safesubst-function.yaml"));
+  const CommandResult run = RunFunction(input);
+  CHECK(run.code == 1);
+  const YAML::Node list = YAML::Load(run.out);
+  REQUIRE(list["items"].size() == 2);
+  CHECK(list["items"][0]["metadata"]["name"].as<std::string>() == "a-${TENANT_ID}");
+  int errors = 0;
+  for (const YAML::Node& result : list["results"]) errors += result["severity"].as<std::string>() == "error" ? 1 : 0;
+  CHECK(errors == 1);
+}
+
 TEST_CASE("krm: without a manifest exactly the functionConfig's names are declared") {
   // The specification's example shape: a Service, annotated, and a ConfigMap as functionConfig.
   const std::string input =
