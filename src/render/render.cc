@@ -67,6 +67,23 @@ std::size_t LineEnd(std::string_view text, std::size_t from) {
   return feed > from && text[feed - 1] == '\r' ? feed - 1 : feed;
 }
 
+bool IsBlankText(std::string_view text) { return text.find_first_not_of(" \t") == std::string_view::npos; }
+
+// Whether an empty value alone on line [line_start, line_end) of block
+// `scalar` can be written by emptying the line (attacker A19: a line of
+// spaces is left otherwise, and where it is the block's last line the
+// scalar ends before it, so the value's line break is lost or the render
+// refused). Only inside a literal block: a last line's break is kept, or
+// dropped, by chomping, a folded block joins the lines around an empty one,
+// and libfyaml reads an empty block with a line after it at its parent's
+// indentation as that line (PyYAML as ""); there the scalar is requoted.
+bool EmptyValueEmptiesLine(std::string_view text, const Scalar& scalar, std::size_t line_end) {
+  const std::size_t scalar_end = scalar.offset + scalar.length;
+  const bool last = line_end >= scalar_end ||
+                    text.substr(line_end, scalar_end - line_end).find_first_not_of(" \t\r\n") == std::string_view::npos;
+  return !last && scalar.style == ScalarStyle::kLiteral;
+}
+
 // Turns every LF of `text` from `from` on into CRLF (it holds no CR there:
 // FitsBlock refuses one).
 void UseCrlf(std::string* text, std::size_t from) {
@@ -1749,6 +1766,11 @@ void Renderer::EncodeBlock(const Scalar& scalar, const Values& values) {
     if (!FitsBlock(value) || (before.empty() && leading_blank && (folded || scalar.indent_indicator == 0)) ||
         (folded && edge_break)) {
       return false;
+    }
+    if (value.empty() && before.empty() && IsBlankText(after)) {
+      if (!EmptyValueEmptiesLine(text_, scalar, line_end)) return false;  // requoted
+      EndSplice(line_start, reference.offset + reference.length - line_start, splice_text_.size());
+      return true;
     }
     const std::size_t text_begin = splice_text_.size();
     AppendBlockBody(value, scalar.indent, folded, &splice_text_, before, after);

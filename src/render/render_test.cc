@@ -67,6 +67,43 @@ TEST_CASE("render: a value in a block scalar whose content is at column 0 is wri
   CHECK(indented.output == "key: |\n  foo a: b\n");
 }
 
+TEST_CASE("render: an empty value alone on a block scalar's line leaves no line of spaces, in both checks") {
+  // Attacker A19: `--set EXTRA=` on the only line of a `|-` block was refused by the default check
+  // and written as a line of spaces with --full-check. Each template with the value it must read as.
+  const Manifest manifest = MustParse("variables:\n  V: string\n");
+  const std::pair<const char*, const char*> cases[] = {
+      {"z: |\n  ${V}\n  b\n", R"({"z": "\nb\n"})"},  // the line is left empty
+      {"z: |\n  a\n  ${V}\n  ${V}\n  b\n", R"({"z": "a\n\n\nb\n"})"},
+      // A last line is requoted: its line break is the value's, and libfyaml reads an empty block
+      // followed by a line at its parent's indentation as that line.
+      {"z: |-\n  ${V}\ny: 1\n", R"({"y": 1, "z": ""})"},
+      {"a:\n  z: >-\n    ${V}\n  b: 1\n", R"({"a": {"b": 1, "z": ""}})"},
+      {"z: |-\n  a\n  ${V}\n", R"({"z": "a\n"})"},
+      {"z: |\n  ${V}\n", R"({"z": "\n"})"},
+      {"z: |+\n  ${V}\ny: 1\n", R"({"y": 1, "z": "\n"})"},
+      {"z: >\n  a\n  ${V}\n  b\n", R"({"z": "a  b\n"})"},  // folded joins the lines around it
+  };
+  for (const auto& [text, expected] : cases) {
+    for (const bool full : {false, true}) {
+      CAPTURE(text);
+      CAPTURE(full);
+      RenderOptions options;
+      options.full_structure_check = full;
+      const RenderResult result = Render(text, manifest, ValuesOf({{"V", ""}}), options);
+      REQUIRE_MESSAGE(result.ok(), (result.diagnostics.empty() ? "" : result.diagnostics[0].message));
+      CHECK(result.output.find(" \n") == std::string::npos);
+      const testing::CommandResult py = testing::ReadWithPyYaml(result.output);
+      REQUIRE(py.code == 0);
+      const testing::CommandResult fy = testing::RunShell(
+          "fy-tool --mode json - | python3 -c 'import json, sys; print(json.dumps(json.load(sys.stdin), sort_keys=True))'",
+          result.output);
+      REQUIRE(fy.code == 0);
+      CHECK(py.out == std::string(expected) + "\n");
+      CHECK(fy.out == py.out);
+    }
+  }
+}
+
 TEST_CASE("render: a value must not lengthen the name of a $NAME kept right before it") {
   Manifest manifest = MustParse("variables:\n  V: string\nruntime: [PREFIX]\n");
   const std::string script =
