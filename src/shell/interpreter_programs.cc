@@ -1170,7 +1170,9 @@ struct Call {
 // The words of `call` after the interpreter's name that are no program text,
 // one blank apart: what the command line loads beside its program (perl's
 // `-MIPC::Run`, node's `-r child_process`). A word `-` and a letter lose
-// those two characters, so that the module's name is a word of its own.
+// those two characters, so that the module's name is a word of its own; a
+// long option keeps only what follows its `=` (`--require=child_process`),
+// since its own name (`--eval`, `--exec`) says nothing about what it loads.
 std::string WordsBeside(const Call& call) {
   std::string beside;
   const std::vector<ShWord>& words = call.command.words;
@@ -1178,7 +1180,13 @@ std::string WordsBeside(const Call& call) {
     auto is_program = [&](const ProgramWord& program) { return program.word == i; };
     if (std::any_of(call.programs.words.begin(), call.programs.words.end(), is_program)) continue;
     std::string_view word = words[i].text;
-    if (word.size() > 2 && word[0] == '-' && std::isalpha(static_cast<unsigned char>(word[1]))) word.remove_prefix(2);
+    if (word.starts_with("--")) {
+      const std::size_t equals = word.find('=');
+      if (equals == std::string_view::npos) continue;
+      word.remove_prefix(equals + 1);
+    } else if (word.size() > 2 && word[0] == '-' && std::isalpha(static_cast<unsigned char>(word[1]))) {
+      word.remove_prefix(2);
+    }
     beside.append(word).push_back(' ');
   }
   return beside;

@@ -103,6 +103,12 @@ TEST_CASE("interpreter programs: the field of each placeholder, through each way
       {"node -r child_process -e \"console.log('${V}')\"", O::kProgramShellText,
        "`node` (a string literal, in a program that starts commands (system, exec, backticks, a pipe))", "'\\\n"},
       {"exec node -e \"console.log('${V}')\"", O::kProgramText, "`node` (a string literal)", "'\\\n"},
+      // A long option's name is no module (`--eval` is not eval); what follows its `=` may be one.
+      {"node --eval \"console.log('${V}')\"", O::kProgramText, "`node` (a string literal)", "'\\\n"},
+      {"node --require=child_process -e \"console.log('${V}')\"", O::kProgramShellText,
+       "`node` (a string literal, in a program that starts commands (system, exec, backticks, a pipe))", "'\\\n"},
+      {"node --require child_process --eval \"console.log('${V}')\"", O::kProgramShellText,
+       "`node` (a string literal, in a program that starts commands (system, exec, backticks, a pipe))", "'\\\n"},
       {"perl -pe \"s/a/${V}/e\"", O::kProgramCode, "`perl` (an s operator with the e flag)", ""},
       {"python3 -c \"print('${V}')\"", O::kProgramText, "`python3` (a string literal)", "'\\\n"},
       {"python3 -Ic \"print(f'${V}')\"", O::kProgramText, "`python3` (a string literal)", "'\\\n{}"},
