@@ -6,11 +6,14 @@
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "real_shells.h"
 #include "shell.h"
+#include "test_support.h"
 
 namespace safesubst::testing {
 
@@ -39,6 +42,19 @@ inline void CheckMarks(const std::vector<Mark>& marks) {
     CHECK(place.operand == mark.operand);
     CHECK(place.evaluated_by == mark.by);
     CHECK(place.program_stops == mark.stops);
+  }
+}
+
+/// Runs each of `scripts` under the first of `shells`: none may leave a
+/// canary, and script i must print `written[i]` and a line break.
+inline void CheckScriptsPrintTheirValues(const std::vector<RealShell>& shells, const std::vector<std::string>& scripts,
+                                         const std::vector<std::string>& written) {
+  TempDir work;
+  const std::filesystem::path directory = RunEachScriptUnderShells(work.path(), shells, scripts).front();
+  CHECK_MESSAGE(ReadFile(directory / "canaries").empty(), "canaries after scripts");
+  for (std::size_t i = 0; i < scripts.size(); ++i) {
+    CAPTURE(scripts[i]);
+    CHECK(ReadFile(directory / ("out" + std::to_string(i))) == written[i] + "\n");
   }
 }
 

@@ -331,13 +331,7 @@ void ProveUnderDash(std::span<const std::string_view> lines, const Values& value
     for (std::string_view value : values.hostile) add(value);
   }
   MESSAGE(lines.size() << " lines: " << scripts.size() << " scripts run, " << refused << " values refused");
-  testing::TempDir work;
-  const std::filesystem::path directory = testing::RunEachScriptUnderShells(work.path(), shells, scripts).front();
-  CHECK_MESSAGE(testing::ReadFile(directory / "canaries").empty(), "canaries after scripts");
-  for (std::size_t i = 0; i < scripts.size(); ++i) {
-    CAPTURE(scripts[i]);
-    CHECK(testing::ReadFile(directory / ("out" + std::to_string(i))) == written[i] + "\n");
-  }
+  testing::CheckScriptsPrintTheirValues(shells, scripts, written);
 }
 
 TEST_CASE("interpreter programs: under the real interpreters, a value written lands as data and none runs") {
