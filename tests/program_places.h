@@ -45,6 +45,18 @@ inline void CheckMarks(const std::vector<Mark>& marks) {
   }
 }
 
+/// `value` written at the first `${V}` of `line` for the shell alone, its
+/// program's reading switched off: how the template was written before the
+/// interpreter readings existed, for the proofs that such a value runs.
+inline std::string ShellOnlyEncoding(std::string_view line, std::string_view value) {
+  ShellContext context = ShellContextsAt(line, {line.find(kPlaceholder)}).front();
+  REQUIRE(context.operand != ShellOperand::kNone);
+  context.operand = ShellOperand::kNone;
+  std::string encoded;
+  REQUIRE(AppendShellEncoded(context, value, ShellMode::kSafe, &encoded).empty());
+  return encoded;
+}
+
 /// Runs each of `scripts` under the first of `shells`: none may leave a
 /// canary, and script i must print `written[i]` and a line break.
 inline void CheckScriptsPrintTheirValues(const std::vector<RealShell>& shells, const std::vector<std::string>& scripts,

@@ -429,12 +429,7 @@ TEST_CASE("interpreter programs: the plain substitution of the attacker's lines 
            // perl's "..." evaluated its `@{[ ... ]}` (read as string text before).
            {"perl -e \"print \\\"@{[ ${V} ]}\\\"\"", "system q(touch canary)"}}) {
     // Written for the shell only, as 773501a wrote it.
-    ShellContext context = ShellContextsAt(line, {line.find(kPlaceholder)}).front();
-    REQUIRE(context.operand != ShellOperand::kNone);
-    context.operand = ShellOperand::kNone;
-    std::string encoded;
-    REQUIRE(AppendShellEncoded(context, value, ShellMode::kSafe, &encoded).empty());
-    scripts.push_back("echo hello > f.txt\n" + Expand(line, encoded) + "\n");
+    scripts.push_back("echo hello > f.txt\n" + Expand(line, testing::ShellOnlyEncoding(line, value)) + "\n");
   }
   testing::TempDir work;
   const std::filesystem::path directory = testing::RunEachScriptUnderShells(work.path(), shells, scripts).front();

@@ -220,12 +220,9 @@ TEST_CASE("sql programs: written for the shell only, the attacker's values run u
                                  "x'); ATTACH 'canary' AS c; CREATE TABLE c.t(a); --",
                                  "x'); SELECT writefile('canary', 'x'); --"}) {
     const std::string_view line = kSqliteLines[0];
-    ShellContext context = ShellContextsAt(line, {line.find(kPlaceholder)}).front();
-    REQUIRE(context.operand == O::kProgramDoubled);
-    context.operand = O::kNone;
-    std::string encoded;
-    REQUIRE(AppendShellEncoded(context, value, ShellMode::kSafe, &encoded).empty());
-    scripts.push_back("rm -f t.db; sqlite3 t.db 'CREATE TABLE t(v)'\n" + ExpandAll(line, encoded) + "\n");
+    REQUIRE(ShellContextsAt(line, {line.find(kPlaceholder)}).front().operand == O::kProgramDoubled);
+    scripts.push_back("rm -f t.db; sqlite3 t.db 'CREATE TABLE t(v)'\n" +
+                      ExpandAll(line, testing::ShellOnlyEncoding(line, value)) + "\n");
   }
   testing::TempDir work;
   const std::filesystem::path directory = testing::RunEachScriptUnderShells(work.path(), shells, scripts).front();
